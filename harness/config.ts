@@ -1,0 +1,218 @@
+// Reads a target file (YAML) and the environment variables it names, validates it once, and
+// returns a ResolvedTarget. Every problem is a ConfigError naming the file and the field.
+import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { exportJWK, importPKCS8 } from 'jose';
+import { parse } from 'yaml';
+import { basePath, compileNode, createAjv, describeErrors, parameter, schemaAt } from '../specs/index.ts';
+import { ConfigError } from './errors.ts';
+import { isLoopbackUrl } from './loopback.ts';
+import { roleNames, type ResolvedTarget, type RoleCredentials, type TargetFixtures } from './settings.ts';
+
+const roleSchema = {
+  type: 'object',
+  required: ['client_id'],
+  additionalProperties: false,
+  properties: {
+    client_id: { type: 'string', minLength: 1 },
+    client_secret: { type: 'string', minLength: 1 },
+    client_secret_env: { type: 'string', pattern: '^[A-Za-z_][A-Za-z0-9_]*$' },
+  },
+  oneOf: [
+    { required: ['client_secret'], properties: { client_secret: true } },
+    { required: ['client_secret_env'], properties: { client_secret_env: true } },
+  ],
+};
+
+const targetFileSchema = {
+  type: 'object',
+  required: ['base_url', 'auth_url', 'audience', 'roles', 'fixtures'],
+  additionalProperties: false,
+  properties: {
+    base_url: { type: 'string', format: 'uri' },
+    auth_url: { type: 'string', format: 'uri' },
+    audience: { type: 'string', format: 'uri' },
+    custom_domain_header: { type: 'string', pattern: "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$" },
+    signing_key_file: { type: 'string', minLength: 1 },
+    roles: {
+      type: 'object',
+      required: ['global'],
+      additionalProperties: false,
+      properties: Object.fromEntries(roleNames.map((name) => [name, roleSchema])),
+    },
+    fixtures: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['vault_connections'],
+      properties: {
+        event_stream: { type: 'string' },
+        failed_event: { type: 'string' },
+        not_redeliverable_event: { type: 'string' },
+        self_service_profile: { type: 'string' },
+        vault_connections: { type: 'array', items: { type: 'string' }, minItems: 1 },
+        connection_id: { type: 'string', minLength: 1 },
+        existing_connection_name: { type: 'string', minLength: 1 },
+      },
+    },
+  },
+};
+
+const checkFile = createAjv().compile(targetFileSchema);
+
+/** Fixture ids must fit the contract's own limits, or every test built on them would mislead. */
+const fixtureIdSchemas: Record<string, unknown> = {
+  event_stream: parameter('redeliver', 'path', 'id').schema,
+  failed_event: parameter('redeliver', 'path', 'event_id').schema,
+  not_redeliverable_event: parameter('redeliver', 'path', 'event_id').schema,
+  self_service_profile: parameter('sso-ticket', 'path', 'id').schema,
+  vault_connections: { type: 'array', items: schemaAt({ operation: 'vault', in: 'path', name: 'id' }) },
+};
+
+interface RawRole { client_id: string; client_secret?: string; client_secret_env?: string }
+interface RawTarget {
+  base_url: string;
+  auth_url: string;
+  audience: string;
+  custom_domain_header?: string;
+  signing_key_file?: string;
+  roles: Record<string, RawRole>;
+  fixtures: Record<string, unknown> & { vault_connections: string[] };
+}
+
+export interface LoadOptions {
+  env?: NodeJS.ProcessEnv;
+}
+
+/** Loads and validates a target file. */
+export async function loadTargetFile(path: string, options: LoadOptions = {}): Promise<ResolvedTarget> {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new ConfigError(`target file ${path}: cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
+  let raw: unknown;
+  try {
+    raw = parse(text);
+  } catch (error) {
+    const line = (error as { linePos?: Array<{ line: number }> }).linePos?.[0]?.line;
+    throw new ConfigError(`target file ${path}: is not valid YAML${line ? ` (line ${line})` : ''}`);
+  }
+  return resolveTarget(raw, { ...options, source: path, baseDir: dirname(resolve(path)) });
+}
+
+export interface ResolveOptions extends LoadOptions {
+  source: string;
+  baseDir: string;
+}
+
+/** Validates a parsed target description; used for files and for the embedded mock alike. */
+export async function resolveTarget(raw: unknown, options: ResolveOptions): Promise<ResolvedTarget> {
+  const where = `target file ${options.source}`;
+  if (!checkFile(raw)) {
+    throw new ConfigError(`${where}: ${describeConfigErrors(checkFile.errors)}`);
+  }
+  const file = raw as unknown as RawTarget;
+  const baseUrl = trimSlash(file.base_url);
+  const authUrl = trimSlash(file.auth_url);
+  checkHttpUrl(where, 'base_url', baseUrl);
+  checkHttpUrl(where, 'auth_url', authUrl);
+  if (!new URL(baseUrl).pathname.endsWith(basePath)) {
+    throw new ConfigError(`${where}: base_url must end with the version 2 base path ${basePath} (got ${baseUrl})`);
+  }
+  for (const [name, schema] of Object.entries(fixtureIdSchemas)) {
+    const value = file.fixtures[name];
+    if (value === undefined) continue;
+    const check = compileNode(schema, 'contract');
+    if (!check(value)) {
+      throw new ConfigError(`${where}: fixtures.${name} does not fit the spec: ${describeErrors(check.errors)}`);
+    }
+  }
+  const env = options.env ?? process.env;
+  const roles: ResolvedTarget['roles'] = {};
+  for (const [name, role] of Object.entries(file.roles)) {
+    roles[name as keyof ResolvedTarget['roles']] = resolveRole(where, name, role, env);
+  }
+  const fixtures: TargetFixtures = {
+    vaultConnections: file.fixtures.vault_connections,
+    ...pick(file.fixtures, {
+      eventStream: 'event_stream',
+      failedEvent: 'failed_event',
+      notRedeliverableEvent: 'not_redeliverable_event',
+      selfServiceProfile: 'self_service_profile',
+      connectionId: 'connection_id',
+      existingConnectionName: 'existing_connection_name',
+    }),
+  };
+  const target: ResolvedTarget = {
+    source: options.source,
+    baseUrl,
+    authUrl,
+    audience: file.audience,
+    customDomainHeader: file.custom_domain_header ?? 'tenant-custom-domain',
+    roles,
+    fixtures,
+    loopback: isLoopbackUrl(baseUrl) && isLoopbackUrl(authUrl),
+  };
+  if (file.signing_key_file) {
+    target.signingKeyJwk = await readSigningKey(where, resolve(options.baseDir, file.signing_key_file));
+  }
+  return target;
+}
+
+function resolveRole(where: string, name: string, role: RawRole, env: NodeJS.ProcessEnv): RoleCredentials {
+  if (role.client_secret !== undefined) return { clientId: role.client_id, clientSecret: role.client_secret };
+  const variable = role.client_secret_env!;
+  const secret = env[variable];
+  if (!secret) {
+    throw new ConfigError(`${where}: roles.${name}.client_secret_env names ${variable}, which is not set in the environment`);
+  }
+  return { clientId: role.client_id, clientSecret: secret };
+}
+
+async function readSigningKey(where: string, path: string): Promise<string> {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch {
+    throw new ConfigError(`${where}: signing_key_file ${path} cannot be read`);
+  }
+  try {
+    if (text.trimStart().startsWith('{')) {
+      const jwk = JSON.parse(text) as { kty?: string; d?: string };
+      if (jwk.kty !== 'RSA' || !jwk.d) throw new Error('not a private RSA JWK');
+      return JSON.stringify(jwk);
+    }
+    const key = await importPKCS8(text, 'RS256', { extractable: true });
+    return JSON.stringify(await exportJWK(key));
+  } catch {
+    throw new ConfigError(`${where}: signing_key_file ${path} holds no private RSA key (PKCS8 PEM or JWK expected)`);
+  }
+}
+
+function checkHttpUrl(where: string, field: string, value: string): void {
+  const protocol = new URL(value).protocol;
+  if (protocol !== 'http:' && protocol !== 'https:') {
+    throw new ConfigError(`${where}: ${field} must be an http or https URL (got ${value})`);
+  }
+}
+
+function trimSlash(url: string): string {
+  return url.endsWith('/') ? url.slice(0, -1) : url;
+}
+
+function pick(source: Record<string, unknown>, names: Record<string, string>): Partial<TargetFixtures> {
+  const out: Record<string, unknown> = {};
+  for (const [to, from] of Object.entries(names)) if (source[from] !== undefined) out[to] = source[from];
+  return out as Partial<TargetFixtures>;
+}
+
+function describeConfigErrors(errors: typeof checkFile.errors): string {
+  const first = errors?.find((e) => e.keyword !== 'oneOf' && e.keyword !== 'if') ?? errors?.[0];
+  if (!first) return 'is not a valid target file';
+  const field = first.instancePath.slice(1).replace(/\//g, '.') || '(top level)';
+  if (first.keyword === 'additionalProperties') return `${field === '(top level)' ? '' : `${field}.`}${first.params.additionalProperty} is not a known field`;
+  if (first.keyword === 'required') return `${field === '(top level)' ? '' : `${field}.`}${first.params.missingProperty} is required`;
+  if (first.keyword === 'oneOf' || first.keyword === 'not') return `${field} needs exactly one of client_secret or client_secret_env`;
+  return `${field} ${first.message}`;
+}

@@ -1,0 +1,28 @@
+// The harness's closed catalogue of errors. Each has a stable code so the command line can tell
+// "the target broke the contract" (a test failure) from "the harness could not run" (these).
+
+export type HarnessErrorCode =
+  | 'CONFIG_INVALID'
+  | 'TARGET_UNREACHABLE'
+  | 'TARGET_TIMEOUT'
+  | 'TARGET_GARBAGE'
+  | 'BUDGET_EXHAUSTED'
+  | 'RUN_DEADLINE'
+  | 'TOKEN_UNAVAILABLE';
+
+export class HarnessError extends Error {
+  readonly code: HarnessErrorCode;
+  constructor(code: HarnessErrorCode, message: string) {
+    super(message);
+    this.name = 'HarnessError';
+    this.code = code;
+  }
+}
+
+/** A target file or option that cannot be used; the CLI prints it and exits 2. */
+export class ConfigError extends HarnessError {
+  constructor(message: string) {
+    super('CONFIG_INVALID', message);
+    this.name = 'ConfigError';
+  }
+}

@@ -1,0 +1,137 @@
+// Conformance assertions. The clause is the one the running test cites in its title, so a test
+// reads `expectStatus(exchange, 404)` and its failure still prints clause, expected, actual, a body
+// excerpt and a replay line.
+import type { ValidateFunction } from 'ajv';
+import { expect } from 'vitest';
+import { describeErrors, observed, parseClauseTag, validator } from '../specs/index.ts';
+import { describeCheck, type ClauseCheck } from './failure.ts';
+import type { Exchange } from './http.ts';
+
+expect.extend({
+  toMeetClause(received: ClauseCheck) {
+    return { pass: received.pass, message: () => describeCheck(received) };
+  },
+});
+
+declare module 'vitest' {
+  interface Assertion<T> {
+    toMeetClause(): T;
+  }
+}
+
+/** The clause the running test cites: "[§7 redeliver.errors.404.stream] ..." gives its id. */
+export function currentClause(): string {
+  const name = expect.getState().currentTestName ?? '';
+  const title = name.split(' > ').pop() ?? '';
+  const tag = parseClauseTag(title);
+  if (!tag) throw new Error(`test "${name}" cites no clause: its title must start with [§<section> <clause-id>]`);
+  return tag.id;
+}
+
+export interface Check {
+  pass: boolean;
+  expected: string;
+  actual: string;
+  exchange?: Exchange;
+  headers?: string[];
+}
+
+/** The general form: whether the clause holds, and what was expected and seen. */
+export function expectClause(check: Check): void {
+  expect({ clause: currentClause(), ...check } satisfies ClauseCheck).toMeetClause();
+}
+
+export function expectStatus(exchange: Exchange, expected: number, headers?: string[]): void {
+  expectClause({
+    pass: exchange.status === expected,
+    expected: `status ${expected}`,
+    actual: `status ${exchange.status}`,
+    exchange,
+    ...(headers ? { headers } : {}),
+  });
+}
+
+/** A refusal: a 4xx other than 429 (a rate limit says nothing about the request itself). */
+export function expectRefused(exchange: Exchange): void {
+  expectClause({
+    pass: exchange.status >= 400 && exchange.status < 500 && exchange.status !== 429,
+    expected: 'a refusal (a 4xx status other than 429)',
+    actual: `status ${exchange.status}`,
+    exchange,
+  });
+}
+
+export function expectSuccess(exchange: Exchange): void {
+  expectClause({
+    pass: exchange.status >= 200 && exchange.status < 300,
+    expected: 'a success (a 2xx status)',
+    actual: `status ${exchange.status}`,
+    exchange,
+  });
+}
+
+/** The media type is application/json (parameters such as charset are allowed) and the body parses. */
+export function expectJsonMediaType(exchange: Exchange): void {
+  const contentType = exchange.headers['content-type'];
+  const mediaType = contentType?.split(';')[0]?.trim().toLowerCase();
+  expectClause({
+    pass: mediaType === 'application/json' && exchange.json !== undefined,
+    expected: 'content type application/json and a JSON body',
+    actual: `content type ${contentType ?? '(absent)'}${exchange.json === undefined ? ', body is not JSON' : ''}`,
+    exchange,
+    headers: ['content-type'],
+  });
+}
+
+/** The exact content type the real service sends. */
+export function expectObservedContentType(exchange: Exchange): void {
+  const contentType = exchange.headers['content-type'];
+  const normalise = (value: string) => value.toLowerCase().replace(/\s+/g, '');
+  expectClause({
+    pass: contentType !== undefined && normalise(contentType) === normalise(observed.content_type),
+    expected: `content type ${observed.content_type}`,
+    actual: `content type ${contentType ?? '(absent)'}`,
+    exchange,
+    headers: ['content-type'],
+  });
+}
+
+/** A value (by default the JSON body) matches a schema. */
+export function expectSchema(exchange: Exchange, validate: ValidateFunction, what: string, value: unknown = exchange.json): void {
+  const valid = validate(value) as boolean;
+  expectClause({ pass: valid, expected: what, actual: valid ? 'valid' : describeErrors(validate.errors), exchange });
+}
+
+/** The observed error body: {statusCode = status, error = reason phrase, message[, errorCode]}. */
+export function expectObservedErrorBody(exchange: Exchange): void {
+  const validate = validator('ErrorBody', 'observed');
+  const body = exchange.json as { statusCode?: unknown; error?: unknown } | undefined;
+  const problems: string[] = [];
+  if (!validate(body)) problems.push(describeErrors(validate.errors));
+  if (body?.statusCode !== exchange.status) problems.push(`statusCode ${JSON.stringify(body?.statusCode)} is not the status ${exchange.status}`);
+  const phrase = observed.reason_phrases[exchange.status];
+  if (body?.error !== phrase) problems.push(`error ${JSON.stringify(body?.error)} is not the reason phrase ${JSON.stringify(phrase)}`);
+  expectClause({
+    pass: problems.length === 0,
+    expected: `an error body {statusCode: ${exchange.status}, error: "${phrase}", message[, errorCode]}`,
+    actual: problems.length === 0 ? 'as expected' : problems.join('; '),
+    exchange,
+  });
+}
+
+/** An observed error message and code, from specs/observed.yaml. */
+export function expectObservedError(exchange: Exchange, kind: string, details?: string): void {
+  const fact = observed.errors[kind];
+  if (!fact) throw new Error(`observed.yaml has no error ${kind}`);
+  const body = exchange.json as { message?: unknown; errorCode?: unknown } | undefined;
+  const message = typeof body?.message === 'string' ? body.message : undefined;
+  const messageOk = fact.message !== undefined ? message === fact.message : message?.startsWith(fact.prefix!) === true && (details === undefined || new RegExp(`\\b${details}\\b`).test(message));
+  const codeOk = fact.errorCode === undefined || body?.errorCode === fact.errorCode;
+  const expectedMessage = fact.message !== undefined ? JSON.stringify(fact.message) : `starting ${JSON.stringify(fact.prefix)}${details ? ` and naming ${details}` : ''}`;
+  expectClause({
+    pass: exchange.status === fact.status && messageOk && codeOk,
+    expected: `status ${fact.status}, message ${expectedMessage}${fact.errorCode ? `, errorCode ${fact.errorCode}` : ''}`,
+    actual: `status ${exchange.status}, message ${JSON.stringify(message)}${fact.errorCode ? `, errorCode ${JSON.stringify(body?.errorCode)}` : ''}`,
+    exchange,
+  });
+}

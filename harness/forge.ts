@@ -1,0 +1,135 @@
+// Forged access tokens. Those built from a valid token work against any target (tampered
+// signature or payload, a foreign key, an unknown kid, alg none, HS256 keyed with the target's
+// published public key). Those that need the target's own signing key (expired, not yet valid,
+// wrong audience, wrong issuer) exist only when the suite holds that key.
+import {
+  SignJWT,
+  decodeJwt,
+  decodeProtectedHeader,
+  exportSPKI,
+  generateKeyPair,
+  importJWK,
+  type JSONWebKeySet,
+  type JWK,
+  type JWTPayload,
+} from 'jose';
+import { observed } from '../specs/index.ts';
+import { HarnessError } from './errors.ts';
+import type { TargetHttp } from './http.ts';
+import type { ResolvedTarget } from './settings.ts';
+
+const BASE64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+
+function encodeSegment(value: unknown): string {
+  return Buffer.from(JSON.stringify(value)).toString('base64url');
+}
+
+/** Changes one character in the middle of the signature (the last one may only carry padding bits). */
+export function withTamperedSignature(token: string): string {
+  const [header, payload, signature = ''] = token.split('.');
+  const at = Math.floor(signature.length / 2);
+  const current = signature[at] ?? 'A';
+  const replacement = BASE64URL[(BASE64URL.indexOf(current) + 1) % BASE64URL.length]!;
+  return `${header}.${payload}.${signature.slice(0, at)}${replacement}${signature.slice(at + 1)}`;
+}
+
+/** Widens the payload's scope and keeps the original signature. */
+export function withTamperedPayload(token: string): string {
+  const [header, , signature] = token.split('.');
+  const claims = decodeJwt(token);
+  const scope = `${typeof claims.scope === 'string' ? claims.scope : ''} read:users delete:users`.trim();
+  return `${header}.${encodeSegment({ ...claims, scope })}.${signature}`;
+}
+
+/** The same header kid and claims, alg none, no signature. */
+export function withAlgNone(token: string): string {
+  const { kid } = decodeProtectedHeader(token);
+  return `${encodeSegment({ alg: 'none', typ: 'JWT', ...(kid ? { kid } : {}) })}.${encodeSegment(decodeJwt(token))}.`;
+}
+
+let foreignKeyPair: ReturnType<typeof generateKeyPair> | undefined;
+function foreignKeys() {
+  foreignKeyPair ??= generateKeyPair('RS256', { extractable: true });
+  return foreignKeyPair;
+}
+
+async function sign(claims: JWTPayload, key: Parameters<SignJWT['sign']>[0], header: { alg: string; kid?: string }): Promise<string> {
+  return new SignJWT(claims).setProtectedHeader({ typ: 'JWT', ...header }).sign(key);
+}
+
+export class TokenForge {
+  readonly #http: TargetHttp;
+  readonly #target: ResolvedTarget;
+  #jwks: Promise<JSONWebKeySet> | undefined;
+
+  constructor(http: TargetHttp, target: ResolvedTarget) {
+    this.#http = http;
+    this.#target = target;
+  }
+
+  get jwksUrl(): string {
+    return `${this.#target.authUrl}${observed.tokens.jwks_path}`;
+  }
+
+  get holdsSigningKey(): boolean {
+    return this.#target.signingKeyJwk !== undefined;
+  }
+
+  /** The target's published keys, fetched once. */
+  jwks(): Promise<JSONWebKeySet> {
+    this.#jwks ??= this.#http.send({ method: 'GET', url: this.jwksUrl, headers: { accept: 'application/json' } }).then((exchange) => {
+      const keys = (exchange.json as { keys?: unknown } | undefined)?.keys;
+      if (exchange.status !== 200 || !Array.isArray(keys)) {
+        throw new HarnessError('TOKEN_UNAVAILABLE', `GET ${this.jwksUrl} gave no JWKS (status ${exchange.status})`);
+      }
+      return { keys: keys as JWK[] };
+    });
+    return this.#jwks;
+  }
+
+  /** Same claims and kid, signed with a key the target has never seen. */
+  async signedWithForeignKey(token: string): Promise<string> {
+    const { kid } = decodeProtectedHeader(token);
+    return sign(decodeJwt(token), (await foreignKeys()).privateKey, { alg: 'RS256', ...(kid ? { kid } : {}) });
+  }
+
+  /** Same claims, a foreign key, and a kid the target does not publish. */
+  async withUnknownKid(token: string): Promise<string> {
+    return sign(decodeJwt(token), (await foreignKeys()).privateKey, { alg: 'RS256', kid: 'not-a-published-key-id' });
+  }
+
+  /** Algorithm confusion: HS256 with the target's public key (SPKI PEM text) as the HMAC secret. */
+  async hs256WithPublicKey(token: string): Promise<string> {
+    const { kid } = decodeProtectedHeader(token);
+    const { keys } = await this.jwks();
+    const jwk = keys.find((k) => k.kid === kid) ?? keys[0];
+    if (!jwk) throw new HarnessError('TOKEN_UNAVAILABLE', `${this.jwksUrl} publishes no key`);
+    const publicKey = await importJWK({ ...jwk, alg: 'RS256' }, 'RS256', { extractable: true });
+    const pem = await exportSPKI(publicKey as Parameters<typeof exportSPKI>[0]);
+    return sign(decodeJwt(token), new TextEncoder().encode(pem), { alg: 'HS256', ...(kid ? { kid } : {}) });
+  }
+
+  /** Re-signs changed claims with the target's own key: only where the suite holds it. */
+  async resignedWithTargetKey(token: string, change: (claims: JWTPayload, nowSeconds: number) => JWTPayload): Promise<string> {
+    if (!this.#target.signingKeyJwk) throw new HarnessError('TOKEN_UNAVAILABLE', 'the suite does not hold the target signing key');
+    const { kid } = decodeProtectedHeader(token);
+    const key = await importJWK(JSON.parse(this.#target.signingKeyJwk) as JWK, 'RS256');
+    return sign(change(decodeJwt(token), Math.floor(Date.now() / 1000)), key, { alg: 'RS256', ...(kid ? { kid } : {}) });
+  }
+
+  expired(token: string): Promise<string> {
+    return this.resignedWithTargetKey(token, (claims, now) => ({ ...claims, iat: now - 7200, exp: now - 3600 }));
+  }
+
+  notYetValid(token: string): Promise<string> {
+    return this.resignedWithTargetKey(token, (claims, now) => ({ ...claims, iat: now + 3600, nbf: now + 3600, exp: now + 7200 }));
+  }
+
+  wrongAudience(token: string): Promise<string> {
+    return this.resignedWithTargetKey(token, (claims) => ({ ...claims, aud: 'https://another-api.example.com/' }));
+  }
+
+  wrongIssuer(token: string): Promise<string> {
+    return this.resignedWithTargetKey(token, (claims) => ({ ...claims, iss: 'https://issuer.example.com/' }));
+  }
+}

@@ -1,0 +1,33 @@
+// Keeps secrets out of everything the suite prints or writes. Known secrets (client secrets,
+// issued tokens) are replaced wherever they appear; anything shaped like a JWT or a credential
+// parameter is replaced too, as a net for values the redactor was never told about.
+export const REDACTED = '[redacted]';
+
+const JWT_SHAPE = /eyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*\.[A-Za-z0-9_-]*/g;
+const CREDENTIAL_PARAMETER = /\b(client_secret|access_token|refresh_token|password)(["']?\s*[:=]\s*["']?)[^"'&\s,}]+/gi;
+// "$TOKEN" is how a replay line leaves the token to the shell: not a secret.
+const AUTHORIZATION_VALUE = /\b(authorization["']?\s*[:=]\s*["']?\s*(?:bearer|basic)\s+)(?!\$TOKEN\b)[^"'\s,}]+/gi;
+
+export class Redactor {
+  readonly #secrets = new Set<string>();
+
+  /** Registers a value that must never be shown. Short values are refused: they would maim text. */
+  add(secret: string | undefined): void {
+    if (secret && secret.length >= 8) this.#secrets.add(secret);
+  }
+
+  redact(text: string): string {
+    let out = text;
+    // Longest first, so a secret that contains another is replaced whole.
+    for (const secret of [...this.#secrets].sort((a, b) => b.length - a.length)) {
+      out = out.split(secret).join(REDACTED);
+    }
+    return out
+      .replace(JWT_SHAPE, REDACTED)
+      .replace(CREDENTIAL_PARAMETER, `$1$2${REDACTED}`)
+      .replace(AUTHORIZATION_VALUE, `$1${REDACTED}`);
+  }
+}
+
+/** The redactor of this process: every printed or reported string passes through it. */
+export const redactor = new Redactor();

@@ -1,0 +1,109 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { exportPKCS8, generateKeyPair } from 'jose';
+import { parse, stringify } from 'yaml';
+import { describe, expect, it } from 'vitest';
+import { loadTargetFile } from '../config.ts';
+import { ConfigError } from '../errors.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'target-config-'));
+const mockTarget = parse(readFileSync(new URL('../../targets/mock.yaml', import.meta.url), 'utf8')) as Record<string, unknown>;
+delete mockTarget.signing_key_file;
+
+function write(name: string, content: unknown): string {
+  const path = join(dir, name);
+  writeFileSync(path, typeof content === 'string' ? content : stringify(content));
+  return path;
+}
+
+function variant(change: (target: Record<string, any>) => void): Record<string, unknown> {
+  const copy = structuredClone(mockTarget) as Record<string, any>;
+  change(copy);
+  return copy;
+}
+
+async function configError(path: string, env: NodeJS.ProcessEnv = {}): Promise<string> {
+  const error = await loadTargetFile(path, { env }).then(() => undefined, (e: unknown) => e);
+  expect(error).toBeInstanceOf(ConfigError);
+  return (error as Error).message;
+}
+
+describe('loadTargetFile', () => {
+  it('reads the target file of the mock', async () => {
+    const target = await loadTargetFile(write('ok.yaml', mockTarget), { env: {} });
+    expect(target.baseUrl).toBe('http://127.0.0.1:4010/api/v2');
+    expect(target.authUrl).toBe('http://127.0.0.1:4010');
+    expect(target.loopback).toBe(true);
+    expect(target.customDomainHeader).toBe('tenant-custom-domain');
+    expect(Object.keys(target.roles).sort()).toEqual(['global', 'non_global', 'without_redeliver_scope', 'without_sso_ticket_scope', 'without_vault_scope']);
+    expect(target.fixtures.vaultConnections).toHaveLength(3);
+    expect(target.signingKeyJwk).toBeUndefined();
+  });
+
+  it('takes a secret from the environment variable it names', async () => {
+    const path = write('env.yaml', variant((t) => { t.roles.global = { client_id: 'abc', client_secret_env: 'MY_SECRET' }; }));
+    const target = await loadTargetFile(path, { env: { MY_SECRET: 'from-the-environment' } });
+    expect(target.roles.global).toEqual({ clientId: 'abc', clientSecret: 'from-the-environment' });
+  });
+
+  it('names an environment variable that is not set', async () => {
+    const path = write('env-missing.yaml', variant((t) => { t.roles.global = { client_id: 'abc', client_secret_env: 'NOT_SET_HERE' }; }));
+    expect(await configError(path)).toMatch(/roles\.global\.client_secret_env names NOT_SET_HERE, which is not set/);
+  });
+
+  it('names the file when it cannot be read', async () => {
+    expect(await configError(join(dir, 'absent.yaml'))).toMatch(/absent\.yaml: cannot be read \(ENOENT\)/);
+  });
+
+  it('names the line of a YAML syntax error', async () => {
+    expect(await configError(write('bad.yaml', 'base_url: [unclosed\nauth_url: x\n'))).toMatch(/is not valid YAML/);
+  });
+
+  it('names a missing required field', async () => {
+    expect(await configError(write('no-base.yaml', variant((t) => delete t.base_url)))).toMatch(/base_url is required/);
+  });
+
+  it('names an unknown field', async () => {
+    expect(await configError(write('unknown.yaml', variant((t) => { t.colour = 'blue'; })))).toMatch(/colour is not a known field/);
+  });
+
+  it('names an unknown role', async () => {
+    expect(await configError(write('role.yaml', variant((t) => { t.roles.admin = { client_id: 'x', client_secret: 'y' }; })))).toMatch(/roles\.admin is not a known field/);
+  });
+
+  it('refuses a base URL without the version 2 base path', async () => {
+    expect(await configError(write('v1.yaml', variant((t) => { t.base_url = 'http://127.0.0.1:4010/api/v1'; })))).toMatch(/base_url must end with the version 2 base path \/api\/v2/);
+  });
+
+  it('refuses a URL that is not http', async () => {
+    expect(await configError(write('ftp.yaml', variant((t) => { t.auth_url = 'ftp://127.0.0.1'; })))).toMatch(/auth_url must be an http or https URL/);
+  });
+
+  it('refuses a fixture id that breaks the spec limits', async () => {
+    const path = write('short.yaml', variant((t) => { t.fixtures.event_stream = 'est_tooShort'; }));
+    expect(await configError(path)).toMatch(/fixtures\.event_stream does not fit the spec: .*fewer than 26 characters/);
+  });
+
+  it('names a role with neither secret nor secret variable', async () => {
+    expect(await configError(write('nosecret.yaml', variant((t) => { t.roles.global = { client_id: 'x' }; })))).toMatch(/roles\.global/);
+  });
+
+  it('reads a PKCS8 signing key relative to the target file', async () => {
+    const { privateKey } = await generateKeyPair('RS256', { extractable: true });
+    writeFileSync(join(dir, 'key.pem'), await exportPKCS8(privateKey));
+    const target = await loadTargetFile(write('key.yaml', { ...mockTarget, signing_key_file: 'key.pem' }), { env: {} });
+    expect(JSON.parse(target.signingKeyJwk!)).toMatchObject({ kty: 'RSA' });
+    expect(JSON.parse(target.signingKeyJwk!).d).toBeTruthy();
+  });
+
+  it('names a signing key file that holds no key', async () => {
+    writeFileSync(join(dir, 'not-a-key.pem'), 'hello');
+    expect(await configError(write('badkey.yaml', { ...mockTarget, signing_key_file: 'not-a-key.pem' }))).toMatch(/holds no private RSA key/);
+  });
+
+  it('marks a non-loopback target', async () => {
+    const path = write('remote.yaml', variant((t) => { t.base_url = 'https://tenant.example.com/api/v2'; t.auth_url = 'https://tenant.example.com'; }));
+    expect((await loadTargetFile(path, { env: {} })).loopback).toBe(false);
+  });
+});

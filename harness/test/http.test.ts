@@ -1,0 +1,155 @@
+// A target that hangs, resets, answers garbage or floods gives a clear HarnessError, never a hang.
+import { createServer as createHttpServer } from 'node:http';
+import { createServer as createNetServer, type AddressInfo, type Server, type Socket } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { RequestBudget } from '../budget.ts';
+import { HarnessError } from '../errors.ts';
+import { TargetHttp } from '../http.ts';
+import { RateLimitPacer } from '../pacer.ts';
+
+const servers: Server[] = [];
+const sockets = new Set<Socket>();
+afterEach(async () => {
+  for (const socket of sockets) socket.destroy();
+  sockets.clear();
+  await Promise.all(servers.splice(0).map((s) => new Promise((resolve) => s.close(resolve))));
+});
+
+async function listen(server: Server): Promise<string> {
+  servers.push(server);
+  server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+function client(options: { max?: number; timeoutMs?: number; deadline?: number; sleep?: (ms: number) => Promise<void> } = {}) {
+  const budget = new RequestBudget(options.max ?? 10);
+  const pacer = new RateLimitPacer({ maxWaitMs: 2_000, sleep: options.sleep ?? (async () => {}) });
+  const http = new TargetHttp({ budget, pacer, requestTimeoutMs: options.timeoutMs ?? 300, deadline: options.deadline ?? Date.now() + 60_000 });
+  return { http, budget, pacer };
+}
+
+async function failureOf(promise: Promise<unknown>): Promise<HarnessError> {
+  const error = await promise.then(() => undefined, (e: unknown) => e);
+  expect(error).toBeInstanceOf(HarnessError);
+  return error as HarnessError;
+}
+
+describe('TargetHttp against a misbehaving target', () => {
+  it('reports a target that never answers as a timeout', async () => {
+    const url = await listen(createNetServer(() => {}));
+    const { http } = client();
+    const error = await failureOf(http.send({ method: 'GET', url: `${url}/api/v2/x`, headers: {} }));
+    expect(error.code).toBe('TARGET_TIMEOUT');
+    expect(error.message).toMatch(/GET \/api\/v2\/x: the target did not answer within 300 ms/);
+    await http.close();
+  });
+
+  it('reports a reset connection', async () => {
+    const url = await listen(createNetServer((socket) => socket.resetAndDestroy()));
+    const { http } = client();
+    const error = await failureOf(http.send({ method: 'GET', url, headers: {} }));
+    expect(error.code).toBe('TARGET_UNREACHABLE');
+    await http.close();
+  });
+
+  it('reports an answer that is not HTTP', async () => {
+    const url = await listen(createNetServer((socket) => socket.end('\u0000\u0001garbage that is not http\r\n\r\n')));
+    const { http } = client();
+    const error = await failureOf(http.send({ method: 'GET', url, headers: {} }));
+    expect(['TARGET_GARBAGE', 'TARGET_UNREACHABLE']).toContain(error.code);
+    expect(error.message).toMatch(/GET \//);
+    await http.close();
+  });
+
+  it('refuses a response body over the size cap', async () => {
+    const url = await listen(createHttpServer((_, res) => res.end('x'.repeat(2 * 1024 * 1024))));
+    const { http } = client();
+    const error = await failureOf(http.send({ method: 'GET', url, headers: {} }));
+    expect(error.code).toBe('TARGET_GARBAGE');
+    expect(error.message).toMatch(/exceeds/);
+    await http.close();
+  });
+
+  it('reports a closed port as unreachable', async () => {
+    const url = await listen(createNetServer());
+    await new Promise((resolve) => servers.pop()!.close(resolve));
+    const { http } = client();
+    const error = await failureOf(http.send({ method: 'GET', url, headers: {} }));
+    expect(error.code).toBe('TARGET_UNREACHABLE');
+    await http.close();
+  });
+});
+
+describe('TargetHttp budget, deadline and pacing', () => {
+  it('sends no request beyond the budget', async () => {
+    let received = 0;
+    const url = await listen(createHttpServer((_, res) => {
+      received += 1;
+      res.end('{}');
+    }));
+    const { http, budget } = client({ max: 2 });
+    await http.send({ method: 'GET', url, headers: {} });
+    await http.send({ method: 'GET', url, headers: {} });
+    const error = await failureOf(http.send({ method: 'GET', url, headers: {} }));
+    expect(error.code).toBe('BUDGET_EXHAUSTED');
+    expect(received).toBe(2);
+    expect(budget.used).toBe(2);
+    await http.close();
+  });
+
+  it('sends nothing after the run deadline', async () => {
+    const { http } = client({ deadline: Date.now() - 1 });
+    const error = await failureOf(http.send({ method: 'GET', url: 'http://127.0.0.1:9/', headers: {} }));
+    expect(error.code).toBe('RUN_DEADLINE');
+    await http.close();
+  });
+
+  it('retries a 429 after Reset at most twice and returns the last answer', async () => {
+    let received = 0;
+    const reset = Math.ceil(Date.now() / 1000) + 1;
+    const url = await listen(createHttpServer((_, res) => {
+      received += 1;
+      res.writeHead(429, { 'x-ratelimit-limit': '10', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(reset) });
+      res.end('{}');
+    }));
+    const waits: number[] = [];
+    const { http } = client({ sleep: async (ms) => void waits.push(ms) });
+    const exchange = await http.send({ method: 'GET', url, headers: {} });
+    expect(exchange.status).toBe(429);
+    expect(exchange.attempts).toBe(3);
+    expect(received).toBe(3);
+    expect(waits.length).toBeGreaterThanOrEqual(2);
+    expect(waits.every((ms) => ms > 0 && ms <= 2_000)).toBe(true);
+    await http.close();
+  });
+
+  it('does not retry a 429 when told not to', async () => {
+    let received = 0;
+    const url = await listen(createHttpServer((_, res) => {
+      received += 1;
+      res.writeHead(429, { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(Math.ceil(Date.now() / 1000)) });
+      res.end('{}');
+    }));
+    const { http } = client();
+    const exchange = await http.send({ method: 'GET', url, headers: {} }, { retryRateLimited: false, pace: false });
+    expect(exchange.attempts).toBe(1);
+    expect(received).toBe(1);
+    await http.close();
+  });
+
+  it('parses JSON bodies and lower-cases header names', async () => {
+    const url = await listen(createHttpServer((_, res) => {
+      res.writeHead(200, { 'Content-Type': 'application/json', 'X-RateLimit-Limit': '50' });
+      res.end('{"a":1}');
+    }));
+    const { http } = client();
+    const exchange = await http.send({ method: 'GET', url, headers: {} });
+    expect(exchange.json).toEqual({ a: 1 });
+    expect(exchange.headers['x-ratelimit-limit']).toBe('50');
+    await http.close();
+  });
+});
