@@ -1,0 +1,83 @@
+// The mock's command line, parsed and checked without side effects, so it can be tested alone.
+// A bad option becomes a MockConfigError with one line naming the option and the problem.
+import { parseArgs } from 'node:util';
+import { MockConfigError } from './config-error.ts';
+import type { MockServerOptions } from './index.ts';
+
+export const DEFAULT_PORT = 4010;
+
+export const usage = `Usage: npx tsx mock/cli.ts [options]   (or: npm run mock -- [options])
+
+Starts the mock management API v2 server on a loopback address.
+
+Options:
+  --port N                 port to listen on (default ${DEFAULT_PORT}; 0 picks a free one)
+  --host H                 loopback address: 127.0.0.1 (default), ::1 or localhost
+  --fixtures FILE          fixtures YAML file (default mock/fixtures/default.yaml)
+  --signing-key FILE       RS256 private key file (PKCS8 PEM or private JWK); created if absent
+  --fault ID               install a deliberate fault (repeatable; see mock/faults/README.md)
+  --bucket-size N          rate limit: bucket size (overrides the fixtures)
+  --refill-per-second N    rate limit: tokens added per second (overrides the fixtures)
+  --log                    print one access-log line per request
+  --help                   print this help
+`;
+
+export type CliCommand = { kind: 'help' } | { kind: 'start'; options: MockServerOptions & { port: number } };
+
+export function parseCli(argv: readonly string[]): CliCommand {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: [...argv],
+      strict: true,
+      allowPositionals: false,
+      options: {
+        port: { type: 'string' },
+        host: { type: 'string' },
+        fixtures: { type: 'string' },
+        'signing-key': { type: 'string' },
+        fault: { type: 'string', multiple: true },
+        'bucket-size': { type: 'string' },
+        'refill-per-second': { type: 'string' },
+        log: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    }));
+  } catch (error) {
+    throw new MockConfigError(`${(error as Error).message.split('\n')[0]} (see --help)`);
+  }
+  if (values.help) return { kind: 'help' };
+  const options: MockServerOptions & { port: number } = { port: integer('--port', values.port, 0, 65_535) ?? DEFAULT_PORT };
+  if (values.host !== undefined) options.host = values.host;
+  if (values.fixtures !== undefined) options.fixtures = nonEmpty('--fixtures', values.fixtures);
+  if (values['signing-key'] !== undefined) options.signingKey = nonEmpty('--signing-key', values['signing-key']);
+  if (values.fault) options.faults = values.fault.flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
+  const bucketSize = integer('--bucket-size', values['bucket-size'], 1, Number.MAX_SAFE_INTEGER);
+  const refillPerSecond = positiveNumber('--refill-per-second', values['refill-per-second']);
+  if (bucketSize !== undefined || refillPerSecond !== undefined) {
+    options.rateLimit = { ...(bucketSize !== undefined ? { bucketSize } : {}), ...(refillPerSecond !== undefined ? { refillPerSecond } : {}) };
+  }
+  if (values.log) options.log = (line) => console.log(line);
+  return { kind: 'start', options };
+}
+
+function integer(option: string, value: string | undefined, min: number, max: number): number | undefined {
+  if (value === undefined) return undefined;
+  const number = /^\d+$/.test(value) ? Number(value) : Number.NaN;
+  if (!Number.isSafeInteger(number) || number < min || number > max) {
+    throw new MockConfigError(`option ${option} must be an integer from ${min} to ${max} (got ${JSON.stringify(value)})`);
+  }
+  return number;
+}
+
+function positiveNumber(option: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const number = /^\d+(\.\d+)?$/.test(value) ? Number(value) : Number.NaN;
+  if (!(number > 0) || !Number.isFinite(number)) throw new MockConfigError(`option ${option} must be a number above 0 (got ${JSON.stringify(value)})`);
+  return number;
+}
+
+function nonEmpty(option: string, value: string): string {
+  if (value.trim() === '') throw new MockConfigError(`option ${option} needs a file path`);
+  return value;
+}

@@ -1,0 +1,43 @@
+// The mock as a program: `npx tsx mock/cli.ts [options]` (npm run mock -- [options]).
+// Prints one line with its URLs once it listens; stops cleanly on SIGINT and SIGTERM. A bad option,
+// fixtures file, signing key file or fault id is one line on stderr and exit code 2; failing to
+// listen (say, the port is taken) is exit code 1.
+import { parseCli, usage } from './cli-options.ts';
+import { MockConfigError } from './config-error.ts';
+import { createMockServer } from './index.ts';
+
+async function main(argv: readonly string[]): Promise<void> {
+  const command = parseCli(argv);
+  if (command.kind === 'help') {
+    process.stdout.write(usage);
+    return;
+  }
+  const mock = await createMockServer(command.options);
+  console.log(`mock listening on ${mock.url} (API base ${mock.apiBaseUrl})`);
+  const source = mock.keys.source;
+  if (source.kind === 'created-file') console.log(`mock: wrote a new signing key to ${source.path} (kid ${mock.keys.kid})`);
+  if (source.kind === 'file') console.log(`mock: signing with the key in ${source.path} (kid ${mock.keys.kid})`);
+  if (mock.faults.length > 0) console.log(`mock: faults installed: ${mock.faults.join(', ')}`);
+
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`mock: ${signal} received, closing`);
+    mock.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+}
+
+main(process.argv.slice(2)).catch((error: unknown) => {
+  if (error instanceof MockConfigError) {
+    process.stderr.write(`mock: ${error.message}\n`);
+    process.exit(2);
+  }
+  process.stderr.write(`mock: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,68 @@
+// Everything a route uses, in one object: the clock, the tenant, the store, the signing keys, the
+// rate limiter, the validators, the error catalogue, the ticket code generator, the token verifier
+// and the token issuer. They are built here in dependency order, and a fault may wrap or replace
+// any of them as it is built, so the components after it (and every route) see the change.
+import { createTokenIssuer, type TokenIssuer } from './auth/issuer.ts';
+import type { SigningKeys } from './auth/keys.ts';
+import { createTokenVerifier, type TokenVerifier } from './auth/verifier.ts';
+import type { Clock } from './clock.ts';
+import { createErrorCatalogue, type ErrorCatalogue } from './errors.ts';
+import type { FixturesObject } from './fixtures.ts';
+import { createRateLimiter, type RateLimitConfig, type RateLimiter } from './rate-limiter.ts';
+import { Store } from './store.ts';
+import { createTenant, type Tenant } from './tenant.ts';
+import { createTicketCodeGenerator, type TicketCodeGenerator } from './ticket-codes.ts';
+import { createValidators, type Validators } from './validators.ts';
+
+export interface Components {
+  clock: Clock;
+  errors: ErrorCatalogue;
+  tenant: Tenant;
+  store: Store;
+  keys: SigningKeys;
+  limiter: RateLimiter;
+  validators: Validators;
+  ticketCodes: TicketCodeGenerator;
+  verifier: TokenVerifier;
+  issuer: TokenIssuer;
+  limits: { maxBodyBytes: number };
+}
+
+export type ComponentName = keyof Components;
+
+/** Wraps or replaces a component; `built` holds the components made before it. */
+export type ComponentOverride<K extends ComponentName> = (current: Components[K], built: Readonly<Partial<Components>>) => Components[K];
+
+export interface ComponentInputs {
+  clock: Clock;
+  fixtures: FixturesObject;
+  keys: SigningKeys;
+  /** Where the server listens, e.g. http://127.0.0.1:4010. */
+  origin: string;
+  rateLimit: RateLimitConfig;
+  maxBodyBytes: number;
+}
+
+export type OverrideTable = ReadonlyMap<ComponentName, ReadonlyArray<ComponentOverride<ComponentName>>>;
+
+export function buildComponents(inputs: ComponentInputs, overrides: OverrideTable): Components {
+  const built: Partial<Components> = {};
+  function make<K extends ComponentName>(name: K, value: Components[K]): Components[K] {
+    let current = value;
+    for (const override of (overrides.get(name) ?? []) as unknown as ReadonlyArray<ComponentOverride<K>>) current = override(current, built);
+    built[name] = current;
+    return current;
+  }
+  const clock = make('clock', inputs.clock);
+  make('errors', createErrorCatalogue());
+  const tenant = make('tenant', createTenant(inputs.fixtures.tenant.domain, inputs.origin));
+  const store = make('store', new Store(inputs.fixtures));
+  const keys = make('keys', inputs.keys);
+  make('limiter', createRateLimiter(inputs.rateLimit, clock));
+  make('validators', createValidators());
+  make('ticketCodes', createTicketCodeGenerator());
+  make('verifier', createTokenVerifier({ keys, clock, tenant, store }));
+  make('issuer', createTokenIssuer({ keys, clock, tenant }));
+  make('limits', { maxBodyBytes: inputs.maxBodyBytes });
+  return built as Components;
+}

@@ -1,0 +1,96 @@
+// The JSON Schema of a fixtures file. Identifiers and vault connection records use the schemas of
+// specs/ at the observed level, so that every fixture is reachable through the mock's own
+// validation (a fixture id the API would refuse as malformed could never be read).
+import { toJsonSchema, type JsonObject } from '../specs/index.ts';
+
+const observedSchema = (name: string): JsonObject => toJsonSchema({ $ref: `#/components/schemas/${name}` }, 'observed');
+
+/** Delivery states of an event. Only `failed` allows redelivery. */
+export const eventStatuses = ['failed', 'delivered', 'pending'] as const;
+export type EventStatus = (typeof eventStatuses)[number];
+
+const text = { type: 'string', minLength: 1 };
+
+export const fixturesSchema: JsonObject = {
+  $schema: 'https://json-schema.org/draft/2020-12/schema',
+  type: 'object',
+  additionalProperties: false,
+  required: ['tenant', 'rate_limit', 'clients'],
+  properties: {
+    tenant: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['domain'],
+      properties: { domain: { type: 'string', format: 'hostname', minLength: 1 } },
+    },
+    rate_limit: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['bucket_size', 'refill_per_second'],
+      properties: {
+        bucket_size: { type: 'integer', minimum: 1 },
+        refill_per_second: { type: 'number', exclusiveMinimum: 0 },
+      },
+    },
+    clients: {
+      type: 'array',
+      minItems: 1,
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['name', 'client_id', 'client_secret', 'global', 'scopes'],
+        properties: {
+          name: text,
+          description: { type: 'string' },
+          client_id: { type: 'string', pattern: '^[A-Za-z0-9_-]+$' },
+          client_secret: text,
+          global: { type: 'boolean' },
+          scopes: { type: 'array', items: { type: 'string' } },
+        },
+      },
+    },
+    event_streams: {
+      type: 'array',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['id', 'events'],
+        properties: {
+          id: observedSchema('EventStreamId'),
+          name: { type: 'string' },
+          events: {
+            type: 'array',
+            items: {
+              type: 'object',
+              additionalProperties: false,
+              required: ['id', 'status'],
+              properties: {
+                id: observedSchema('EventId'),
+                status: { enum: [...eventStatuses] },
+              },
+            },
+          },
+        },
+      },
+    },
+    self_service_profiles: {
+      type: 'array',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['id'],
+        properties: { id: observedSchema('SelfServiceProfileId'), name: { type: 'string' } },
+      },
+    },
+    connections: {
+      type: 'array',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['id', 'name'],
+        properties: { id: text, name: text },
+      },
+    },
+    vault_connections: { type: 'array', items: observedSchema('FlowsVaultConnection') },
+  },
+};

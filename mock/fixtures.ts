@@ -1,0 +1,145 @@
+// Reads and checks the state the mock starts with: a YAML fixtures file (by default
+// mock/fixtures/default.yaml) or an object of the same shape. A fixture that breaks the schema, a
+// duplicate id or an unknown scope is refused with one line naming the file and the field.
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { ErrorObject } from 'ajv';
+import { parse } from 'yaml';
+import { createAjv, isScope } from '../specs/index.ts';
+import { MockConfigError } from './config-error.ts';
+import { fixturesSchema, type EventStatus } from './fixtures-schema.ts';
+
+export const defaultFixturesPath = fileURLToPath(new URL('./fixtures/default.yaml', import.meta.url));
+
+export interface ClientFixture {
+  name: string;
+  description?: string;
+  client_id: string;
+  client_secret: string;
+  global: boolean;
+  scopes: string[];
+}
+
+export interface EventFixture {
+  id: string;
+  status: EventStatus;
+}
+
+export interface EventStreamFixture {
+  id: string;
+  name?: string;
+  events: EventFixture[];
+}
+
+/** A flows vault connection record (spec section 2.1); unset optional fields are absent. */
+export interface VaultConnectionRecord {
+  id: string;
+  app_id: string;
+  name: string;
+  ready: boolean;
+  created_at: string;
+  updated_at: string;
+  fingerprint: string;
+  environment?: string;
+  account_name?: string;
+  refreshed_at?: string;
+}
+
+export interface FixturesObject {
+  tenant: { domain: string };
+  rate_limit: { bucket_size: number; refill_per_second: number };
+  clients: ClientFixture[];
+  event_streams?: EventStreamFixture[];
+  self_service_profiles?: Array<{ id: string; name?: string }>;
+  connections?: Array<{ id: string; name: string }>;
+  vault_connections?: VaultConnectionRecord[];
+}
+
+export interface LoadedFixtures {
+  /** Where they came from: a file path, or "fixtures object". */
+  source: string;
+  data: FixturesObject;
+}
+
+const validateFixtures = createAjv().compile(fixturesSchema);
+
+/** Loads fixtures from a YAML file path or an object; undefined means the default file. */
+export function loadFixtures(source: string | FixturesObject = defaultFixturesPath): LoadedFixtures {
+  if (typeof source !== 'string') return { source: 'fixtures object', data: checkFixtures(structuredClone(source), 'fixtures object') };
+  const where = `fixtures file ${source}`;
+  let textContent: string;
+  try {
+    textContent = readFileSync(source, 'utf8');
+  } catch (error) {
+    throw new MockConfigError(`${where} cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+  }
+  let data: unknown;
+  try {
+    data = parse(textContent);
+  } catch (error) {
+    throw new MockConfigError(`${where} is not valid YAML: ${firstLine((error as Error).message)}`);
+  }
+  return { source, data: checkFixtures(data, where) };
+}
+
+function checkFixtures(data: unknown, where: string): FixturesObject {
+  if (!validateFixtures(data)) throw new MockConfigError(`${where}: ${describe(validateFixtures.errors?.[0])}`);
+  const fixtures = data as FixturesObject;
+  const problem = crossCheck(fixtures);
+  if (problem) throw new MockConfigError(`${where}: ${problem}`);
+  return fixtures;
+}
+
+/** Rules a JSON Schema cannot say: unique ids and names, scopes from the catalogue. */
+function crossCheck(fixtures: FixturesObject): string | undefined {
+  const clients = fixtures.clients;
+  const streams = fixtures.event_streams ?? [];
+  const checks: Array<[string, Array<{ at: string; value: string }>]> = [
+    ['client_id', clients.map((c, i) => ({ at: `clients[${i}].client_id`, value: c.client_id }))],
+    ['client name', clients.map((c, i) => ({ at: `clients[${i}].name`, value: c.name }))],
+    ['event stream id', streams.map((s, i) => ({ at: `event_streams[${i}].id`, value: s.id }))],
+    ['event id', streams.flatMap((s, i) => s.events.map((e, j) => ({ at: `event_streams[${i}].events[${j}].id`, value: e.id })))],
+    ['self-service profile id', (fixtures.self_service_profiles ?? []).map((p, i) => ({ at: `self_service_profiles[${i}].id`, value: p.id }))],
+    ['connection id', (fixtures.connections ?? []).map((c, i) => ({ at: `connections[${i}].id`, value: c.id }))],
+    ['connection name', (fixtures.connections ?? []).map((c, i) => ({ at: `connections[${i}].name`, value: c.name }))],
+    ['vault connection id', (fixtures.vault_connections ?? []).map((v, i) => ({ at: `vault_connections[${i}].id`, value: v.id }))],
+  ];
+  for (const [what, entries] of checks) {
+    const seen = new Set<string>();
+    for (const { at, value } of entries) {
+      if (seen.has(value)) return `${at} repeats the ${what} ${JSON.stringify(value)}`;
+      seen.add(value);
+    }
+  }
+  for (const [i, client] of clients.entries()) {
+    const j = client.scopes.findIndex((scope) => !isScope(scope));
+    if (j >= 0) return `clients[${i}].scopes[${j}] ${JSON.stringify(client.scopes[j])} is not a scope of the catalogue (spec section 5)`;
+  }
+  return undefined;
+}
+
+/** "vault_connections[1].app_id must NOT have more than 55 characters" */
+function describe(error: ErrorObject | undefined): string {
+  if (!error) return 'is not valid';
+  const where = error.instancePath
+    .split('/')
+    .slice(1)
+    .map((part) => (/^\d+$/.test(part) ? `[${part}]` : `.${part.replace(/~1/g, '/').replace(/~0/g, '~')}`))
+    .join('')
+    .replace(/^\./, '');
+  const subject = where === '' ? 'the top level' : where;
+  switch (error.keyword) {
+    case 'required':
+      return `${subject} lacks the required field ${String(error.params.missingProperty)}`;
+    case 'additionalProperties':
+      return `${subject} has an unknown field ${String(error.params.additionalProperty)}`;
+    case 'enum':
+      return `${subject} must be one of ${(error.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
+    default:
+      return `${subject} ${error.message ?? `breaks ${error.keyword}`}`;
+  }
+}
+
+function firstLine(message: string): string {
+  return message.split('\n')[0] ?? message;
+}

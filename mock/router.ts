@@ -1,0 +1,66 @@
+// Which route takes a request. The operations' paths come from specs/openapi.yaml (under the base
+// path /api/v2); the token endpoint answers with and without its trailing slash; the JWKS has its
+// observed path. Matching is on the raw (still percent-encoded) segments: a parameter is any
+// non-empty segment, decoded and checked later by the validate stage, after authentication.
+import { basePath, observed, operations, tokenPath } from '../specs/index.ts';
+import type { RouteKey } from './exchange.ts';
+
+interface RouteEntry {
+  key: RouteKey;
+  method: string;
+  segments: string[];
+}
+
+export interface RouteMatch {
+  key: RouteKey;
+  params: Record<string, string>;
+  /** Methods the path allows, for a 405. */
+  allow?: string[];
+  /** Whether the path is under the management interface's base path (rate limited). */
+  api: boolean;
+}
+
+const entry = (key: RouteKey, method: string, template: string): RouteEntry => ({ key, method, segments: template.split('/') });
+
+export const routeTable: readonly RouteEntry[] = [
+  ...operations.map((op) => entry(op.key, op.method, `${basePath}${op.pathTemplate}`)),
+  entry('token', 'POST', observed.tokens.path),
+  entry('token', 'POST', tokenPath),
+  entry('jwks', 'GET', observed.tokens.jwks_path),
+];
+
+export function isApiPath(path: string): boolean {
+  return path === basePath || path.startsWith(`${basePath}/`);
+}
+
+export function matchRoute(method: string, path: string): RouteMatch {
+  const segments = path.split('/');
+  const api = isApiPath(path);
+  let allow: string[] | undefined;
+  for (const route of routeTable) {
+    if (route.segments.length !== segments.length) continue;
+    const params = matchSegments(route.segments, segments);
+    if (!params) continue;
+    if (route.method === method) return { key: route.key, params, api };
+    allow ??= [];
+    if (!allow.includes(route.method)) allow.push(route.method);
+  }
+  if (allow) return { key: 'method-not-allowed', params: {}, allow, api };
+  return { key: 'not-found', params: {}, api };
+}
+
+function matchSegments(template: string[], actual: string[]): Record<string, string> | undefined {
+  if (template.length !== actual.length) return undefined;
+  const params: Record<string, string> = {};
+  for (let i = 0; i < template.length; i += 1) {
+    const want = template[i]!;
+    const got = actual[i]!;
+    if (want.startsWith('{') && want.endsWith('}')) {
+      if (got === '') return undefined;
+      params[want.slice(1, -1)] = got;
+    } else if (want !== got) {
+      return undefined;
+    }
+  }
+  return params;
+}

@@ -1,0 +1,67 @@
+// POST /api/v2/self-service-profiles/{id}/sso-ticket (spec 4.2): create a ticket, a URL that
+// opens the self-service configuration flow of a profile. 201 {"ticket": URL}; the URL's host is
+// the tenant-custom-domain header when given, else the tenant's domain. 404 for an unknown
+// profile, 409 when connection_config names an existing connection.
+import { observed } from '../../specs/index.ts';
+import type { Components } from '../components.ts';
+import type { RouteHandler } from '../exchange.ts';
+import { refuse } from '../refusal.ts';
+import { authenticate } from '../stages/authenticate.ts';
+import { authorize } from '../stages/authorize.ts';
+import { readJsonBody } from '../stages/json-body.ts';
+import { validateBody, validateHeaders, validatePath } from '../stages/validate.ts';
+import type { Ticket } from '../store.ts';
+import { success } from './success.ts';
+
+const KEY = 'sso-ticket';
+const CUSTOM_DOMAIN_HEADER = 'tenant-custom-domain';
+
+/** The fields the mock acts on; the schema has checked the rest. */
+interface TicketRequest {
+  ttl_sec?: number;
+  connection_id?: string;
+  connection_config?: { name: string };
+}
+
+export function ssoTicketRoute(deps: Components): RouteHandler {
+  return async function createSsoTicket(exchange) {
+    const principal = await authenticate(deps, exchange);
+    authorize(deps, principal, KEY);
+    const { id } = validatePath(deps, KEY, exchange.params);
+    const headers = validateHeaders(deps, KEY, exchange.headers);
+    const request = validateBody(deps, KEY, readJsonBody(deps, exchange)) as TicketRequest;
+    const profileId = existingProfile(deps, id!);
+    refuseTakenConnectionName(deps, request);
+    const ticket = newTicket(deps, profileId, request, headers[CUSTOM_DOMAIN_HEADER]);
+    deps.store.addTicket(ticket);
+    return success(KEY, { ticket: ticket.url });
+  };
+}
+
+function existingProfile(deps: Components, id: string): string {
+  return (deps.store.profile(id) ?? refuse(deps, 'profile_not_found', id)).id;
+}
+
+function refuseTakenConnectionName(deps: Components, request: TicketRequest): void {
+  const name = request.connection_config?.name;
+  if (name !== undefined && deps.store.connectionNameTaken(name)) refuse(deps, 'connection_name_taken');
+}
+
+function newTicket(deps: Components, profileId: string, request: TicketRequest, customDomain: string | undefined): Ticket {
+  const code = deps.ticketCodes();
+  const host = (customDomain ?? deps.tenant.domain).toLowerCase();
+  // ttl_sec omitted or 0 means the default (spec section 8).
+  const ttlSec = request.ttl_sec || deps.validators.ttlSecDefault;
+  const createdAt = deps.clock.now();
+  return {
+    code,
+    profileId,
+    host,
+    url: `https://${host}${observed.ticket.path}?${observed.ticket.query_parameter}=${code}`,
+    ttlSec,
+    createdAt,
+    expiresAt: createdAt + ttlSec * 1000,
+    ...(request.connection_id !== undefined ? { connectionId: request.connection_id } : {}),
+    ...(request.connection_config !== undefined ? { connectionName: request.connection_config.name } : {}),
+  };
+}

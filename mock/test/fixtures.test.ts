@@ -1,0 +1,121 @@
+// Loading the fixtures: the default file, and clear refusals naming the file and the field.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { stringify } from 'yaml';
+import { validator } from '../../specs/index.ts';
+import { MockConfigError } from '../config-error.ts';
+import { defaultFixturesPath, loadFixtures, type FixturesObject } from '../fixtures.ts';
+import { Store } from '../store.ts';
+import { fixtureIds } from './support/paths.ts';
+
+const defaults = () => loadFixtures().data;
+
+function writeFixtures(content: string): string {
+  const path = join(mkdtempSync(join(tmpdir(), 'mock-fixtures-')), 'fixtures.yaml');
+  writeFileSync(path, content);
+  return path;
+}
+
+function refusal(source: string | FixturesObject): string {
+  try {
+    loadFixtures(source);
+  } catch (error) {
+    expect(error).toBeInstanceOf(MockConfigError);
+    return (error as Error).message;
+  }
+  throw new Error('the fixtures were accepted');
+}
+
+describe('the default fixtures', () => {
+  test('load from mock/fixtures/default.yaml', () => {
+    const loaded = loadFixtures();
+    expect(loaded.source).toBe(defaultFixturesPath);
+    expect(loaded.data.tenant.domain).toBe('tenant.example.com');
+  });
+
+  test('hold the five clients the suite\'s target file names', () => {
+    expect(defaults().clients.map((c) => c.name)).toEqual(['global', 'without-redeliver-scope', 'without-sso-ticket-scope', 'without-vault-scope', 'non-global']);
+  });
+
+  test('hold three vault connections, each valid against FlowsVaultConnection at both levels', () => {
+    const records = defaults().vault_connections ?? [];
+    expect(records.map((r) => r.id)).toEqual([fixtureIds.vaultFull, fixtureIds.vaultMinimal, fixtureIds.vaultLongest]);
+    for (const record of records) {
+      expect(validator('FlowsVaultConnection', 'contract')(record)).toBe(true);
+      expect(validator('FlowsVaultConnection', 'observed')(record)).toBe(true);
+    }
+  });
+
+  test('build a store with events in failed, delivered and pending states', () => {
+    const store = new Store(defaults());
+    expect(store.event(fixtureIds.stream, fixtureIds.failedEvent)?.status).toBe('failed');
+    expect(store.event(fixtureIds.stream, fixtureIds.deliveredEvent)?.status).toBe('delivered');
+    expect(store.event(fixtureIds.stream, fixtureIds.pendingEvent)?.status).toBe('pending');
+  });
+
+  test('an event of another stream is not found under this one', () => {
+    const store = new Store(defaults());
+    expect(store.event(fixtureIds.stream, fixtureIds.otherStreamEvent)).toBeUndefined();
+    expect(store.event(fixtureIds.otherStream, fixtureIds.otherStreamEvent)).toBeDefined();
+  });
+});
+
+describe('refused fixtures', () => {
+  test('a file that does not exist names the file', () => {
+    expect(refusal('/no/such/fixtures.yaml')).toBe('fixtures file /no/such/fixtures.yaml cannot be read (ENOENT)');
+  });
+
+  test('a file that is not YAML names the file', () => {
+    const path = writeFixtures('tenant: [unclosed');
+    expect(refusal(path)).toMatch(new RegExp(`^fixtures file ${path} is not valid YAML: `));
+  });
+
+  test('a vault connection breaking the contract schema names the file and the field', () => {
+    const data = defaults();
+    data.vault_connections![1]!.app_id = 'A'.repeat(56);
+    const path = writeFixtures(stringify(data));
+    expect(refusal(path)).toBe(`fixtures file ${path}: vault_connections[1].app_id must NOT have more than 55 characters`);
+  });
+
+  test('a vault connection lacking a required field names it', () => {
+    const data = defaults();
+    delete (data.vault_connections![0] as Partial<(typeof data.vault_connections & object)[0]>).fingerprint;
+    expect(refusal(data)).toBe('fixtures object: vault_connections[0] lacks the required field fingerprint');
+  });
+
+  test('an unknown field is refused', () => {
+    expect(refusal({ ...defaults(), tenants: [] } as unknown as FixturesObject)).toBe('fixtures object: the top level has an unknown field tenants');
+  });
+
+  test('an event status outside the known states is refused', () => {
+    const data = defaults();
+    (data.event_streams![0]!.events[0] as { status: string }).status = 'faild';
+    expect(refusal(data)).toBe('fixtures object: event_streams[0].events[0].status must be one of "failed", "delivered", "pending"');
+  });
+
+  test('a stream id of the wrong shape is refused', () => {
+    const data = defaults();
+    data.event_streams![0]!.id = 'est_short';
+    expect(refusal(data)).toMatch(/^fixtures object: event_streams\[0\]\.id must NOT have fewer than 26 characters/);
+  });
+
+  test('a repeated client id is refused', () => {
+    const data = defaults();
+    data.clients[1]!.client_id = data.clients[0]!.client_id;
+    expect(refusal(data)).toBe(`fixtures object: clients[1].client_id repeats the client_id "${data.clients[0]!.client_id}"`);
+  });
+
+  test('a scope outside the catalogue is refused', () => {
+    const data = defaults();
+    data.clients[0]!.scopes = ['read:flows_vault_connections', 'read:everything'];
+    expect(refusal(data)).toBe('fixtures object: clients[0].scopes[1] "read:everything" is not a scope of the catalogue (spec section 5)');
+  });
+
+  test('a zero refill rate is refused', () => {
+    const data = defaults();
+    data.rate_limit.refill_per_second = 0;
+    expect(refusal(data)).toBe('fixtures object: rate_limit.refill_per_second must be > 0');
+  });
+});
