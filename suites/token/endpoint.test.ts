@@ -1,0 +1,116 @@
+// Spec section 5 rule 3: client credentials at {auth_url}/oauth/token/, audience /api/v2/; the
+// tokens carry scopes from the catalogue. Observed: the response shape, the claims, the lifetime,
+// the JWKS, the JSON form of the request and the endpoint's own error shape.
+import { createLocalJWKSet, decodeJwt, decodeProtectedHeader, jwtVerify } from 'jose';
+import { conformance, expectClause, expectSchema, expectStatus } from '../../harness/index.ts';
+import { checkScopeString, observed, operation, validator } from '../../specs/index.ts';
+
+const JWS_COMPACT = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
+
+function scopesOf(token: string): string[] {
+  const claim = decodeJwt(token).scope;
+  if (typeof claim === 'string') return claim.split(' ').filter(Boolean);
+  return Array.isArray(claim) ? claim.map(String) : [];
+}
+
+conformance('[§5 token.endpoint] the token endpoint issues a JWT for form-encoded client credentials and the /api/v2/ audience', async ({ target }) => {
+  const { exchange, token } = await target.tokens.request(target.role('global'));
+  const header = token && JWS_COMPACT.test(token) ? safe(() => decodeProtectedHeader(token)) : undefined;
+  expectClause({
+    pass: exchange.status === 200 && header?.alg !== undefined,
+    expected: 'status 200 and access_token a compact JWS with an alg',
+    actual: `status ${exchange.status}, access_token ${token === undefined ? 'absent' : header ? `a JWS with alg ${String(header.alg)}` : 'not a JWS'}`,
+    exchange,
+  });
+});
+
+conformance('[§5 token.scopes] an access token carries its scopes', async ({ target }) => {
+  const scopes = scopesOf(await target.tokenFor('global'));
+  const needed = operation('redeliver').contractScopes;
+  expectClause({
+    pass: needed.every((s) => scopes.includes(s)),
+    expected: `a scope claim holding ${needed.join(', ')} (the global role's grant)`,
+    actual: `scope claim ${JSON.stringify(scopes.join(' '))}`,
+  });
+});
+
+conformance('[§5 scopes.catalogue] every scope an access token carries is action:resource from the catalogue', async ({ target }) => {
+  const check = checkScopeString(scopesOf(await target.tokenFor('global')).join(' '));
+  expectClause({
+    pass: check.scopes.length > 0 && check.malformed.length === 0 && check.unknown.length === 0,
+    expected: 'one or more scopes, each action:resource from the section 5 catalogue',
+    actual: `malformed ${JSON.stringify(check.malformed)}, not in the catalogue ${JSON.stringify(check.unknown)}`,
+  });
+});
+
+conformance('[§5 token.observed.response] the token response has access_token, token_type Bearer, expires_in and scope', async ({ target }) => {
+  const { exchange } = await target.tokens.request(target.role('global'));
+  expectSchema(exchange, validator('TokenResponse', 'observed'), '{access_token, token_type: "Bearer", expires_in, scope}');
+});
+
+conformance('[§5 token.lifetime] an access token lives 86400 seconds', async ({ target }) => {
+  const { exchange, token } = await target.tokens.request(target.role('global'));
+  const claims = token ? safe(() => decodeJwt(token)) : undefined;
+  const expiresIn = (exchange.json as { expires_in?: unknown } | undefined)?.expires_in;
+  const lifetime = claims?.exp !== undefined && claims.iat !== undefined ? claims.exp - claims.iat : undefined;
+  expectClause({
+    pass: expiresIn === observed.tokens.expires_in && lifetime === observed.tokens.expires_in,
+    expected: `expires_in ${observed.tokens.expires_in} and exp - iat = ${observed.tokens.expires_in}`,
+    actual: `expires_in ${JSON.stringify(expiresIn)}, exp - iat = ${JSON.stringify(lifetime)}`,
+    exchange,
+  });
+});
+
+conformance('[§5 token.observed.claims] an access token is an RS256 JWS with the documented claims', async ({ target }) => {
+  const token = await target.tokenFor('global');
+  const header = decodeProtectedHeader(token);
+  const claims = decodeJwt(token);
+  const clientId = target.target.roles.global!.clientId;
+  const problems = [
+    header.alg !== observed.tokens.alg && `alg ${String(header.alg)}`,
+    header.typ !== observed.tokens.typ && `typ ${String(header.typ)}`,
+    typeof header.kid !== 'string' && 'no kid',
+    !(typeof claims.iss === 'string' && /^https:\/\/[^/]+\/$/.test(claims.iss)) && `iss ${JSON.stringify(claims.iss)}`,
+    !([claims.aud].flat().includes(target.target.audience)) && `aud ${JSON.stringify(claims.aud)}`,
+    claims.sub !== `${clientId}${observed.tokens.subject_suffix}` && `sub ${JSON.stringify(claims.sub)}`,
+    claims.azp !== clientId && `azp ${JSON.stringify(claims.azp)}`,
+    claims.gty !== observed.tokens.gty && `gty ${JSON.stringify(claims.gty)}`,
+    (typeof claims.iat !== 'number' || typeof claims.exp !== 'number') && 'iat or exp not numbers',
+    typeof claims.scope !== 'string' && 'scope not a string',
+  ].filter(Boolean);
+  expectClause({
+    pass: problems.length === 0,
+    expected: `alg ${observed.tokens.alg}, typ ${observed.tokens.typ}, kid; iss https://<host>/, aud ${target.target.audience}, sub <client>${observed.tokens.subject_suffix}, azp, iat, exp, scope, gty ${observed.tokens.gty}`,
+    actual: problems.length === 0 ? 'as expected' : problems.join('; '),
+  });
+});
+
+conformance('[§5 token.observed.jwks] the published JWKS verifies an issued token', async ({ target }) => {
+  const token = await target.tokenFor('global');
+  const jwks = await target.forge.jwks();
+  const verified = await jwtVerify(token, createLocalJWKSet(jwks), { audience: target.target.audience }).then(
+    () => 'verified',
+    (error: Error) => error.message,
+  );
+  expectClause({ pass: verified === 'verified', expected: `${target.forge.jwksUrl} holds the key that verifies the token`, actual: verified });
+});
+
+conformance('[§5 token.observed.json-request] the token endpoint accepts a JSON request without the trailing slash', async ({ target }) => {
+  const { exchange, token } = await target.tokens.request(target.role('global'), { json: true, url: `${target.target.authUrl}${observed.tokens.path}` });
+  expectClause({ pass: exchange.status === 200 && token !== undefined, expected: 'status 200 with an access_token', actual: `status ${exchange.status}`, exchange });
+});
+
+conformance('[§5 token.observed.errors] a wrong client secret is answered 401 invalid_client in the endpoint\'s own error shape', async ({ target }) => {
+  const { exchange } = await target.tokens.request(target.role('global'), { clientSecret: 'a-wrong-secret-for-the-conformance-suite' });
+  expectStatus(exchange, observed.tokens.errors.invalid_client!.status);
+  expectSchema(exchange, validator('TokenError', 'observed'), '{error: "invalid_client", error_description}');
+  expectClause({ pass: (exchange.json as { error?: unknown })?.error === 'invalid_client', expected: 'error "invalid_client"', actual: `error ${JSON.stringify((exchange.json as { error?: unknown })?.error)}`, exchange });
+});
+
+function safe<T>(read: () => T): T | undefined {
+  try {
+    return read();
+  } catch {
+    return undefined;
+  }
+}

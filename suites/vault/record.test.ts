@@ -1,0 +1,59 @@
+// Section 2.1: the fields of a flows vault connection, one test per field, each checked on every
+// connection the target names (the mock names one with every optional field, one with none and
+// one with every string at its maximum length).
+import { conformance, expectClause, expectJsonMediaType, expectSchema, expectStatus, expectSuccess } from '../../harness/index.ts';
+import { clause, compileNode, observed, schema, validator, type JsonObject } from '../../specs/index.ts';
+
+const record = schema('FlowsVaultConnection', 'contract');
+const required = new Set(record.required as string[]);
+const fields = Object.entries(record.properties as Record<string, JsonObject>).map(([field, fieldSchema]) => ({
+  field,
+  clause: `vault.record.${field}`,
+  section: clause(`vault.record.${field}`).section,
+  validate: compileNode({ type: 'object', ...(required.has(field) ? { required: [field] } : {}), properties: { [field]: fieldSchema } }),
+  rule: `${required.has(field) ? 'required' : 'optional'} ${field}: ${describe(fieldSchema)}`,
+}));
+
+function describe(fieldSchema: JsonObject): string {
+  const parts = [String(fieldSchema.type)];
+  if (fieldSchema.format) parts.push(`format ${String(fieldSchema.format)}`);
+  if (fieldSchema.minLength !== undefined || fieldSchema.maxLength !== undefined) {
+    parts.push(`length ${String(fieldSchema.minLength ?? 0)}..${String(fieldSchema.maxLength ?? '∞')}`);
+  }
+  return parts.join(', ');
+}
+
+for (const row of fields) {
+  conformance(`[§${row.section} ${row.clause}] every connection read has a valid ${row.field}`, async ({ target }) => {
+    for (const id of target.fixture('vaultConnections')) {
+      const exchange = await target.call('vault', { params: { id } });
+      expectSuccess(exchange);
+      expectSchema(exchange, row.validate, row.rule);
+    }
+  });
+}
+
+conformance('[§4.3 vault.response.record] the read answers the record of the connection named in the path', async ({ target }) => {
+  for (const id of target.fixture('vaultConnections')) {
+    const exchange = await target.call('vault', { params: { id } });
+    const got = (exchange.json as { id?: unknown } | undefined)?.id;
+    expectClause({ pass: exchange.status < 300 && got === id, expected: `a record with id ${id}`, actual: `status ${exchange.status}, id ${JSON.stringify(got)}`, exchange });
+  }
+});
+
+conformance('[§4 vault.response.content-type] the vault read answers with a JSON body', async ({ target }) => {
+  const exchange = await target.call('vault', { params: { id: target.fixture('vaultConnections')[0]! } });
+  expectJsonMediaType(exchange);
+});
+
+conformance('[§4.4 vault.success.status] the vault read answers 200', async ({ target }) => {
+  const exchange = await target.call('vault', { params: { id: target.fixture('vaultConnections')[0]! } });
+  expectStatus(exchange, observed.operations.vault.success.status);
+});
+
+conformance('[§2.1 vault.response.shape] every connection read has the recorded shape', async ({ target }) => {
+  for (const id of target.fixture('vaultConnections')) {
+    const exchange = await target.call('vault', { params: { id } });
+    expectSchema(exchange, validator('FlowsVaultConnection', 'observed'), 'the fields of section 2.1 only, unset ones omitted, millisecond UTC timestamps, 32-hex fingerprint, upper-case app_id');
+  }
+});
