@@ -16,13 +16,14 @@ Options:
   --fixtures FILE          fixtures YAML file (default mock/fixtures/default.yaml)
   --signing-key FILE       RS256 private key file (PKCS8 PEM or private JWK); created if absent
   --fault ID               install a deliberate fault (repeatable; see mock/faults/README.md)
+  --list-faults            print the fault catalogue (id, clause, what breaks) and exit
   --bucket-size N          rate limit: bucket size (overrides the fixtures)
   --refill-per-second N    rate limit: tokens added per second (overrides the fixtures)
   --log                    print one access-log line per request
   --help                   print this help
 `;
 
-export type CliCommand = { kind: 'help' } | { kind: 'start'; options: MockServerOptions & { port: number } };
+export type CliCommand = { kind: 'help' } | { kind: 'list-faults' } | { kind: 'start'; options: MockServerOptions & { port: number } };
 
 export function parseCli(argv: readonly string[]): CliCommand {
   let values;
@@ -41,12 +42,14 @@ export function parseCli(argv: readonly string[]): CliCommand {
         'refill-per-second': { type: 'string' },
         log: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
+        'list-faults': { type: 'boolean' },
       },
     }));
   } catch (error) {
     throw new MockConfigError(`${(error as Error).message.split('\n')[0]} (see --help)`);
   }
   if (values.help) return { kind: 'help' };
+  if (values['list-faults']) return { kind: 'list-faults' };
   const options: MockServerOptions & { port: number } = { port: integer('--port', values.port, 0, 65_535) ?? DEFAULT_PORT };
   if (values.host !== undefined) options.host = values.host;
   if (values.fixtures !== undefined) options.fixtures = nonEmpty('--fixtures', values.fixtures);

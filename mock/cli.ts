@@ -4,12 +4,18 @@
 // listen (say, the port is taken) is exit code 1.
 import { parseCli, usage } from './cli-options.ts';
 import { MockConfigError } from './config-error.ts';
-import { createMockServer } from './index.ts';
+import { createMockServer, faultCatalogue } from './index.ts';
 
 async function main(argv: readonly string[]): Promise<void> {
   const command = parseCli(argv);
   if (command.kind === 'help') {
     process.stdout.write(usage);
+    return;
+  }
+  if (command.kind === 'list-faults') {
+    // A reader that stops early (| head) closes the pipe: that ends the listing, not in an error.
+    process.stdout.on('error', () => process.exit(0));
+    process.stdout.write(faultCatalogue.map((fault) => `${fault.id}\t${fault.clause}\t${fault.description}\n`).join(''));
     return;
   }
   const mock = await createMockServer(command.options);

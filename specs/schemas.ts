@@ -69,9 +69,11 @@ export const schemaNames: readonly string[] = Object.keys(
  * An ajv instance in strict mode with the standard formats and the two formats the spec names
  * without defining (flows-vault-connections-id, connection-id): those accept any string, because
  * the spec gives them no rule; their observed shapes are `pattern`s of the observed level.
+ * `strictTypes: false` is for schemas edited on purpose (the mock's faults) that leave a keyword
+ * such as `minimum` without its `type`.
  */
-export function createAjv(): Ajv2020 {
-  const ajv = new Ajv2020({ strict: true, allErrors: true });
+export function createAjv(options: { strictTypes?: boolean } = {}): Ajv2020 {
+  const ajv = new Ajv2020({ strict: true, allErrors: true, ...options });
   addFormats.default(ajv);
   ajv.addFormat('flows-vault-connections-id', { type: 'string', validate: () => true });
   ajv.addFormat('connection-id', { type: 'string', validate: () => true });

@@ -95,6 +95,7 @@ describe('parseCli', () => {
 
   test('--help wins', () => {
     expect(parseCli(['--port', '1', '--help'])).toEqual({ kind: 'help' });
+    expect(parseCli(['--list-faults'])).toEqual({ kind: 'list-faults' });
   });
 
   test.for([['--port', '70000'], ['--bucket-size', '0'], ['--refill-per-second', '-1'], ['--fixtures', ' '], ['positional']])('%s is refused', (args) => {

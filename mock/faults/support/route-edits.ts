@@ -1,0 +1,48 @@
+// Route wrappers that faults share: rewrite the request before a route sees it, or the reply after
+// it answered. The reply keeps its X-RateLimit headers, because wrappers sit outside the limiter.
+import type { FaultHooks } from '../../app.ts';
+import { reasonPhrase } from '../../errors.ts';
+import type { Exchange, Reply, RouteKey } from '../../exchange.ts';
+
+/** The routes under the management interface's base path (every answer of /api/v2). */
+export const MANAGEMENT_ROUTES: readonly RouteKey[] = ['redeliver', 'sso-ticket', 'vault', 'not-found', 'method-not-allowed'];
+
+/** Changes the reply of each of the routes; `edit` returns the reply unchanged when it does not apply. */
+export function editReplies(app: FaultHooks, keys: readonly RouteKey[], edit: (reply: Reply, exchange: Exchange) => Reply | Promise<Reply>): void {
+  for (const key of keys) {
+    app.wrapRoute(key, (next) => async (exchange) => edit(await next(exchange), exchange));
+  }
+}
+
+/** Changes the request before the route sees it. */
+export function editRequests(app: FaultHooks, key: RouteKey, edit: (exchange: Exchange) => Exchange | Promise<Exchange>): void {
+  app.wrapRoute(key, (next) => async (exchange) => next(await edit(exchange)));
+}
+
+export function isErrorBody(body: unknown): body is Record<string, unknown> & { statusCode: number } {
+  return body !== null && typeof body === 'object' && typeof (body as { statusCode?: unknown }).statusCode === 'number';
+}
+
+/** The reply with another status; an error body's statusCode and reason phrase follow it. */
+export function withStatus(reply: Reply, status: number): Reply {
+  const body = isErrorBody(reply.body) ? { ...reply.body, statusCode: status, error: reasonPhrase(status) } : reply.body;
+  return { ...reply, status, body };
+}
+
+/** The reply's headers without the named ones (case-insensitive). */
+export function withoutHeaders(reply: Reply, names: readonly string[]): Reply {
+  const drop = new Set(names.map((n) => n.toLowerCase()));
+  return { ...reply, headers: Object.fromEntries(Object.entries(reply.headers).filter(([name]) => !drop.has(name.toLowerCase()))) };
+}
+
+/** An error reply with the rate-limit (and other) headers of the reply it replaces. */
+export function replacing(original: Reply, replacement: Reply): Reply {
+  return { ...replacement, headers: { ...original.headers, ...replacement.headers } };
+}
+
+/** The reply with one field of its (object) body left out. */
+export function withoutBodyField(reply: Reply, field: string): Reply {
+  if (reply.body === null || typeof reply.body !== 'object') return reply;
+  const { [field]: _dropped, ...body } = reply.body as Record<string, unknown>;
+  return { ...reply, body };
+}
