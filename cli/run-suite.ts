@@ -4,21 +4,14 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startVitest } from 'vitest/node';
-import type { ResolvedTarget, RunSettings } from '../harness/settings.ts';
+import type { RunSettings } from '../harness/settings.ts';
 import { ConformanceReporter } from './reporters/conformance-reporter.ts';
 import type { RunInfo, RunResult } from './reporters/results.ts';
 
 export const projectRoot = fileURLToPath(new URL('..', import.meta.url));
 
-export interface SuiteRun {
-  target: ResolvedTarget;
-  strict: boolean;
-  seed: number;
-  numRuns: number;
-  allowWrites: boolean;
-  allowRateLimitExhaustion: boolean;
-  maxRequests: number;
-  requestTimeoutMs: number;
+/** The run settings the suites get, less what this function derives (deadline, longest wait). */
+export interface SuiteRun extends Omit<RunSettings, 'deadline' | 'maxRateLimitWaitMs'> {
   runTimeoutSeconds: number;
   outDir: string;
   shard?: { index: number; count: number };

@@ -133,6 +133,31 @@ describe('npm start against a mock with a fault', () => {
   });
 });
 
+describe('npm start with a role missing from the target file', () => {
+  let mock: Started;
+  let finished: Finished;
+  const out = join(work, 'no-role');
+  beforeAll(async () => {
+    const keyFile = join(work, 'keys', 'no-role.pem');
+    mock = await startMockProgram(['--port', '0', '--signing-key', keyFile]);
+    const target = targetFileFor(mock.url, keyFile, 'no-role.yaml');
+    const description = parse(readFileSync(target.path, 'utf8')) as { roles: Record<string, unknown> };
+    delete description.roles.non_global;
+    writeFileSync(target.path, stringify(description));
+    finished = await run('cli/conformance.ts', ['--target-file', target.path, '--grep', 'not global', '--out', out], target.env);
+  }, 120_000);
+  afterAll(() => mock?.stop());
+
+  it('reports the tests of that role as skipped with the reason, not as passed', () => {
+    expect(finished.code).toBe(0);
+    const junit = readFileSync(join(out, 'junit.xml'), 'utf8');
+    const skipped = junit.match(/<skipped message="role non_global is not configured \(roles\.non_global in the target file\)"\/>/g) ?? [];
+    expect(skipped.length).toBe(3);
+    expect(junit).not.toContain('<property name="outcome" value="passed"/>');
+    expect(readFileSync(join(out, 'summary.md'), 'utf8')).toMatch(/\| `redeliver.global-client` \| 5 \| contract \| 0\/1 \| ⏭️ skipped \| skipped: role non_global is not configured/);
+  });
+});
+
 describe('npm start refuses what it cannot run', () => {
   it('names a bad option and exits 2 without a stack trace', async () => {
     const finished = await run('cli/conformance.ts', ['--max-requests', 'many']);

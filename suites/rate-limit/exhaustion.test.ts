@@ -23,6 +23,19 @@ conformance('[§8 rate-limit.429.headers] a 429 carries X-RateLimit-Limit, X-Rat
   });
 });
 
+conformance('[§8 rate-limit.remaining.falls] X-RateLimit-Remaining is not below 0 once the rate limit is spent', async ({ target }) => {
+  const { last, why } = await exhaustRateLimit(target);
+  target.needs(last.status === 429, `${why}, so the limit was never spent (see redeliver.errors.429)`);
+  const raw = last.headers['x-ratelimit-remaining'];
+  expectClause({
+    pass: raw !== undefined && /^\d+$/.test(raw.trim()),
+    expected: 'X-RateLimit-Remaining a whole number, 0 or more, on the 429',
+    actual: `X-RateLimit-Remaining ${JSON.stringify(raw)}`,
+    exchange: last,
+    headers: rateLimitHeaderNames,
+  });
+});
+
 conformance('[§7 errors.429.body] a 429 says "Global limit has been reached" with errorCode too_many_requests', async ({ target }) => {
   const { last, why } = await exhaustRateLimit(target);
   target.needs(last.status === 429, `${why}, so there is no 429 to check (see redeliver.errors.429)`);

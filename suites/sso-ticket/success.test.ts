@@ -74,3 +74,12 @@ function safeHost(url: string | undefined): string | undefined {
     return undefined;
   }
 }
+
+conformance('[§4.2 sso-ticket.body.optional] ticket creation accepts connection_id alone', async ({ target }) => {
+  target.writes();
+  const exchange = await target.call('sso-ticket', {
+    params: { id: target.fixture('selfServiceProfile') },
+    body: { connection_id: target.fixture('connectionId') },
+  });
+  expectSuccess(exchange);
+});
