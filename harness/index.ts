@@ -4,5 +4,4 @@ export * from './expect.ts';
 export type { Exchange } from './http.ts';
 export type { Credential, TargetSession } from './session.ts';
 export type { RoleName } from './settings.ts';
-export { isLoopbackUrl } from './loopback.ts';
 export { withAlgNone, withTamperedPayload, withTamperedSignature } from './forge.ts';

@@ -13,8 +13,3 @@ export function validRequest(target: TargetSession, key: OperationKey): CallInpu
       return { params: { id: target.fixture('vaultConnections')[0]! } };
   }
 }
-
-/** Whether a conformant answer to the operation's valid request writes on the target. */
-export function writes(key: OperationKey): boolean {
-  return key !== 'vault';
-}

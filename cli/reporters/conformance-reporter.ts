@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import type { Reporter, SerializedError, TestModule, Vitest } from 'vitest/node';
 import { redactor } from '../../harness/redact.ts';
 import { renderJunit } from './junit.ts';
-import { collectResults, type RunInfo, type RunResult } from './results.ts';
+import { collectResults, partOfThisRun, type RunInfo, type RunResult } from './results.ts';
 import { clauseRows, renderSummary } from './summary.ts';
 
 export interface ConformanceReporterOptions {
@@ -29,7 +29,8 @@ export class ConformanceReporter implements Reporter {
   }
 
   onTestModuleEnd(module: TestModule): void {
-    const tests = [...module.children.allTests()];
+    const tests = [...module.children.allTests()].filter(partOfThisRun);
+    if (tests.length === 0) return;
     const count = (state: string) => tests.filter((t) => t.result().state === state).length;
     const failed = count('failed');
     const mark = failed > 0 ? '✗' : '✓';

@@ -63,12 +63,7 @@ export function collectResults(modules: ReadonlyArray<TestModule>, unhandledErro
   for (const module of modules) {
     const file = relative(root, module.moduleId);
     for (const error of module.errors()) unhandled.push(redactor.redact(`${file}: ${error.message}`));
-    for (const test of module.children.allTests()) {
-      // Tests left out by --grep or a shard never ran: they are not part of this run's result.
-      const result = test.result();
-      if (test.options.mode === 'skip' && result.state === 'skipped' && !result.note) continue;
-      tests.push(outcomeOf(test, file, strict));
-    }
+    for (const test of module.children.allTests()) if (partOfThisRun(test)) tests.push(outcomeOf(test, file, strict));
   }
   const untagged = tests.filter((t) => !t.clause);
   const tally = (level: ClauseLevel): Tally => ({
@@ -86,6 +81,12 @@ export function collectResults(modules: ReadonlyArray<TestModule>, unhandledErro
     requests: tests.reduce((sum, t) => sum + t.requests, 0),
     passed: gatingFailures.length === 0 && untagged.length === 0 && unhandled.length === 0 && tests.length > 0,
   };
+}
+
+/** Tests left out by --grep never ran: they are not part of this run's result. */
+export function partOfThisRun(test: TestCase): boolean {
+  const result = test.result();
+  return !(test.options.mode === 'skip' && result.state === 'skipped' && !result.note);
 }
 
 function outcomeOf(test: TestCase, file: string, strict: boolean): TestOutcome {

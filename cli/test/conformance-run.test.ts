@@ -133,6 +133,34 @@ describe('npm start against a mock with a fault', () => {
   });
 });
 
+describe('an observed-level failure', () => {
+  let mock: Started;
+  let target: { path: string; env: Record<string, string> };
+  beforeAll(async () => {
+    const keyFile = join(work, 'keys', 'observed.pem');
+    mock = await startMockProgram(['--port', '0', '--signing-key', keyFile, '--fault', 'ticket-200-instead-of-201']);
+    target = targetFileFor(mock.url, keyFile, 'observed.yaml');
+  }, 60_000);
+  afterAll(() => mock?.stop());
+
+  it('is reported but does not gate without --strict', async () => {
+    const out = join(work, 'observed-lenient');
+    const finished = await run('cli/conformance.ts', ['--target-file', target.path, '--grep', 'ticket creation answers 201', '--out', out], target.env);
+    expect(finished.code).toBe(0);
+    expect(finished.stdout).toContain('FAIL (observed, not gating) [§4.4 sso-ticket.success.status] ticket creation answers 201');
+    const junit = readFileSync(join(out, 'junit.xml'), 'utf8');
+    expect(junit).toMatch(/<testsuites [^>]* failures="0"/);
+    expect(junit).toContain('<property name="outcome" value="failed"/>');
+  });
+
+  it('gates with --strict', async () => {
+    const out = join(work, 'observed-strict');
+    const finished = await run('cli/conformance.ts', ['--target-file', target.path, '--grep', 'ticket creation answers 201', '--strict', '--out', out], target.env);
+    expect(finished.code).toBe(1);
+    expect(readFileSync(join(out, 'junit.xml'), 'utf8')).toMatch(/<testsuites [^>]* failures="1"/);
+  });
+});
+
 describe('npm start with a role missing from the target file', () => {
   let mock: Started;
   let finished: Finished;
