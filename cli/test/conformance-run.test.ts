@@ -2,6 +2,8 @@
 // by hand, against a faulty mock and against nothing; and the secrets of the target file never
 // appear in what it prints or writes.
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse, stringify } from 'yaml';
@@ -11,10 +13,11 @@ import { outcomes, root, run, startMockProgram, type Finished, type Started } fr
 const SEED = '20261122';
 const work = mkdtempSync(join(tmpdir(), 'conformance-e2e-'));
 const mockTarget = parse(readFileSync(join(root, 'targets', 'mock.yaml'), 'utf8')) as { roles: Record<string, { client_id: string; client_secret?: string; client_secret_env?: string }> } & Record<string, unknown>;
+delete mockTarget.signing_key_file;
 const secrets = Object.values(mockTarget.roles).map((role) => role.client_secret!);
 
 /** A target file for a mock at `url`, with every secret moved to an environment variable. */
-function targetFileFor(url: string, keyFile: string, name: string): { path: string; env: Record<string, string> } {
+function targetFileFor(url: string, keyFile: string | undefined, name: string): { path: string; env: Record<string, string> } {
   const env: Record<string, string> = {};
   const roles = Object.fromEntries(Object.entries(mockTarget.roles).map(([role, credentials]) => {
     const variable = `E2E_SECRET_${role.toUpperCase()}`;
@@ -22,7 +25,7 @@ function targetFileFor(url: string, keyFile: string, name: string): { path: stri
     return [role, { client_id: credentials.client_id, client_secret_env: variable }];
   }));
   const path = join(work, name);
-  writeFileSync(path, stringify({ ...mockTarget, base_url: `${url}/api/v2`, auth_url: url, signing_key_file: keyFile, roles }));
+  writeFileSync(path, stringify({ ...mockTarget, base_url: `${url}/api/v2`, auth_url: url, ...(keyFile ? { signing_key_file: keyFile } : {}), roles }));
   return { path, env };
 }
 
@@ -186,6 +189,50 @@ describe('npm start with a role missing from the target file', () => {
   });
 });
 
+describe('npm start against a target that misbehaves', () => {
+  // Tokens are issued; then the vault read hangs, redelivery resets the connection and ticket
+  // creation answers bytes that are not HTTP.
+  const sockets = new Set<Socket>();
+  const server = createServer((req, res) => {
+    if (req.url?.startsWith('/oauth/token')) {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ access_token: 'opaque-token-of-a-broken-target', token_type: 'Bearer', expires_in: 3600, scope: '' }));
+    } else if (req.url?.includes('/flows/vault/')) {
+      // Never answers.
+    } else if (req.url?.includes('/redeliver/')) {
+      req.socket.destroy();
+    } else {
+      req.socket.end('\u0000garbage that is not HTTP\r\n\r\n');
+    }
+  });
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  let finished: Finished;
+  let wallMs: number;
+  beforeAll(async () => {
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const target = targetFileFor(url, undefined, 'broken.yaml');
+    const started = Date.now();
+    finished = await run('cli/conformance.ts', ['--target-file', target.path, '--request-timeout', '200', '--run-timeout', '20', '--num-runs', '2', '--out', join(work, 'broken')], target.env);
+    wallMs = Date.now() - started;
+  }, 120_000);
+  afterAll(async () => {
+    for (const socket of sockets) socket.destroy();
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  it('fails with the reason, within the run bound', () => {
+    expect(finished.code).toBe(1);
+    expect(wallMs).toBeLessThan(60_000);
+    expect(finished.stdout).toMatch(/GET \/api\/v2\/flows\/vault\/connections\/\S+: the target did not answer within 200 ms/);
+    expect(finished.stdout).toMatch(/POST \/api\/v2\/event-streams\/\S+: the target closed the connection without an answer/);
+    expect(finished.stdout).toMatch(/POST \/api\/v2\/self-service-profiles\/\S+: the target answered with something that is not HTTP|closed the connection/);
+  });
+});
+
 describe('npm start refuses what it cannot run', () => {
   it('names a bad option and exits 2 without a stack trace', async () => {
     const finished = await run('cli/conformance.ts', ['--max-requests', 'many']);
@@ -203,7 +250,7 @@ describe('npm start refuses what it cannot run', () => {
   });
 
   it('says the target cannot be reached and exits 3', async () => {
-    const target = targetFileFor('http://127.0.0.1:9', join(work, 'keys', 'mock.pem'), 'unreachable.yaml');
+    const target = targetFileFor('http://127.0.0.1:9', undefined, 'unreachable.yaml');
     const finished = await run('cli/conformance.ts', ['--target-file', target.path, '--request-timeout', '2000'], target.env);
     expect(finished.code).toBe(3);
     expect(finished.stderr).toMatch(/^error: cannot run against http:\/\/127\.0\.0\.1:9\/api\/v2: .*cannot be reached \(ECONNREFUSED\)/);
