@@ -1,11 +1,17 @@
 // The tag rule of the suites (after test262's esid lint): every test title starts with
 // "[§<section> <clause-id>]", the clause is in the registry, and its section is the registry's.
 // Every testable clause is cited by a test; gaps and untestable clauses by none.
-import { clause, clauses, hasClause, parseClauseTag } from '../specs/index.ts';
+import { clause, clauses, hasClause, parseClauseTag, type Clause } from '../specs/index.ts';
 
 export interface TagProblem {
   title: string;
   problem: string;
+}
+
+/** The registry clause a title cites, when its tag is well formed, known and in the right section. */
+export function citedClause(title: string): Clause | undefined {
+  const tag = parseClauseTag(title);
+  return tag && hasClause(tag.id) && clause(tag.id).section === tag.section ? clause(tag.id) : undefined;
 }
 
 export function lintTitles(titles: readonly string[]): TagProblem[] {

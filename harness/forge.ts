@@ -77,7 +77,7 @@ export class TokenForge {
 
   /** The target's published keys, fetched once. */
   jwks(): Promise<JSONWebKeySet> {
-    this.#jwks ??= this.#http.send({ method: 'GET', url: this.jwksUrl, headers: { accept: 'application/json' } }).then((exchange) => {
+    this.#jwks ??= this.#http.send({ method: 'GET', url: this.jwksUrl, headers: { accept: 'application/json' }, label: 'jwks' }).then((exchange) => {
       const keys = (exchange.json as { keys?: unknown } | undefined)?.keys;
       if (exchange.status !== 200 || !Array.isArray(keys)) {
         throw new HarnessError('TOKEN_UNAVAILABLE', `GET ${this.jwksUrl} gave no JWKS (status ${exchange.status})`);

@@ -11,6 +11,8 @@ export interface OutgoingRequest {
   url: string;
   headers: Record<string, string>;
   body?: string;
+  /** What the request is for (an operation key, 'token', 'jwks'), for per-operation counts. */
+  label?: string;
 }
 
 export interface Exchange {

@@ -62,7 +62,7 @@ export class TargetSession {
   /** Counts a request sent while this test runs. */
   count(request: OutgoingRequest): void {
     this.requests += 1;
-    const key = this.#operationOf(request.url);
+    const key = request.label ?? 'other';
     this.byOperation[key] = (this.byOperation[key] ?? 0) + 1;
   }
 
@@ -129,7 +129,7 @@ export class TargetSession {
     if (input.rawBody !== undefined) body = input.rawBody;
     else if (input.body !== undefined) body = JSON.stringify(input.body);
     if (body !== undefined) headers['content-type'] = input.contentType ?? 'application/json';
-    return this.send({ method: op.method, url: this.url(key, input.params), headers, ...(body === undefined ? {} : { body }) }, input);
+    return this.send({ method: op.method, url: this.url(key, input.params), headers, label: key, ...(body === undefined ? {} : { body }) }, input);
   }
 
   /** Sends any request to the target (token endpoint, JWKS, unusual paths). */
@@ -166,13 +166,4 @@ export class TargetSession {
     }
   }
 
-  #operationOf(url: string): string {
-    const path = new URL(url).pathname;
-    if (path.includes('/redeliver/')) return 'redeliver';
-    if (path.endsWith('/sso-ticket')) return 'sso-ticket';
-    if (path.includes('/flows/vault/connections/')) return 'vault';
-    if (path.includes('/oauth/token')) return 'token';
-    if (path.includes('/.well-known/')) return 'jwks';
-    return 'other';
-  }
 }

@@ -64,6 +64,7 @@ export class TokenProvider {
     const exchange = await this.#http.send({
       method: 'POST',
       url: overrides.url ?? this.tokenUrl,
+      label: 'token',
       headers: {
         'content-type': overrides.json ? 'application/json' : 'application/x-www-form-urlencoded',
         accept: 'application/json',

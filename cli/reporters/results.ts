@@ -2,7 +2,8 @@
 // registry: what every report is written from.
 import { relative } from 'node:path';
 import type { TestCase, TestModule } from 'vitest/node';
-import { clause as clauseEntry, hasClause, parseClauseTag, type ClauseLevel } from '../../specs/index.ts';
+import type { ClauseLevel } from '../../specs/index.ts';
+import { citedClause } from '../tags.ts';
 import { redactor } from '../../harness/redact.ts';
 
 export type TestState = 'passed' | 'failed' | 'skipped';
@@ -91,8 +92,7 @@ export function partOfThisRun(test: TestCase): boolean {
 
 function outcomeOf(test: TestCase, file: string, strict: boolean): TestOutcome {
   const result = test.result();
-  const tag = parseClauseTag(test.name);
-  const known = tag && hasClause(tag.id) && clauseEntry(tag.id).section === tag.section ? clauseEntry(tag.id) : undefined;
+  const known = citedClause(test.name);
   const state: TestState = result.state === 'passed' ? 'passed' : result.state === 'failed' ? 'failed' : 'skipped';
   const meta = test.meta();
   const level = known?.level;

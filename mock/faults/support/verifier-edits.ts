@@ -35,18 +35,10 @@ export function editVerifier(app: FaultHooks, edit: (verifier: TokenVerifier, pa
  * checked again with `forgive(claims)`.
  */
 export function forgiveClaim(app: FaultHooks, forgive: (claims: Claims, parts: Pick<Components, 'tenant'>) => Claims): void {
-  editVerifier(app, (verifier, parts) => ({
-    ...verifier,
-    async verify(authorization) {
-      const verification = await verifier.verify(authorization);
-      if (verification.ok) return verification;
-      const token = bearerToken(authorization);
-      const claims = token === undefined ? undefined : await signedPayload(token, parts.keys);
-      if (!claims) return verification;
-      const again = verifier.checkClaims(forgive(claims, parts));
-      return again.ok ? again : verification;
-    },
-  }));
+  alsoAccept(app, async (token, parts) => {
+    const claims = await signedPayload(token, parts.keys);
+    return claims && forgive(claims, parts);
+  });
 }
 
 /** Changes who a verified token's caller is (its client, its scopes). */
@@ -64,8 +56,11 @@ export function editPrincipal(app: FaultHooks, edit: (principal: Principal) => P
   });
 }
 
-/** Accepts, besides what the verifier accepts, tokens that `accepts` vouches for; their claims are still checked. */
-export function alsoAccept(app: FaultHooks, accepts: (token: string, parts: Pick<Components, 'keys'>) => Promise<Claims | undefined>): void {
+/**
+ * Accepts, besides what the verifier accepts, tokens that `accepts` vouches for: their claims are
+ * still checked, and a token that fails that check keeps the verifier's own refusal.
+ */
+export function alsoAccept(app: FaultHooks, accepts: (token: string, parts: Pick<Components, 'keys' | 'tenant'>) => Promise<Claims | undefined>): void {
   editVerifier(app, (verifier, parts) => ({
     ...verifier,
     async verify(authorization) {
@@ -73,7 +68,8 @@ export function alsoAccept(app: FaultHooks, accepts: (token: string, parts: Pick
       if (verification.ok) return verification;
       const token = bearerToken(authorization);
       const claims = token === undefined ? undefined : await accepts(token, parts);
-      return claims ? verifier.checkClaims(claims) : verification;
+      const again = claims ? verifier.checkClaims(claims) : verification;
+      return again.ok ? again : verification;
     },
   }));
 }
