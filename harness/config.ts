@@ -2,12 +2,19 @@
 // returns a ResolvedTarget. Every problem is a ConfigError naming the file and the field.
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { exportJWK, importPKCS8 } from 'jose';
+import { decodeJwt, exportJWK, importPKCS8 } from 'jose';
 import { parse } from 'yaml';
-import { basePath, compileNode, createAjv, describeErrors, parameter, schemaAt } from '../specs/index.ts';
+import { basePath, compileNode, createAjv, describeErrors, parameter, schemaAt, tokenPath } from '../specs/index.ts';
 import { ConfigError } from './errors.ts';
-import { isLoopbackUrl } from './loopback.ts';
-import { roleNames, type ResolvedTarget, type RoleCredentials, type TargetFixtures } from './settings.ts';
+import { redactor } from './redact.ts';
+import {
+  roleNames,
+  type ForeignClient,
+  type ResolvedTarget,
+  type RoleCredentials,
+  type TargetFixtures,
+  type TokenAlternatives,
+} from './settings.ts';
 
 const roleSchema = {
   type: 'object',
@@ -24,6 +31,21 @@ const roleSchema = {
   ],
 };
 
+/** A client of another API of the same tenant (auth_url is the target's), or of a second tenant. */
+function foreignClientSchema(ownAuthUrl: boolean) {
+  return {
+    type: 'object',
+    additionalProperties: false,
+    required: ['audience', 'client_id', 'client_secret_env', ...(ownAuthUrl ? ['auth_url'] : [])],
+    properties: {
+      ...(ownAuthUrl ? { auth_url: { type: 'string', format: 'uri' } } : {}),
+      audience: { type: 'string', format: 'uri' },
+      client_id: { type: 'string', minLength: 1 },
+      client_secret_env: { type: 'string', pattern: '^[A-Za-z_][A-Za-z0-9_]*$' },
+    },
+  };
+}
+
 const targetFileSchema = {
   type: 'object',
   required: ['base_url', 'auth_url', 'audience', 'roles', 'fixtures'],
@@ -34,6 +56,24 @@ const targetFileSchema = {
     audience: { type: 'string', format: 'uri' },
     custom_domain_header: { type: 'string', pattern: "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$" },
     signing_key_file: { type: 'string', minLength: 1 },
+    test_double: { type: 'boolean' },
+    rate_limit: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        limit: { type: 'integer', minimum: 1 },
+        refill_per_second: { type: 'number', exclusiveMinimum: 0 },
+      },
+    },
+    token_alternatives: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        expired_token_env: { type: 'string', pattern: '^[A-Za-z_][A-Za-z0-9_]*$' },
+        other_audience: foreignClientSchema(false),
+        other_tenant: foreignClientSchema(true),
+      },
+    },
     roles: {
       type: 'object',
       required: ['global'],
@@ -48,6 +88,7 @@ const targetFileSchema = {
         event_stream: { type: 'string' },
         failed_event: { type: 'string' },
         not_redeliverable_event: { type: 'string' },
+        event_of_another_stream: { type: 'string' },
         self_service_profile: { type: 'string' },
         vault_connections: { type: 'array', items: { type: 'string' }, minItems: 1 },
         connection_id: { type: 'string', minLength: 1 },
@@ -64,17 +105,22 @@ const fixtureIdSchemas: Record<string, unknown> = {
   event_stream: parameter('redeliver', 'path', 'id').schema,
   failed_event: parameter('redeliver', 'path', 'event_id').schema,
   not_redeliverable_event: parameter('redeliver', 'path', 'event_id').schema,
+  event_of_another_stream: parameter('redeliver', 'path', 'event_id').schema,
   self_service_profile: parameter('sso-ticket', 'path', 'id').schema,
   vault_connections: { type: 'array', items: schemaAt({ operation: 'vault', in: 'path', name: 'id' }) },
 };
 
 interface RawRole { client_id: string; client_secret?: string; client_secret_env?: string }
+interface RawForeignClient { auth_url?: string; audience: string; client_id: string; client_secret_env: string }
 interface RawTarget {
   base_url: string;
   auth_url: string;
   audience: string;
   custom_domain_header?: string;
   signing_key_file?: string;
+  test_double?: boolean;
+  rate_limit?: { limit?: number; refill_per_second?: number };
+  token_alternatives?: { expired_token_env?: string; other_audience?: RawForeignClient; other_tenant?: RawForeignClient };
   roles: Record<string, RawRole>;
   fixtures: Record<string, unknown> & { vault_connections: string[] };
 }
@@ -139,6 +185,7 @@ export async function resolveTarget(raw: unknown, options: ResolveOptions): Prom
       eventStream: 'event_stream',
       failedEvent: 'failed_event',
       notRedeliverableEvent: 'not_redeliverable_event',
+      eventOfAnotherStream: 'event_of_another_stream',
       selfServiceProfile: 'self_service_profile',
       connectionId: 'connection_id',
       existingConnectionName: 'existing_connection_name',
@@ -152,7 +199,12 @@ export async function resolveTarget(raw: unknown, options: ResolveOptions): Prom
     customDomainHeader: file.custom_domain_header ?? 'tenant-custom-domain',
     roles,
     fixtures,
-    loopback: isLoopbackUrl(baseUrl) && isLoopbackUrl(authUrl),
+    tokenAlternatives: resolveAlternatives(where, file, authUrl, env),
+    rateLimit: {
+      ...(file.rate_limit?.limit !== undefined ? { limit: file.rate_limit.limit } : {}),
+      ...(file.rate_limit?.refill_per_second !== undefined ? { refillPerSecond: file.rate_limit.refill_per_second } : {}),
+    },
+    testDouble: file.test_double === true,
   };
   if (file.signing_key_file) {
     target.signingKeyJwk = await readSigningKey(where, resolve(options.baseDir, file.signing_key_file));
@@ -160,14 +212,58 @@ export async function resolveTarget(raw: unknown, options: ResolveOptions): Prom
   return target;
 }
 
-function resolveRole(where: string, name: string, role: RawRole, env: NodeJS.ProcessEnv): RoleCredentials {
-  if (role.client_secret !== undefined) return { clientId: role.client_id, clientSecret: role.client_secret };
-  const variable = role.client_secret_env!;
-  const secret = env[variable];
-  if (!secret) {
-    throw new ConfigError(`${where}: roles.${name}.client_secret_env names ${variable}, which is not set in the environment`);
+function resolveAlternatives(where: string, file: RawTarget, authUrl: string, env: NodeJS.ProcessEnv): TokenAlternatives {
+  const given = file.token_alternatives ?? {};
+  const out: TokenAlternatives = {};
+  if (given.expired_token_env !== undefined) {
+    out.expiredToken = expiredToken(where, given.expired_token_env, env);
   }
-  return { clientId: role.client_id, clientSecret: secret };
+  const foreign = (name: string, raw: RawForeignClient): ForeignClient => ({
+    tokenUrl: `${trimSlash(raw.auth_url ?? authUrl)}${tokenPath}`,
+    audience: raw.audience,
+    clientId: raw.client_id,
+    clientSecret: secretFrom(where, `token_alternatives.${name}.client_secret_env`, raw.client_secret_env, env),
+  });
+  if (given.other_audience) {
+    if (given.other_audience.audience === file.audience) {
+      throw new ConfigError(`${where}: token_alternatives.other_audience.audience must be another API than the management interface (${file.audience})`);
+    }
+    out.otherAudience = foreign('other_audience', given.other_audience);
+  }
+  if (given.other_tenant) out.otherTenant = foreign('other_tenant', given.other_tenant);
+  return out;
+}
+
+/** A captured token must be a JWT that has expired: a live one would make the test meaningless. */
+function expiredToken(where: string, variable: string, env: NodeJS.ProcessEnv): string {
+  const token = secretFrom(where, 'token_alternatives.expired_token_env', variable, env).trim();
+  let exp: unknown;
+  try {
+    exp = decodeJwt(token).exp;
+  } catch {
+    throw new ConfigError(`${where}: token_alternatives.expired_token_env names ${variable}, which does not hold a JWT`);
+  }
+  if (typeof exp !== 'number') throw new ConfigError(`${where}: the token in ${variable} has no exp claim`);
+  if (exp * 1000 > Date.now()) {
+    throw new ConfigError(`${where}: the token in ${variable} has not expired yet (exp ${new Date(exp * 1000).toISOString()}); capture one and use it after it expires`);
+  }
+  return token;
+}
+
+function secretFrom(where: string, field: string, variable: string, env: NodeJS.ProcessEnv): string {
+  const value = env[variable];
+  if (!value) throw new ConfigError(`${where}: ${field} names ${variable}, which is not set in the environment`);
+  // Registered at once, so no later message, report or failure can show it.
+  redactor.add(value);
+  return value;
+}
+
+function resolveRole(where: string, name: string, role: RawRole, env: NodeJS.ProcessEnv): RoleCredentials {
+  if (role.client_secret !== undefined) {
+    redactor.add(role.client_secret);
+    return { clientId: role.client_id, clientSecret: role.client_secret };
+  }
+  return { clientId: role.client_id, clientSecret: secretFrom(where, `roles.${name}.client_secret_env`, role.client_secret_env!, env) };
 }
 
 async function readSigningKey(where: string, path: string): Promise<string> {

@@ -1,29 +1,132 @@
-// `conformance`: vitest's test with a `target` fixture. A suite writes
+// `conformance`: how a suite declares a test. A test has a title citing its clause, a plan (what
+// it needs, how many requests it sends, which shared requests it reads) and a body:
+//
 //   conformance('[§7 redeliver.errors.404.stream] redelivery answers 404 for an unknown stream',
+//     { needs: [fixture('eventStream'), fixture('failedEvent')], requests: cases(1) },
 //     async ({ target }) => { ... });
-// and the fixture records how many requests the test sent, for the reports.
-import { inject, test } from 'vitest';
+//
+// The plan is evaluated against the run's settings and travels in the test's meta: `--list`
+// prints it without sending anything (the planner imports the suites in planning mode, where this
+// function only records the plan), the runner checks its total against the budget, and a test
+// whose needs are not met is skipped with the reason before its body runs. While the body runs,
+// `target` (a TargetSession) holds it to the plan. When the run can no longer serve the test
+// (budget, time, the target's rate limit), the test is skipped with that reason, never failed: it
+// says nothing of the target.
+//
+// Matrix mode (the mutation gate): the settings carry several targets, each with the clauses it
+// is for, and the body runs once against each target whose clauses it cites, in one vitest run;
+// each outcome goes into the test's meta.
+import { expect, inject, test, type TestContext } from 'vitest';
+import { parseClauseTag } from '../specs/index.ts';
+import { HarnessError } from './errors.ts';
+import { evaluatePlan, PLANNING, skipNote, type EvaluatedPlan, type PlanContext, type PlanRegistry, type TestPlan } from './plan.ts';
 import { runtimeFor } from './runtime.ts';
-import { TargetSession } from './session.ts';
+import { SkipRequest, TargetSession } from './session.ts';
+import type { RunSettings } from './settings.ts';
+
+/** What one run of a test's body came to. */
+export interface BodyOutcome {
+  state: 'passed' | 'failed' | 'skipped';
+  /** The skip note ("[category] reason"), or the failure's message. */
+  detail?: string;
+}
 
 declare module '@vitest/runner' {
   interface TaskMeta {
+    plan?: EvaluatedPlan;
+    /** Own requests sent, 429 retries outside the plan, and requests per operation label. */
     requests?: number;
+    retries?: number;
     operations?: Record<string, number>;
+    /** Shared requests this test was the first to need, with what they cost. */
+    paid?: Record<string, number>;
+    /** Time this test waited for the target's rate limit, and 429s it met outside the exhaustion. */
+    waitedMs?: number;
+    unplanned429s?: number;
+    /** Matrix mode: the outcome against each target, by its id. */
+    matrix?: Record<string, BodyOutcome>;
   }
 }
 
-export const conformance = test.extend<{ target: TargetSession }>({
-  target: async ({ task, skip }, use) => {
-    const runtime = runtimeFor(inject('settings'));
-    const session = new TargetSession(runtime, skip as (note: string) => never);
-    runtime.current = session;
-    try {
-      await use(session);
-    } finally {
-      runtime.current = undefined;
-      task.meta.requests = session.requests;
-      task.meta.operations = { ...session.byOperation };
+export interface ConformanceContext extends TestContext {
+  target: TargetSession;
+}
+
+type Body = (context: ConformanceContext) => Promise<void>;
+
+export function conformance(title: string, plan: TestPlan, body: Body): void {
+  const planning = (globalThis as Record<symbol, PlanRegistry | undefined>)[PLANNING];
+  if (planning) {
+    planning.add(title, plan);
+    return;
+  }
+  const settings = inject('settings');
+  if (settings.matrix) {
+    matrixTest(title, plan, body, settings);
+    return;
+  }
+  const evaluated = evaluatePlan(title, plan, settings);
+  test(title, { meta: { plan: evaluated } }, async (context) => {
+    if (evaluated.skip) context.skip(skipNote(evaluated.skip.category, evaluated.skip.reason));
+    const outcome = await runBody(title, evaluated, body, settings, context, true);
+    if (outcome.state === 'skipped') context.skip(outcome.detail);
+    if (outcome.error !== undefined) throw outcome.error;
+  });
+}
+
+function matrixTest(title: string, plan: TestPlan, body: Body, settings: RunSettings): void {
+  const clause = parseClauseTag(title)?.id;
+  const entries = settings.matrix!.filter((entry) => entry.clauses === 'all' || (clause !== undefined && entry.clauses.includes(clause)));
+  test(title, { skip: entries.length === 0 }, async (context) => {
+    const outcomes: Record<string, BodyOutcome> = {};
+    for (const entry of entries) {
+      const evaluated = evaluatePlan(title, plan, entry.settings);
+      if (evaluated.skip) {
+        outcomes[entry.id] = { state: 'skipped', detail: skipNote(evaluated.skip.category, evaluated.skip.reason) };
+        continue;
+      }
+      const outcome = await runBody(title, evaluated, body, entry.settings, context, false);
+      outcomes[entry.id] = outcome.error !== undefined ? { state: 'failed', detail: String((outcome.error as Error).message ?? outcome.error) } : outcome;
     }
-  },
-});
+    context.task.meta.matrix = outcomes;
+    // The test reports its targets' outcomes in its meta; it holds no assertion of its own.
+    expect(Object.keys(outcomes)).toHaveLength(entries.length);
+  });
+}
+
+/** Runs a test's body against the settings' target; an error is returned, not thrown. */
+async function runBody(title: string, evaluated: EvaluatedPlan, body: Body, settings: RunSettings, context: TestContext, recordMeta: boolean): Promise<BodyOutcome & { error?: unknown }> {
+  const runtime = runtimeFor(settings);
+  const session = new TargetSession(runtime, title, evaluated);
+  runtime.current = session;
+  const paidBefore = new Set(runtime.shared.summary().map((s) => s.key));
+  const waitedBefore = runtime.pacer.waitedMs;
+  const unplannedBefore = runtime.pacer.unplanned429s;
+  try {
+    await body(Object.assign(Object.create(context) as TestContext, { target: session }) as ConformanceContext);
+    return { state: 'passed' };
+  } catch (error) {
+    if (error instanceof SkipRequest) return { state: 'skipped', detail: skipNote(error.category, error.message) };
+    if (session.stopped) return { state: 'skipped', detail: skipNote(session.stopped.category, session.stopped.reason) };
+    return { state: 'failed', error };
+  } finally {
+    runtime.current = undefined;
+    if (recordMeta) {
+      context.task.meta.requests = session.requests;
+      context.task.meta.retries = session.retries;
+      context.task.meta.operations = { ...session.byOperation };
+      context.task.meta.waitedMs = runtime.pacer.waitedMs - waitedBefore;
+      context.task.meta.unplanned429s = runtime.pacer.unplanned429s - unplannedBefore;
+      context.task.meta.paid = Object.fromEntries(
+        runtime.shared.summary().filter((s) => !paidBefore.has(s.key) && s.paidBy === title).map((s) => [s.key, s.requests]),
+      );
+    }
+  }
+}
+
+/** A plan's request count for a test that runs `examples` deterministic cases plus the run's generated ones. */
+export function cases(examples: number, requestsPerCase = 1): (context: PlanContext) => number {
+  return (context) => (examples + context.numRuns) * requestsPerCase;
+}
+
+export { HarnessError };

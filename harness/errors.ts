@@ -8,7 +8,10 @@ export type HarnessErrorCode =
   | 'TARGET_GARBAGE'
   | 'BUDGET_EXHAUSTED'
   | 'RUN_DEADLINE'
-  | 'TOKEN_UNAVAILABLE';
+  | 'RATE_LIMIT_WAIT'
+  | 'TOKEN_UNAVAILABLE'
+  /** The suite broke its own plan (sent more than planned, used what it did not declare): a suite bug. */
+  | 'PLAN_VIOLATION';
 
 export class HarnessError extends Error {
   readonly code: HarnessErrorCode;

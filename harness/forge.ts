@@ -16,7 +16,9 @@ import {
 import { observed } from '../specs/index.ts';
 import { HarnessError } from './errors.ts';
 import type { TargetHttp } from './http.ts';
+import { sharedKeys } from './plan.ts';
 import type { ResolvedTarget } from './settings.ts';
+import type { SharedRequests } from './shared.ts';
 
 const BASE64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
 
@@ -60,11 +62,12 @@ async function sign(claims: JWTPayload, key: Parameters<SignJWT['sign']>[0], hea
 export class TokenForge {
   readonly #http: TargetHttp;
   readonly #target: ResolvedTarget;
-  #jwks: Promise<JSONWebKeySet> | undefined;
+  readonly #shared: SharedRequests;
 
-  constructor(http: TargetHttp, target: ResolvedTarget) {
+  constructor(http: TargetHttp, target: ResolvedTarget, shared: SharedRequests) {
     this.#http = http;
     this.#target = target;
+    this.#shared = shared;
   }
 
   get jwksUrl(): string {
@@ -75,16 +78,16 @@ export class TokenForge {
     return this.#target.signingKeyJwk !== undefined;
   }
 
-  /** The target's published keys, fetched once. */
-  jwks(): Promise<JSONWebKeySet> {
-    this.#jwks ??= this.#http.send({ method: 'GET', url: this.jwksUrl, headers: { accept: 'application/json' }, label: 'jwks' }).then((exchange) => {
+  /** The target's published keys, fetched once per run (a shared request). */
+  jwks(payer?: string): Promise<JSONWebKeySet> {
+    return this.#shared.once(sharedKeys.jwks, `GET ${this.jwksUrl}`, payer, async () => {
+      const exchange = await this.#http.send({ method: 'GET', url: this.jwksUrl, headers: { accept: 'application/json' }, label: 'jwks' });
       const keys = (exchange.json as { keys?: unknown } | undefined)?.keys;
       if (exchange.status !== 200 || !Array.isArray(keys)) {
         throw new HarnessError('TOKEN_UNAVAILABLE', `GET ${this.jwksUrl} gave no JWKS (status ${exchange.status})`);
       }
       return { keys: keys as JWK[] };
     });
-    return this.#jwks;
   }
 
   /** Same claims and kid, signed with a key the target has never seen. */
@@ -99,9 +102,9 @@ export class TokenForge {
   }
 
   /** Algorithm confusion: HS256 with the target's public key (SPKI PEM text) as the HMAC secret. */
-  async hs256WithPublicKey(token: string): Promise<string> {
+  async hs256WithPublicKey(token: string, payer?: string): Promise<string> {
     const { kid } = decodeProtectedHeader(token);
-    const { keys } = await this.jwks();
+    const { keys } = await this.jwks(payer);
     const jwk = keys.find((k) => k.kid === kid) ?? keys[0];
     if (!jwk) throw new HarnessError('TOKEN_UNAVAILABLE', `${this.jwksUrl} publishes no key`);
     const publicKey = await importJWK({ ...jwk, alg: 'RS256' }, 'RS256', { extractable: true });

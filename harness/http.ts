@@ -13,6 +13,8 @@ export interface OutgoingRequest {
   body?: string;
   /** What the request is for (an operation key, 'token', 'jwks'), for per-operation counts. */
   label?: string;
+  /** A request to the management interface: it spends the rate limit, so it is paced. */
+  rateLimited?: boolean;
 }
 
 export interface Exchange {
@@ -29,9 +31,9 @@ export interface Exchange {
 }
 
 export interface SendOptions {
-  /** Retry a 429 after X-RateLimit-Reset (default true; rate-limit tests turn it off). */
+  /** Retry a 429 after X-RateLimit-Reset (default true; the exhaustion turns it off). */
   retryRateLimited?: boolean;
-  /** Wait for Reset when the last response left no request (default true). */
+  /** Pace by the rate-limit headers (default true; only the deliberate exhaustion turns it off). */
   pace?: boolean;
 }
 
@@ -41,8 +43,8 @@ export interface HttpOptions {
   requestTimeoutMs: number;
   deadline: number;
   maxResponseBytes?: number;
-  /** Called once per request actually sent (for per-test and per-operation counts). */
-  onSend?: (request: OutgoingRequest) => void;
+  /** Called once per request actually sent (for per-test and per-operation counts); `retry`: a 429 retried. */
+  onSend?: (request: OutgoingRequest, how: { retry: boolean }) => void;
 }
 
 const DEFAULT_MAX_RESPONSE_BYTES = 1024 * 1024;
@@ -63,16 +65,20 @@ export class TargetHttp {
   }
 
   async send(outgoing: OutgoingRequest, options: SendOptions = {}): Promise<Exchange> {
+    checkHeaderValues(outgoing);
     const { pacer } = this.#options;
-    if (options.pace !== false) await pacer.wait(pacer.delayBeforeSend());
+    const paced = outgoing.rateLimited === true && options.pace !== false;
+    const what = `${outgoing.method} ${pathOf(outgoing.url)}`;
     let attempts = 0;
     for (;;) {
       attempts += 1;
-      const exchange = await this.#sendOnce(outgoing);
-      pacer.observe(exchange.headers);
+      if (paced) await pacer.beforeSend(what);
+      else if (outgoing.rateLimited) pacer.sentUnpaced();
+      const exchange = await this.#sendOnce(outgoing, attempts > 1);
+      if (outgoing.rateLimited) pacer.observe(exchange.headers, { status: exchange.status, planned429: !paced });
       const retry = exchange.status === 429 && options.retryRateLimited !== false && attempts <= pacer.retries;
       if (!retry) return { ...exchange, attempts };
-      await pacer.wait(pacer.delayBeforeRetry());
+      await pacer.beforeRetry(what);
     }
   }
 
@@ -80,23 +86,33 @@ export class TargetHttp {
     await this.#agent.close();
   }
 
-  async #sendOnce(outgoing: OutgoingRequest): Promise<Omit<Exchange, 'attempts'>> {
+  async #sendOnce(outgoing: OutgoingRequest, retry: boolean): Promise<Omit<Exchange, 'attempts'>> {
     const { budget, deadline, requestTimeoutMs } = this.#options;
     const remainingRunMs = deadline - Date.now();
     if (remainingRunMs <= 0) {
       throw new HarnessError('RUN_DEADLINE', 'the run reached its time bound; no further request is sent');
     }
     budget.take();
-    this.#options.onSend?.(outgoing);
+    this.#options.onSend?.(outgoing, { retry });
     const started = performance.now();
     const timeoutMs = Math.min(requestTimeoutMs, remainingRunMs);
-    try {
+    const controller = new AbortController();
+    let timer: NodeJS.Timeout | undefined;
+    // undici's own timeouts cover a slow target; this one also covers the client getting stuck,
+    // so that no request, whatever happens to it, outlives its timeout.
+    const expired = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        controller.abort();
+        reject(new HarnessError('TARGET_TIMEOUT', `${outgoing.method} ${pathOf(outgoing.url)}: the target did not answer within ${timeoutMs} ms`));
+      }, timeoutMs);
+    });
+    const exchange = (async () => {
       const response = await request(outgoing.url, {
         method: outgoing.method as 'GET',
         headers: outgoing.headers,
         body: outgoing.body,
         dispatcher: this.#agent,
-        signal: AbortSignal.timeout(timeoutMs),
+        signal: controller.signal,
         headersTimeout: timeoutMs,
         bodyTimeout: timeoutMs,
       });
@@ -109,8 +125,14 @@ export class TargetHttp {
         json: parseJson(text),
         ms: Math.round(performance.now() - started),
       };
+    })();
+    exchange.catch(() => {});
+    try {
+      return await Promise.race([exchange, expired]);
     } catch (error) {
       throw describeTransportError(error, outgoing, timeoutMs);
+    } finally {
+      clearTimeout(timer);
     }
   }
 
@@ -127,6 +149,25 @@ export class TargetHttp {
       chunks.push(chunk);
     }
     return Buffer.concat(chunks).toString('utf8');
+  }
+}
+
+/**
+ * Header values travel as they are: a value that is not visible ASCII, space or tab (CR/LF, DEL,
+ * control or non-Latin-1 characters) cannot be sent, and undici would refuse it deep inside its
+ * connection pool. Such a value always comes from the target (a token its endpoint issued), so it
+ * is the target's error, reported before anything is sent.
+ */
+function checkHeaderValues(outgoing: OutgoingRequest): void {
+  for (const [name, value] of Object.entries(outgoing.headers)) {
+    const bad = /[^\t\x20-\x7e]/.exec(value);
+    if (bad) {
+      const code = bad[0].codePointAt(0)!.toString(16).toUpperCase().padStart(2, '0');
+      throw new HarnessError(
+        'TARGET_GARBAGE',
+        `${outgoing.method} ${pathOf(outgoing.url)}: the ${name} header cannot be sent: its value holds the character U+${code} (a value the target gave, such as an access token, that is not a valid header value)`,
+      );
+    }
   }
 }
 

@@ -1,7 +1,8 @@
-// What the suites import: the test function with its target fixture, and the assertions.
-export { conformance } from './conformance.ts';
+// What the suites import: the test function and its plan vocabulary, and the assertions.
+export { cases, conformance } from './conformance.ts';
 export * from './expect.ts';
 export type { Exchange } from './http.ts';
-export type { Credential, TargetSession } from './session.ts';
+export { exhaustion, fixture, generatedCases, minted, role, sharedKeys, writes, type Need, type PlanContext, type TestPlan } from './plan.ts';
+export type { CallInput, Credential, TargetSession } from './session.ts';
 export type { RoleName } from './settings.ts';
 export { withAlgNone, withTamperedPayload, withTamperedSignature } from './forge.ts';

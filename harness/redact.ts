@@ -1,10 +1,13 @@
 // Keeps secrets out of everything the suite prints or writes. Known secrets (client secrets,
-// issued tokens) are replaced wherever they appear; anything shaped like a JWT or a credential
-// parameter is replaced too, as a net for values the redactor was never told about.
+// issued tokens) are replaced wherever they appear; anything shaped like a JWT, a credential
+// parameter or an SSO ticket is replaced too, as a net for values the redactor was never told about.
 export const REDACTED = '[redacted]';
 
 const JWT_SHAPE = /eyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*\.[A-Za-z0-9_-]*/g;
 const CREDENTIAL_PARAMETER = /\b(client_secret|access_token|refresh_token|password)(["']?\s*[:=]\s*["']?)[^"'&\s,}]+/gi;
+// A self-service SSO ticket URL is a live credential (it opens the flow, several times over):
+// its ticket parameter is a secret wherever it appears.
+const TICKET_PARAMETER = /([?&]ticket=)(?!\[redacted\])[^&\s"'<>\\]+/gi;
 // "$TOKEN" is how a replay line leaves the token to the shell: not a secret.
 const AUTHORIZATION_VALUE = /\b(authorization["']?\s*[:=]\s*["']?\s*(?:bearer|basic)\s+)(?!\$TOKEN\b)[^"'\s,}]+/gi;
 
@@ -25,6 +28,7 @@ export class Redactor {
     return out
       .replace(JWT_SHAPE, REDACTED)
       .replace(CREDENTIAL_PARAMETER, `$1$2${REDACTED}`)
+      .replace(TICKET_PARAMETER, `$1${REDACTED}`)
       .replace(AUTHORIZATION_VALUE, `$1${REDACTED}`);
   }
 }

@@ -1,14 +1,21 @@
-// The harness of one conformance run: built once per test worker from the run settings and shared
-// by every test, so the budget, the pacing state and the token cache span the whole run.
+// The harness of one conformance run: built once per run in the test worker from the run
+// settings and shared by every test, so the budget, the pacing state, the token cache and the
+// shared requests span the whole run. A new run id (the mutation gate runs many runs in one
+// worker) builds a new one.
 import { RequestBudget } from './budget.ts';
 import { TokenForge } from './forge.ts';
-import { TargetHttp, type OutgoingRequest } from './http.ts';
+import { TargetHttp, type Exchange, type OutgoingRequest } from './http.ts';
 import { RateLimitPacer } from './pacer.ts';
 import type { RunSettings } from './settings.ts';
+import { SharedRequests } from './shared.ts';
 import { TokenProvider } from './tokens.ts';
 
+/** Who is told of each request actually sent: the running test's session. */
 export interface RequestCounter {
-  count(request: OutgoingRequest): void;
+  readonly name: string;
+  /** A request of the test's own (not of a shared key); `retry`: a 429 retried, outside any plan. */
+  countOwn(request: OutgoingRequest, retry: boolean): void;
+  countLabel(request: OutgoingRequest): void;
 }
 
 export interface Runtime {
@@ -18,6 +25,11 @@ export interface Runtime {
   http: TargetHttp;
   tokens: TokenProvider;
   forge: TokenForge;
+  shared: SharedRequests;
+  /** Every answer of the management interface in this run, in order (run-wide checks read it). */
+  answers: Exchange[];
+  /** Requests sent outside any test (none, unless a hook sends). */
+  unattributed: number;
   /** The counter of the test that is running (tests of a run are sequential). */
   current: RequestCounter | undefined;
 }
@@ -25,24 +37,34 @@ export interface Runtime {
 let runtime: Runtime | undefined;
 
 export function runtimeFor(settings: RunSettings): Runtime {
-  if (runtime) return runtime;
+  if (runtime?.settings.runId === settings.runId) return runtime;
   const budget = new RequestBudget(settings.maxRequests);
-  const pacer = new RateLimitPacer({ maxWaitMs: settings.maxRateLimitWaitMs });
-  const built: Runtime = {
-    settings,
+  const pacer = new RateLimitPacer({
+    share: settings.rateShare,
+    testDouble: settings.target.testDouble,
+    declared: settings.target.rateLimit,
+    deadline: settings.deadline,
+    ...(settings.rateLimitProbe ? { initial: settings.rateLimitProbe } : {}),
+  });
+  const shared = new SharedRequests();
+  const built = { settings, budget, pacer, shared, answers: [], unattributed: 0, current: undefined } as unknown as Runtime;
+  built.http = new TargetHttp({
     budget,
     pacer,
-    current: undefined,
-    http: new TargetHttp({
-      budget,
-      pacer,
-      requestTimeoutMs: settings.requestTimeoutMs,
-      deadline: settings.deadline,
-      onSend: (request) => built.current?.count(request),
-    }),
-  } as Runtime;
-  built.tokens = new TokenProvider(built.http, settings.target);
-  built.forge = new TokenForge(built.http, settings.target);
+    requestTimeoutMs: settings.requestTimeoutMs,
+    deadline: settings.deadline,
+    onSend: (request, { retry }) => {
+      built.current?.countLabel(request);
+      const key = shared.attributedTo;
+      if (key !== undefined) shared.count(key);
+      else if (built.current) built.current.countOwn(request, retry);
+      else built.unattributed += 1;
+    },
+  });
+  built.tokens = new TokenProvider(built.http, settings.target, shared);
+  built.forge = new TokenForge(built.http, settings.target, shared);
+  const previous = runtime;
   runtime = built;
+  void previous?.http.close();
   return built;
 }

@@ -1,10 +1,16 @@
-// What a conformance test holds: the target, seen through one test. It builds requests for the
-// operations from specs/, attaches credentials, counts the test's requests, and turns a missing
-// role or fixture, a write without opt-in, or a spent budget into a skip with its reason.
+// What a conformance test holds: the target, seen through one test and its plan. It builds
+// requests for the operations from specs/, attaches credentials, counts the test's requests, and
+// holds the test to its plan: a role, fixture or token it did not declare, a shared request it
+// did not declare, or one request more than it planned is a suite bug (PLAN_VIOLATION), refused
+// before anything is sent. What the plan says is missing never gets here: such a test is skipped
+// with its reason before its body runs.
+import fc from 'fast-check';
+import type { JWTPayload } from 'jose';
 import { operation, type OperationKey } from '../specs/index.ts';
 import { HarnessError } from './errors.ts';
 import type { Exchange, OutgoingRequest, SendOptions } from './http.ts';
-import type { Runtime } from './runtime.ts';
+import { fixtureFields, type EvaluatedPlan, type MintedToken, type SkipCategory } from './plan.ts';
+import type { RequestCounter, Runtime } from './runtime.ts';
 import type { RoleName, TargetFixtures } from './settings.ts';
 
 /** How a request authenticates: as a role, with a given token, a raw header value, or not at all. */
@@ -13,34 +19,44 @@ export type Credential = { role: RoleName } | { token: string } | { authorizatio
 export interface CallInput extends SendOptions {
   params?: Record<string, string>;
   headers?: Record<string, string>;
+  /** The query string, without "?" (tests of where a credential may travel). */
+  query?: string;
   /** A JSON body (serialised), or use rawBody for bytes that are not JSON. */
   body?: unknown;
   rawBody?: string;
   contentType?: string;
   as?: Credential;
+  /**
+   * The key of a shared request (declared in the plan): sent once per run, and every test that
+   * names the key reads the same answer.
+   */
+  shared?: string;
 }
 
-type Skip = (note: string) => never;
-
-const FIXTURE_FIELDS: Record<keyof TargetFixtures, string> = {
-  eventStream: 'event_stream',
-  failedEvent: 'failed_event',
-  notRedeliverableEvent: 'not_redeliverable_event',
-  selfServiceProfile: 'self_service_profile',
-  vaultConnections: 'vault_connections',
-  connectionId: 'connection_id',
-  existingConnectionName: 'existing_connection_name',
+/** Harness errors that end what a test can do without saying anything of the target. */
+const STOPS: Partial<Record<HarnessError['code'], SkipCategory>> = {
+  BUDGET_EXHAUSTED: 'budget',
+  RUN_DEADLINE: 'time',
+  RATE_LIMIT_WAIT: 'rate-limit',
+  TOKEN_UNAVAILABLE: 'config',
 };
 
-export class TargetSession {
+export class TargetSession implements RequestCounter {
   readonly runtime: Runtime;
-  readonly #skip: Skip;
+  readonly name: string;
+  readonly plan: EvaluatedPlan;
+  /** Own requests sent (the plan's `requests` bounds them). */
   requests = 0;
+  /** 429s retried, outside any plan. */
+  retries = 0;
   readonly byOperation: Record<string, number> = {};
+  /** Set when the run can no longer serve this test (budget, time, rate limit): it becomes a skip. */
+  stopped: { category: SkipCategory; reason: string } | undefined;
 
-  constructor(runtime: Runtime, skip: Skip) {
+  constructor(runtime: Runtime, name: string, plan: EvaluatedPlan) {
     this.runtime = runtime;
-    this.#skip = skip;
+    this.name = name;
+    this.plan = plan;
   }
 
   get settings() {
@@ -59,97 +75,146 @@ export class TargetSession {
     return this.runtime.forge;
   }
 
-  /** Counts a request sent while this test runs. */
-  count(request: OutgoingRequest): void {
-    this.requests += 1;
+  /** Every answer of the management interface in this run so far, in order. */
+  get answers(): readonly Exchange[] {
+    return this.runtime.answers;
+  }
+
+  countOwn(_request: OutgoingRequest, retry: boolean): void {
+    if (retry) this.retries += 1;
+    else this.requests += 1;
+  }
+
+  countLabel(request: OutgoingRequest): void {
     const key = request.label ?? 'other';
     this.byOperation[key] = (this.byOperation[key] ?? 0) + 1;
   }
 
-  // --- Preconditions: each skips the test with its reason when it does not hold. ---------------
+  // --- What the plan declared --------------------------------------------------------------
 
   role(role: RoleName): RoleName {
-    if (!this.target.roles[role]) this.#skip(`role ${role} is not configured (roles.${role} in the target file)`);
+    if (role !== 'global' && !this.plan.roles.includes(role)) this.#violation(`uses role ${role} without declaring it (needs: [role('${role}')])`);
     return role;
   }
 
   fixture<K extends keyof TargetFixtures>(name: K): NonNullable<TargetFixtures[K]> {
-    const value = this.target.fixtures[name];
-    if (value === undefined || (Array.isArray(value) && value.length === 0)) {
-      this.#skip(`fixture ${FIXTURE_FIELDS[name]} is not configured (fixtures.${FIXTURE_FIELDS[name]} in the target file)`);
-    }
-    return value as NonNullable<TargetFixtures[K]>;
+    if (!this.plan.fixtures.includes(name)) this.#violation(`uses fixture ${fixtureFields[name]} without declaring it (needs: [fixture('${name}')])`);
+    return this.target.fixtures[name] as NonNullable<TargetFixtures[K]>;
   }
 
-  /** The test makes the target write (a redelivery, a ticket). */
-  writes(): void {
-    if (!this.target.loopback && !this.settings.allowWrites) {
-      this.#skip('writes to a non-loopback target run only with --allow-writes');
-    }
-  }
-
-  /** The test spends the rate limit on purpose. */
-  exhaustsRateLimit(): void {
-    if (!this.target.loopback && !this.settings.allowRateLimitExhaustion) {
-      this.#skip('spending the rate limit of a non-loopback target runs only with --allow-rate-limit-exhaustion');
-    }
-  }
-
-  /** The test mints tokens with the target's own key. */
-  signingKey(): void {
-    if (!this.forge.holdsSigningKey) {
-      this.#skip('needs the target signing key (signing_key_file in the target file; the embedded mock provides it)');
-    }
-  }
-
-  /** Skips the test with its reason unless the condition holds. */
-  needs(condition: boolean, reason: string): void {
-    if (!condition) this.#skip(reason);
+  /** Skips the test with its reason unless a condition known only now holds (an earlier result). */
+  needs(condition: boolean, reason: string, category: SkipCategory = 'depends'): void {
+    if (!condition) throw new SkipRequest(category, reason);
   }
 
   // --- Requests ------------------------------------------------------------------------------
 
   /** The URL of an operation with its path parameters filled in (percent-encoded). */
-  url(key: OperationKey, params: Record<string, string> = {}): string {
+  url(key: OperationKey, params: Record<string, string> = {}, query?: string): string {
     const path = operation(key).pathTemplate.replace(/\{([^}]+)\}/g, (_, name: string) => {
       const value = params[name];
       if (value === undefined) throw new Error(`operation ${key} needs path parameter ${name}`);
       return encodeURIComponent(value);
     });
-    return `${this.target.baseUrl}${path}`;
+    return `${this.target.baseUrl}${path}${query === undefined ? '' : `?${query}`}`;
   }
 
   /** Calls an operation; credentials default to the global role. */
   async call(key: OperationKey, input: CallInput = {}): Promise<Exchange> {
-    const op = operation(key);
-    const headers: Record<string, string> = { accept: 'application/json', ...input.headers };
-    const authorization = await this.#authorization(input.as ?? { role: 'global' });
-    if (authorization !== undefined) headers.authorization = authorization;
-    let body: string | undefined;
-    if (input.rawBody !== undefined) body = input.rawBody;
-    else if (input.body !== undefined) body = JSON.stringify(input.body);
-    if (body !== undefined) headers['content-type'] = input.contentType ?? 'application/json';
-    return this.send({ method: op.method, url: this.url(key, input.params), headers, label: key, ...(body === undefined ? {} : { body }) }, input);
+    const credential = input.as ?? { role: 'global' };
+    const send = async () => {
+      const op = operation(key);
+      const headers: Record<string, string> = { accept: 'application/json', ...input.headers };
+      const authorization = await this.#authorization(credential);
+      if (authorization !== undefined) headers.authorization = authorization;
+      let body: string | undefined;
+      if (input.rawBody !== undefined) body = input.rawBody;
+      else if (input.body !== undefined) body = JSON.stringify(input.body);
+      if (body !== undefined) headers['content-type'] = input.contentType ?? 'application/json';
+      const request: OutgoingRequest = { method: op.method, url: this.url(key, input.params, input.query), headers, label: key, rateLimited: true, ...(body === undefined ? {} : { body }) };
+      return this.send(request, input);
+    };
+    if (input.shared === undefined) return send();
+    if (!this.plan.shared.includes(input.shared)) this.#violation(`reads shared request "${input.shared}" without declaring it (shared: [...])`);
+    const identity = JSON.stringify([key, input.params, input.query, input.headers, input.body, input.rawBody, input.contentType, credentialIdentity(credential)]);
+    return this.#guard(() => this.runtime.shared.once(input.shared!, identity, this.name, send));
   }
 
-  /** Sends any request to the target (token endpoint, JWKS, unusual paths). */
+  /** Sends any request to the target (token endpoint, JWKS, unusual paths) as one of the test's own. */
   async send(request: OutgoingRequest, options: SendOptions = {}): Promise<Exchange> {
-    try {
-      return await this.runtime.http.send(request, options);
-    } catch (error) {
-      this.#skipWhenTheHarnessCannotGoOn(error);
-      throw error;
-    }
+    this.#ownRequest(request.method, request.url);
+    const exchange = await this.#guard(() => this.runtime.http.send(request, options));
+    if (request.rateLimited) this.runtime.answers.push(exchange);
+    return exchange;
   }
 
-  /** A token of a role (skips when the role is not configured). */
+  /** One client-credentials request of the test's own (tests of the token endpoint itself). */
+  async tokenRequest(role: RoleName, overrides: Parameters<Runtime['tokens']['request']>[1] = {}) {
+    this.role(role);
+    this.#ownRequest('POST', this.tokens.tokenUrl);
+    return this.#guard(() => this.tokens.request(role, overrides));
+  }
+
+  /** A token of a role (a shared request, fetched once per run). */
   async tokenFor(role: RoleName): Promise<string> {
     this.role(role);
-    try {
-      return await this.tokens.tokenFor(role);
-    } catch (error) {
-      this.#skipWhenTheHarnessCannotGoOn(error);
-      throw error;
+    return this.#guard(() => this.tokens.tokenFor(role, this.name));
+  }
+
+  /** The exchange that asked for a role's token this run, and the token if one came (for tests of the token endpoint). */
+  async issued(role: RoleName): Promise<{ exchange: Exchange; token?: string }> {
+    this.role(role);
+    return this.#guard(() => this.tokens.issued(role, this.name));
+  }
+
+  /**
+   * A token wrong in one way, from the signing key when the suite holds it, else from the
+   * real-tenant alternative the target file configures (the plan checked one exists).
+   */
+  async mint(kind: Exclude<MintedToken, 'signing-key'>): Promise<string> {
+    this.#declaredToken(kind);
+    const alternatives = this.target.tokenAlternatives;
+    const holdsKey = this.target.signingKeyJwk !== undefined;
+    return this.#guard(async () => {
+      switch (kind) {
+        case 'expired':
+          return holdsKey ? this.forge.expired(await this.tokenFor('global')) : alternatives.expiredToken!;
+        case 'wrong-audience':
+          return holdsKey ? this.forge.wrongAudience(await this.tokenFor('global')) : this.tokens.foreignToken('other_audience', alternatives.otherAudience!, this.name);
+        case 'wrong-issuer':
+          return holdsKey ? this.forge.wrongIssuer(await this.tokenFor('global')) : this.tokens.foreignToken('other_tenant', alternatives.otherTenant!, this.name);
+      }
+    });
+  }
+
+  /** The global role's token with its claims changed and re-signed with the target's own key. */
+  async resigned(change: (claims: JWTPayload, nowSeconds: number) => JWTPayload): Promise<string> {
+    this.#declaredToken('signing-key');
+    const token = await this.tokenFor('global');
+    return this.#guard(() => this.forge.resignedWithTargetKey(token, change));
+  }
+
+  /** Work whose requests are shared by every test that declares its key: done once per run. */
+  async shared<T>(key: string, identity: string, work: () => Promise<T>): Promise<T> {
+    if (!this.plan.shared.includes(key)) this.#violation(`reads shared request "${key}" without declaring it (shared: [...])`);
+    return this.#guard(() => this.runtime.shared.once(key, identity, this.name, work));
+  }
+
+  /** The target's published keys (a shared request). */
+  async jwks() {
+    if (!this.plan.shared.includes('jwks')) this.#violation('reads the JWKS without declaring it (shared: [sharedKeys.jwks])');
+    return this.#guard(() => this.forge.jwks(this.name));
+  }
+
+  /**
+   * Runs a check over the test's deterministic boundary cases, then over `numRuns` generated ones
+   * (none by default against a real tenant; --num-runs asks for them). Its plan counts
+   * `examples.length + numRuns` requests per request the check sends.
+   */
+  async cases<T>(examples: readonly T[], generated: fc.Arbitrary<T> | undefined, check: (value: T) => Promise<void>): Promise<void> {
+    for (const example of examples) await check(example);
+    if (generated !== undefined && this.settings.numRuns > 0) {
+      await fc.assert(fc.asyncProperty(generated, check), { numRuns: this.settings.numRuns });
     }
   }
 
@@ -160,10 +225,52 @@ export class TargetSession {
     return `Bearer ${await this.tokenFor(credential.role)}`;
   }
 
-  #skipWhenTheHarnessCannotGoOn(error: unknown): void {
-    if (error instanceof HarnessError && (error.code === 'BUDGET_EXHAUSTED' || error.code === 'RUN_DEADLINE')) {
-      this.#skip(error.message);
+  /** Refuses, before it is sent, a request of the test's own beyond its plan. */
+  #ownRequest(method: string, url: string): void {
+    if (this.runtime.shared.attributedTo === undefined && this.requests >= this.plan.requests) {
+      this.#violation(`would send more requests than its plan (${this.plan.requests}): ${method} ${new URL(url).pathname}`);
     }
   }
 
+  #declaredToken(kind: MintedToken): void {
+    if (!this.plan.tokens.includes(kind)) this.#violation(`mints a ${kind} token without declaring it (needs: [minted('${kind}')])`);
+  }
+
+  /** Runs harness work; a harness error that ends the run's service to this test marks it stopped. */
+  async #guard<T>(work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (error) {
+      if (error instanceof HarnessError) {
+        const category = STOPS[error.code];
+        if (category !== undefined) this.stopped ??= { category, reason: error.message };
+      }
+      throw error;
+    }
+  }
+
+  #violation(what: string): never {
+    throw new HarnessError('PLAN_VIOLATION', `suite bug: the test ${what}`);
+  }
+}
+
+/** A skip decided while the test runs, from a result it builds on; the wrapper turns it into a skip. */
+export class SkipRequest extends Error {
+  readonly category: SkipCategory;
+  constructor(category: SkipCategory, reason: string) {
+    super(reason);
+    this.name = 'SkipRequest';
+    this.category = category;
+  }
+}
+
+/**
+ * What a credential is, for the identity of a shared request: a role by name; a token or a raw
+ * header value only by kind, since the key already names which one (a minted token's times differ
+ * from test to test, and its meaning does not).
+ */
+function credentialIdentity(credential: Credential): string {
+  if (credential === 'none') return 'none';
+  if ('role' in credential) return `role ${credential.role}`;
+  return 'token' in credential ? 'a token' : 'an Authorization value';
 }

@@ -21,10 +21,39 @@ export interface TargetFixtures {
   eventStream?: string;
   failedEvent?: string;
   notRedeliverableEvent?: string;
+  /** An event that exists, but in another stream than eventStream. */
+  eventOfAnotherStream?: string;
   selfServiceProfile?: string;
   vaultConnections: string[];
   connectionId?: string;
   existingConnectionName?: string;
+}
+
+/** A client of some token endpoint: the same tenant for another API, or a second tenant. */
+export interface ForeignClient {
+  tokenUrl: string;
+  audience: string;
+  clientId: string;
+  clientSecret: string;
+}
+
+/**
+ * What a real tenant can offer instead of the signing key, which it never gives: tokens that are
+ * validly signed but wrong in exactly one way.
+ */
+export interface TokenAlternatives {
+  /** A token of this tenant captured earlier that has since expired. */
+  expiredToken?: string;
+  /** A client of this tenant authorized for another API: a validly signed token with the wrong audience. */
+  otherAudience?: ForeignClient;
+  /** A client of a second tenant: the wrong issuer and a key this tenant does not publish. */
+  otherTenant?: ForeignClient;
+}
+
+/** What the target file says of the target's rate limit, when the user knows it (published figures). */
+export interface DeclaredRateLimit {
+  limit?: number;
+  refillPerSecond?: number;
 }
 
 export interface ResolvedTarget {
@@ -38,24 +67,67 @@ export interface ResolvedTarget {
   fixtures: TargetFixtures;
   /** A private JWK (JSON) of the target's signing key, when the suite holds it. */
   signingKeyJwk?: string;
-  /** Loopback targets get writes and rate-limit exhaustion without opt-in. */
-  loopback: boolean;
+  tokenAlternatives: TokenAlternatives;
+  rateLimit: DeclaredRateLimit;
+  /**
+   * The target is a test double (the embedded mock, or a target file that declares itself one):
+   * writes and rate-limit exhaustion run without opt-in, and the suite need not share its rate
+   * limit. A loopback address alone is no proof: a tunnel to a real tenant is loopback too.
+   */
+  testDouble: boolean;
+}
+
+/** What the target's rate-limit headers said before the suite started (the runner's probe). */
+export interface RateLimitObservation {
+  limit?: number;
+  remaining?: number;
+  /** X-RateLimit-Reset, in milliseconds since the epoch. */
+  resetAtMs?: number;
+  /** When the answer was received (ms since the epoch). */
+  atMs: number;
 }
 
 export interface RunSettings {
+  /** Distinguishes runs of one worker (the mutation gate runs many in one process). */
+  runId: string;
   target: ResolvedTarget;
   strict: boolean;
   seed: number;
-  /** fast-check runs per property. */
+  /** Generated cases per property, on top of each test's deterministic boundary cases. */
   numRuns: number;
   allowWrites: boolean;
   allowRateLimitExhaustion: boolean;
   maxRequests: number;
   requestTimeoutMs: number;
-  /** Longest wait for a rate-limit reset before a request, in ms. */
-  maxRateLimitWaitMs: number;
-  /** When the run must be over (ms since epoch); requests after it fail at once. */
+  /** The share of the target's rate limit the suite may use outside the exhaustion tests (0..1]. */
+  rateShare: number;
+  /** Most requests the rate-limit exhaustion may send (one bucket's worth, bounded). */
+  exhaustionMax: number;
+  /** When the run must be over (ms since epoch); requests after it are refused. */
   deadline: number;
+  /** The rate-limit state the runner's probe saw, so pacing starts informed. */
+  rateLimitProbe?: RateLimitObservation;
+  /** Which tests run: the others are left out of the run ("not selected"). */
+  filter: RunFilter;
+  /**
+   * Matrix mode (the mutation gate): run each test's body against every target here whose clauses
+   * it cites, instead of against `target`; the outcomes go into the tests' meta.
+   */
+  matrix?: MatrixEntry[];
+}
+
+export interface MatrixEntry {
+  id: string;
+  /** The clauses whose tests run against this entry's target, or all of them. */
+  clauses: string[] | 'all';
+  settings: RunSettings;
+}
+
+export interface RunFilter {
+  grep?: string;
+  grepInvert?: string;
+  /** Operation keys, or 'token' for the token endpoint. */
+  operations?: string[];
 }
 
 declare module 'vitest' {

@@ -6,4 +6,4 @@ import { inject } from 'vitest';
 import './expect.ts';
 
 const settings = inject('settings');
-fc.configureGlobal({ seed: settings.seed, numRuns: settings.numRuns, endOnFailure: true, includeErrorInReport: true });
+fc.configureGlobal({ seed: settings.seed, numRuns: Math.max(1, settings.numRuns), endOnFailure: true, includeErrorInReport: true });

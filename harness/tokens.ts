@@ -1,14 +1,14 @@
 // Access tokens of the configured roles, by the OAuth 2.0 client-credentials flow of spec
 // section 5 (rule 3): a form-encoded POST to {auth_url}/oauth/token/ for the /api/v2/ audience.
-// Tokens are cached until a minute before they expire.
-import { decodeJwt } from 'jose';
+// Each role's token is fetched once per run, as a shared request (tokens live a day; a run is
+// bounded by minutes).
 import { tokenPath } from '../specs/index.ts';
 import { HarnessError } from './errors.ts';
 import type { Exchange, TargetHttp } from './http.ts';
+import { sharedKeys } from './plan.ts';
 import { redactor } from './redact.ts';
-import type { ResolvedTarget, RoleName } from './settings.ts';
-
-const REFRESH_BEFORE_EXPIRY_MS = 60_000;
+import type { ForeignClient, ResolvedTarget, RoleName } from './settings.ts';
+import type { SharedRequests } from './shared.ts';
 
 export interface TokenResult {
   exchange: Exchange;
@@ -18,12 +18,12 @@ export interface TokenResult {
 export class TokenProvider {
   readonly #http: TargetHttp;
   readonly #target: ResolvedTarget;
-  readonly #cache = new Map<RoleName, { token: string; refreshAt: number }>();
+  readonly #shared: SharedRequests;
 
-  constructor(http: TargetHttp, target: ResolvedTarget) {
+  constructor(http: TargetHttp, target: ResolvedTarget, shared: SharedRequests) {
     this.#http = http;
     this.#target = target;
-    for (const role of Object.values(target.roles)) redactor.add(role?.clientSecret);
+    this.#shared = shared;
   }
 
   /** The token endpoint URL the spec names. */
@@ -31,20 +31,36 @@ export class TokenProvider {
     return `${this.#target.authUrl}${tokenPath}`;
   }
 
-  /** A token of a role, from the cache or the token endpoint. */
-  async tokenFor(role: RoleName): Promise<string> {
-    const cached = this.#cache.get(role);
-    if (cached && cached.refreshAt > Date.now()) return cached.token;
-    const { exchange, token } = await this.request(role);
-    if (!token) {
+  /** A token of a role: fetched once per run (a shared request), then read by every test. */
+  async tokenFor(role: RoleName, payer?: string): Promise<string> {
+    const { exchange, token } = await this.issued(role, payer);
+    if (token === undefined) {
       const reason = exchange.json && typeof exchange.json === 'object' ? (exchange.json as { error?: unknown }).error : undefined;
       throw new HarnessError(
         'TOKEN_UNAVAILABLE',
         `the token endpoint refused role ${role} (status ${exchange.status}${reason ? `, ${String(reason)}` : ''}); check its credentials in the target file`,
       );
     }
-    this.#cache.set(role, { token, refreshAt: expiryOf(token, exchange) - REFRESH_BEFORE_EXPIRY_MS });
-    return token;
+    return sendable(token);
+  }
+
+  /** The exchange that asked for a role's token this run (once per run), and the token if one came. */
+  issued(role: RoleName, payer?: string): Promise<TokenResult> {
+    return this.#shared.once(sharedKeys.token(role), `a client-credentials token of role ${role}`, payer, () => this.request(role));
+  }
+
+  /** A token of a real-tenant alternative client (another API of this tenant, or a second tenant), once per run. */
+  foreignToken(name: 'other_audience' | 'other_tenant', client: ForeignClient, payer?: string): Promise<string> {
+    return this.#shared.once(sharedKeys.token(name), `a client-credentials token of ${name}`, payer, async () => {
+      const fields = { grant_type: 'client_credentials', client_id: client.clientId, client_secret: client.clientSecret, audience: client.audience };
+      const exchange = await this.#http.send({ method: 'POST', url: client.tokenUrl, label: 'token', headers: FORM_HEADERS, body: new URLSearchParams(fields).toString() });
+      const token = exchange.status === 200 ? accessTokenOf(exchange.json) : undefined;
+      redactor.add(token);
+      if (!token) {
+        throw new HarnessError('TOKEN_UNAVAILABLE', `the token endpoint at ${client.tokenUrl} refused token_alternatives.${name} (status ${exchange.status}); check that client in the target file`);
+      }
+      return sendable(token);
+    });
   }
 
   /**
@@ -65,10 +81,7 @@ export class TokenProvider {
       method: 'POST',
       url: overrides.url ?? this.tokenUrl,
       label: 'token',
-      headers: {
-        'content-type': overrides.json ? 'application/json' : 'application/x-www-form-urlencoded',
-        accept: 'application/json',
-      },
+      headers: overrides.json ? JSON_HEADERS : FORM_HEADERS,
       body,
     });
     const token = exchange.status === 200 ? accessTokenOf(exchange.json) : undefined;
@@ -77,19 +90,27 @@ export class TokenProvider {
   }
 }
 
+const FORM_HEADERS = { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' };
+const JSON_HEADERS = { 'content-type': 'application/json', accept: 'application/json' };
+
+/** RFC 6750's b64token: what may follow "Bearer " in a header. */
+const B64TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;
+
+/**
+ * A token that cannot travel in an Authorization header (CR/LF, DEL, spaces, non-Latin-1
+ * characters) is the token endpoint's error: said plainly here, instead of jamming the client.
+ */
+function sendable(token: string): string {
+  if (B64TOKEN.test(token)) return token;
+  const bad = [...token].find((c) => !/[A-Za-z0-9\-._~+/=]/.test(c)) ?? '';
+  const code = (bad.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0');
+  throw new HarnessError(
+    'TARGET_GARBAGE',
+    `the token endpoint issued an access token that cannot be sent in an Authorization header: it holds U+${code}, outside the characters a bearer token may have (RFC 6750 b64token)`,
+  );
+}
+
 function accessTokenOf(json: unknown): string | undefined {
   const token = (json as { access_token?: unknown } | undefined)?.access_token;
   return typeof token === 'string' && token.length > 0 ? token : undefined;
-}
-
-function expiryOf(token: string, exchange: Exchange): number {
-  const expiresIn = (exchange.json as { expires_in?: unknown }).expires_in;
-  if (typeof expiresIn === 'number' && expiresIn > 0) return Date.now() + expiresIn * 1000;
-  try {
-    const exp = decodeJwt(token).exp;
-    if (typeof exp === 'number') return exp * 1000;
-  } catch {
-    // Not a JWT: cache it briefly; the tests of the token itself say what is wrong.
-  }
-  return Date.now() + 5 * REFRESH_BEFORE_EXPIRY_MS;
 }

@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { exportPKCS8, generateKeyPair } from 'jose';
+import { SignJWT, exportPKCS8, generateKeyPair } from 'jose';
 import { parse, stringify } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { loadTargetFile } from '../config.ts';
@@ -34,7 +34,7 @@ describe('loadTargetFile', () => {
     const target = await loadTargetFile(write('ok.yaml', mockTarget), { env: {} });
     expect(target.baseUrl).toBe('http://127.0.0.1:4010/api/v2');
     expect(target.authUrl).toBe('http://127.0.0.1:4010');
-    expect(target.loopback).toBe(true);
+    expect(target.testDouble).toBe(true);
     expect(target.customDomainHeader).toBe('tenant-custom-domain');
     expect(Object.keys(target.roles).sort()).toEqual(['global', 'non_global', 'without_redeliver_scope', 'without_sso_ticket_scope', 'without_vault_scope']);
     expect(target.fixtures.vaultConnections).toHaveLength(3);
@@ -102,8 +102,52 @@ describe('loadTargetFile', () => {
     expect(await configError(write('badkey.yaml', { ...mockTarget, signing_key_file: 'not-a-key.pem' }))).toMatch(/holds no private RSA key/);
   });
 
-  it('marks a non-loopback target', async () => {
-    const path = write('remote.yaml', variant((t) => { t.base_url = 'https://tenant.example.com/api/v2'; t.auth_url = 'https://tenant.example.com'; }));
-    expect((await loadTargetFile(path, { env: {} })).loopback).toBe(false);
+  it('takes a target for someone\'s tenant unless the file declares a test double, loopback or not', async () => {
+    const undeclared = write('undeclared.yaml', variant((t) => { delete t.test_double; }));
+    expect((await loadTargetFile(undeclared, { env: {} })).testDouble).toBe(false);
+    const remote = write('remote.yaml', variant((t) => { delete t.test_double; t.base_url = 'https://tenant.example.com/api/v2'; t.auth_url = 'https://tenant.example.com'; }));
+    expect((await loadTargetFile(remote, { env: {} })).testDouble).toBe(false);
+  });
+
+  it('reads the real-tenant token alternatives, secrets from the environment', async () => {
+    const expired = await expiredToken();
+    const path = write('alternatives.yaml', variant((t) => {
+      t.token_alternatives = {
+        expired_token_env: 'OLD_TOKEN',
+        other_audience: { audience: 'https://reports.example.com/', client_id: 'reports-client', client_secret_env: 'REPORTS_SECRET' },
+        other_tenant: { auth_url: 'https://other.example.com/', audience: 'https://other.example.com/api/v2/', client_id: 'other-client', client_secret_env: 'OTHER_SECRET' },
+      };
+    }));
+    const target = await loadTargetFile(path, { env: { OLD_TOKEN: expired, REPORTS_SECRET: 'reports-secret', OTHER_SECRET: 'other-secret' } });
+    expect(target.tokenAlternatives).toEqual({
+      expiredToken: expired,
+      otherAudience: { tokenUrl: 'http://127.0.0.1:4010/oauth/token/', audience: 'https://reports.example.com/', clientId: 'reports-client', clientSecret: 'reports-secret' },
+      otherTenant: { tokenUrl: 'https://other.example.com/oauth/token/', audience: 'https://other.example.com/api/v2/', clientId: 'other-client', clientSecret: 'other-secret' },
+    });
+  });
+
+  it('refuses a captured token that has not expired, or is no JWT', async () => {
+    const path = write('live-token.yaml', variant((t) => { t.token_alternatives = { expired_token_env: 'LIVE_TOKEN' }; }));
+    expect(await configError(path, { LIVE_TOKEN: await expiredToken(3600) })).toMatch(/the token in LIVE_TOKEN has not expired yet/);
+    expect(await configError(path, { LIVE_TOKEN: 'not-a-jwt' })).toMatch(/LIVE_TOKEN, which does not hold a JWT/);
+  });
+
+  it('refuses another audience that is the management interface itself', async () => {
+    const path = write('same-audience.yaml', variant((t) => {
+      t.token_alternatives = { other_audience: { audience: t.audience, client_id: 'x', client_secret_env: 'X_SECRET' } };
+    }));
+    expect(await configError(path, { X_SECRET: 'x-secret' })).toMatch(/other_audience\.audience must be another API than the management interface/);
+  });
+
+  it('reads a declared rate limit', async () => {
+    const path = write('rate.yaml', variant((t) => { t.rate_limit = { limit: 10, refill_per_second: 2 }; }));
+    expect((await loadTargetFile(path, { env: {} })).rateLimit).toEqual({ limit: 10, refillPerSecond: 2 });
   });
 });
+
+/** An RS256 JWT whose exp is `fromNowSeconds` away (in the past by default). */
+async function expiredToken(fromNowSeconds = -3600): Promise<string> {
+  const { privateKey } = await generateKeyPair('RS256');
+  const now = Math.floor(Date.now() / 1000);
+  return new SignJWT({ scope: 'read:flows_vault_connections' }).setProtectedHeader({ alg: 'RS256', kid: 'k' }).setIssuedAt(now - 86_400).setExpirationTime(now + fromNowSeconds).sign(privateKey);
+}

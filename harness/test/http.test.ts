@@ -27,7 +27,7 @@ async function listen(server: Server): Promise<string> {
 
 function client(options: { max?: number; timeoutMs?: number; deadline?: number; sleep?: (ms: number) => Promise<void> } = {}) {
   const budget = new RequestBudget(options.max ?? 10);
-  const pacer = new RateLimitPacer({ maxWaitMs: 2_000, sleep: options.sleep ?? (async () => {}) });
+  const pacer = new RateLimitPacer({ share: 1, testDouble: true, deadline: Date.now() + 60_000, sleep: options.sleep ?? (async () => {}) });
   const http = new TargetHttp({ budget, pacer, requestTimeoutMs: options.timeoutMs ?? 300, deadline: options.deadline ?? Date.now() + 60_000 });
   return { http, budget, pacer };
 }
@@ -117,13 +117,14 @@ describe('TargetHttp budget, deadline and pacing', () => {
       res.end('{}');
     }));
     const waits: number[] = [];
-    const { http } = client({ sleep: async (ms) => void waits.push(ms) });
-    const exchange = await http.send({ method: 'GET', url, headers: {} });
+    const { http, pacer } = client({ sleep: async (ms) => void waits.push(ms) });
+    const exchange = await http.send({ method: 'GET', url, headers: {}, rateLimited: true });
     expect(exchange.status).toBe(429);
     expect(exchange.attempts).toBe(3);
     expect(received).toBe(3);
     expect(waits.length).toBeGreaterThanOrEqual(2);
-    expect(waits.every((ms) => ms > 0 && ms <= 2_000)).toBe(true);
+    expect(waits.every((ms) => ms > 0 && ms <= 2_100)).toBe(true);
+    expect(pacer.unplanned429s).toBe(3);
     await http.close();
   });
 
@@ -135,8 +136,11 @@ describe('TargetHttp budget, deadline and pacing', () => {
       res.end('{}');
     }));
     const { http } = client();
-    const exchange = await http.send({ method: 'GET', url, headers: {} }, { retryRateLimited: false, pace: false });
+    const { pacer } = client();
+    const exchange = await http.send({ method: 'GET', url, headers: {}, rateLimited: true }, { retryRateLimited: false, pace: false });
     expect(exchange.attempts).toBe(1);
+    // Spending the limit on purpose: the 429 was planned.
+    expect(pacer.unplanned429s).toBe(0);
     expect(received).toBe(1);
     await http.close();
   });
@@ -150,6 +154,31 @@ describe('TargetHttp budget, deadline and pacing', () => {
     const exchange = await http.send({ method: 'GET', url, headers: {} });
     expect(exchange.json).toEqual({ a: 1 });
     expect(exchange.headers['x-ratelimit-limit']).toBe('50');
+    await http.close();
+  });
+});
+
+describe('TargetHttp refuses what cannot be a header value', () => {
+  it.each([
+    ['CR/LF', 'Bearer abc\r\nX-Injected: 1', 'U+0D'],
+    ['DEL', 'Bearer abc\u007f', 'U+7F'],
+    ['a non-Latin-1 character', 'Bearer abc\u20ac', 'U+20AC'],
+  ])('refuses a value with %s before sending, as the target\'s error, and keeps working', async (_, authorization, code) => {
+    let received = 0;
+    const url = await listen(createHttpServer((_, res) => {
+      received += 1;
+      res.end('{}');
+    }));
+    const { http, budget } = client();
+    for (let i = 0; i < 10; i += 1) {
+      const error = await failureOf(http.send({ method: 'GET', url: `${url}/api/v2/x`, headers: { authorization } }));
+      expect(error.code).toBe('TARGET_GARBAGE');
+      expect(error.message).toContain(`GET /api/v2/x: the authorization header cannot be sent: its value holds the character ${code}`);
+    }
+    expect(received).toBe(0);
+    expect(budget.used).toBe(0);
+    // Nothing jammed: a good request still goes through at once.
+    expect((await http.send({ method: 'GET', url, headers: { authorization: 'Bearer abc' } })).status).toBe(200);
     await http.close();
   });
 });

@@ -56,3 +56,13 @@ describe('toCurl', () => {
     expect(toCurl({ method: 'GET', url: "http://127.0.0.1/a'b", headers: {} })).toContain(`'http://127.0.0.1/a'\\''b'`);
   });
 });
+
+describe('SSO ticket URLs', () => {
+  it('lose their ticket, a live credential, wherever they appear', () => {
+    const redactor = new Redactor();
+    const body = '{"ticket":"https://tenant.example.com/self-service/connections-flow?ticket=Xk3vQ9aLm2Pz8RtY0bNc4WdE6fGh1JuI"}';
+    expect(redactor.redact(body)).toBe('{"ticket":"https://tenant.example.com/self-service/connections-flow?ticket=[redacted]"}');
+    expect(redactor.redact('see https://x.example/flow?a=1&ticket=abc123&b=2 and &quot;')).toBe('see https://x.example/flow?a=1&ticket=[redacted]&b=2 and &quot;');
+    expect(redactor.redact('?ticket=[redacted]')).toBe('?ticket=[redacted]');
+  });
+});
