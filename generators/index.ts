@@ -40,11 +40,12 @@ export { hostNameOfLength } from './host-names/host-name-of-length.ts';
 
 // Ticket request bodies
 export { ticketRequestBody, type TicketRequestBody } from './ticket/ticket-request-body.ts';
+export { ticketRequestBodyWithEveryField } from './ticket/ticket-request-body-with-every-field.ts';
 export type { TicketRequestBodyConstraints } from './ticket/ticket-request-body-constraints.ts';
 export { ticketRequestBodyWithFieldValue } from './ticket/ticket-request-body-with-field-value.ts';
 export { ticketRequestBodyWithTtlSec } from './ticket/ticket-request-body-with-ttl-sec.ts';
 export { ticketBodyTypeRules, type TicketBodyTypeRule } from './ticket/ticket-body-type-rules.ts';
-export { ticketRequestBodyWithWrongType } from './ticket/ticket-request-body-with-wrong-type.ts';
+export { ticketRequestBodyWithWrongType, ticketRequestBodyWithClosestWrongType } from './ticket/ticket-request-body-with-wrong-type.ts';
 export { ticketObservedRules, type TicketObservedRule } from './ticket/ticket-observed-rules.ts';
 export { ticketRequestBodyBreakingObservedRule } from './ticket/ticket-request-body-breaking-observed-rule.ts';
 export { connectionConfig, type ConnectionConfig } from './ticket/connection-config.ts';
@@ -60,6 +61,7 @@ export { enabledFeatures, type EnabledFeatures } from './ticket/enabled-features
 
 // JSON values
 export { jsonValueOfWrongType, type JsonValueOfWrongTypeConstraints } from './json/json-value-of-wrong-type.ts';
+export { jsonValueOfClosestWrongType, type JsonValueOfClosestWrongTypeConstraints } from './json/json-value-of-closest-wrong-type.ts';
 export type { JsonType } from './json/json-type.ts';
 
 // Authorization header

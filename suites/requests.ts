@@ -1,7 +1,23 @@
-// The well-formed request of each operation, built from the target's fixtures: the baseline the
-// cross-cutting tables vary one thing of (the credential, the rate limit). Plumbing only.
-import type { CallInput, TargetSession } from '../harness/session.ts';
+// The well-formed request of each operation, built from the target's fixtures, and the keys of
+// the requests several tests read (sent once per run). Plumbing only: the meaning stays in the
+// tests, which vary one thing of these requests (the credential, an id, a field).
+import fc from 'fast-check';
+import { fixture, role, type CallInput, type Credential, type Exchange, type Need, type RoleName, type TargetSession, type TestPlan } from '../harness/index.ts';
 import type { OperationKey } from '../specs/index.ts';
+
+/** What each operation's valid request needs from the target file. */
+export const operationNeeds: Record<OperationKey, Need[]> = {
+  redeliver: [fixture('eventStream'), fixture('failedEvent')],
+  'sso-ticket': [fixture('selfServiceProfile')],
+  vault: [fixture('vaultConnections')],
+};
+
+/** The role holding every scope of the three operations but the one each operation needs. */
+export const roleWithoutScopeOf: Record<OperationKey, RoleName> = {
+  redeliver: 'without_redeliver_scope',
+  'sso-ticket': 'without_sso_ticket_scope',
+  vault: 'without_vault_scope',
+};
 
 export function validRequest(target: TargetSession, key: OperationKey): CallInput {
   switch (key) {
@@ -12,4 +28,54 @@ export function validRequest(target: TargetSession, key: OperationKey): CallInpu
     case 'vault':
       return { params: { id: target.fixture('vaultConnections')[0]! } };
   }
+}
+
+/** Keys of shared requests: one name per request, for plans and calls alike. */
+export const sharedRequest = {
+  /** An operation's valid request sent with a named credential (a refusal, read by several clauses). */
+  as: (op: OperationKey, credential: string) => `${op} as ${credential}`,
+  vaultRead: (id: string) => `vault read ${id}`,
+  ticketWithEmptyBody: 'sso-ticket with an empty body',
+  redeliveryOfFailedEvent: 'redelivery of the failed event',
+  /** A request with one thing wrong, read by a contract clause and its observed refinement. */
+  refusal: (what: string) => `refusal: ${what}`,
+} as const;
+
+/** Every vault connection of the fixtures, read once per run. */
+export function vaultReads(context: { target: { fixtures: { vaultConnections: string[] } } }): string[] {
+  return context.target.fixtures.vaultConnections.map(sharedRequest.vaultRead);
+}
+
+/** The one value of an arbitrary this run uses as its deterministic case (the run's seed picks it). */
+export function exampleOf<T>(target: TargetSession, arbitrary: fc.Arbitrary<T>): T {
+  return fc.sample(arbitrary, { numRuns: 1, seed: target.settings.seed })[0]!;
+}
+
+/** A request several tests read: its plan (for tests that send nothing else) and how to send it. */
+export interface SharedCall {
+  plan: TestPlan;
+  send(target: TargetSession): Promise<Exchange>;
+}
+
+/**
+ * An operation's valid request with a named credential, sent once per run. `needs` and `shared`
+ * are what making the credential needs (a role, a minted token, the JWKS).
+ */
+export function withCredential(
+  op: OperationKey,
+  name: string,
+  make: (target: TargetSession) => Promise<Credential>,
+  extra: { needs?: Need[]; shared?: string[] } = {},
+): SharedCall {
+  const key = sharedRequest.as(op, name);
+  return {
+    plan: { operation: op, needs: [...operationNeeds[op], ...(extra.needs ?? [])], requests: 0, shared: [key, ...(extra.shared ?? [])] },
+    send: async (target) => target.call(op, { ...validRequest(target, op), as: await make(target), shared: key }),
+  };
+}
+
+/** An operation's valid request with the token of a role that lacks its scope. */
+export function withoutScope(op: OperationKey): SharedCall {
+  const name = roleWithoutScopeOf[op];
+  return withCredential(op, `role ${name}`, async (target) => ({ role: target.role(name) }), { needs: [role(name)] });
 }

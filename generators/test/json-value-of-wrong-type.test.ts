@@ -3,7 +3,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createAjv } from '../../specs/index.ts';
-import { jsonValueOfWrongType, type JsonType } from '../index.ts';
+import { jsonValueOfClosestWrongType, jsonValueOfWrongType, type JsonType } from '../index.ts';
 import { runs } from './support/runs.ts';
 
 const ajv = createAjv();
@@ -49,5 +49,30 @@ describe('jsonValueOfWrongType', () => {
 
   it('refuses a field that accepts every type', () => {
     expect(() => jsonValueOfWrongType([])).toThrow(RangeError);
+  });
+});
+
+describe('jsonValueOfClosestWrongType', () => {
+  it.each<{ accepted: JsonType[]; itemTypes?: JsonType[]; closest: unknown }>([
+    { accepted: ['string'], closest: 1 },
+    { accepted: ['integer'], closest: '3600' },
+    { accepted: ['integer', 'null'], closest: '3600' },
+    { accepted: ['boolean'], closest: 'true' },
+    { accepted: ['array'], itemTypes: ['string'], closest: 'x' },
+    { accepted: ['array'], itemTypes: ['object'], closest: {} },
+    { accepted: ['object'], closest: [] },
+  ])('gives $closest for $accepted, a value of none of them', ({ accepted, itemTypes, closest }) => {
+    const [value] = fc.sample(jsonValueOfClosestWrongType(accepted, itemTypes ? { itemTypes } : {}), 1);
+    expect(value).toEqual(closest);
+    expect(ajv.compile({ type: accepted })(value)).toBe(false);
+  });
+
+  it('keeps the digits of a number inside the field range', () => {
+    expect(fc.sample(jsonValueOfClosestWrongType(['integer'], { range: { min: 0, max: 100 } }), 1)).toEqual(['100']);
+    expect(fc.sample(jsonValueOfClosestWrongType(['integer'], { range: { min: 5000 } }), 1)).toEqual(['5000']);
+  });
+
+  it('refuses a field that accepts only null', () => {
+    expect(() => jsonValueOfClosestWrongType(['null'])).toThrow(RangeError);
   });
 });

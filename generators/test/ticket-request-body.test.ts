@@ -3,7 +3,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { validator } from '../../specs/index.ts';
-import { connectionName, ticketRequestBody, ticketRequestBodyWithFieldValue, type TicketRequestBody } from '../index.ts';
+import { connectionName, ticketRequestBody, ticketRequestBodyWithEveryField, ticketRequestBodyWithFieldValue, type TicketRequestBody } from '../index.ts';
+import { INDEPENDENT_FIELDS } from '../ticket/ticket-request-body.ts';
 import { runs, sampleOptions } from './support/runs.ts';
 import { expectRefusedOnlyFor, expectValid } from './support/schema-expectations.ts';
 
@@ -114,5 +115,24 @@ describe('ticketRequestBodyWithFieldValue', () => {
 
   it('refuses a field the ticket request does not have', () => {
     expect(() => ticketRequestBodyWithFieldValue('nested.unknown', fc.constant(1))).toThrow(/no field nested/);
+  });
+});
+
+describe('ticketRequestBodyWithEveryField', () => {
+  it('gives bodies valid at both levels holding every field, editing the connection it is given', () => {
+    fc.assert(
+      fc.property(ticketRequestBodyWithEveryField({ connectionIds: ['con_6kG6vTEQLMczF3qe'] }), (body) => {
+        expectValid(contract, body);
+        expectValid(observedLevel, body);
+        expect(Object.keys(body).sort()).toEqual([...INDEPENDENT_FIELDS, 'connection_id', 'enabled_features'].sort());
+      }),
+      runs,
+    );
+  });
+
+  it('configures a new connection when no connection is given', () => {
+    const [body] = fc.sample(ticketRequestBodyWithEveryField(), { numRuns: 1, seed: 1 });
+    expect(body).toHaveProperty('connection_config');
+    expect(body).not.toHaveProperty('connection_id');
   });
 });

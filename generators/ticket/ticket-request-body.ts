@@ -22,7 +22,8 @@ export interface TicketRequestBody {
   enabled_features?: EnabledFeatures;
 }
 
-const INDEPENDENT_FIELDS = [
+/** The fields that come with any other. */
+export const INDEPENDENT_FIELDS = [
   'enabled_clients',
   'enabled_organizations',
   'ttl_sec',

@@ -1,18 +1,18 @@
-// Observed: 401 messages name their cause.
-import { conformance, expectObservedError, withTamperedSignature } from '../../harness/index.ts';
-import { validRequest } from '../requests.ts';
+// Observed: 401 messages name their cause. Each reads the vault read of the 401 matrix.
+import { conformance, expectObservedError } from '../../harness/index.ts';
+import { withCredential } from '../requests.ts';
+import { badCredential } from './credentials.ts';
 
-conformance('[§7 errors.401.message] a tampered signature is answered "Invalid signature received for JSON Web Token validation"', async ({ target }) => {
-  const token = withTamperedSignature(await target.tokenFor('global'));
-  expectObservedError(await target.call('vault', { ...validRequest(target, 'vault'), as: { token } }), 'invalid_signature');
-});
+const messages = [
+  { credential: 'a token with a tampered signature', message: 'Invalid signature received for JSON Web Token validation', error: 'invalid_signature' },
+  { credential: 'an expired token', message: 'Expired token received for JSON Web Token validation', error: 'expired_token' },
+  { credential: 'no Authorization header', message: 'Invalid token', error: 'invalid_token' },
+];
 
-conformance('[§7 errors.401.message] an expired token is answered "Expired token received for JSON Web Token validation"', async ({ target }) => {
-  target.signingKey();
-  const token = await target.forge.expired(await target.tokenFor('global'));
-  expectObservedError(await target.call('vault', { ...validRequest(target, 'vault'), as: { token } }), 'expired_token');
-});
-
-conformance('[§7 errors.401.message] a request without a token is answered "Invalid token"', async ({ target }) => {
-  expectObservedError(await target.call('vault', { ...validRequest(target, 'vault'), as: 'none' }), 'invalid_token');
-});
+for (const row of messages) {
+  const bad = badCredential(row.credential);
+  const request = withCredential('vault', bad.name, bad.make, bad);
+  conformance(`[§7 errors.401.message] ${bad.name} is answered "${row.message}"`, request.plan, async ({ target }) => {
+    expectObservedError(await request.send(target), row.error);
+  });
+}

@@ -1,34 +1,44 @@
-// Observed: every error of the management interface has one body shape and one content type.
-// One table over the errors a target gives without being written to.
-import fc from 'fast-check';
-import { conformance, expectObservedContentType, expectObservedErrorBody, type TargetSession } from '../../harness/index.ts';
-import type { CallInput } from '../../harness/session.ts';
-import { streamId, unknownIdOf, vaultConnectionId, vaultConnectionIdOverMaximum } from '../../generators/index.ts';
-import type { OperationKey } from '../../specs/index.ts';
-import { validRequest } from '../requests.ts';
+// Observed: every error of the management interface has one body shape and one content type, on
+// every operation. One table over errors a target gives without being written to, each read from
+// the request another test already sends.
+import { conformance, expectObservedContentType, expectObservedErrorBody, type Exchange, type TargetSession, type TestPlan } from '../../harness/index.ts';
+import { operationKeys, type OperationKey } from '../../specs/index.ts';
+import { refusalPlan, refusals, sendRefusal } from '../refusals.ts';
+import { withCredential, withoutScope } from '../requests.ts';
 
 interface ErrorCase {
   error: string;
   op: OperationKey;
-  input(target: TargetSession): CallInput;
+  plan: TestPlan;
+  send(target: TargetSession): Promise<Exchange>;
 }
 
-const one = <T>(target: TargetSession, arbitrary: fc.Arbitrary<T>): T => fc.sample(arbitrary, { numRuns: 1, seed: target.settings.seed })[0]!;
+function withoutToken(op: OperationKey): ErrorCase {
+  return { error: '401 (no token)', op, ...withCredential(op, 'no Authorization header', async () => 'none') };
+}
 
-const cases: ErrorCase[] = [
-  { error: '401 (no token)', op: 'vault', input: (t) => ({ ...validRequest(t, 'vault'), as: 'none' }) },
-  { error: '403 (scope missing)', op: 'vault', input: (t) => ({ ...validRequest(t, 'vault'), as: { role: t.role('without_vault_scope') } }) },
-  { error: '404 (unknown connection)', op: 'vault', input: (t) => ({ params: { id: one(t, unknownIdOf(vaultConnectionId(), t.fixture('vaultConnections'))) } }) },
-  { error: '404 (unknown stream)', op: 'redeliver', input: (t) => ({ params: { id: one(t, unknownIdOf(streamId(), [t.fixture('eventStream')])), event_id: t.fixture('failedEvent') } }) },
-  { error: '400 (id too long)', op: 'vault', input: (t) => ({ params: { id: one(t, vaultConnectionIdOverMaximum()) } }) },
+function scopeMissing(op: OperationKey): ErrorCase {
+  return { error: '403 (scope missing)', op, ...withoutScope(op) };
+}
+
+function refused(error: string, refusal: (typeof refusals)[keyof typeof refusals]): ErrorCase {
+  return { error, op: refusal.op, plan: refusalPlan(refusal), send: (t) => sendRefusal(t, refusal) };
+}
+
+const errorCases: ErrorCase[] = [
+  ...operationKeys.flatMap((op) => [withoutToken(op), scopeMissing(op)]),
+  refused('404 (unknown connection)', refusals.unknownVaultConnection),
+  refused('404 (unknown stream)', refusals.unknownStream),
+  refused('400 (id too long)', refusals.vaultIdOverMaximum),
+  refused('400 (ttl_sec over the maximum)', refusals.ttlSecOverMaximum),
 ];
 
-for (const row of cases) {
-  conformance(`[§7 errors.body.shape] the ${row.error} error of ${row.op} has the error body shape`, async ({ target }) => {
-    expectObservedErrorBody(await target.call(row.op, row.input(target)));
+for (const row of errorCases) {
+  conformance(`[§7 errors.body.shape] the ${row.error} error of ${row.op} has the error body shape`, row.plan, async ({ target }) => {
+    expectObservedErrorBody(await row.send(target));
   });
 
-  conformance(`[§7 errors.body.content-type] the ${row.error} error of ${row.op} is application/json; charset=utf-8`, async ({ target }) => {
-    expectObservedContentType(await target.call(row.op, row.input(target)));
+  conformance(`[§7 errors.body.content-type] the ${row.error} error of ${row.op} is application/json; charset=utf-8`, row.plan, async ({ target }) => {
+    expectObservedContentType(await row.send(target));
   });
 }

@@ -1,45 +1,80 @@
-// Spends the target's rate limit on purpose: redeliveries of a stream that does not exist (each a
-// cheap 404 that writes nothing), sent without pacing or retry, in parallel batches so they outrun
-// the bucket's refill, until a 429 comes back. It gives up when X-RateLimit-Remaining stops
-// falling for several batches (the target does not limit, or refills faster than the suite can
-// send), or at a hard cap; the caller's assertion then fails with what was seen.
-import fc from 'fast-check';
-import type { Exchange, TargetSession } from '../../harness/index.ts';
-import { streamId, unknownIdOf } from '../../generators/index.ts';
+// Spends the target's rate limit on purpose, once per run (a shared request every 429 test
+// reads): redeliveries of an event that does not exist in a stream that does not exist (each a
+// cheap 404 that no target can take for a write), sent without pacing or retry until a 429 comes
+// back. It sends at most one bucket's worth plus what refills meanwhile, and never more than
+// --exhaustion-max: a target that does not limit, or refills faster than the suite can send,
+// gets a bounded number of requests and the 429 test fails with what was seen. Requests go out
+// one at a time, or a few at once where the target refills faster than one round trip.
+import type { CallInput, Exchange, TargetSession } from '../../harness/index.ts';
+import { eventId, streamId } from '../../generators/index.ts';
+import { sharedKeys } from '../../harness/index.ts';
+import { exampleOf } from '../requests.ts';
 import { rateLimitOf } from './headers.ts';
 
-const BATCH = 20;
-const HARD_CAP = 2000;
-/** Batches in a row without a new lowest Remaining before giving up. */
-const STALLED_BATCHES = 5;
+/** Requests allowed past one bucket and its refill before the suite calls the target limitless. */
+const MARGIN = 5;
+/** Most requests in flight at once, where a round trip is slower than the refill. */
+const MOST_AT_ONCE = 10;
 
 export interface Exhaustion {
+  /** Every answer, in the order sent. */
+  exchanges: Exchange[];
   last: Exchange;
   sent: number;
   why: string;
 }
 
+/** The bucket is larger than --exhaustion-max lets the suite spend: nothing to say of the target. */
+export class BucketTooLarge extends Error {}
+
 export async function exhaustRateLimit(target: TargetSession): Promise<Exhaustion> {
-  target.exhaustsRateLimit();
-  const [id] = fc.sample(unknownIdOf(streamId(), [target.fixture('eventStream')]), { numRuns: 1, seed: target.settings.seed });
-  const request = { params: { id: id!, event_id: target.fixture('failedEvent') }, retryRateLimited: false, pace: false } as const;
-  let last = await target.call('redeliver', request);
-  let sent = 1;
-  let lowest = rateLimitOf(last).remaining ?? Number.POSITIVE_INFINITY;
-  let stalled = 0;
-  while (last.status !== 429) {
-    if (sent >= HARD_CAP) return { last, sent, why: `no 429 after ${sent} requests (the cap)` };
-    if (stalled >= STALLED_BATCHES) return { last, sent, why: `no 429 after ${sent} requests: X-RateLimit-Remaining stopped falling at ${lowest}` };
-    const batch = await Promise.all(Array.from({ length: Math.min(BATCH, HARD_CAP - sent) }, () => target.call('redeliver', request)));
-    sent += batch.length;
-    last = batch.find((exchange) => exchange.status === 429) ?? batch[batch.length - 1]!;
-    const remaining = Math.min(...batch.map((exchange) => rateLimitOf(exchange).remaining ?? Number.POSITIVE_INFINITY));
-    if (remaining < lowest) {
-      lowest = remaining;
-      stalled = 0;
-    } else if (Number.isFinite(lowest) || Number.isFinite(remaining)) {
-      stalled += 1;
-    }
+  // The bucket's size is known before a request is spent when an answer has said it.
+  const limit = target.runtime.pacer.estimate().limit;
+  target.needs(limit === undefined || limit + MARGIN <= target.settings.exhaustionMax, `the target's bucket (X-RateLimit-Limit ${limit}) is larger than --exhaustion-max ${target.settings.exhaustionMax} lets the suite spend; raise it to verify the 429 clauses`, 'budget');
+  try {
+    return await target.shared(sharedKeys.exhaustion, 'redeliveries of an unknown event of an unknown stream until a 429', () => exhaust(target));
+  } catch (error) {
+    if (error instanceof BucketTooLarge) target.needs(false, error.message, 'budget');
+    throw error;
   }
-  return { last, sent, why: `429 after ${sent} requests` };
+}
+
+async function exhaust(target: TargetSession): Promise<Exhaustion> {
+  const max = target.settings.exhaustionMax;
+  const request: CallInput = {
+    params: { id: exampleOf(target, streamId()), event_id: exampleOf(target, eventId()) },
+    retryRateLimited: false,
+    pace: false,
+  };
+  const started = Date.now();
+  const exchanges: Exchange[] = [];
+  const send = async (count: number) => {
+    const batch = await Promise.all(Array.from({ length: count }, () => target.call('redeliver', request)));
+    exchanges.push(...batch);
+    return batch;
+  };
+  let [last] = await send(1);
+  for (;;) {
+    const seen = rateLimitOf(last!);
+    const estimate = target.runtime.pacer.estimate();
+    const limit = seen.limit ?? estimate.limit ?? max;
+    const elapsedSeconds = (Date.now() - started) / 1000;
+    const allowed = Math.min(max, limit + Math.ceil(estimate.refillPerSecond * elapsedSeconds) + MARGIN);
+    if (last!.status === 429) return { exchanges, last: last!, sent: exchanges.length, why: `429 after ${exchanges.length} requests` };
+    if (seen.limit !== undefined && seen.limit + MARGIN > max) {
+      throw new BucketTooLarge(`the target's bucket (X-RateLimit-Limit ${seen.limit}) is larger than --exhaustion-max ${max} lets the suite spend; raise it to verify the 429 clauses`);
+    }
+    if (exchanges.length >= allowed) {
+      const capped = allowed === max ? ` (capped by --exhaustion-max ${max})` : '';
+      return {
+        exchanges,
+        last: last!,
+        sent: exchanges.length,
+        why: `no 429 after ${exchanges.length} requests in ${elapsedSeconds.toFixed(1)} s, one bucket (X-RateLimit-Limit ${seen.limit ?? '(absent)'}) plus its refill${capped}; last X-RateLimit-Remaining ${seen.remaining ?? '(absent)'}`,
+      };
+    }
+    const perRoundTrip = Math.ceil(2 * estimate.refillPerSecond * (last!.ms / 1000));
+    const batch = await send(Math.max(1, Math.min(MOST_AT_ONCE, perRoundTrip, allowed - exchanges.length)));
+    last = batch.find((exchange) => exchange.status === 429) ?? batch[batch.length - 1]!;
+  }
 }

@@ -2,7 +2,7 @@
 // tokens carry scopes from the catalogue. Observed: the response shape, the claims, the lifetime,
 // the JWKS, the JSON form of the request and the endpoint's own error shape.
 import { createLocalJWKSet, decodeJwt, decodeProtectedHeader, jwtVerify } from 'jose';
-import { conformance, expectClause, expectSchema, expectStatus } from '../../harness/index.ts';
+import { conformance, expectClause, expectSchema, expectStatus, sharedKeys } from '../../harness/index.ts';
 import { checkScopeString, observed, operation, validator } from '../../specs/index.ts';
 
 const JWS_COMPACT = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
@@ -13,8 +13,13 @@ function scopesOf(token: string): string[] {
   return Array.isArray(claim) ? claim.map(String) : [];
 }
 
-conformance('[§5 token.endpoint] the token endpoint issues a JWT for form-encoded client credentials and the /api/v2/ audience', async ({ target }) => {
-  const { exchange, token } = await target.tokens.request(target.role('global'));
+/** Tests that read the global role's token, or the exchange that issued it: no request of their own. */
+const readsToken = { operation: 'token' as const, requests: 0 };
+const readsJwks = { operation: 'token' as const, requests: 0, shared: [sharedKeys.jwks] };
+const ownRequest = { operation: 'token' as const, requests: 1 };
+
+conformance('[§5 token.endpoint] the token endpoint issues a JWT for form-encoded client credentials and the /api/v2/ audience', readsToken, async ({ target }) => {
+  const { exchange, token } = await target.issued('global');
   const header = token && JWS_COMPACT.test(token) ? safe(() => decodeProtectedHeader(token)) : undefined;
   expectClause({
     pass: exchange.status === 200 && header?.alg !== undefined,
@@ -24,7 +29,7 @@ conformance('[§5 token.endpoint] the token endpoint issues a JWT for form-encod
   });
 });
 
-conformance('[§5 token.scopes] an access token carries its scopes', async ({ target }) => {
+conformance('[§5 token.scopes] an access token carries its scopes', readsToken, async ({ target }) => {
   const scopes = scopesOf(await target.tokenFor('global'));
   const needed = operation('redeliver').contractScopes;
   expectClause({
@@ -34,7 +39,7 @@ conformance('[§5 token.scopes] an access token carries its scopes', async ({ ta
   });
 });
 
-conformance('[§5 scopes.catalogue] every scope an access token carries is action:resource from the catalogue', async ({ target }) => {
+conformance('[§5 scopes.catalogue] every scope an access token carries is action:resource from the catalogue', readsToken, async ({ target }) => {
   const check = checkScopeString(scopesOf(await target.tokenFor('global')).join(' '));
   expectClause({
     pass: check.scopes.length > 0 && check.malformed.length === 0 && check.unknown.length === 0,
@@ -43,13 +48,13 @@ conformance('[§5 scopes.catalogue] every scope an access token carries is actio
   });
 });
 
-conformance('[§5 token.observed.response] the token response has access_token, token_type Bearer, expires_in and scope', async ({ target }) => {
-  const { exchange } = await target.tokens.request(target.role('global'));
+conformance('[§5 token.observed.response] the token response has access_token, token_type Bearer, expires_in and scope', readsToken, async ({ target }) => {
+  const { exchange } = await target.issued('global');
   expectSchema(exchange, validator('TokenResponse', 'observed'), '{access_token, token_type: "Bearer", expires_in, scope}');
 });
 
-conformance('[§5 token.lifetime] an access token lives 86400 seconds', async ({ target }) => {
-  const { exchange, token } = await target.tokens.request(target.role('global'));
+conformance('[§5 token.lifetime] an access token lives 86400 seconds', readsToken, async ({ target }) => {
+  const { exchange, token } = await target.issued('global');
   const claims = token ? safe(() => decodeJwt(token)) : undefined;
   const expiresIn = (exchange.json as { expires_in?: unknown } | undefined)?.expires_in;
   const lifetime = claims?.exp !== undefined && claims.iat !== undefined ? claims.exp - claims.iat : undefined;
@@ -61,7 +66,7 @@ conformance('[§5 token.lifetime] an access token lives 86400 seconds', async ({
   });
 });
 
-conformance('[§5 token.observed.claims] an access token is an RS256 JWS with the documented claims', async ({ target }) => {
+conformance('[§5 token.observed.claims] an access token is an RS256 JWS with the documented claims', readsToken, async ({ target }) => {
   const token = await target.tokenFor('global');
   const header = decodeProtectedHeader(token);
   const claims = decodeJwt(token);
@@ -85,9 +90,9 @@ conformance('[§5 token.observed.claims] an access token is an RS256 JWS with th
   });
 });
 
-conformance('[§5 token.observed.jwks] the published JWKS verifies an issued token', async ({ target }) => {
+conformance('[§5 token.observed.jwks] the published JWKS verifies an issued token', readsJwks, async ({ target }) => {
   const token = await target.tokenFor('global');
-  const jwks = await target.forge.jwks();
+  const jwks = await target.jwks();
   const verified = await jwtVerify(token, createLocalJWKSet(jwks), { audience: target.target.audience }).then(
     () => 'verified',
     (error: Error) => error.message,
@@ -95,13 +100,13 @@ conformance('[§5 token.observed.jwks] the published JWKS verifies an issued tok
   expectClause({ pass: verified === 'verified', expected: `${target.forge.jwksUrl} holds the key that verifies the token`, actual: verified });
 });
 
-conformance('[§5 token.observed.json-request] the token endpoint accepts a JSON request without the trailing slash', async ({ target }) => {
-  const { exchange, token } = await target.tokens.request(target.role('global'), { json: true, url: `${target.target.authUrl}${observed.tokens.path}` });
+conformance('[§5 token.observed.json-request] the token endpoint accepts a JSON request without the trailing slash', ownRequest, async ({ target }) => {
+  const { exchange, token } = await target.tokenRequest('global', { json: true, url: `${target.target.authUrl}${observed.tokens.path}` });
   expectClause({ pass: exchange.status === 200 && token !== undefined, expected: 'status 200 with an access_token', actual: `status ${exchange.status}`, exchange });
 });
 
-conformance('[§5 token.observed.errors] a wrong client secret is answered 401 invalid_client in the endpoint\'s own error shape', async ({ target }) => {
-  const { exchange } = await target.tokens.request(target.role('global'), { clientSecret: 'a-wrong-secret-for-the-conformance-suite' });
+conformance('[§5 token.observed.errors] a wrong client secret is answered 401 invalid_client in the endpoint\'s own error shape', ownRequest, async ({ target }) => {
+  const { exchange } = await target.tokenRequest('global', { clientSecret: 'a-wrong-secret-for-the-conformance-suite' });
   expectStatus(exchange, observed.tokens.errors.invalid_client!.status);
   expectSchema(exchange, validator('TokenError', 'observed'), '{error: "invalid_client", error_description}');
   expectClause({ pass: (exchange.json as { error?: unknown })?.error === 'invalid_client', expected: 'error "invalid_client"', actual: `error ${JSON.stringify((exchange.json as { error?: unknown })?.error)}`, exchange });

@@ -1,8 +1,17 @@
 // Section 2.1: the fields of a flows vault connection, one test per field, each checked on every
 // connection the target names (the mock names one with every optional field, one with none and
 // one with every string at its maximum length).
-import { conformance, expectClause, expectJsonMediaType, expectSchema, expectStatus, expectSuccess } from '../../harness/index.ts';
+import { conformance, expectClause, expectJsonMediaType, expectSchema, expectStatus, expectSuccess, fixture, type TargetSession } from '../../harness/index.ts';
 import { clause, compileNode, observed, schema, validator, type JsonObject } from '../../specs/index.ts';
+import { sharedRequest, vaultReads } from '../requests.ts';
+
+/** Every test here reads the fixtures' connections, each read once per run. */
+const readsAll = { needs: [fixture('vaultConnections')], requests: 0, shared: vaultReads };
+const readsFirst = { needs: [fixture('vaultConnections')], requests: 0, shared: (c: Parameters<typeof vaultReads>[0]) => vaultReads(c).slice(0, 1) };
+
+function read(target: TargetSession, id: string) {
+  return target.call('vault', { params: { id }, shared: sharedRequest.vaultRead(id) });
+}
 
 const record = schema('FlowsVaultConnection', 'contract');
 const required = new Set(record.required as string[]);
@@ -24,36 +33,36 @@ function describe(fieldSchema: JsonObject): string {
 }
 
 for (const row of fields) {
-  conformance(`[§${row.section} ${row.clause}] every connection read has a valid ${row.field}`, async ({ target }) => {
+  conformance(`[§${row.section} ${row.clause}] every connection read has a valid ${row.field}`, readsAll, async ({ target }) => {
     for (const id of target.fixture('vaultConnections')) {
-      const exchange = await target.call('vault', { params: { id } });
+      const exchange = await read(target, id);
       expectSuccess(exchange);
       expectSchema(exchange, row.validate, row.rule);
     }
   });
 }
 
-conformance('[§4.3 vault.response.record] the read answers the record of the connection named in the path', async ({ target }) => {
+conformance('[§4.3 vault.response.record] the read answers the record of the connection named in the path', readsAll, async ({ target }) => {
   for (const id of target.fixture('vaultConnections')) {
-    const exchange = await target.call('vault', { params: { id } });
+    const exchange = await read(target, id);
     const got = (exchange.json as { id?: unknown } | undefined)?.id;
     expectClause({ pass: exchange.status < 300 && got === id, expected: `a record with id ${id}`, actual: `status ${exchange.status}, id ${JSON.stringify(got)}`, exchange });
   }
 });
 
-conformance('[§4 vault.response.content-type] the vault read answers with a JSON body', async ({ target }) => {
-  const exchange = await target.call('vault', { params: { id: target.fixture('vaultConnections')[0]! } });
+conformance('[§4 vault.response.content-type] the vault read answers with a JSON body', readsFirst, async ({ target }) => {
+  const exchange = await read(target, target.fixture('vaultConnections')[0]!);
   expectJsonMediaType(exchange);
 });
 
-conformance('[§4.4 vault.success.status] the vault read answers 200', async ({ target }) => {
-  const exchange = await target.call('vault', { params: { id: target.fixture('vaultConnections')[0]! } });
+conformance('[§4.4 vault.success.status] the vault read answers 200', readsFirst, async ({ target }) => {
+  const exchange = await read(target, target.fixture('vaultConnections')[0]!);
   expectStatus(exchange, observed.operations.vault.success.status);
 });
 
-conformance('[§2.1 vault.response.shape] every connection read has the recorded shape', async ({ target }) => {
+conformance('[§2.1 vault.response.shape] every connection read has the recorded shape', readsAll, async ({ target }) => {
   for (const id of target.fixture('vaultConnections')) {
-    const exchange = await target.call('vault', { params: { id } });
+    const exchange = await read(target, id);
     expectSchema(exchange, validator('FlowsVaultConnection', 'observed'), 'the fields of section 2.1 only, unset ones omitted, millisecond UTC timestamps, 32-hex fingerprint, upper-case app_id');
   }
 });

@@ -1,16 +1,21 @@
 // Spec section 9: the version is part of the base path. The target file's base_url must end with
 // it (checked when the file is read); here the operations answer there.
-import { conformance, expectClause } from '../../harness/index.ts';
+import { conformance, expectClause, fixture } from '../../harness/index.ts';
 import { basePath } from '../../specs/index.ts';
-import { validRequest } from '../requests.ts';
+import { sharedRequest } from '../requests.ts';
 
-conformance('[§9 versioning.base-path] the vault read answers under the /api/v2 base path', async ({ target }) => {
-  const exchange = await target.call('vault', validRequest(target, 'vault'));
-  const path = new URL(exchange.request.url).pathname;
-  expectClause({
-    pass: path.includes(`${basePath}/`) && exchange.status >= 200 && exchange.status < 300,
-    expected: `a 2xx at a path under ${basePath}`,
-    actual: `status ${exchange.status} at ${path}`,
-    exchange,
-  });
-});
+conformance(
+  '[§9 versioning.base-path] the vault read answers under the /api/v2 base path',
+  { operation: 'vault', needs: [fixture('vaultConnections')], requests: 0, shared: (c) => [sharedRequest.vaultRead(c.target.fixtures.vaultConnections[0]!)] },
+  async ({ target }) => {
+    const id = target.fixture('vaultConnections')[0]!;
+    const exchange = await target.call('vault', { params: { id }, shared: sharedRequest.vaultRead(id) });
+    const path = new URL(exchange.request.url).pathname;
+    expectClause({
+      pass: path.includes(`${basePath}/`) && exchange.status >= 200 && exchange.status < 300,
+      expected: `a 2xx at a path under ${basePath}`,
+      actual: `status ${exchange.status} at ${path}`,
+      exchange,
+    });
+  },
+);
