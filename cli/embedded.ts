@@ -1,14 +1,19 @@
 // The embedded default target: the mock server with its default fixtures, on a free loopback
-// port, described by targets/mock.yaml with its URLs pointed at that port. The signing key is
-// shared through a temporary file, the same way a user shares it with a mock started by hand.
+// port, described by targets/mock.yaml (a test double) with its URLs pointed at that port. The
+// signing key is shared through a temporary file, the same way a user shares it with a mock
+// started by hand.
+//
+// Its rate limit is the suite's own choice, made so that the verdict of the rate-limit tests never
+// depends on the machine: a bucket that holds every request the run plans (so no test but the
+// exhaustion ever meets a 429) and a refill far slower than any machine sends (so the exhaustion
+// always outruns it).
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { resolveTarget } from '../harness/config.ts';
 import type { ResolvedTarget } from '../harness/settings.ts';
-import { createMockServer } from '../mock/index.ts';
-import { projectRoot } from './run-suite.ts';
+import { projectRoot } from './paths.ts';
 
 export interface EmbeddedTarget {
   target: ResolvedTarget;
@@ -17,28 +22,62 @@ export interface EmbeddedTarget {
 
 export interface EmbeddedOptions {
   faults?: string[];
+  /** The bucket: requests the run plans, plus a margin. */
+  bucketSize: number;
+  /** An existing signing key file to reuse (the mutation gate's workers share one). */
+  signingKey?: string;
 }
 
-export async function startEmbeddedTarget(options: EmbeddedOptions = {}): Promise<EmbeddedTarget> {
-  const keyDir = mkdtempSync(join(tmpdir(), 'conformance-key-'));
-  const signingKey = join(keyDir, 'signing-key.pem');
-  const mock = await createMockServer({ port: 0, host: '127.0.0.1', signingKey, ...(options.faults ? { faults: options.faults } : {}) });
+/** Requests per second the embedded bucket refills: slower than any machine sends, one at a time. */
+export const EMBEDDED_REFILL_PER_SECOND = 10;
+/** Room above the plan, for the refill to leave some before the exhaustion and for retries. */
+export const EMBEDDED_BUCKET_MARGIN = 50;
+
+const SOURCE = 'embedded mock';
+
+function description(): Record<string, unknown> {
+  return parse(readFileSync(join(projectRoot, 'targets', 'mock.yaml'), 'utf8')) as Record<string, unknown>;
+}
+
+/**
+ * The embedded target as the plan sees it, before the mock starts: its URLs are not known yet,
+ * and the signing key it will share is stood for by a marker.
+ */
+export async function embeddedTargetForPlanning(): Promise<ResolvedTarget> {
+  const { signing_key_file: _key, ...rest } = description();
+  const target = await resolveTarget({ ...rest, base_url: 'http://127.0.0.1:9/api/v2', auth_url: 'http://127.0.0.1:9' }, { source: SOURCE, baseDir: projectRoot });
+  return { ...target, signingKeyJwk: '(the embedded mock shares its key when it starts)' };
+}
+
+export async function startEmbeddedTarget(options: EmbeddedOptions): Promise<EmbeddedTarget> {
+  const { createMockServer } = await import('../mock/index.ts');
+  const keyDir = options.signingKey ? undefined : mkdtempSync(join(tmpdir(), 'conformance-key-'));
+  const signingKey = options.signingKey ?? join(keyDir!, 'signing-key.pem');
+  const cleanUp = () => {
+    if (keyDir) rmSync(keyDir, { recursive: true, force: true });
+  };
+  const mock = await createMockServer({
+    port: 0,
+    host: '127.0.0.1',
+    signingKey,
+    rateLimit: { bucketSize: options.bucketSize, refillPerSecond: EMBEDDED_REFILL_PER_SECOND },
+    ...(options.faults ? { faults: options.faults } : {}),
+  });
   try {
-    const description = parse(readFileSync(join(projectRoot, 'targets', 'mock.yaml'), 'utf8')) as Record<string, unknown>;
     const target = await resolveTarget(
-      { ...description, base_url: `${mock.url}/api/v2`, auth_url: mock.url, signing_key_file: signingKey },
-      { source: options.faults?.length ? `embedded mock with fault ${options.faults.join(', ')}` : 'embedded mock', baseDir: projectRoot },
+      { ...description(), base_url: `${mock.url}/api/v2`, auth_url: mock.url, audience: mock.audience, signing_key_file: signingKey },
+      { source: options.faults?.length ? `${SOURCE} with fault ${options.faults.join(', ')}` : SOURCE, baseDir: projectRoot },
     );
     return {
       target,
       async close() {
         await mock.close();
-        rmSync(keyDir, { recursive: true, force: true });
+        cleanUp();
       },
     };
   } catch (error) {
     await mock.close();
-    rmSync(keyDir, { recursive: true, force: true });
+    cleanUp();
     throw error;
   }
 }

@@ -1,53 +1,78 @@
-// `npm run merge-reports`: merges the blob reports of sharded runs (npm start -- --shard I/N) into
-// one reports/junit.xml and reports/summary.md, and exits like a whole run would.
+// `npm run merge-reports`: merges the results of a sharded run (npm start -- --shard I/N, each
+// writing <out>/shards/I-of-N/results.json) into one junit.xml, junit-observed.xml, summary.md
+// and results.json, with the verdict of the whole run, and exits like a whole run would. It
+// knows how many shards the run had (from the shards' own results, or --shards N) and fails,
+// naming them, when any is missing or comes from another run: a missing shard never reads as
+// a pass.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { startVitest } from 'vitest/node';
-import { redactor } from '../harness/redact.ts';
-import { ConformanceReporter } from './reporters/conformance-reporter.ts';
-import type { RunInfo } from './reporters/results.ts';
-import { projectRoot } from './run-suite.ts';
 
-const print = (line: string) => process.stdout.write(`${redactor.redact(line)}\n`);
+const USAGE = `Usage: npm run merge-reports -- [--out DIR] [--shards N]
+
+Merges the reports of a sharded run (npm start -- --shard I/N --seed S, each shard writing
+DIR/shards/I-of-N/results.json) into DIR/junit.xml, junit-observed.xml, summary.md and
+results.json, with the verdict of the whole run.
+
+  --out DIR     where the shards wrote their reports (default reports)
+  --shards N    how many shards the run had (default: what the shards' reports say)
+  -h, --help    show this help
+
+Exit status as npm start: 0 PASS, 1 FAIL, 4 INCOMPLETE; 2 bad option; 3 a shard is
+missing, or the shards come from different runs.`;
+
 const fail = (code: number, message: string): never => {
   process.stderr.write(`error: ${message}\n`);
   process.exit(code);
 };
 
 async function main(): Promise<number> {
-  let outDir: string;
+  let values;
   try {
-    const { values } = parseArgs({ args: process.argv.slice(2), options: { out: { type: 'string', default: 'reports' } }, strict: true });
-    outDir = resolve(values.out!);
+    ({ values } = parseArgs({ args: process.argv.slice(2), strict: true, options: { out: { type: 'string', default: 'reports' }, shards: { type: 'string' }, help: { type: 'boolean', short: 'h' } } }));
   } catch (error) {
-    return fail(2, `${(error as Error).message} (usage: npm run merge-reports -- [--out DIR])`);
+    return fail(2, `${(error as Error).message.split('\n')[0]} (see --help)`);
   }
-  const blobDir = join(outDir, 'blob');
-  if (!existsSync(blobDir) || readdirSync(blobDir).filter((f) => f.startsWith('blob-')).length === 0) {
-    return fail(2, `no shard reports in ${blobDir}; run npm start -- --shard I/N first`);
+  if (values.help) {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
   }
+  if (values.shards !== undefined && !/^[1-9]\d*$/.test(values.shards)) return fail(2, `--shards needs a positive integer, got "${values.shards}"`);
+  const outDir = resolve(values.out!);
   const shardsDir = join(outDir, 'shards');
-  const runFiles = existsSync(shardsDir) ? readdirSync(shardsDir).filter((f) => f.startsWith('run-')) : [];
-  const runs = runFiles.map((f) => JSON.parse(readFileSync(join(shardsDir, f), 'utf8')) as RunInfo & { startedAt: string });
-  const seeds = new Set(runs.map((r) => r.seed));
-  if (seeds.size > 1) print(`warning: the shards ran with different seeds (${[...seeds].join(', ')})`);
-  const first = runs[0];
-  const info = (): RunInfo => ({
-    target: first?.target ?? 'unknown',
-    baseUrl: first?.baseUrl ?? 'unknown',
-    seed: first?.seed ?? 0,
-    strict: runs.some((r) => r.strict),
-    startedAt: new Date(Math.min(...runs.map((r) => Date.parse(r.startedAt)))),
-    wallMs: Math.max(0, ...runs.map((r) => r.wallMs)),
-    extraRequests: runs.reduce((sum, r) => sum + r.extraRequests, 0),
-    shard: `merged from ${runs.length} shard(s)`,
-  });
-  const reporter = new ConformanceReporter({ outDir, info, print });
-  const vitest = await startVitest('test', [], { root: projectRoot, config: join(projectRoot, 'suites', 'vitest.config.ts'), mergeReports: blobDir, watch: false }, { test: { reporters: [reporter] } });
-  await vitest.close();
-  if (!reporter.result) return fail(3, 'the merge produced no result');
-  return reporter.result.passed ? 0 : 1;
+  const found = existsSync(shardsDir)
+    ? readdirSync(shardsDir).flatMap((name) => {
+        const match = /^(\d+)-of-(\d+)$/.exec(name);
+        return match && existsSync(join(shardsDir, name, 'results.json')) ? [{ index: Number(match[1]), count: Number(match[2]), dir: join(shardsDir, name) }] : [];
+      })
+    : [];
+  const counts = [...new Set(found.map((f) => f.count))];
+  const count = values.shards !== undefined ? Number(values.shards) : counts.length === 1 ? counts[0]! : undefined;
+  if (count === undefined) {
+    return fail(3, found.length === 0 ? `no shard reports in ${shardsDir}; run npm start -- --shard I/N first` : `the shard reports in ${shardsDir} are of runs with ${counts.join(' and ')} shards; say which with --shards N`);
+  }
+  const missing = Array.from({ length: count }, (_, i) => i + 1).filter((index) => !found.some((f) => f.index === index && f.count === count));
+  if (missing.length > 0) {
+    return fail(3, `${missing.map((i) => `shard ${i}/${count}`).join(', ')} ${missing.length === 1 ? 'is' : 'are'} missing (no ${missing.map((i) => join(shardsDir, `${i}-of-${count}`, 'results.json')).join(', ')}); a merge of part of a run would not be its verdict`);
+  }
+  const { mergeShardResults } = await import('./reporters/merge.ts');
+  const shards = found.filter((f) => f.count === count).sort((a, b) => a.index - b.index);
+  const merged = mergeShardResults(shards.map((s) => JSON.parse(readFileSync(join(s.dir, 'results.json'), 'utf8'))));
+  if ('problem' in merged) return fail(3, merged.problem);
+  const { writeReports, prepareReportDir } = await import('./reporters/write.ts');
+  const { printRunSummary } = await import('./reporters/console.ts');
+  const { writeGithubOutput } = await import('./reporters/github.ts');
+  const { VERDICT_EXIT } = await import('./options.ts');
+  prepareReportDir(outDir);
+  const paths = writeReports(merged.result, outDir);
+  const print = (line: string) => process.stdout.write(`${line}\n`);
+  print(`merged ${count} shard${count === 1 ? '' : 's'} of the run against ${merged.result.info.target}`);
+  printRunSummary(merged.result, paths, print);
+  writeGithubOutput(merged.result, process.env, print);
+  return VERDICT_EXIT[merged.result.verdict];
 }
 
-main().then((code) => process.exit(code), (error: unknown) => fail(3, error instanceof Error ? error.message : String(error)));
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => fail(3, error instanceof Error ? error.message : String(error)),
+);

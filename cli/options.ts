@@ -1,5 +1,8 @@
-// The command line of `npm start`: parsed and validated once; a bad option is a UsageError that
-// names it, printed without a stack trace.
+// The command line of `npm start`: parsed and validated once, before anything heavy is loaded, so
+// that --help and a bad option answer at once. Every option also has an environment variable
+// (CONFORMANCE_<NAME>, e.g. CONFORMANCE_TARGET_FILE), for CI systems that pass settings that way;
+// the flag wins over the variable. A bad option is a UsageError that names it, printed without a
+// stack trace. This module imports nothing but node:util.
 import { parseArgs } from 'node:util';
 
 export class UsageError extends Error {
@@ -13,12 +16,21 @@ export interface ConformanceOptions {
   shard?: { index: number; count: number };
   allowWrites: boolean;
   allowRateLimitExhaustion: boolean;
-  maxRequests: number;
+  /** undefined: the default (raised against the embedded mock to what its run needs). */
+  maxRequests?: number;
   requestTimeoutMs: number;
   runTimeoutSeconds: number;
-  numRuns: number;
+  /** Generated cases per property; undefined: the default for the target (embedded mock or not). */
+  numRuns?: number;
+  rateShare: number;
+  /** Most requests the rate-limit exhaustion may send; undefined: the default for the target. */
+  exhaustionMax?: number;
   outDir: string;
   grep?: string;
+  grepInvert?: string;
+  operations?: string[];
+  baseline?: string;
+  list: boolean;
   help: boolean;
 }
 
@@ -26,93 +38,179 @@ export const DEFAULTS = {
   maxRequests: 4000,
   requestTimeoutMs: 10_000,
   runTimeoutSeconds: 600,
-  numRuns: 20,
+  /** Generated cases per property against the embedded mock; none elsewhere unless asked. */
+  embeddedNumRuns: 20,
+  rateShare: 0.5,
+  /** One bucket of a real tenant's Management API is 10 (free) to 50 (production) requests. */
+  exhaustionMax: 100,
   outDir: 'reports',
 } as const;
 
-export const HELP = `Usage: npm start -- [options]
+/** Exit codes: what a CI step reads. */
+export const EXIT = { pass: 0, fail: 1, usage: 2, cannotRun: 3, incomplete: 4 } as const;
+
+export const VERDICT_EXIT = { PASS: EXIT.pass, FAIL: EXIT.fail, INCOMPLETE: EXIT.incomplete } as const;
+
+export const HELP = `Usage: npm start -- [options]      (or: npx mgmt-api-conformance [options])
 
 Runs the conformance suite of the management API v2 against a target and writes
-reports/junit.xml and reports/summary.md. With no --target-file, it starts the mock
-server on a free loopback port and runs against it.
+reports/junit.xml, reports/junit-observed.xml, reports/summary.md and reports/results.json.
+With no --target-file, it starts the mock server on a free loopback port and runs against it.
 
-Options:
+Target and run:
   --target-file FILE              target description (YAML); see targets/example-tenant.yaml
-  --strict                        observed-level failures fail the run too
-  --seed N                        seed of every property test (default: random, printed)
+  --strict                        observed-level failures gate the run too
+  --seed N                        seed of the generated cases (default: random, printed)
+  --num-runs N                    generated cases per property test, on top of each test's
+                                  deterministic boundary cases (default ${DEFAULTS.embeddedNumRuns} against
+                                  the embedded mock, 0 against any other target)
+  --list, --plan                  print every test, its clause and planned requests, and the
+                                  total; send nothing
+Filters:
+  --grep TEXT                     only tests whose title contains TEXT (e.g. a clause id)
+  --grep-invert TEXT              leave out tests whose title contains TEXT
+  --operation OP[,OP]             only tests that send to these operations
+                                  (redeliver, sso-ticket, vault, token)
   --shard I/N                     run shard I of N; merge with: npm run merge-reports
-  --allow-writes                  allow redeliveries and ticket creation on a non-loopback target
-  --allow-rate-limit-exhaustion   allow spending the rate limit on purpose on a non-loopback target
-  --max-requests N                request budget of the run (default ${DEFAULTS.maxRequests})
+Someone's tenant:
+  --allow-writes                  allow redeliveries and ticket creation on a target that is
+                                  not a test double
+  --allow-rate-limit-exhaustion   allow spending its rate limit on purpose (one bucket)
+  --rate-share F                  share of the target's rate limit the suite may use, 0 < F <= 1
+                                  (default ${DEFAULTS.rateShare}; split between shards)
+  --max-requests N                request budget of the run (default ${DEFAULTS.maxRequests}); a plan over
+                                  it stops the run before the first request
+  --exhaustion-max N              most requests the rate-limit exhaustion may send
+                                  (default ${DEFAULTS.exhaustionMax}; the embedded mock's bucket against it)
   --request-timeout MS            timeout of each request (default ${DEFAULTS.requestTimeoutMs})
   --run-timeout S                 bound of the whole run in seconds (default ${DEFAULTS.runTimeoutSeconds})
-  --num-runs N                    generated cases per property test (default ${DEFAULTS.numRuns})
-  --grep TEXT                     run only tests whose name contains TEXT (e.g. a clause id)
+Reports:
   --out DIR                       where reports are written (default ${DEFAULTS.outDir})
+  --baseline FILE                 known failures of this target (YAML), reported but not gating
   -h, --help                      show this help
 
-Exit status: 0 every gating test passed; 1 a gating test failed; 2 bad option or
-target file; 3 the run could not be carried out (target unreachable, suite error).`;
+Every option has an environment variable: CONFORMANCE_ and its name in capitals,
+e.g. CONFORMANCE_TARGET_FILE=t.yaml, CONFORMANCE_ALLOW_WRITES=true. Flags win.
+Targets behind an HTTP proxy: HTTPS_PROXY, HTTP_PROXY and NO_PROXY are honoured.
 
-function positiveInteger(name: string, value: string | undefined, fallback: number, allowZero = false): number {
-  if (value === undefined) return fallback;
+Exit status: 0 PASS, every gating clause verified; 1 FAIL, a gating test failed;
+2 bad option, target file or plan (over --max-requests); 3 the run could not be
+carried out (target unreachable, reports not writable); 4 INCOMPLETE, some gating
+clause was not verified (missing opt-in, fixture, role, token alternative, budget or
+time), listed with the reason.`;
+
+const FLAGS = {
+  'target-file': { type: 'string' },
+  strict: { type: 'boolean' },
+  seed: { type: 'string' },
+  shard: { type: 'string' },
+  'allow-writes': { type: 'boolean' },
+  'allow-rate-limit-exhaustion': { type: 'boolean' },
+  'max-requests': { type: 'string' },
+  'request-timeout': { type: 'string' },
+  'run-timeout': { type: 'string' },
+  'num-runs': { type: 'string' },
+  'rate-share': { type: 'string' },
+  'exhaustion-max': { type: 'string' },
+  grep: { type: 'string' },
+  'grep-invert': { type: 'string' },
+  operation: { type: 'string', multiple: true },
+  baseline: { type: 'string' },
+  out: { type: 'string' },
+  list: { type: 'boolean' },
+  plan: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+type FlagName = keyof typeof FLAGS;
+
+export const OPERATION_FILTERS = ['redeliver', 'sso-ticket', 'vault', 'token'] as const;
+
+/** CONFORMANCE_TARGET_FILE for target-file. */
+export function envName(flag: string): string {
+  return `CONFORMANCE_${flag.toUpperCase().replace(/-/g, '_')}`;
+}
+
+function integer(name: string, value: string | undefined, allowZero = false): number | undefined {
+  if (value === undefined) return undefined;
   if (!/^\d+$/.test(value) || (!allowZero && Number(value) === 0) || !Number.isSafeInteger(Number(value))) {
     throw new UsageError(`--${name} needs a ${allowZero ? 'non-negative' : 'positive'} integer, got "${value}"`);
   }
   return Number(value);
 }
 
-export function parseConformanceOptions(argv: string[]): ConformanceOptions {
+function fraction(name: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const number = Number(value);
+  if (!/^\d*\.?\d+$/.test(value) || !(number > 0 && number <= 1)) throw new UsageError(`--${name} needs a number above 0 and at most 1, got "${value}"`);
+  return number;
+}
+
+function boolean(name: string, value: string | boolean | undefined): boolean {
+  if (value === undefined || typeof value === 'boolean') return value ?? false;
+  if (/^(1|true|yes)$/i.test(value)) return true;
+  if (/^(0|false|no|)$/i.test(value)) return false;
+  throw new UsageError(`${envName(name)} needs true or false, got "${value}"`);
+}
+
+/** Flag values, with the environment filling what the command line leaves out. */
+function valuesWithEnvironment(argv: string[], env: NodeJS.ProcessEnv): Partial<Record<FlagName, string | boolean | string[]>> {
   let parsed;
   try {
-    parsed = parseArgs({
-      args: argv,
-      strict: true,
-      allowPositionals: false,
-      options: {
-        'target-file': { type: 'string' },
-        strict: { type: 'boolean', default: false },
-        seed: { type: 'string' },
-        shard: { type: 'string' },
-        'allow-writes': { type: 'boolean', default: false },
-        'allow-rate-limit-exhaustion': { type: 'boolean', default: false },
-        'max-requests': { type: 'string' },
-        'request-timeout': { type: 'string' },
-        'run-timeout': { type: 'string' },
-        'num-runs': { type: 'string' },
-        grep: { type: 'string' },
-        out: { type: 'string' },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-    });
+    parsed = parseArgs({ args: argv, strict: true, allowPositionals: false, options: FLAGS });
   } catch (error) {
     throw new UsageError((error as Error).message.split('\n')[0]!.replace(/\. To specify a positional.*$/, ''));
   }
-  const v = parsed.values;
+  const values: Partial<Record<FlagName, string | boolean | string[]>> = { ...parsed.values };
+  for (const name of Object.keys(FLAGS) as FlagName[]) {
+    const fromEnv = env[envName(name)];
+    if (values[name] !== undefined || fromEnv === undefined || name === 'help') continue;
+    values[name] = FLAGS[name].type === 'boolean' ? boolean(name, fromEnv) : name === 'operation' ? fromEnv.split(',') : fromEnv;
+  }
+  return values;
+}
+
+export function parseConformanceOptions(argv: string[], env: NodeJS.ProcessEnv = {}): ConformanceOptions {
+  const v = valuesWithEnvironment(argv, env);
+  const text = (name: FlagName) => v[name] as string | undefined;
   let shard: ConformanceOptions['shard'];
-  if (v.shard !== undefined) {
-    const match = /^(\d+)\/(\d+)$/.exec(v.shard);
+  if (text('shard') !== undefined) {
+    const match = /^(\d+)\/(\d+)$/.exec(text('shard')!);
     const index = Number(match?.[1]);
     const count = Number(match?.[2]);
     if (!match || index < 1 || count < 1 || index > count) {
-      throw new UsageError(`--shard needs I/N with 1 <= I <= N, got "${v.shard}"`);
+      throw new UsageError(`--shard needs I/N with 1 <= I <= N, got "${text('shard')}"`);
     }
     shard = { index, count };
   }
-  if (v['target-file'] === '') throw new UsageError('--target-file needs a file path');
+  for (const name of ['target-file', 'out', 'grep', 'grep-invert', 'baseline'] as const) {
+    if (text(name) === '') throw new UsageError(`--${name} needs a value`);
+  }
+  const operations = (v.operation as string[] | undefined)?.flatMap((o) => o.split(',')).map((o) => o.trim());
+  const unknown = operations?.filter((o) => !(OPERATION_FILTERS as readonly string[]).includes(o));
+  if (unknown?.length) throw new UsageError(`--operation ${unknown.join(',')} is not one of ${OPERATION_FILTERS.join(', ')}`);
+  const seed = integer('seed', text('seed'), true);
+  const numRuns = integer('num-runs', text('num-runs'), true);
+  const exhaustionMax = integer('exhaustion-max', text('exhaustion-max'));
   return {
-    ...(v['target-file'] ? { targetFile: v['target-file'] } : {}),
-    strict: v.strict ?? false,
-    ...(v.seed !== undefined ? { seed: positiveInteger('seed', v.seed, 0, true) } : {}),
+    ...(text('target-file') ? { targetFile: text('target-file')! } : {}),
+    strict: boolean('strict', v.strict as boolean | undefined),
+    ...(seed !== undefined ? { seed } : {}),
     ...(shard ? { shard } : {}),
-    allowWrites: v['allow-writes'] ?? false,
-    allowRateLimitExhaustion: v['allow-rate-limit-exhaustion'] ?? false,
-    maxRequests: positiveInteger('max-requests', v['max-requests'], DEFAULTS.maxRequests),
-    requestTimeoutMs: positiveInteger('request-timeout', v['request-timeout'], DEFAULTS.requestTimeoutMs),
-    runTimeoutSeconds: positiveInteger('run-timeout', v['run-timeout'], DEFAULTS.runTimeoutSeconds),
-    numRuns: positiveInteger('num-runs', v['num-runs'], DEFAULTS.numRuns),
-    outDir: v.out ?? DEFAULTS.outDir,
-    ...(v.grep ? { grep: v.grep } : {}),
-    help: v.help ?? false,
+    allowWrites: boolean('allow-writes', v['allow-writes'] as boolean | undefined),
+    allowRateLimitExhaustion: boolean('allow-rate-limit-exhaustion', v['allow-rate-limit-exhaustion'] as boolean | undefined),
+    ...(text('max-requests') !== undefined ? { maxRequests: integer('max-requests', text('max-requests'))! } : {}),
+    requestTimeoutMs: integer('request-timeout', text('request-timeout')) ?? DEFAULTS.requestTimeoutMs,
+    runTimeoutSeconds: integer('run-timeout', text('run-timeout')) ?? DEFAULTS.runTimeoutSeconds,
+    ...(numRuns !== undefined ? { numRuns } : {}),
+    rateShare: fraction('rate-share', text('rate-share')) ?? DEFAULTS.rateShare,
+    ...(exhaustionMax !== undefined ? { exhaustionMax } : {}),
+    outDir: text('out') ?? DEFAULTS.outDir,
+    ...(text('grep') ? { grep: text('grep')! } : {}),
+    ...(text('grep-invert') ? { grepInvert: text('grep-invert')! } : {}),
+    ...(operations?.length ? { operations } : {}),
+    ...(text('baseline') ? { baseline: text('baseline')! } : {}),
+    list: boolean('list', v.list as boolean | undefined) || boolean('plan', v.plan as boolean | undefined),
+    help: boolean('help', v.help as boolean | undefined),
   };
 }

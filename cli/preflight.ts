@@ -1,23 +1,65 @@
-// Before the suite: one token request for the global role. A target that cannot be reached, or
-// credentials it refuses, stop the run with a clear message instead of a wall of failed tests.
+// Before the suite: a token of the global role, then one read of the first vault connection. A
+// target that cannot be reached, or credentials it refuses, stop the run with a clear message
+// instead of a wall of failed tests; the read tells the state of the target's rate limit before
+// the first test, so a target that would keep the suite waiting past its bound is said up front.
 import { RequestBudget } from '../harness/budget.ts';
+import { HarnessError } from '../harness/errors.ts';
 import { TargetHttp } from '../harness/http.ts';
 import { RateLimitPacer } from '../harness/pacer.ts';
-import type { ResolvedTarget } from '../harness/settings.ts';
+import type { RateLimitObservation, ResolvedTarget } from '../harness/settings.ts';
+import { SharedRequests } from '../harness/shared.ts';
 import { TokenProvider } from '../harness/tokens.ts';
+import { operation, observed } from '../specs/index.ts';
+import { PREFLIGHT_REQUESTS } from './plan.ts';
 
-export async function preflight(target: ResolvedTarget, requestTimeoutMs: number): Promise<number> {
-  const budget = new RequestBudget(3);
+export interface Preflight {
+  requests: number;
+  probe?: RateLimitObservation;
+}
+
+export async function preflight(target: ResolvedTarget, requestTimeoutMs: number): Promise<Preflight> {
+  const budget = new RequestBudget(PREFLIGHT_REQUESTS);
+  const deadline = Date.now() + PREFLIGHT_REQUESTS * requestTimeoutMs + 1_000;
   const http = new TargetHttp({
     budget,
-    pacer: new RateLimitPacer({ maxWaitMs: 5_000 }),
+    pacer: new RateLimitPacer({ share: 1, testDouble: true, deadline }),
     requestTimeoutMs,
-    deadline: Date.now() + 4 * requestTimeoutMs,
+    deadline,
   });
   try {
-    await new TokenProvider(http, target).tokenFor('global');
-    return budget.used;
+    const token = await new TokenProvider(http, target, new SharedRequests()).tokenFor('global');
+    const id = target.fixtures.vaultConnections[0];
+    if (id === undefined) return { requests: budget.used };
+    const path = operation('vault').pathTemplate.replace('{id}', encodeURIComponent(id));
+    const exchange = await http.send({ method: 'GET', url: `${target.baseUrl}${path}`, headers: { accept: 'application/json', authorization: `Bearer ${token}` }, label: 'vault' });
+    return { requests: budget.used, probe: observationOf(exchange.headers) };
+  } catch (error) {
+    if (error instanceof HarnessError) throw Object.assign(error, { requests: budget.used });
+    throw error;
   } finally {
     await http.close();
   }
+}
+
+function observationOf(headers: Record<string, string>): RateLimitObservation {
+  const names = observed.rate_limit.headers;
+  const integer = (name: string) => {
+    const raw = headers[name.toLowerCase()]?.trim();
+    return raw !== undefined && /^\d+$/.test(raw) ? Number(raw) : undefined;
+  };
+  const reset = integer(names.reset);
+  return {
+    atMs: Date.now(),
+    ...(integer(names.limit) !== undefined ? { limit: integer(names.limit)! } : {}),
+    ...(integer(names.remaining) !== undefined ? { remaining: integer(names.remaining)! } : {}),
+    ...(reset !== undefined ? { resetAtMs: reset > 1e11 ? reset : reset * 1000 } : {}),
+  };
+}
+
+/** Whether the probe's headers would keep the suite from sending anything before the bound. */
+export function waitPastBound(probe: RateLimitObservation | undefined, deadline: number): string | undefined {
+  if (!probe || probe.remaining !== 0 || probe.resetAtMs === undefined) return undefined;
+  if (probe.resetAtMs <= deadline) return undefined;
+  const wait = Math.round((probe.resetAtMs - probe.atMs) / 1000);
+  return `the target's rate limit would keep the suite waiting ${wait} s (X-RateLimit-Remaining 0, X-RateLimit-Reset ${new Date(probe.resetAtMs).toISOString()}), past the run's time bound of ${Math.round((deadline - probe.atMs) / 1000)} s`;
 }

@@ -1,8 +1,16 @@
-// JUnit XML for release gates. Its failure count is the gating failure count, so a gate that
-// reads the file agrees with the exit code: an observed-level failure outside --strict is written
-// with its message in <system-err> and the property outcome=failed, not as a <failure>.
-// Every test case carries its clause, section and level as properties.
-import type { RunInfo, RunResult, TestOutcome } from './results.ts';
+// JUnit XML that CI tools read: valid against the schema the Jenkins xUnit plugin applies
+// (junit-10.xsd), which GitLab and GitHub report actions read too. Two files:
+//   junit.xml           the gate: every gating test (contract, and observed ones with --strict);
+//                       its failure count is the gating failure count, so it agrees with the exit
+//                       code. A known failure (baseline) is a passing case that says so.
+//   junit-observed.xml  the observed level, with its failures as real failures, for teams to
+//                       publish as a non-blocking report.
+// The schema allows no properties in a test case and no `file` on one: each file of the suite is
+// one <testsuite file="...">, and the run's facts (verdict, flags, unverified clauses) are the
+// properties of a first suite named "conformance run". Clause and level data per test live in
+// results.json.
+import type { RunResult, TestOutcome } from './results.ts';
+import { unverifiedReasons } from './results.ts';
 
 function escape(text: string): string {
   return text
@@ -13,74 +21,102 @@ function escape(text: string): string {
     .replace(/"/g, '&quot;');
 }
 
+function attributes(values: Record<string, string | number>): string {
+  return Object.entries(values)
+    .map(([name, value]) => `${name}="${escape(String(value))}"`)
+    .join(' ');
+}
+
 function property(name: string, value: string | number | boolean): string {
-  return `<property name="${escape(name)}" value="${escape(String(value))}"/>`;
+  return `      <property ${attributes({ name, value: String(value) })}/>`;
 }
 
-function testcase(test: TestOutcome): string {
-  const classname = test.file.replace(/\.test\.ts$/, '').replace(/[\\/]/g, '.');
-  const properties = [
-    property('clause', test.clause ?? '(none)'),
-    property('section', test.section ?? '(none)'),
-    property('level', test.level ?? '(untagged)'),
-    property('gating', test.gating),
-    property('outcome', test.state),
-    property('requests', test.requests),
-  ];
-  const body: string[] = [`      <properties>${properties.join('')}</properties>`];
-  const message = test.errors.join('\n\n') || (test.clause ? '' : 'test title has no known clause tag "[§<section> <clause-id>]"');
-  if (test.state === 'failed' && test.gating) {
-    const first = message.split('\n')[0] ?? 'failed';
-    body.push(`      <failure message="${escape(first)}" type="${test.level ?? 'untagged'}">${escape(message)}</failure>`);
-  } else if (test.state === 'failed') {
-    body.push(`      <system-err>${escape(`observed-level failure (not gating; --strict gates it):\n${message}`)}</system-err>`);
-  } else if (test.state === 'skipped') {
-    body.push(`      <skipped message="${escape(test.note ?? 'skipped')}"/>`);
-  } else if (!test.clause) {
-    body.push(`      <failure message="untagged test" type="untagged">${escape(message)}</failure>`);
+const seconds = (ms: number) => (ms / 1000).toFixed(3);
+
+function testcase(test: TestOutcome, failuresAreReal: boolean): string {
+  const head = `    <testcase ${attributes({ name: test.name, classname: test.file.replace(/\.test\.ts$/, '').replace(/[\\/]/g, '.'), time: seconds(test.durationMs) })}`;
+  if (test.state === 'skipped') return `${head}>\n      <skipped ${attributes({ message: test.skip ? `[${test.skip.category ?? 'skipped'}] ${test.skip.reason}` : 'skipped' })}/>\n    </testcase>`;
+  if (test.state === 'failed' && failuresAreReal && !test.known) {
+    const type = test.clause ? `clause ${test.clause}` : 'untagged test';
+    return `${head}>\n      <failure ${attributes({ message: test.failure ?? 'failed', type })}>${escape(test.errors.join('\n\n'))}</failure>\n    </testcase>`;
   }
-  return [
-    `    <testcase classname="${escape(classname)}" name="${escape(test.name)}" time="${(test.durationMs / 1000).toFixed(3)}">`,
-    ...body,
-    '    </testcase>',
-  ].join('\n');
+  if (test.state === 'failed' && test.known) {
+    return `${head}>\n      <system-out>${escape(`known failure (baseline: ${test.known.reason}): ${test.failure ?? ''}`)}</system-out>\n    </testcase>`;
+  }
+  return `${head}/>`;
 }
 
-export function renderJunit(result: RunResult, info: RunInfo): string {
+function isFailure(test: TestOutcome, failuresAreReal: boolean): boolean {
+  return test.state === 'failed' && failuresAreReal && !test.known;
+}
+
+function render(result: RunResult, tests: TestOutcome[], suiteName: string, failuresAreReal: (t: TestOutcome) => boolean): string {
   const byFile = new Map<string, TestOutcome[]>();
-  for (const test of result.tests) byFile.set(test.file, [...(byFile.get(test.file) ?? []), test]);
-  const failures = (tests: TestOutcome[]) => tests.filter((t) => (t.state === 'failed' && t.gating) || !t.clause).length;
-  const skipped = (tests: TestOutcome[]) => tests.filter((t) => t.state === 'skipped').length;
-  const seconds = (tests: TestOutcome[]) => (tests.reduce((s, t) => s + t.durationMs, 0) / 1000).toFixed(3);
+  for (const test of tests) byFile.set(test.file, [...(byFile.get(test.file) ?? []), test]);
+  const info = result.info;
   const runProperties = [
+    property('verdict', result.verdict),
     property('target', info.target),
     property('base_url', info.baseUrl),
     property('seed', info.seed),
     property('strict', info.strict),
-    ...(info.shard ? [property('shard', info.shard)] : []),
-  ].join('');
-  const suites = [...byFile.entries()].map(([file, tests]) =>
-    [
-      `  <testsuite name="${escape(file)}" tests="${tests.length}" failures="${failures(tests)}" errors="0" skipped="${skipped(tests)}" time="${seconds(tests)}" timestamp="${info.startedAt.toISOString()}">`,
-      `    <properties>${runProperties}</properties>`,
-      ...tests.map(testcase),
-      '  </testsuite>',
-    ].join('\n'),
-  );
+    property('flags', info.flags.join(' ') || '(none)'),
+    property('suite_version', info.version),
+    property('suite_commit', info.commit),
+    property('requests', result.requests),
+    ...(info.shard ? [property('shard', `${info.shard.index}/${info.shard.count}`)] : []),
+    ...unverifiedReasons(result).map((u) => property(`unverified.${u.id}`, u.reasons.join('; '))),
+  ];
+  const failures = tests.filter((t) => isFailure(t, failuresAreReal(t))).length;
   const errors = result.unhandled.length;
-  const unhandledSuite = errors
-    ? [
-        `  <testsuite name="errors outside tests" tests="${errors}" failures="0" errors="${errors}" skipped="0" time="0">`,
-        ...result.unhandled.map((m, i) => `    <testcase classname="run" name="error ${i + 1}"><error message="${escape(m.split('\n')[0] ?? '')}">${escape(m)}</error></testcase>`),
-        '  </testsuite>',
-      ]
-    : [];
+  const suites = [
+    `  <testsuite ${attributes({ name: 'conformance run', tests: 0, failures: 0, errors: 0, skipped: 0, time: seconds(info.wallMs), timestamp: info.startedAt })}>`,
+    '    <properties>',
+    ...runProperties,
+    '    </properties>',
+    '  </testsuite>',
+  ];
+  for (const [file, cases] of byFile) {
+    const suiteFailures = cases.filter((t) => isFailure(t, failuresAreReal(t))).length;
+    suites.push(
+      `  <testsuite ${attributes({
+        name: file,
+        tests: cases.length,
+        failures: suiteFailures,
+        errors: 0,
+        skipped: cases.filter((t) => t.state === 'skipped').length,
+        time: seconds(cases.reduce((sum, t) => sum + t.durationMs, 0)),
+        timestamp: info.startedAt,
+        file,
+      })}>`,
+      ...cases.map((t) => testcase(t, failuresAreReal(t))),
+      '  </testsuite>',
+    );
+  }
+  if (errors > 0) {
+    suites.push(`  <testsuite ${attributes({ name: 'errors outside tests', tests: errors, failures: 0, errors, skipped: 0, time: '0.000' })}>`);
+    result.unhandled.forEach((message, i) => {
+      suites.push(`    <testcase ${attributes({ name: `error ${i + 1}`, classname: 'run' })}>`, `      <error ${attributes({ message: message.split('\n')[0] ?? '', type: 'error' })}>${escape(message)}</error>`, '    </testcase>');
+    });
+    suites.push('  </testsuite>');
+  }
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="management API v2 conformance" tests="${result.tests.length + errors}" failures="${failures(result.tests)}" errors="${errors}" skipped="${skipped(result.tests)}" time="${(info.wallMs / 1000).toFixed(3)}">`,
+    `<testsuites ${attributes({ name: suiteName, tests: tests.length + errors, failures, errors, time: seconds(info.wallMs) })}>`,
     ...suites,
-    ...unhandledSuite,
     '</testsuites>',
     '',
   ].join('\n');
+}
+
+/** junit.xml: the gate. */
+export function renderJunit(result: RunResult): string {
+  const inGate = result.tests.filter((t) => t.level !== 'observed' || result.info.strict);
+  return render(result, inGate, 'management API v2 conformance', (t) => t.gating);
+}
+
+/** junit-observed.xml: the observed level, failures real, for a non-blocking report. */
+export function renderObservedJunit(result: RunResult): string {
+  const observed = result.tests.filter((t) => t.level === 'observed');
+  return render(result, observed, 'management API v2 conformance: observed behaviour (not gating)', () => true);
 }

@@ -1,15 +1,20 @@
 // The outcome of a conformance run, read from vitest's test modules and joined with the clause
-// registry: what every report is written from.
+// registry and the plan: what every report is written from. Plain data (results.json holds it),
+// so sharded runs merge by reading each other's results.
 import { relative } from 'node:path';
 import type { TestCase, TestModule } from 'vitest/node';
-import type { ClauseLevel } from '../../specs/index.ts';
-import { citedClause } from '../tags.ts';
+import { clauses as registry, type ClauseLevel } from '../../specs/index.ts';
+import { leavesClauseUnverified, parseSkipNote, type EvaluatedPlan, type SkipCategory } from '../../harness/plan.ts';
 import { redactor } from '../../harness/redact.ts';
+import { citedClause } from '../tags.ts';
+import { failureSummary } from './failure-summary.ts';
 
 export type TestState = 'passed' | 'failed' | 'skipped';
 
 export interface TestOutcome {
   file: string;
+  /** Line of the test in its file, where vitest knows it. */
+  line?: number;
   name: string;
   fullName: string;
   clause?: string;
@@ -18,13 +23,44 @@ export interface TestOutcome {
   state: TestState;
   /** Whether this test's failure fails the run. */
   gating: boolean;
-  /** Skip reason, when skipped. */
-  note?: string;
+  skip?: { category?: SkipCategory; reason: string };
+  /** One line: clause, expected and actual (the JUnit failure message, the annotation). */
+  failure?: string;
+  /** The failure in full: clause, expected, actual, response excerpt, replay line. */
   errors: string[];
+  /** Listed in the baseline of known failures: its failure does not gate. */
+  known?: { reason: string };
   durationMs: number;
+  plannedRequests: number;
+  /** Own requests sent; 429s retried outside the plan; shared requests this test paid for. */
   requests: number;
+  retries: number;
+  paid: Record<string, number>;
+  waitedMs: number;
+  unplanned429s: number;
   operations: Record<string, number>;
 }
+
+export type ClauseStatus = 'verified' | 'failed' | 'failed (known)' | 'partial' | 'not verified' | 'not selected' | 'not testable' | 'gap';
+
+export interface ClauseResult {
+  id: string;
+  section: string;
+  level: ClauseLevel;
+  summary: string;
+  /** Whether the clause decides the verdict (contract, or observed with --strict). */
+  gating: boolean;
+  status: ClauseStatus;
+  passed: number;
+  failed: number;
+  skipped: number;
+  /** Why the clause is not verified (partial or not verified), each "[category] reason". */
+  reasons: string[];
+  /** Not testable: why. */
+  note?: string;
+}
+
+export type Verdict = 'PASS' | 'FAIL' | 'INCOMPLETE';
 
 /** Facts about the run that are not in the test results. */
 export interface RunInfo {
@@ -32,24 +68,43 @@ export interface RunInfo {
   baseUrl: string;
   seed: number;
   strict: boolean;
-  startedAt: Date;
+  flags: string[];
+  version: string;
+  commit: string;
+  startedAt: string;
   wallMs: number;
-  shard?: string;
-  /** Requests sent outside the tests (the runner's preflight). */
-  extraRequests: number;
+  shard?: { index: number; count: number };
+  /** --grep, --grep-invert or --operation left tests out: unselected clauses are not verified. */
+  filtered: boolean;
+  /** Requests sent before the suite (the runner's preflight: a token and a probe). */
+  preflightRequests: number;
+  /** Shared requests of the run: what each cost. */
+  shared: Record<string, number>;
+  /** Planned requests of the run (tests + shared + preflight), and the exhaustion's cap within it. */
+  plannedRequests: number;
+  exhaustionMax: number;
+  /** Time spent waiting for the target's rate limit, and 429s the suite got where it did not spend the limit on purpose. */
+  waitedMs: number;
+  unplanned429s: number;
+  /** A reason the run stopped before its tests (e.g. the rate limit would outlast the bound). */
+  stoppedEarly?: string;
 }
 
 export interface RunResult {
+  verdict: Verdict;
+  info: RunInfo;
   tests: TestOutcome[];
+  clauses: ClauseResult[];
   /** Errors outside any test (a file that failed to load, an unhandled rejection). */
   unhandled: string[];
   /** Tests without a clause tag, or citing a clause the registry does not have. */
-  untagged: TestOutcome[];
+  untagged: string[];
   contract: Tally;
   observed: Tally;
+  /** Requests sent in all: tests' own, their retries, shared requests and the preflight. */
   requests: number;
-  /** True when every gating test passed and nothing else went wrong. */
-  passed: boolean;
+  /** Known failures (baseline) that passed: the baseline can shrink. */
+  fixedKnownFailures: string[];
 }
 
 export interface Tally {
@@ -58,61 +113,124 @@ export interface Tally {
   skipped: number;
 }
 
-export function collectResults(modules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<{ message?: string; stack?: string }>, strict: boolean, root: string): RunResult {
+/** Known failures of a target: clause ids or test titles, each with the reason it is known. */
+export type Baseline = ReadonlyArray<{ match: string; reason: string }>;
+
+/** The tests of vitest's modules that are part of this run (a filter's leftovers are not). */
+export function testsOf(modules: ReadonlyArray<TestModule>, strict: boolean, root: string, baseline: Baseline = []): { tests: TestOutcome[]; unhandled: string[] } {
   const tests: TestOutcome[] = [];
-  const unhandled = unhandledErrors.map((e) => redactor.redact(e.message ?? String(e)));
+  const unhandled: string[] = [];
   for (const module of modules) {
     const file = relative(root, module.moduleId);
     for (const error of module.errors()) unhandled.push(redactor.redact(`${file}: ${error.message}`));
-    for (const test of module.children.allTests()) if (partOfThisRun(test)) tests.push(outcomeOf(test, file, strict));
+    for (const test of module.children.allTests()) {
+      const outcome = outcomeOf(test, file, strict, baseline);
+      if (outcome.skip?.category !== 'not-selected') tests.push(outcome);
+    }
   }
-  const untagged = tests.filter((t) => !t.clause);
-  const tally = (level: ClauseLevel): Tally => ({
-    passed: tests.filter((t) => t.level === level && t.state === 'passed').length,
-    failed: tests.filter((t) => t.level === level && t.state === 'failed').length,
-    skipped: tests.filter((t) => t.level === level && t.state === 'skipped').length,
-  });
-  const gatingFailures = tests.filter((t) => t.state === 'failed' && t.gating);
-  return {
-    tests,
-    unhandled,
-    untagged,
-    contract: tally('contract'),
-    observed: tally('observed'),
-    requests: tests.reduce((sum, t) => sum + t.requests, 0),
-    passed: gatingFailures.length === 0 && untagged.length === 0 && unhandled.length === 0 && tests.length > 0,
-  };
+  return { tests, unhandled };
 }
 
-/** Tests left out by --grep never ran: they are not part of this run's result. */
-export function partOfThisRun(test: TestCase): boolean {
-  const result = test.result();
-  return !(test.options.mode === 'skip' && result.state === 'skipped' && !result.note);
-}
-
-function outcomeOf(test: TestCase, file: string, strict: boolean): TestOutcome {
+function outcomeOf(test: TestCase, file: string, strict: boolean, baseline: Baseline): TestOutcome {
   const result = test.result();
   const known = citedClause(test.name);
-  const state: TestState = result.state === 'passed' ? 'passed' : result.state === 'failed' ? 'failed' : 'skipped';
   const meta = test.meta();
+  const plan: EvaluatedPlan | undefined = meta.plan;
+  let state: TestState = result.state === 'passed' ? 'passed' : result.state === 'failed' ? 'failed' : 'skipped';
+  const note = result.state === 'skipped' ? result.note ?? (plan?.skip ? `[${plan.skip.category}] ${plan.skip.reason}` : undefined) : undefined;
+  const errors = (result.errors ?? []).map((e) => redactor.redact(withoutStackFrames(e.message ?? String(e))));
+  const listed = baseline.find((entry) => entry.match === known?.id || entry.match === test.name);
+  if (state === 'skipped' && !note && test.options.mode === 'skip') state = 'skipped';
   const level = known?.level;
   return {
     file,
+    ...(test.location ? { line: test.location.line } : {}),
     name: test.name,
     fullName: test.fullName,
     ...(known ? { clause: known.id, section: known.section, level: known.level } : {}),
     state,
     // An untagged test, or one citing an unknown clause, gates: the meta rule is part of the contract run.
-    gating: level === undefined || level === 'contract' || (level === 'observed' && strict),
-    ...(result.state === 'skipped' && result.note ? { note: redactor.redact(result.note) } : {}),
-    errors: (result.errors ?? []).map((e) => redactor.redact(withoutStackFrames(e.message ?? String(e)))),
+    gating: !listed && (level === undefined || level === 'contract' || (level === 'observed' && strict)),
+    ...(note !== undefined ? { skip: redactSkip(parseSkipNote(note)) } : {}),
+    ...(state === 'failed' ? { failure: redactor.redact(failureSummary(test.name, errors)) } : {}),
+    errors,
+    ...(listed ? { known: { reason: listed.reason } } : {}),
     durationMs: Math.round(test.diagnostic()?.duration ?? 0),
+    plannedRequests: plan?.skip ? 0 : plan?.requests ?? 0,
     requests: meta.requests ?? 0,
+    retries: meta.retries ?? 0,
+    paid: meta.paid ?? {},
+    waitedMs: meta.waitedMs ?? 0,
+    unplanned429s: meta.unplanned429s ?? 0,
     operations: meta.operations ?? {},
   };
+}
+
+function redactSkip(skip: { category: SkipCategory | undefined; reason: string }): TestOutcome['skip'] {
+  return { ...(skip.category ? { category: skip.category } : {}), reason: redactor.redact(skip.reason) };
 }
 
 /** fast-check puts the failing assertion, stack and all, inside its message; the frames say nothing to a reader. */
 function withoutStackFrames(message: string): string {
   return message.split('\n').filter((line) => !/^\s+at .+:\d+:\d+\)?$/.test(line)).join('\n');
+}
+
+/** Joins tests to the registry: each clause's status, and the run's verdict. */
+export function summarize(tests: TestOutcome[], unhandled: string[], info: RunInfo): RunResult {
+  const untagged = tests.filter((t) => !t.clause).map((t) => `${t.file}: ${t.name}`);
+  const clauses = registry.map((entry): ClauseResult => {
+    const mine = tests.filter((t) => t.clause === entry.id);
+    const gating = entry.testable && (entry.level === 'contract' || (entry.level === 'observed' && info.strict));
+    const counts = {
+      passed: mine.filter((t) => t.state === 'passed').length,
+      failed: mine.filter((t) => t.state === 'failed').length,
+      skipped: mine.filter((t) => t.state === 'skipped').length,
+    };
+    const base = { id: entry.id, section: entry.section, level: entry.level, summary: entry.summary, gating, ...counts };
+    if (entry.level === 'gap') return { ...base, status: 'gap', reasons: [] };
+    if (!entry.testable) return { ...base, status: 'not testable', reasons: [], ...(entry.reason ? { note: entry.reason } : {}) };
+    const unverifying = mine.filter((t) => t.state === 'skipped' && leavesClauseUnverified(t.skip?.category));
+    const reasons = [...new Set(unverifying.map((t) => `[${t.skip?.category ?? 'skipped'}] ${t.skip?.reason ?? 'skipped'}`))];
+    const failed = mine.filter((t) => t.state === 'failed');
+    let status: ClauseStatus;
+    if (failed.length > 0) status = failed.every((t) => t.known) ? 'failed (known)' : 'failed';
+    else if (mine.length === 0 && info.stoppedEarly) {
+      status = 'not verified';
+      reasons.push(`[rate-limit] ${info.stoppedEarly}`);
+    } else if (mine.length === 0) status = 'not selected';
+    else if (counts.passed === 0) status = 'not verified';
+    else if (unverifying.length > 0) status = 'partial';
+    else status = 'verified';
+    if (status === 'not verified' && reasons.length === 0) reasons.push('[not-applicable] no test of it can run against this target');
+    return { ...base, status, reasons };
+  });
+  const tally = (level: ClauseLevel): Tally => ({
+    passed: tests.filter((t) => t.level === level && t.state === 'passed').length,
+    failed: tests.filter((t) => t.level === level && t.state === 'failed').length,
+    skipped: tests.filter((t) => t.level === level && t.state === 'skipped').length,
+  });
+  const failing = tests.some((t) => t.state === 'failed' && t.gating) || untagged.length > 0 || unhandled.length > 0;
+  const unverified = clauses.filter((c) => c.gating && isUnverified(c, info));
+  const verdict: Verdict = failing ? 'FAIL' : unverified.length > 0 || tests.length === 0 || info.stoppedEarly ? 'INCOMPLETE' : 'PASS';
+  const fixedKnownFailures = tests.filter((t) => t.known && t.state === 'passed').map((t) => t.name);
+  const requests =
+    tests.reduce((sum, t) => sum + t.requests + t.retries, 0) + Object.values(info.shared).reduce((a, b) => a + b, 0) + info.preflightRequests;
+  return { verdict, info, tests, clauses, unhandled, untagged, contract: tally('contract'), observed: tally('observed'), requests, fixedKnownFailures };
+}
+
+/** A gating clause the run did not verify. A shard answers only for its own clauses: the merge checks the rest. */
+export function isUnverified(clause: ClauseResult, info: Pick<RunInfo, 'shard' | 'filtered'>): boolean {
+  if (clause.status === 'partial' || clause.status === 'not verified') return true;
+  return clause.status === 'not selected' && info.shard === undefined;
+}
+
+/** Why a gating clause is not verified, for the console, summary.md and the JUnit properties. */
+export function unverifiedReasons(result: RunResult): Array<{ id: string; reasons: string[] }> {
+  return result.clauses
+    .filter((c) => c.gating && isUnverified(c, result.info))
+    .map((c) => ({ id: c.id, reasons: c.status === 'not selected' ? [notSelectedReason(result.info)] : c.reasons }));
+}
+
+function notSelectedReason(info: RunInfo): string {
+  return info.filtered ? '[not-selected] no test of it was selected (--grep, --grep-invert or --operation)' : '[not-selected] no test of it ran';
 }

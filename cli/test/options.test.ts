@@ -1,12 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULTS, UsageError, parseConformanceOptions } from '../options.ts';
+import { DEFAULTS, UsageError, envName, parseConformanceOptions } from '../options.ts';
 
 describe('parseConformanceOptions', () => {
-  it('has defaults for everything', () => {
+  it('has defaults for everything, leaving to the run what depends on the target', () => {
     expect(parseConformanceOptions([])).toEqual({
-      strict: false, allowWrites: false, allowRateLimitExhaustion: false, help: false,
-      maxRequests: DEFAULTS.maxRequests, requestTimeoutMs: DEFAULTS.requestTimeoutMs,
-      runTimeoutSeconds: DEFAULTS.runTimeoutSeconds, numRuns: DEFAULTS.numRuns, outDir: DEFAULTS.outDir,
+      strict: false, allowWrites: false, allowRateLimitExhaustion: false, help: false, list: false,
+      requestTimeoutMs: DEFAULTS.requestTimeoutMs, runTimeoutSeconds: DEFAULTS.runTimeoutSeconds, rateShare: DEFAULTS.rateShare, outDir: DEFAULTS.outDir,
     });
   });
 
@@ -14,13 +13,25 @@ describe('parseConformanceOptions', () => {
     const options = parseConformanceOptions([
       '--target-file', 't.yaml', '--strict', '--seed', '7', '--shard', '2/3', '--allow-writes',
       '--allow-rate-limit-exhaustion', '--max-requests', '50', '--request-timeout', '900',
-      '--run-timeout', '30', '--num-runs', '3', '--grep', 'redeliver', '--out', 'out',
+      '--run-timeout', '30', '--num-runs', '3', '--grep', 'redeliver', '--grep-invert', '429', '--operation', 'vault,token',
+      '--operation', 'redeliver', '--rate-share', '0.25', '--exhaustion-max', '12', '--baseline', 'known.yaml', '--out', 'out', '--plan',
     ]);
     expect(options).toMatchObject({
       targetFile: 't.yaml', strict: true, seed: 7, shard: { index: 2, count: 3 }, allowWrites: true,
       allowRateLimitExhaustion: true, maxRequests: 50, requestTimeoutMs: 900, runTimeoutSeconds: 30,
-      numRuns: 3, grep: 'redeliver', outDir: 'out',
+      numRuns: 3, grep: 'redeliver', grepInvert: '429', operations: ['vault', 'token', 'redeliver'], rateShare: 0.25, exhaustionMax: 12,
+      baseline: 'known.yaml', outDir: 'out', list: true,
     });
+  });
+
+  it('takes every option from its environment variable, the flag winning', () => {
+    const env = {
+      [envName('target-file')]: 'from-env.yaml', CONFORMANCE_ALLOW_WRITES: 'true', CONFORMANCE_MAX_REQUESTS: '80',
+      CONFORMANCE_OPERATION: 'vault,sso-ticket', CONFORMANCE_STRICT: '0',
+    };
+    expect(parseConformanceOptions([], env)).toMatchObject({ targetFile: 'from-env.yaml', allowWrites: true, maxRequests: 80, operations: ['vault', 'sso-ticket'], strict: false });
+    expect(parseConformanceOptions(['--max-requests', '9'], env).maxRequests).toBe(9);
+    expect(() => parseConformanceOptions([], { CONFORMANCE_ALLOW_WRITES: 'maybe' })).toThrow('CONFORMANCE_ALLOW_WRITES needs true or false, got "maybe"');
   });
 
   it.each([
@@ -30,6 +41,10 @@ describe('parseConformanceOptions', () => {
     [['--seed', '-1'], /'--seed' argument is ambiguous/],
     [['--shard', '3/2'], /--shard needs I\/N with 1 <= I <= N, got "3\/2"/],
     [['--shard', 'half'], /--shard needs I\/N/],
+    [['--rate-share', '0'], /--rate-share needs a number above 0 and at most 1, got "0"/],
+    [['--rate-share', '1.5'], /--rate-share needs a number above 0 and at most 1/],
+    [['--operation', 'vault,users'], /--operation users is not one of redeliver, sso-ticket, vault, token/],
+    [['--grep', ''], /--grep needs a value/],
     [['--colour'], /Unknown option '--colour'/],
     [['--seed'], /--seed/],
     [['extra'], /extra/],

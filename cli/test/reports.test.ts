@@ -1,77 +1,209 @@
+// The verdict and the reports, from made-up results: PASS only when every gating clause is
+// verified in full, FAIL on a gating failure, INCOMPLETE otherwise, each unverified clause with
+// its reason; JUnit files valid against junit-10.xsd's rules; the one-line failure message; the
+// merge of shards; the GitHub annotations.
 import { describe, expect, it } from 'vitest';
-import { renderJunit } from '../reporters/junit.ts';
-import type { RunInfo, RunResult, TestOutcome } from '../reporters/results.ts';
-import { clauseRows, renderSummary } from '../reporters/summary.ts';
+import { clauses } from '../../specs/index.ts';
+import { failureSummary } from '../reporters/failure-summary.ts';
+import { githubAnnotations } from '../reporters/github.ts';
+import { renderJunit, renderObservedJunit } from '../reporters/junit.ts';
+import { mergeShardResults } from '../reporters/merge.ts';
+import { summarize, unverifiedReasons, type RunInfo, type RunResult, type TestOutcome } from '../reporters/results.ts';
+import { renderSummary } from '../reporters/summary.ts';
+import { junitProblems } from './support/junit-schema.ts';
 
-const info: RunInfo = { target: 'embedded mock', baseUrl: 'http://127.0.0.1:1/api/v2', seed: 42, strict: false, startedAt: new Date('2026-11-22T00:00:00Z'), wallMs: 1500, extraRequests: 1 };
-
-function outcome(partial: Partial<TestOutcome> & Pick<TestOutcome, 'name' | 'state'>): TestOutcome {
-  return { file: 'suites/redeliver/x.test.ts', fullName: partial.name, gating: true, errors: [], durationMs: 3, requests: 2, operations: { redeliver: 2 }, ...partial };
-}
-
-const tests: TestOutcome[] = [
-  outcome({ name: '[§4.1 redeliver.success.202] redelivery answers 202', clause: 'redeliver.success.202', section: '4.1', level: 'contract', state: 'passed' }),
-  outcome({ name: '[§7 redeliver.errors.409.state] redelivery answers 409', clause: 'redeliver.errors.409.state', section: '7', level: 'contract', state: 'failed', errors: ['[§7 redeliver.errors.409.state] ...\n  expected: status 409\n  actual:   status 202 <&>'] }),
-  outcome({ name: '[§4.4 vault.success.status] the vault read answers 200', clause: 'vault.success.status', section: '4.4', level: 'observed', state: 'failed', gating: false, errors: ['expected status 200'] }),
-  outcome({ name: '[§7 redeliver.errors.429] redelivery answers 429', clause: 'redeliver.errors.429', section: '7', level: 'contract', state: 'skipped', note: 'runs only with --allow-rate-limit-exhaustion' }),
-];
-const result: RunResult = {
-  tests, unhandled: [], untagged: [],
-  contract: { passed: 1, failed: 1, skipped: 1 }, observed: { passed: 0, failed: 1, skipped: 0 },
-  requests: 8, passed: false,
+const info: RunInfo = {
+  target: 'a tenant', baseUrl: 'https://tenant.example.com/api/v2', seed: 42, strict: false, flags: ['--allow-writes'], version: 'suite 1.0.0', commit: 'abc123',
+  startedAt: '2026-11-23T10:00:00.000Z', wallMs: 61_500, filtered: false, preflightRequests: 2, shared: { 'token global': 1 }, plannedRequests: 120, exhaustionMax: 100,
+  waitedMs: 4_000, unplanned429s: 0,
 };
 
-describe('renderJunit', () => {
-  const xml = renderJunit(result, info);
+function outcome(clause: string, state: TestOutcome['state'], extra: Partial<TestOutcome> = {}): TestOutcome {
+  const entry = clauses.find((c) => c.id === clause)!;
+  return {
+    file: `suites/${clause.split('.')[0]}/x.test.ts`, line: 12, name: `[§${entry.section} ${clause}] a test of ${clause}`, fullName: `[§${entry.section} ${clause}] a test of ${clause}`,
+    clause, section: entry.section, level: entry.level, state, gating: entry.level === 'contract', errors: [], durationMs: 5, plannedRequests: 1, requests: 1, retries: 0,
+    paid: {}, waitedMs: 0, unplanned429s: 0, operations: {}, ...extra,
+  };
+}
 
-  it('counts only gating failures as failures', () => {
-    expect(xml).toMatch(/<testsuites [^>]*tests="4" failures="1" errors="0" skipped="1"/);
+/** One passing test for every testable clause, then the changes a case needs. */
+function everyClause(change: (tests: TestOutcome[]) => TestOutcome[] = (t) => t): TestOutcome[] {
+  return change(clauses.filter((c) => c.testable).map((c) => outcome(c.id, 'passed')));
+}
+
+const failing = (clause: string) => outcome(clause, 'failed', {
+  errors: [`[§7 ${clause}] summary\n  expected: status 404\n  actual:   status 202\n  response: 202 application/json {}\n  replay:   curl ...`],
+  failure: `[§7 ${clause}] expected status 404; actual status 202`,
+});
+
+describe('the verdict', () => {
+  it('is PASS when every gating clause is verified', () => {
+    expect(summarize(everyClause(), [], info).verdict).toBe('PASS');
   });
 
-  it('writes the clause, section and level of each test as properties', () => {
-    expect(xml).toContain('<property name="clause" value="redeliver.success.202"/><property name="section" value="4.1"/><property name="level" value="contract"/>');
+  it('is FAIL when a gating test fails, whatever else', () => {
+    const tests = everyClause((t) => [...t.filter((x) => x.clause !== 'redeliver.errors.404.stream'), failing('redeliver.errors.404.stream')]);
+    expect(summarize(tests, [], info).verdict).toBe('FAIL');
   });
 
-  it('writes a contract failure as <failure> with its message, escaped', () => {
-    expect(xml).toMatch(/<failure message="\[§7 redeliver.errors.409.state\] ..." type="contract">[^<]*status 202 &lt;&amp;&gt;<\/failure>/);
+  it('is INCOMPLETE, naming the clause and why, when a gating clause ran only in part', () => {
+    const skipped = outcome('redeliver.success.202', 'skipped', { skip: { category: 'opt-in', reason: 'it makes the target write; ... needs --allow-writes' } });
+    const result = summarize(everyClause((t) => [...t, skipped]), [], info);
+    expect(result.verdict).toBe('INCOMPLETE');
+    expect(result.clauses.find((c) => c.id === 'redeliver.success.202')!.status).toBe('partial');
+    expect(unverifiedReasons(result)).toEqual([{ id: 'redeliver.success.202', reasons: ['[opt-in] it makes the target write; ... needs --allow-writes'] }]);
   });
 
-  it('keeps an observed failure outside --strict out of the failure count, in system-err', () => {
-    expect(xml).toContain('<system-err>observed-level failure (not gating; --strict gates it):');
-    expect(xml).toContain('<property name="outcome" value="failed"/>');
+  it('is INCOMPLETE when the budget or the time cut a gating clause short, never a failure of it', () => {
+    const tests = everyClause((t) => t.map((x) => (x.clause === 'token.endpoint' ? { ...x, state: 'skipped' as const, skip: { category: 'budget' as const, reason: 'the request budget of 150 is spent' } } : x)));
+    const result = summarize(tests, [], info);
+    expect(result.verdict).toBe('INCOMPLETE');
+    expect(result.clauses.find((c) => c.id === 'token.endpoint')!.status).toBe('not verified');
   });
 
-  it('writes the skip reason', () => {
-    expect(xml).toContain('<skipped message="runs only with --allow-rate-limit-exhaustion"/>');
+  it('counts what cannot apply to the target, and redundant random cases, as no gap', () => {
+    const tests = everyClause((t) => [
+      ...t,
+      outcome('redeliver.errors.401.invalid-token', 'skipped', { skip: { category: 'not-applicable', reason: "only the target's own signing key can make this token" } }),
+      outcome('auth.bearer.required', 'skipped', { skip: { category: 'random-only', reason: 'generated cases only' } }),
+    ]);
+    expect(summarize(tests, [], info).verdict).toBe('PASS');
   });
 
-  it('records the seed of the run', () => {
-    expect(xml).toContain('<property name="seed" value="42"/>');
+  it('lets an observed failure gate only with --strict', () => {
+    const tests = everyClause((t) => [...t, failing('errors.404.vault')]);
+    expect(summarize(tests.map((x) => ({ ...x, gating: x.level === 'contract' })), [], info).verdict).toBe('PASS');
+    expect(summarize(tests.map((x) => ({ ...x, gating: x.level !== 'gap' })), [], { ...info, strict: true }).verdict).toBe('FAIL');
+  });
+
+  it('leaves a known failure out of the gate, and reports a known failure that passed', () => {
+    const tests = everyClause((t) => [...t.filter((x) => x.clause !== 'redeliver.success.202'), { ...failing('redeliver.success.202'), gating: false, known: { reason: 'TICKET-1' } }]);
+    const result = summarize([...tests, outcome('vault.scope', 'passed', { known: { reason: 'TICKET-2' } })], [], info);
+    expect(result.verdict).toBe('PASS');
+    expect(result.clauses.find((c) => c.id === 'redeliver.success.202')!.status).toBe('failed (known)');
+    expect(result.fixedKnownFailures).toHaveLength(1);
+  });
+
+  it('in a shard answers only for its own clauses; filtered, it is INCOMPLETE', () => {
+    const some = everyClause().filter((t) => t.clause!.startsWith('vault.'));
+    expect(summarize(some, [], { ...info, shard: { index: 1, count: 2 } }).verdict).toBe('PASS');
+    const filtered = summarize(some, [], { ...info, filtered: true });
+    expect(filtered.verdict).toBe('INCOMPLETE');
+    expect(unverifiedReasons(filtered).find((u) => u.id === 'redeliver.success.202')!.reasons[0]).toMatch(/^\[not-selected\]/);
+  });
+
+  it('is INCOMPLETE when the run stopped before its tests', () => {
+    const result = summarize([], [], { ...info, stoppedEarly: "the target's rate limit would keep the suite waiting 3600 s" });
+    expect(result.verdict).toBe('INCOMPLETE');
+    expect(unverifiedReasons(result)[0]!.reasons).toEqual(["[rate-limit] the target's rate limit would keep the suite waiting 3600 s"]);
+    expect(result.clauses.find((c) => c.id === 'redeliver.success.202')!.status).toBe('not verified');
   });
 });
 
-describe('renderSummary', () => {
-  const markdown = renderSummary(result, info);
+describe('junit.xml and junit-observed.xml', () => {
+  const result = summarize(
+    everyClause((t) => [
+      ...t.filter((x) => x.clause !== 'redeliver.errors.404.stream' && x.clause !== 'errors.404.vault'),
+      failing('redeliver.errors.404.stream'),
+      { ...failing('errors.404.vault'), gating: false },
+      outcome('redeliver.success.202', 'skipped', { skip: { category: 'opt-in', reason: 'needs --allow-writes' } }),
+    ]),
+    ['suites/x.test.ts: cannot load'],
+    info,
+  );
 
-  it('states the verdict and the tallies', () => {
-    expect(markdown).toContain('Result: **FAIL**. Contract: 1 passed, 1 failed, 1 skipped.');
+  it('are valid against the rules of junit-10.xsd', () => {
+    expect(junitProblems(renderJunit(result))).toEqual([]);
+    expect(junitProblems(renderObservedJunit(result))).toEqual([]);
   });
 
-  it('gives every clause of the registry a row with its result', () => {
-    expect(markdown).toMatch(/\| `redeliver.success.202` \| 4.1 \| contract \| 1\/1 \| ✅ pass \|/);
-    expect(markdown).toMatch(/\| `redeliver.errors.409.state` \| 7 \| contract \| 0\/1 \| ❌ fail \|/);
-    expect(markdown).toMatch(/\| `vault.success.status` \| 4.4 \| observed \(rec\) \| 0\/1 \| ⚠️ fail \(not gating\) \|/);
-    expect(markdown).toMatch(/\| `sso-ticket.body.ttl_sec.default` \| 8 \| contract \| 0 \| — not testable \| The ticket response carries only/);
-    expect(markdown).toMatch(/\| `redeliver.errors.429` \| 7 \| contract \| 0\/1 \| ⏭️ skipped \| skipped: runs only with/);
+  it('the rules catch what the Jenkins xUnit plugin refuses', () => {
+    expect(junitProblems('<testsuites skipped="1"></testsuites>')).toEqual(['/testsuites: attribute skipped is not allowed on <testsuites>']);
+    expect(junitProblems('<testsuites><testsuite name="a" tests="1" failures="0" errors="0"><testcase name="t"><properties/></testcase></testsuite></testsuites>')).toEqual([
+      '/testsuites/testsuite[0]/testcase[0]: <properties> may not be inside <testcase>',
+    ]);
+    expect(junitProblems('<testsuites><testsuite name="a" tests="1"><testcase name="t" file="x.ts"/></testsuite></testsuites>')).toEqual([
+      '/testsuites/testsuite[0]: <testsuite> lacks its required attribute failures',
+      '/testsuites/testsuite[0]: <testsuite> lacks its required attribute errors',
+      '/testsuites/testsuite[0]/testcase[0]: attribute file is not allowed on <testcase>',
+    ]);
+    expect(junitProblems('<testsuites time="1 s"/>')).toEqual(['/testsuites: time="1 s" is not a SUREFIRE_TIME']);
   });
 
-  it('says how many requests the run used and how to replay it', () => {
-    expect(markdown).toContain('| Requests used | 9 |');
-    expect(markdown).toContain('replay with `--seed 42`');
+  it('count gating failures only in the gate, with a one-line message and the file of each suite', () => {
+    const junit = renderJunit(result);
+    expect(junit).toMatch(/<testsuites [^>]*failures="1" errors="1"/);
+    expect(junit).toContain('<failure message="[§7 redeliver.errors.404.stream] expected status 404; actual status 202" type="clause redeliver.errors.404.stream">');
+    expect(junit).toContain('file="suites/redeliver/x.test.ts"');
+    expect(junit).toContain('<skipped message="[opt-in] needs --allow-writes"/>');
+    expect(junit).not.toContain('errors.404.vault');
+    expect(junit).toContain('<property name="verdict" value="FAIL"/>');
+    expect(junit).toContain('<property name="unverified.redeliver.success.202" value="[opt-in] needs --allow-writes"/>');
   });
 
-  it('marks untested contract clauses', () => {
-    const untested = clauseRows(result).filter((r) => r.status === 'untested');
-    expect(untested.map((r) => r.clause.id)).toContain('redeliver.errors.404.stream');
+  it('show observed failures as real failures in their own file', () => {
+    const observed = renderObservedJunit(result);
+    expect(observed).toContain('<failure message="[§7 errors.404.vault] expected status 404; actual status 202"');
+    expect(observed).not.toContain('redeliver.errors.404.stream');
+  });
+});
+
+describe('summary.md', () => {
+  it('records the flags, the suite version and commit, and lists gating failures before observed ones', () => {
+    const result = summarize(everyClause((t) => [...t, { ...failing('errors.404.vault'), gating: false }, failing('redeliver.errors.404.stream')]), [], info);
+    const summary = renderSummary(result);
+    expect(summary).toContain('Result: **FAIL**');
+    expect(summary).toContain('| Flags | `--allow-writes` |');
+    expect(summary).toContain('| Suite | suite 1.0.0 (commit abc123) |');
+    expect(summary).toContain("| Waiting for the target's rate limit | 4.0 s |");
+    expect(summary.indexOf('## Gating failures')).toBeLessThan(summary.indexOf('## Observed failures (not gating)'));
+  });
+
+  it('lists every unverified gating clause with its reason', () => {
+    const result = summarize(everyClause((t) => t.filter((x) => x.clause !== 'redeliver.errors.409.state').concat(outcome('redeliver.errors.409.state', 'skipped', { skip: { category: 'config', reason: 'fixture not_redeliverable_event is not configured' } }))), [], info);
+    expect(renderSummary(result)).toContain('| `redeliver.errors.409.state` | [config] fixture not_redeliverable_event is not configured |');
+  });
+});
+
+describe('failureSummary', () => {
+  it('says clause, expected and actual in one line', () => {
+    expect(failureSummary('[§7 a.b] t', ['[§7 a.b] s\n  expected: status 404\n  actual:   status 200\n  replay: curl'])).toBe('[§7 a.b] expected status 404; actual status 200');
+  });
+
+  it('reads a generated case out of a property failure', () => {
+    const text = 'Property failed after 2 tests\n{ seed: 1, path: "1", endOnFailure: true }\nCounterexample: ["Bearer x"]\nShrunk 0 time(s)\nGot error: x\n[§7 a.b] s\n  expected: status 401\n  actual:   status 200';
+    expect(failureSummary('[§7 a.b] t', [text])).toBe('[§7 a.b] expected status 401; actual status 200 (generated case ["Bearer x"])');
+  });
+
+  it('falls back to the first line of another error', () => {
+    expect(failureSummary('[§7 a.b] t', ['GET /api/v2/x: the target did not answer within 200 ms\nmore'])).toBe('[§7 a.b] GET /api/v2/x: the target did not answer within 200 ms');
+  });
+});
+
+describe('merging shards', () => {
+  const shard = (index: number, tests: TestOutcome[], change: Partial<RunInfo> = {}): RunResult => summarize(tests, [], { ...info, shard: { index, count: 2 }, ...change });
+  const all = everyClause();
+
+  it('gives the verdict of the whole run', () => {
+    const merged = mergeShardResults([shard(1, all.slice(0, 40)), shard(2, all.slice(40))]);
+    expect('result' in merged && merged.result.verdict).toBe('PASS');
+    const part = mergeShardResults([shard(1, all.slice(0, 40))]);
+    expect('result' in part && part.result.verdict).toBe('INCOMPLETE');
+  });
+
+  it('refuses shards of different runs', () => {
+    expect(mergeShardResults([shard(1, all.slice(0, 40)), shard(2, all.slice(40), { seed: 7 })])).toEqual({
+      problem: 'shard 2/2 comes from another run than shard 1/2 (seed 7, not 42); run every shard with the same --seed against the same target',
+    });
+  });
+});
+
+describe('GitHub annotations', () => {
+  it('put each gating failure at its file and line, its message on one line', () => {
+    const result = summarize([failing('redeliver.errors.404.stream'), { ...failing('errors.404.vault'), gating: false }], [], info);
+    expect(githubAnnotations(result)).toEqual([
+      '::error file=suites/redeliver/x.test.ts,line=12,title=conformance%3A redeliver.errors.404.stream::[§7 redeliver.errors.404.stream] expected status 404; actual status 202',
+    ]);
   });
 });

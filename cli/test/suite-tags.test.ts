@@ -1,33 +1,26 @@
-// The meta-test of the suites: collects every conformance test (without running it) and holds
-// its title to the tag rule, and the registry to full coverage.
-import { createVitest } from 'vitest/node';
+// The meta-test of the suites: plans every conformance test (without running it) and holds its
+// title to the tag rule, the registry to full coverage, and every plan to sense.
 import { describe, expect, it } from 'vitest';
 import type { RunSettings } from '../../harness/settings.ts';
+import { planTests, suiteFiles } from '../planner.ts';
 import { lintTitles, uncitedClauses } from '../tags.ts';
-import { projectRoot } from '../run-suite.ts';
 
 const placeholder: RunSettings = {
-  target: { source: 'collection only', baseUrl: 'http://127.0.0.1:9/api/v2', authUrl: 'http://127.0.0.1:9', audience: 'https://collection.invalid/api/v2/', customDomainHeader: 'tenant-custom-domain', roles: {}, fixtures: { vaultConnections: [] }, loopback: true },
-  strict: false, seed: 1, numRuns: 1, allowWrites: false, allowRateLimitExhaustion: false, maxRequests: 0, requestTimeoutMs: 1, maxRateLimitWaitMs: 0, deadline: 0,
+  runId: 'collection only',
+  target: {
+    source: 'collection only', baseUrl: 'http://127.0.0.1:9/api/v2', authUrl: 'http://127.0.0.1:9', audience: 'https://collection.invalid/api/v2/',
+    customDomainHeader: 'tenant-custom-domain', roles: {}, fixtures: { vaultConnections: [] }, tokenAlternatives: {}, rateLimit: {}, testDouble: true,
+  },
+  strict: false, seed: 1, numRuns: 1, allowWrites: false, allowRateLimitExhaustion: false, maxRequests: 0, requestTimeoutMs: 1,
+  rateShare: 1, exhaustionMax: 1, deadline: 0, filter: {},
 };
 
-async function collectTitles(): Promise<string[]> {
-  const vitest = await createVitest('test', { root: projectRoot, config: `${projectRoot}/suites/vitest.config.ts`, watch: false, reporters: [] }, { test: { provide: { settings: placeholder } } });
-  try {
-    const { testModules, unhandledErrors } = await vitest.collect();
-    expect(unhandledErrors).toEqual([]);
-    for (const module of testModules) expect(module.errors(), module.moduleId).toEqual([]);
-    return testModules.flatMap((m) => [...m.children.allTests()].map((t) => t.name));
-  } finally {
-    await vitest.close();
-  }
-}
+describe('conformance tests', async () => {
+  const tests = await planTests(suiteFiles(), placeholder);
+  const titles = tests.map((t) => t.name);
 
-describe('conformance test titles', async () => {
-  const titles = await collectTitles();
-
-  it('are collected from the suites', () => {
-    expect(titles.length).toBeGreaterThan(100);
+  it('are planned from the suites', () => {
+    expect(titles.length).toBeGreaterThan(150);
   });
 
   it('each cite a known, testable clause with its section', () => {
@@ -40,6 +33,19 @@ describe('conformance test titles', async () => {
 
   it('are unique', () => {
     expect(titles.filter((t, i) => titles.indexOf(t) !== i)).toEqual([]);
+  });
+
+  it('each say which operation they send to, so --operation can select them', () => {
+    expect(tests.filter((t) => t.plan.operation === undefined).map((t) => t.name)).toEqual([]);
+  });
+
+  it('are in every shard exactly once', () => {
+    const sharded = [1, 2, 3].flatMap((index) => suiteFiles({ index, count: 3 }));
+    expect(sharded.sort()).toEqual(suiteFiles().sort());
+  });
+
+  it('run the rate-limit exhaustion last', () => {
+    expect(suiteFiles().at(-1)).toMatch(/suites\/rate-limit\/exhaustion\.test\.ts$/);
   });
 });
 

@@ -1,8 +1,11 @@
 // Runs the project's programs as a user would, for the end-to-end tests of the command line.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { RunResult } from '../../reporters/results.ts';
 
-export const root = fileURLToPath(new URL('../..', import.meta.url));
+export const root = fileURLToPath(new URL('../../..', import.meta.url));
 
 export interface Finished {
   code: number | null;
@@ -32,6 +35,8 @@ export function run(script: string, args: string[], env: NodeJS.ProcessEnv = {},
 export interface Started {
   child: ChildProcess;
   url: string;
+  /** Requests the mock has logged so far (when started with --log). */
+  requests(): number;
   stop(): Promise<void>;
 }
 
@@ -52,6 +57,7 @@ export function startMockProgram(args: string[]): Promise<Started> {
         resolve({
           child,
           url: match[1]!,
+          requests: () => output.split('\n').filter((line) => /^(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS) \//.test(line)).length,
           stop: () => new Promise((done) => {
             child.once('exit', () => done());
             child.kill('SIGTERM');
@@ -64,11 +70,13 @@ export function startMockProgram(args: string[]): Promise<Started> {
   });
 }
 
-/** The test cases of a JUnit file as "name → outcome". */
-export function outcomes(junit: string): Map<string, string> {
-  const map = new Map<string, string>();
-  for (const match of junit.matchAll(/<testcase [^>]*name="([^"]+)"[^>]*>[\s\S]*?<property name="outcome" value="(\w+)"\/>/g)) {
-    map.set(match[1]!, match[2]!);
-  }
-  return map;
+/** The tests of a run's results.json as "name → state". */
+export function outcomes(outDir: string): Map<string, string> {
+  const results = JSON.parse(readFileSync(join(outDir, 'results.json'), 'utf8')) as { tests: Array<{ name: string; state: string }> };
+  return new Map(results.tests.map((t) => [t.name, t.state]));
+}
+
+/** A run's results.json. */
+export function resultsOf(outDir: string): RunResult {
+  return JSON.parse(readFileSync(join(outDir, 'results.json'), 'utf8')) as RunResult;
 }

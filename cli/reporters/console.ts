@@ -1,0 +1,42 @@
+// What the console shows at the end of a run: every failure in full (gating first), the clauses
+// a gating verdict could not verify and why, the totals and the verdict. Every line passes the
+// redactor.
+import { redactor } from '../../harness/redact.ts';
+import { unverifiedReasons, type RunResult } from './results.ts';
+
+export function printRunSummary(result: RunResult, reportPaths: string[], print: (line: string) => void): void {
+  const say = (line: string) => print(redactor.redact(line));
+  const failed = result.tests.filter((t) => t.state === 'failed');
+  const ordered = [...failed.filter((t) => t.gating), ...failed.filter((t) => !t.gating)];
+  for (const test of ordered) {
+    say('');
+    say(`${test.gating ? 'FAIL' : test.known ? `FAIL (known: ${test.known.reason})` : 'FAIL (observed, not gating)'} ${test.fullName}`);
+    for (const error of test.errors) say(error.split('\n').map((l) => `  ${l}`).join('\n'));
+  }
+  for (const error of result.unhandled) say(`\nERROR outside tests: ${error}`);
+  for (const test of result.untagged) say(`\nUNTAGGED ${test}: no known clause tag [§<section> <clause-id>]`);
+  for (const name of result.fixedKnownFailures) say(`\nKNOWN FAILURE PASSED (the baseline can shrink): ${name}`);
+  const unverified = unverifiedReasons(result);
+  if (result.info.stoppedEarly) say(`\nSTOPPED before the tests: ${result.info.stoppedEarly}`);
+  if (unverified.length > 0) {
+    say('\nNOT VERIFIED (gating clauses):');
+    for (const u of unverified) say(`  ${u.id}: ${u.reasons.join('; ')}`);
+  }
+  const count = (status: string) => result.clauses.filter((c) => c.gating && c.status === status).length;
+  const { info } = result;
+  say('');
+  say(`contract: ${result.contract.passed} passed, ${result.contract.failed} failed, ${result.contract.skipped} skipped`);
+  say(`observed: ${result.observed.passed} passed, ${result.observed.failed} failed, ${result.observed.skipped} skipped${info.strict ? ' (gating)' : ' (not gating)'}`);
+  say(`gating clauses: ${count('verified')} verified, ${count('failed')} failed, ${count('partial')} partial, ${count('not verified')} not verified${info.shard ? '' : `, ${count('not selected')} not selected`}`);
+  say(`requests: ${result.requests} sent, ${requestsPlanned(info)}    waiting for the rate limit: ${(info.waitedMs / 1000).toFixed(1)} s    429s outside the exhaustion: ${info.unplanned429s}`);
+  say(`seed: ${info.seed}    wall time: ${(info.wallMs / 1000).toFixed(1)} s`);
+  say(`reports:  ${reportPaths.join(', ')}`);
+  say(`RESULT: ${result.verdict}`);
+}
+
+/** "planned 120" or "planned 120 + the exhaustion (at most 100; it sent 11)". */
+export function requestsPlanned(info: RunResult['info']): string {
+  const spent = info.shared['rate-limit exhaustion'];
+  if (spent === undefined) return `planned ${info.plannedRequests}`;
+  return `planned ${info.plannedRequests - info.exhaustionMax} + the exhaustion (at most ${info.exhaustionMax}; it sent ${spent})`;
+}

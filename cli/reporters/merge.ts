@@ -1,0 +1,35 @@
+// The results of a sharded run's shards, as one run: the union of their tests, the verdict
+// recomputed over every clause (a shard answers only for its own), requests and waiting summed.
+// Shards of different runs (another seed, target, suite commit) are refused.
+import { summarize, type RunInfo, type RunResult } from './results.ts';
+
+export function mergeShardResults(shards: RunResult[]): { result: RunResult } | { problem: string } {
+  const first = shards[0];
+  if (!first) return { problem: 'no shard to merge' };
+  for (const shard of shards.slice(1)) {
+    for (const field of ['seed', 'target', 'commit', 'strict'] as const) {
+      if (String(shard.info[field]) !== String(first.info[field])) {
+        return {
+          problem: `shard ${shard.info.shard?.index}/${shard.info.shard?.count} comes from another run than shard ${first.info.shard?.index}/${first.info.shard?.count} (${field} ${String(shard.info[field])}, not ${String(first.info[field])}); run every shard with the same --seed against the same target`,
+        };
+      }
+    }
+  }
+  const sum = (read: (info: RunInfo) => number) => shards.reduce((total, s) => total + read(s.info), 0);
+  const shared: Record<string, number> = {};
+  for (const s of shards) for (const [key, cost] of Object.entries(s.info.shared)) shared[key] = (shared[key] ?? 0) + cost;
+  const { shard: _shard, ...base } = first.info;
+  const info: RunInfo = {
+    ...base,
+    startedAt: shards.map((s) => s.info.startedAt).sort()[0]!,
+    wallMs: Math.max(...shards.map((s) => s.info.wallMs)),
+    filtered: shards.some((s) => s.info.filtered),
+    preflightRequests: sum((i) => i.preflightRequests),
+    shared,
+    plannedRequests: sum((i) => i.plannedRequests),
+    waitedMs: sum((i) => i.waitedMs),
+    unplanned429s: sum((i) => i.unplanned429s),
+    ...(shards.some((s) => s.info.stoppedEarly) ? { stoppedEarly: shards.map((s) => s.info.stoppedEarly).filter(Boolean).join('; ') } : {}),
+  };
+  return { result: summarize(shards.flatMap((s) => s.tests), shards.flatMap((s) => s.unhandled), info) };
+}

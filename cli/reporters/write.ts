@@ -1,0 +1,36 @@
+// Writes the reports of a run, every one through the redactor, and clears a previous run's
+// before a new one starts, so that a reused CI workspace never publishes an old verdict.
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { redactor } from '../../harness/redact.ts';
+import { renderJunit, renderObservedJunit } from './junit.ts';
+import type { RunResult } from './results.ts';
+import { renderSummary } from './summary.ts';
+
+export const REPORT_FILES = ['junit.xml', 'junit-observed.xml', 'summary.md', 'results.json', 'report.html'] as const;
+
+/** Makes sure reports can be written to `dir`, and removes an earlier run's; a problem says the path and why. */
+export function prepareReportDir(dir: string): void {
+  mkdirSync(dir, { recursive: true });
+  const probe = join(dir, `.write-check-${process.pid}`);
+  writeFileSync(probe, '');
+  rmSync(probe, { force: true });
+  for (const file of REPORT_FILES) rmSync(join(dir, file), { force: true });
+}
+
+export function writeReports(result: RunResult, dir: string, extra: Partial<Record<(typeof REPORT_FILES)[number], string>> = {}): string[] {
+  mkdirSync(dir, { recursive: true });
+  const files: Array<[string, string]> = [
+    ['junit.xml', renderJunit(result)],
+    ['junit-observed.xml', renderObservedJunit(result)],
+    ['summary.md', renderSummary(result)],
+    ['results.json', `${JSON.stringify(result, null, 2)}\n`],
+    ...(Object.entries(extra) as Array<[string, string]>),
+  ];
+  for (const [name, text] of files) writeFileSync(join(dir, name), redactor.redact(text));
+  return files.map(([name]) => join(dir, name));
+}
+
+export function hasReports(dir: string): boolean {
+  return existsSync(join(dir, 'results.json'));
+}
