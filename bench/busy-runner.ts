@@ -1,0 +1,125 @@
+// `npm run bench:busy`: the verdict against the embedded mock must not depend on the machine.
+// Pins everything to one core next to a competing busy process (a CPU-bound loop on the same
+// core) and runs, in turn:
+//   - the 429 clause alone (--grep) N times: its test must pass every time;
+//   - the whole `npm start` N times: PASS every time;
+//   - the mutation gate once (one worker): no false positive on the conformant mock, every fault caught;
+//   - optionally `npm test` once (--with-tests).
+// It prints a line per run and a table, and exits 1 if any run went the wrong way. Bounded: each
+// run has a timeout, the whole script a time bound, and the busy process dies with it.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+
+const USAGE = `Usage: npm run bench:busy -- [--runs N] [--core C] [--bound-minutes M] [--with-tests] [--no-mutation]
+
+Runs the 429 clause and the whole npm start N times each (default 20), then the mutation gate,
+pinned to core C (default 0) beside a busy process on that core. Exit 1 if any run went wrong.`;
+
+interface Outcome {
+  what: string;
+  ok: boolean;
+  ms: number;
+  detail: string;
+}
+
+function main(): number {
+  const { values } = parseArgs({
+    args: process.argv.slice(2),
+    options: {
+      runs: { type: 'string', default: '20' },
+      core: { type: 'string', default: '0' },
+      'bound-minutes': { type: 'string', default: '60' },
+      'with-tests': { type: 'boolean', default: false },
+      'no-mutation': { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
+  if (values.help) {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  const runs = Number(values.runs);
+  const deadline = Date.now() + Number(values['bound-minutes']) * 60_000;
+  const pinned = spawnSync('taskset', ['--version']).status === 0;
+  const pin = (command: string[]) => (pinned ? ['taskset', '-c', values.core!, ...command] : command);
+  if (!pinned) process.stdout.write('note: taskset is not available; the runs share every core with the busy process instead of one\n');
+
+  // The competitor: a loop that never yields, on the same core, for as long as the script lives.
+  const [busyCommand, ...busyArgs] = pin([process.execPath, '-e', 'for (;;) {}']);
+  const busy: ChildProcess = spawn(busyCommand!, busyArgs, { stdio: 'ignore' });
+  const stopBusy = () => busy.kill('SIGKILL');
+  process.on('exit', stopBusy);
+  const outcomes: Outcome[] = [];
+  const work = mkdtempSync(join(tmpdir(), 'busy-runner-'));
+  try {
+    const node = [process.execPath, '--import', 'tsx'];
+    const once = (what: string, args: string[], judge: (code: number | null, out: string, outDir: string) => string | undefined, timeoutMs: number) => {
+      if (Date.now() > deadline) return;
+      const outDir = join(work, `${outcomes.length}`);
+      const [command, ...rest] = pin([...node, ...args.map((a) => a.replace('{out}', outDir))]);
+      const started = Date.now();
+      const result = spawnSync(command!, rest, { cwd: root, encoding: 'utf8', timeout: Math.min(timeoutMs, deadline - Date.now()), maxBuffer: 64 * 1024 * 1024 });
+      const problem = result.error ? `did not finish: ${result.error.message}` : judge(result.status, result.stdout + result.stderr, outDir);
+      const outcome = { what, ok: problem === undefined, ms: Date.now() - started, detail: problem ?? '' };
+      outcomes.push(outcome);
+      process.stdout.write(`${outcome.ok ? 'ok  ' : 'FAIL'} ${what} (${(outcome.ms / 1000).toFixed(1)} s)${problem ? `: ${problem}` : ''}\n`);
+    };
+    for (let i = 1; i <= runs; i += 1) {
+      once(`429 clause, run ${i}/${runs}`, ['cli/conformance.ts', '--grep', '[§7 redeliver.errors.429]', '--out', '{out}'], (_, out, outDir) => {
+        const results = readResults(outDir);
+        const test = results?.tests.find((t) => t.clause === 'redeliver.errors.429');
+        return test?.state === 'passed' ? undefined : `the 429 test ${test?.state ?? 'did not run'}: ${lastLines(out)}`;
+      }, 300_000);
+    }
+    for (let i = 1; i <= runs; i += 1) {
+      once(`npm start, run ${i}/${runs}`, ['cli/conformance.ts', '--out', '{out}'], (code, out) => (code === 0 ? undefined : `exit ${code}: ${lastLines(out)}`), 600_000);
+    }
+    if (!values['no-mutation']) {
+      once('mutation gate, one worker', ['cli/mutation.ts', '--jobs', '1'], (code, out) => (code === 0 ? undefined : `exit ${code}: ${lastLines(out, 4)}`), 1_800_000);
+    }
+    if (values['with-tests']) {
+      const [command, ...rest] = pin(['npx', 'vitest', 'run']);
+      const started = Date.now();
+      const result = spawnSync(command!, rest, { cwd: root, encoding: 'utf8', timeout: Math.max(0, deadline - Date.now()) });
+      const ok = result.status === 0;
+      outcomes.push({ what: 'npm test', ok, ms: Date.now() - started, detail: ok ? '' : lastLines(result.stdout ?? '', 6) });
+      process.stdout.write(`${ok ? 'ok  ' : 'FAIL'} npm test (${((Date.now() - started) / 1000).toFixed(1)} s)\n`);
+    }
+  } finally {
+    stopBusy();
+    rmSync(work, { recursive: true, force: true });
+  }
+  const groups = new Map<string, Outcome[]>();
+  for (const o of outcomes) {
+    const group = o.what.replace(/, run \d+\/\d+$/, '');
+    groups.set(group, [...(groups.get(group) ?? []), o]);
+  }
+  process.stdout.write(`\npinned to core ${pinned ? values.core : '(none)'} beside a busy process\n`);
+  for (const [group, list] of groups) {
+    const times = list.map((o) => o.ms / 1000).sort((a, b) => a - b);
+    const median = times[Math.floor(times.length / 2)]!;
+    process.stdout.write(`${group}: ${list.filter((o) => o.ok).length} of ${list.length} as expected; wall ${times[0]!.toFixed(1)} / ${median.toFixed(1)} / ${times.at(-1)!.toFixed(1)} s (min / median / max)\n`);
+  }
+  if (Date.now() > deadline) process.stdout.write('the script reached its time bound; runs after it were not made\n');
+  return outcomes.length > 0 && outcomes.every((o) => o.ok) && Date.now() <= deadline ? 0 : 1;
+}
+
+function readResults(outDir: string): { tests: Array<{ clause?: string; state: string }> } | undefined {
+  try {
+    return JSON.parse(readFileSync(join(outDir, 'results.json'), 'utf8')) as { tests: Array<{ clause?: string; state: string }> };
+  } catch {
+    return undefined;
+  }
+}
+
+function lastLines(text: string, count = 2): string {
+  return text.trim().split('\n').slice(-count).join(' | ');
+}
+
+process.exit(main());
