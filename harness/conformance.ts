@@ -24,6 +24,16 @@ import { runtimeFor } from './runtime.ts';
 import { SkipRequest, TargetSession } from './session.ts';
 import type { RunSettings } from './settings.ts';
 
+/** One answer's rate-limit headers, for the report's plot. */
+export interface RateLimitPoint {
+  at: number;
+  status: number;
+  limit?: number;
+  remaining?: number;
+  /** X-RateLimit-Reset, in Unix seconds. */
+  reset?: number;
+}
+
 /** What one run of a test's body came to. */
 export interface BodyOutcome {
   state: 'passed' | 'failed' | 'skipped';
@@ -45,6 +55,8 @@ declare module '@vitest/runner' {
     unplanned429s?: number;
     /** Matrix mode: the outcome against each target, by its id. */
     matrix?: Record<string, BodyOutcome>;
+    /** The rate-limit headers of each answer of the management interface the test saw, in order. */
+    rateLimit?: RateLimitPoint[];
   }
 }
 
@@ -102,6 +114,7 @@ async function runBody(title: string, evaluated: EvaluatedPlan, body: Body, sett
   const paidBefore = new Set(runtime.shared.summary().map((s) => s.key));
   const waitedBefore = runtime.pacer.waitedMs;
   const unplannedBefore = runtime.pacer.unplanned429s;
+  const answersBefore = runtime.answers.length;
   try {
     await body(Object.assign(Object.create(context) as TestContext, { target: session }) as ConformanceContext);
     return { state: 'passed' };
@@ -117,11 +130,21 @@ async function runBody(title: string, evaluated: EvaluatedPlan, body: Body, sett
       context.task.meta.operations = { ...session.byOperation };
       context.task.meta.waitedMs = runtime.pacer.waitedMs - waitedBefore;
       context.task.meta.unplanned429s = runtime.pacer.unplanned429s - unplannedBefore;
+      context.task.meta.rateLimit = runtime.answers.slice(answersBefore).map(rateLimitPoint);
       context.task.meta.paid = Object.fromEntries(
         runtime.shared.summary().filter((s) => !paidBefore.has(s.key) && s.paidBy === title).map((s) => [s.key, s.requests]),
       );
     }
   }
+}
+
+function rateLimitPoint(exchange: { at: number; status: number; headers: Record<string, string> }): RateLimitPoint {
+  const integer = (name: string) => {
+    const raw = exchange.headers[name]?.trim();
+    return raw !== undefined && /^\d+$/.test(raw) ? Number(raw) : undefined;
+  };
+  const [limit, remaining, reset] = [integer('x-ratelimit-limit'), integer('x-ratelimit-remaining'), integer('x-ratelimit-reset')];
+  return { at: exchange.at, status: exchange.status, ...(limit !== undefined ? { limit } : {}), ...(remaining !== undefined ? { remaining } : {}), ...(reset !== undefined ? { reset } : {}) };
 }
 
 /** A plan's request count for a test that runs `examples` deterministic cases plus the run's generated ones. */

@@ -26,6 +26,8 @@ export interface Exchange {
   /** The body parsed as JSON, or undefined when it is not JSON. */
   json: unknown;
   ms: number;
+  /** When the answer came (ms since the epoch). */
+  at: number;
   /** Requests sent for this exchange: 1, or more when a 429 was retried. */
   attempts: number;
 }
@@ -124,6 +126,7 @@ export class TargetHttp {
         text,
         json: parseJson(text),
         ms: Math.round(performance.now() - started),
+        at: Date.now(),
       };
     })();
     exchange.catch(() => {});

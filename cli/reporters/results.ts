@@ -4,6 +4,7 @@
 import { relative } from 'node:path';
 import type { TestCase, TestModule } from 'vitest/node';
 import { clauses as registry, type ClauseLevel } from '../../specs/index.ts';
+import type { RateLimitPoint } from '../../harness/conformance.ts';
 import { leavesClauseUnverified, parseSkipNote, type EvaluatedPlan, type SkipCategory } from '../../harness/plan.ts';
 import { redactor } from '../../harness/redact.ts';
 import { citedClause } from '../tags.ts';
@@ -39,6 +40,8 @@ export interface TestOutcome {
   waitedMs: number;
   unplanned429s: number;
   operations: Record<string, number>;
+  /** The rate-limit headers of each answer of the management interface the test saw. */
+  rateLimit: RateLimitPoint[];
 }
 
 export type ClauseStatus = 'verified' | 'failed' | 'failed (known)' | 'partial' | 'not verified' | 'not selected' | 'not testable' | 'gap';
@@ -163,6 +166,7 @@ function outcomeOf(test: TestCase, file: string, strict: boolean, baseline: Base
     waitedMs: meta.waitedMs ?? 0,
     unplanned429s: meta.unplanned429s ?? 0,
     operations: meta.operations ?? {},
+    rateLimit: meta.rateLimit ?? [],
   };
 }
 

@@ -23,7 +23,7 @@ function outcome(clause: string, state: TestOutcome['state'], extra: Partial<Tes
   return {
     file: `suites/${clause.split('.')[0]}/x.test.ts`, line: 12, name: `[§${entry.section} ${clause}] a test of ${clause}`, fullName: `[§${entry.section} ${clause}] a test of ${clause}`,
     clause, section: entry.section, level: entry.level, state, gating: entry.level === 'contract', errors: [], durationMs: 5, plannedRequests: 1, requests: 1, retries: 0,
-    paid: {}, waitedMs: 0, unplanned429s: 0, operations: {}, ...extra,
+    paid: {}, waitedMs: 0, unplanned429s: 0, operations: {}, rateLimit: [], ...extra,
   };
 }
 
