@@ -2,12 +2,14 @@
 // that --help and a bad option answer at once; then the run (cli/run.ts) is loaded. Exit codes:
 // 0 PASS, 1 FAIL, 2 bad option, target file or plan, 3 the run could not be carried out,
 // 4 INCOMPLETE.
+import { exitWhenFlushed } from './exit.ts';
 import { EXIT, HELP, UsageError, parseConformanceOptions } from './options.ts';
 
 const fail = async (code: number, message: string): Promise<never> => {
   const { redactor } = await import('../harness/redact.ts');
   process.stderr.write(`error: ${redactor.redact(message)}\n`);
-  process.exit(code);
+  exitWhenFlushed(code);
+  return new Promise<never>(() => {});
 };
 
 async function main(): Promise<number> {
@@ -33,6 +35,6 @@ async function main(): Promise<number> {
 }
 
 main().then(
-  (code) => process.exit(code),
+  (code) => exitWhenFlushed(code),
   (error: unknown) => fail(EXIT.cannotRun, error instanceof Error ? error.message : String(error)),
 );

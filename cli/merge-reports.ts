@@ -4,6 +4,7 @@
 // knows how many shards the run had (from the shards' own results, or --shards N) and fails,
 // naming them, when any is missing or comes from another run: a missing shard never reads as
 // a pass.
+import { exitWhenFlushed } from './exit.ts';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -21,9 +22,10 @@ results.json, with the verdict of the whole run.
 Exit status as npm start: 0 PASS, 1 FAIL, 4 INCOMPLETE; 2 bad option; 3 a shard is
 missing, or the shards come from different runs.`;
 
-const fail = (code: number, message: string): never => {
+/** Says what went wrong; the caller returns the exit code. */
+const fail = (code: number, message: string): number => {
   process.stderr.write(`error: ${message}\n`);
-  process.exit(code);
+  return code;
 };
 
 async function main(): Promise<number> {
@@ -73,6 +75,6 @@ async function main(): Promise<number> {
 }
 
 main().then(
-  (code) => process.exit(code),
-  (error: unknown) => fail(3, error instanceof Error ? error.message : String(error)),
+  (code) => exitWhenFlushed(code),
+  (error: unknown) => exitWhenFlushed(fail(3, error instanceof Error ? error.message : String(error))),
 );

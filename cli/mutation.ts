@@ -4,6 +4,7 @@
 // vitest once and one mock per fault, then runs, in ONE vitest run, every test of the faults'
 // clauses against each of its faults' mocks (the harness's matrix mode); the conformant runs are
 // whole runs. Work is spread over worker processes, one per core by default.
+import { exitWhenFlushed } from './exit.ts';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
@@ -156,9 +157,9 @@ function report(selected: string[], results: FaultResult[], conformant: Conforma
 }
 
 main().then(
-  (code) => process.exit(code),
+  (code) => exitWhenFlushed(code),
   (error: unknown) => {
     process.stderr.write(`error: ${(error as Error).message}\n`);
-    process.exit(2);
+    exitWhenFlushed(2);
   },
 );

@@ -1,7 +1,8 @@
 // The one way the suite talks to a target: undici, with a timeout on every request, a cap on
-// response size, the request budget, pacing by rate-limit headers and a bound on the whole run.
+// response size, the request budget, pacing by rate-limit headers and a bound on the whole run,
+// through the HTTP(S) proxy the environment names, if any.
 // A target that hangs, resets or answers garbage becomes a HarnessError with a clear message.
-import { Agent, errors as undiciErrors, request } from 'undici';
+import { Agent, EnvHttpProxyAgent, errors as undiciErrors, request, type Dispatcher } from 'undici';
 import type { RequestBudget } from './budget.ts';
 import { HarnessError } from './errors.ts';
 import type { RateLimitPacer } from './pacer.ts';
@@ -47,23 +48,30 @@ export interface HttpOptions {
   maxResponseBytes?: number;
   /** Called once per request actually sent (for per-test and per-operation counts); `retry`: a 429 retried. */
   onSend?: (request: OutgoingRequest, how: { retry: boolean }) => void;
+  /** Where HTTPS_PROXY, HTTP_PROXY and NO_PROXY are read (default: the process's environment). */
+  env?: NodeJS.ProcessEnv;
+}
+
+/** A CI runner behind an HTTP proxy reaches the target through it; NO_PROXY names what it reaches directly. */
+function dispatcherFor(options: HttpOptions): Dispatcher {
+  const env = options.env ?? process.env;
+  const timeouts = { connectTimeout: options.requestTimeoutMs, headersTimeout: options.requestTimeoutMs, bodyTimeout: options.requestTimeoutMs, keepAliveTimeout: 4_000, connections: 8 };
+  const read = (name: string) => env[name] ?? env[name.toLowerCase()];
+  const httpProxy = read('HTTP_PROXY');
+  const httpsProxy = read('HTTPS_PROXY');
+  if (!httpProxy && !httpsProxy) return new Agent(timeouts);
+  return new EnvHttpProxyAgent({ ...timeouts, ...(httpProxy ? { httpProxy } : {}), ...(httpsProxy ? { httpsProxy } : {}), noProxy: read('NO_PROXY') ?? '' });
 }
 
 const DEFAULT_MAX_RESPONSE_BYTES = 1024 * 1024;
 
 export class TargetHttp {
   readonly #options: HttpOptions;
-  readonly #agent: Agent;
+  readonly #agent: Dispatcher;
 
   constructor(options: HttpOptions) {
     this.#options = options;
-    this.#agent = new Agent({
-      connectTimeout: options.requestTimeoutMs,
-      headersTimeout: options.requestTimeoutMs,
-      bodyTimeout: options.requestTimeoutMs,
-      keepAliveTimeout: 4_000,
-      connections: 8,
-    });
+    this.#agent = dispatcherFor(options);
   }
 
   async send(outgoing: OutgoingRequest, options: SendOptions = {}): Promise<Exchange> {

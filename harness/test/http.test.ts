@@ -1,6 +1,6 @@
 // A target that hangs, resets, answers garbage or floods gives a clear HarnessError, never a hang.
 import { createServer as createHttpServer } from 'node:http';
-import { createServer as createNetServer, type AddressInfo, type Server, type Socket } from 'node:net';
+import { connect, createServer as createNetServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RequestBudget } from '../budget.ts';
 import { HarnessError } from '../errors.ts';
@@ -180,5 +180,37 @@ describe('TargetHttp refuses what cannot be a header value', () => {
     // Nothing jammed: a good request still goes through at once.
     expect((await http.send({ method: 'GET', url, headers: { authorization: 'Bearer abc' } })).status).toBe(200);
     await http.close();
+  });
+});
+
+describe('TargetHttp behind an HTTP proxy', () => {
+  it('goes through HTTP_PROXY, and straight to what NO_PROXY names', async () => {
+    const target = await listen(createHttpServer((_, res) => res.end('{"from":"target"}')));
+    const proxied: string[] = [];
+    // A forward proxy: undici asks it for a tunnel (CONNECT host:port), then speaks through it.
+    const proxyServer = createHttpServer((_, res) => res.writeHead(405).end());
+    proxyServer.on('connect', (req, client: Socket, head: Buffer) => {
+      proxied.push(req.url ?? '');
+      const [host, port] = (req.url ?? '').split(':');
+      const upstream = connect(Number(port), host!, () => {
+        client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+        upstream.write(head);
+        upstream.pipe(client);
+        client.pipe(upstream);
+      });
+      sockets.add(upstream);
+      upstream.on('error', () => client.destroy());
+    });
+    const proxy = await listen(proxyServer);
+    const budget = new RequestBudget(10);
+    const pacer = new RateLimitPacer({ share: 1, testDouble: true, deadline: Date.now() + 60_000 });
+    const through = new TargetHttp({ budget, pacer, requestTimeoutMs: 2_000, deadline: Date.now() + 60_000, env: { HTTP_PROXY: proxy } });
+    expect((await through.send({ method: 'GET', url: `${target}/api/v2/x`, headers: {} })).json).toEqual({ from: 'target' });
+    expect(proxied).toEqual([new URL(target).host]);
+    const direct = new TargetHttp({ budget, pacer, requestTimeoutMs: 2_000, deadline: Date.now() + 60_000, env: { HTTP_PROXY: proxy, NO_PROXY: '127.0.0.1' } });
+    await direct.send({ method: 'GET', url: `${target}/api/v2/y`, headers: {} });
+    expect(proxied).toHaveLength(1);
+    await through.close();
+    await direct.close();
   });
 });
