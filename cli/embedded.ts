@@ -33,6 +33,11 @@ export const EMBEDDED_REFILL_PER_SECOND = 10;
 /** Room above the plan, for the refill to leave some before the exhaustion and for retries. */
 export const EMBEDDED_BUCKET_MARGIN = 50;
 
+/** The exhaustion's cap for a bucket: two buckets and a margin (suites/rate-limit/exhaust.ts). */
+export function exhaustionCapFor(bucketSize: number): number {
+  return 2 * bucketSize + EMBEDDED_BUCKET_MARGIN;
+}
+
 const SOURCE = 'embedded mock';
 
 function description(): Record<string, unknown> {

@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { parseClauseTag } from '../specs/index.ts';
 import type { MatrixEntry, RunSettings } from '../harness/settings.ts';
-import { EMBEDDED_BUCKET_MARGIN, embeddedTargetForPlanning, startEmbeddedTarget, type EmbeddedTarget } from './embedded.ts';
+import { EMBEDDED_BUCKET_MARGIN, embeddedTargetForPlanning, exhaustionCapFor, startEmbeddedTarget, type EmbeddedTarget } from './embedded.ts';
 import type { ConformantResult, FaultResult } from './mutation.ts';
 import { DEFAULTS } from './options.ts';
 import { projectRoot } from './paths.ts';
@@ -58,7 +58,7 @@ export async function runWorker(job: WorkerJob, say: (line: string) => void, fau
         const bucketSize = planOf(own, 0).total + EMBEDDED_BUCKET_MARGIN;
         const mock = await startEmbeddedTarget({ faults: [id], bucketSize, signingKey: job.keyFile });
         mocks.push(mock);
-        entries.push({ id, clauses: [fault.clause], settings: settingsFor(mock.target, 1000, faultNumRuns, bucketSize + EMBEDDED_BUCKET_MARGIN) });
+        entries.push({ id, clauses: [fault.clause], settings: settingsFor(mock.target, 1000, faultNumRuns, exhaustionCapFor(bucketSize)) });
       }
       const clauses = new Set(clauseOfFault.values());
       const filesOfClauses = files.filter((file) => tests.some((t) => file.endsWith(t.file) && clauses.has(parseClauseTag(t.name)?.id ?? '')));
@@ -83,7 +83,13 @@ export async function runWorker(job: WorkerJob, say: (line: string) => void, fau
             skipped: outcomes.filter((o) => o.outcome?.state === 'skipped').length,
           },
           ms: Math.round(outcomes.reduce((sum, o) => sum + o.ms / Math.max(1, entries.filter((e) => e.clauses !== 'all' && e.clauses.includes(clause)).length), 0)),
-          ...(mine.length === 0 ? { error: `no test cites ${clause}` } : unhandled.length > 0 ? { error: unhandled.join('; ') } : {}),
+          ...(mine.length === 0
+            ? { error: `no test cites ${clause}` }
+            : unhandled.length > 0
+              ? { error: unhandled.join('; ') }
+              : failed.length === 0
+                ? { error: outcomes.map((o) => `${o.outcome?.state ?? 'did not run'}${o.outcome?.detail ? `: ${o.outcome.detail}` : ''}`).join(' | ') }
+                : {}),
         };
         say(`FAULT ${JSON.stringify(result)}`);
       }
@@ -94,7 +100,7 @@ export async function runWorker(job: WorkerJob, say: (line: string) => void, fau
       const bucketSize = planOf(await planTests(files, planning), 0).total + EMBEDDED_BUCKET_MARGIN;
       const mock = await startEmbeddedTarget({ bucketSize, signingKey: job.keyFile });
       try {
-        const { modules, unhandled } = await runner.run(settingsFor(mock.target, seed, DEFAULTS.embeddedNumRuns, bucketSize + EMBEDDED_BUCKET_MARGIN));
+        const { modules, unhandled } = await runner.run(settingsFor(mock.target, seed, DEFAULTS.embeddedNumRuns, exhaustionCapFor(bucketSize)));
         const { tests, unhandled: moduleErrors } = testsOf(modules, true, projectRoot);
         const problems = [...tests.filter((t) => t.state === 'failed').map((t) => t.name), ...tests.filter((t) => !t.clause).map((t) => `untagged: ${t.name}`), ...unhandled, ...moduleErrors];
         const result: ConformantResult = { seed, passed: problems.length === 0 && tests.length > 0, problems, ms: Date.now() - started };

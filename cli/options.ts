@@ -41,8 +41,8 @@ export const DEFAULTS = {
   /** Generated cases per property against the embedded mock; none elsewhere unless asked. */
   embeddedNumRuns: 20,
   rateShare: 0.5,
-  /** One bucket of a real tenant's Management API is 10 (free) to 50 (production) requests. */
-  exhaustionMax: 100,
+  /** The exhaustion may send two buckets and a few more: a real tenant's is 10 (free) to 50 (production). */
+  exhaustionMax: 120,
   outDir: 'reports',
 } as const;
 

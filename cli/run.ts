@@ -15,7 +15,7 @@ import { ConfigError, HarnessError } from '../harness/errors.ts';
 import { redactor } from '../harness/redact.ts';
 import type { ResolvedTarget, RunSettings } from '../harness/settings.ts';
 import { loadBaseline } from './baseline.ts';
-import { EMBEDDED_BUCKET_MARGIN, embeddedTargetForPlanning, startEmbeddedTarget } from './embedded.ts';
+import { EMBEDDED_BUCKET_MARGIN, embeddedTargetForPlanning, exhaustionCapFor, startEmbeddedTarget } from './embedded.ts';
 import { DEFAULTS, EXIT, UsageError, VERDICT_EXIT, type ConformanceOptions } from './options.ts';
 import { projectRoot, suiteCommit, suiteVersion } from './paths.ts';
 import { planOf, renderPlan } from './plan.ts';
@@ -85,9 +85,10 @@ export async function conformanceRun(options: ConformanceOptions, io: RunIo): Pr
   const files = suiteFiles(options.shard);
   const tests = await planTests(files, settings);
   if (tests.length === 0) throw new UsageError(`${describeFilter(options)} selects no test`);
-  // Against the embedded mock, the exhaustion may take a whole bucket, which holds the whole plan.
+  // Against the embedded mock, the exhaustion may take what it may take of any bucket (two of
+  // them), and this bucket holds the whole plan.
   const bucketSize = planOf(tests, 0).total + EMBEDDED_BUCKET_MARGIN;
-  if (embedded) settings.exhaustionMax = options.exhaustionMax ?? bucketSize + EMBEDDED_BUCKET_MARGIN;
+  if (embedded) settings.exhaustionMax = options.exhaustionMax ?? exhaustionCapFor(bucketSize);
   const plan = planOf(tests, settings.exhaustionMax);
   if (options.list) {
     for (const line of renderPlan(plan, target.source, settings.exhaustionMax)) print(line);

@@ -41,6 +41,65 @@ export function expectClause(check: Check): void {
   expect({ clause: currentClause(), ...check } satisfies ClauseCheck).toMeetClause();
 }
 
+/** Where a value was seen: the exchange (for the excerpt and the replay line) and headers worth showing. */
+export interface Seen {
+  exchange?: Exchange;
+  headers?: string[];
+}
+
+/** How a value reads in a failure message: JSON, with undefined said as absent. */
+export function shown(value: unknown): string {
+  if (value === undefined) return '(absent)';
+  return JSON.stringify(value) ?? String(value);
+}
+
+function isEqual(a: unknown, b: unknown): boolean {
+  if (Object.is(a, b)) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  const keys = Object.keys(a as object);
+  if (keys.length !== Object.keys(b as object).length) return false;
+  return keys.every((key) => key in (b as object) && isEqual((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key]));
+}
+
+const context = (seen: Seen) => ({ ...(seen.exchange ? { exchange: seen.exchange } : {}), ...(seen.headers ? { headers: seen.headers } : {}) });
+
+/** `what` of the target is `expected` (deep equality of JSON values); the message shows both values. */
+export function expectEqual(actual: unknown, expected: unknown, what: string, seen: Seen = {}): void {
+  expectClause({ pass: isEqual(actual, expected), expected: `${what} ${shown(expected)}`, actual: `${what} ${shown(actual)}`, ...context(seen) });
+}
+
+/** `what` of the target is anything but `unexpected`. */
+export function expectNotEqual(actual: unknown, unexpected: unknown, what: string, seen: Seen = {}): void {
+  expectClause({ pass: !isEqual(actual, unexpected), expected: `${what} other than ${shown(unexpected)}`, actual: `${what} ${shown(actual)}`, ...context(seen) });
+}
+
+/** `what` of the target holds every one of `expected` (in any order, among others). */
+export function expectIncludes(actual: readonly unknown[] | undefined, expected: readonly unknown[], what: string, seen: Seen = {}): void {
+  const missing = expected.filter((item) => !(actual ?? []).some((candidate) => isEqual(candidate, item)));
+  expectClause({
+    pass: actual !== undefined && missing.length === 0,
+    expected: `${what} holding ${expected.map(shown).join(', ')}`,
+    actual: `${what} ${shown(actual)}${missing.length > 0 && actual !== undefined ? `, without ${missing.map(shown).join(', ')}` : ''}`,
+    ...context(seen),
+  });
+}
+
+/** `what` of the target is present (not undefined, not null). */
+export function expectPresent(actual: unknown, what: string, seen: Seen = {}): void {
+  expectClause({ pass: actual !== undefined && actual !== null, expected: `${what} present`, actual: `${what} ${shown(actual)}`, ...context(seen) });
+}
+
+/** `what` of the target matches a pattern (a string rule, e.g. a path prefix). */
+export function expectMatch(actual: string | undefined, pattern: RegExp, what: string, seen: Seen = {}): void {
+  expectClause({ pass: actual !== undefined && pattern.test(actual), expected: `${what} matching ${pattern}`, actual: `${what} ${shown(actual)}`, ...context(seen) });
+}
+
+/** A list of what is wrong is empty; the message lists it. `rule` says what was expected. */
+export function expectNoProblems(problems: readonly string[], rule: string, seen: Seen = {}): void {
+  expectClause({ pass: problems.length === 0, expected: rule, actual: problems.length === 0 ? 'as expected' : problems.join('; '), ...context(seen) });
+}
+
 export function expectStatus(exchange: Exchange, expected: number, headers?: string[]): void {
   expectClause({
     pass: exchange.status === expected,

@@ -18,9 +18,9 @@ const mockTarget = parse(readFileSync(join(root, 'targets', 'mock.yaml'), 'utf8'
 delete mockTarget.signing_key_file;
 const secrets = Object.values(mockTarget.roles).map((role) => role.client_secret!);
 /** A hand-started mock's rate limit: room for a run, refilled slower than any machine sends. */
-const MOCK_RATE = ['--bucket-size', '1500', '--refill-per-second', '10'];
-/** What the suite may spend to exhaust that bucket. */
-const EXHAUST = ['--exhaustion-max', '1600'];
+const MOCK_RATE = ['--bucket-size', '1200', '--refill-per-second', '10'];
+/** What the suite may spend to exhaust that bucket (two buckets and a few more). */
+const EXHAUST = ['--exhaustion-max', '2500'];
 
 /** A target file for a mock at `url`, with every secret moved to an environment variable. */
 function targetFileFor(url: string, keyFile: string | undefined, name: string, change: (t: Record<string, any>) => void = () => {}): { path: string; env: Record<string, string> } {

@@ -81,10 +81,10 @@ describe('--list', () => {
   const args = ['--allow-writes', '--allow-rate-limit-exhaustion', '--seed', '7', '--num-runs', '2'];
   beforeAll(async () => {
     const keyFile = join(work, 'list-key.pem');
-    mock = await startMockProgram(['--port', '0', '--log', '--signing-key', keyFile, '--bucket-size', '60', '--refill-per-second', '30']);
+    mock = await startMockProgram(['--port', '0', '--log', '--signing-key', keyFile, '--bucket-size', '50', '--refill-per-second', '30']);
     target = tenantFile(mock.url, 'listed.yaml', (t) => {
       t.signing_key_file = keyFile;
-      t.rate_limit = { limit: 60, refill_per_second: 30 };
+      t.rate_limit = { limit: 50, refill_per_second: 30 };
     });
     listed = await run('cli/conformance.ts', ['--target-file', target.path, '--list', ...args], target.env);
   }, 60_000);
@@ -94,7 +94,7 @@ describe('--list', () => {
     expect(listed.code).toBe(0);
     expect(listed.stdout).toMatch(/^request plan against .*listed\.yaml: \d+ tests, \d+ to run, 0 skipped$/m);
     expect(listed.stdout).toMatch(/\[§7 redeliver\.errors\.409\.state\] redelivery answers 409 .* 1 request/);
-    expect(listed.stdout).toMatch(/^total: \d+ requests = \d+ of the tests \+ \d+ shared \+ 2 preflight \(the exhaustion counted at its cap of 100\)$/m);
+    expect(listed.stdout).toMatch(/^total: \d+ requests = \d+ of the tests \+ \d+ shared \+ 2 preflight \(the exhaustion counted at its cap of 120\)$/m);
     expect(mock.requests()).toBe(0);
   });
 
@@ -119,7 +119,7 @@ describe('the budget', () => {
       const target = tenantFile(mock.url, 'budget.yaml');
       const finished = await run('cli/conformance.ts', ['--target-file', target.path, '--max-requests', '10', '--out', join(work, 'budget')], target.env);
       expect(finished.code).toBe(2);
-      expect(finished.stderr).toMatch(/^error: the plan needs \d+ requests \(the rate-limit exhaustion counted at its cap of 100\), over --max-requests 10; nothing was sent\./);
+      expect(finished.stderr).toMatch(/^error: the plan needs \d+ requests \(the rate-limit exhaustion counted at its cap of 120\), over --max-requests 10; nothing was sent\./);
       expect(mock.requests()).toBe(0);
     } finally {
       await mock.stop();
@@ -135,18 +135,19 @@ describe('a rate limit that outlasts the time bound', () => {
     mock = await startMockProgram(['--port', '0', '--bucket-size', '3', '--refill-per-second', '1']);
     const target = tenantFile(mock.url, 'slow.yaml');
     const started = Date.now();
-    finished = await run('cli/conformance.ts', ['--target-file', target.path, '--run-timeout', '12', '--out', join(work, 'slow')], target.env);
+    finished = await run('cli/conformance.ts', ['--target-file', target.path, '--run-timeout', '30', '--out', join(work, 'slow')], target.env);
     wallMs = Date.now() - started;
   }, 120_000);
   afterAll(() => mock?.stop());
 
   it('ends INCOMPLETE within its bound, the tests it could not reach skipped with that reason, none failed', () => {
     expect(finished.code).toBe(4);
-    expect(wallMs).toBeLessThan(40_000);
+    expect(wallMs).toBeLessThan(60_000);
     const results = resultsOf(join(work, 'slow'));
     expect(results.tests.filter((t) => t.state === 'failed')).toEqual([]);
     const stopped = results.tests.filter((t) => t.skip?.category === 'rate-limit' || t.skip?.category === 'time');
     expect(stopped.length).toBeGreaterThan(10);
+    expect(results.tests.filter((t) => t.state === 'passed').length).toBeGreaterThan(0);
     expect(finished.stdout).toMatch(/\[(rate-limit|time)\] .*(the target's rate limit would keep the suite waiting \d+ s .*past the run's time bound|the run reached its time bound)/);
     expect(results.info.waitedMs).toBeGreaterThan(0);
   });
@@ -162,11 +163,11 @@ describe('a target that never rate-limits', () => {
       const out = join(work, 'never-limits');
       const finished = await run('cli/conformance.ts', ['--target-file', target.path, '--grep', '[§7 redeliver.errors.429]', '--out', out], target.env);
       expect(finished.code).toBe(1);
-      expect(finished.stdout).toMatch(/actual: {3}no 429 after (\d+) requests in [\d.]+ s, one bucket \(X-RateLimit-Limit 40\) plus its refill; last X-RateLimit-Remaining 40/);
+      expect(finished.stdout).toMatch(/actual: {3}no 429 after (\d+) requests in [\d.]+ s, more than two buckets \(X-RateLimit-Limit 40\), X-RateLimit-Remaining no longer falling; last X-RateLimit-Remaining 40/);
       const sent = Number(/no 429 after (\d+) requests/.exec(finished.stdout)![1]);
-      expect(sent).toBeGreaterThanOrEqual(40);
-      expect(sent).toBeLessThan(70);
-      expect(resultsOf(out).requests).toBeLessThan(80);
+      expect(sent).toBeGreaterThanOrEqual(2 * 40);
+      expect(sent).toBeLessThan(2 * 40 + 30);
+      expect(resultsOf(out).requests).toBeLessThan(120);
     } finally {
       await mock.stop();
     }

@@ -1,17 +1,18 @@
 // Spends the target's rate limit on purpose, once per run (a shared request every 429 test
 // reads): redeliveries of an event that does not exist in a stream that does not exist (each a
 // cheap 404 that no target can take for a write), sent without pacing or retry until a 429 comes
-// back. It sends at most one bucket's worth plus what refills meanwhile, and never more than
-// --exhaustion-max: a target that does not limit, or refills faster than the suite can send,
-// gets a bounded number of requests and the 429 test fails with what was seen. Requests go out
-// one at a time, or a few at once where the target refills faster than one round trip.
+// back. It goes on while X-RateLimit-Remaining keeps falling; once it has sent two buckets
+// (X-RateLimit-Limit) and a few more and Remaining has stopped falling, the target does not
+// limit, or refills as fast as the suite sends, and the 429 test fails with what was seen. Never
+// more than --exhaustion-max. Requests go out one at a time, or a few at once where the target
+// refills faster than one round trip.
 import type { CallInput, Exchange, TargetSession } from '../../harness/index.ts';
 import { eventId, streamId } from '../../generators/index.ts';
 import { sharedKeys } from '../../harness/index.ts';
 import { exampleOf } from '../requests.ts';
 import { rateLimitOf } from './headers.ts';
 
-/** Requests allowed past one bucket and its refill before the suite calls the target limitless. */
+/** Requests past one bucket without a new lowest Remaining before the suite calls the target limitless. */
 const MARGIN = 5;
 /** Most requests in flight at once, where a round trip is slower than the refill. */
 const MOST_AT_ONCE = 10;
@@ -30,7 +31,7 @@ export class BucketTooLarge extends Error {}
 export async function exhaustRateLimit(target: TargetSession): Promise<Exhaustion> {
   // The bucket's size is known before a request is spent when an answer has said it.
   const limit = target.runtime.pacer.estimate().limit;
-  target.needs(limit === undefined || limit + MARGIN <= target.settings.exhaustionMax, `the target's bucket (X-RateLimit-Limit ${limit}) is larger than --exhaustion-max ${target.settings.exhaustionMax} lets the suite spend; raise it to verify the 429 clauses`, 'budget');
+  target.needs(limit === undefined || 2 * limit + MARGIN <= target.settings.exhaustionMax, `the target's bucket (X-RateLimit-Limit ${limit}) is larger than --exhaustion-max ${target.settings.exhaustionMax} lets the suite spend; raise it to verify the 429 clauses`, 'budget');
   try {
     return await target.shared(sharedKeys.exhaustion, 'redeliveries of an unknown event of an unknown stream until a 429', () => exhaust(target));
   } catch (error) {
@@ -54,27 +55,33 @@ async function exhaust(target: TargetSession): Promise<Exhaustion> {
     return batch;
   };
   let [last] = await send(1);
+  let lowest = Number.POSITIVE_INFINITY;
+  let lowestAt = 0;
   for (;;) {
     const seen = rateLimitOf(last!);
-    const estimate = target.runtime.pacer.estimate();
-    const limit = seen.limit ?? estimate.limit ?? max;
-    const elapsedSeconds = (Date.now() - started) / 1000;
-    const allowed = Math.min(max, limit + Math.ceil(estimate.refillPerSecond * elapsedSeconds) + MARGIN);
     if (last!.status === 429) return { exchanges, last: last!, sent: exchanges.length, why: `429 after ${exchanges.length} requests` };
-    if (seen.limit !== undefined && seen.limit + MARGIN > max) {
+    if (seen.limit !== undefined && 2 * seen.limit + MARGIN > max) {
       throw new BucketTooLarge(`the target's bucket (X-RateLimit-Limit ${seen.limit}) is larger than --exhaustion-max ${max} lets the suite spend; raise it to verify the 429 clauses`);
     }
-    if (exchanges.length >= allowed) {
-      const capped = allowed === max ? ` (capped by --exhaustion-max ${max})` : '';
+    if (seen.remaining !== undefined && seen.remaining < lowest) {
+      lowest = seen.remaining;
+      lowestAt = exchanges.length;
+    }
+    // Two buckets leave room for what refills meanwhile, even where Remaining says nothing.
+    const bucket = seen.limit ?? max;
+    const stalled = exchanges.length >= 2 * bucket + MARGIN && exchanges.length - lowestAt >= Math.ceil(bucket / 2) + MARGIN;
+    if (stalled || exchanges.length >= max) {
+      const elapsedSeconds = (Date.now() - started) / 1000;
+      const capped = exchanges.length >= max ? ` (capped by --exhaustion-max ${max})` : '';
       return {
         exchanges,
         last: last!,
         sent: exchanges.length,
-        why: `no 429 after ${exchanges.length} requests in ${elapsedSeconds.toFixed(1)} s, one bucket (X-RateLimit-Limit ${seen.limit ?? '(absent)'}) plus its refill${capped}; last X-RateLimit-Remaining ${seen.remaining ?? '(absent)'}`,
+        why: `no 429 after ${exchanges.length} requests in ${elapsedSeconds.toFixed(1)} s, more than two buckets (X-RateLimit-Limit ${seen.limit ?? '(absent)'}), X-RateLimit-Remaining no longer falling${capped}; last X-RateLimit-Remaining ${seen.remaining ?? '(absent)'}`,
       };
     }
-    const perRoundTrip = Math.ceil(2 * estimate.refillPerSecond * (last!.ms / 1000));
-    const batch = await send(Math.max(1, Math.min(MOST_AT_ONCE, perRoundTrip, allowed - exchanges.length)));
+    const perRoundTrip = Math.ceil(2 * target.runtime.pacer.estimate().refillPerSecond * (last!.ms / 1000));
+    const batch = await send(Math.max(1, Math.min(MOST_AT_ONCE, perRoundTrip, max - exchanges.length)));
     last = batch.find((exchange) => exchange.status === 429) ?? batch[batch.length - 1]!;
   }
 }

@@ -1,9 +1,9 @@
 // Observed: the rate-limit headers are on successful answers too, and mean what the service's
 // documentation says: Limit is the bucket size, Remaining the requests left, Reset a Unix time
 // in seconds. Reads of a vault connection are the probe (they write nothing).
-import { conformance, expectClause, fixture, type TargetSession } from '../../harness/index.ts';
+import { conformance, expectEqual, expectNoProblems, expectPresent, expectSuccess, fixture, shown, type TargetSession } from '../../harness/index.ts';
 import { sharedRequest } from '../requests.ts';
-import { rateLimitHeaderNames, rateLimitOf } from './headers.ts';
+import { rateLimitHeaderNames, rateLimitOf, rateLimitProblems } from './headers.ts';
 
 const firstRead = { operation: 'vault' as const, needs: [fixture('vaultConnections')], requests: 0, shared: (c: { target: { fixtures: { vaultConnections: string[] } } }) => [sharedRequest.vaultRead(c.target.fixtures.vaultConnections[0]!)] };
 
@@ -14,14 +14,8 @@ function read(target: TargetSession) {
 
 conformance('[§8 rate-limit.headers.on-success] a successful vault read carries the three X-RateLimit headers', firstRead, async ({ target }) => {
   const exchange = await read(target);
-  const headers = rateLimitOf(exchange);
-  expectClause({
-    pass: exchange.status < 300 && headers.limit !== undefined && headers.remaining !== undefined && headers.reset !== undefined,
-    expected: 'a 2xx with integer X-RateLimit-Limit, -Remaining and -Reset',
-    actual: `status ${exchange.status}; ${headers.raw}`,
-    exchange,
-    headers: rateLimitHeaderNames,
-  });
+  expectSuccess(exchange);
+  expectNoProblems(rateLimitProblems(exchange), 'whole-number X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset', { exchange, headers: rateLimitHeaderNames });
 });
 
 conformance(
@@ -32,13 +26,9 @@ conformance(
     // Two reads of its own, so the rule is checked on at least two answers when the test runs alone.
     await target.call('vault', { params: { id } });
     await target.call('vault', { params: { id } });
-    const limits = target.answers.map((e) => e.headers['x-ratelimit-limit'] ?? '(absent)');
-    const distinct = [...new Set(limits)];
-    expectClause({
-      pass: distinct.length === 1 && rateLimitOf(target.answers[0]!).limit !== undefined,
-      expected: `one X-RateLimit-Limit on all ${limits.length} answers so far`,
-      actual: `X-RateLimit-Limit values ${JSON.stringify(distinct)}`,
-    });
+    const distinct = [...new Set(target.answers.map((e) => e.headers['x-ratelimit-limit']))];
+    expectPresent(rateLimitOf(target.answers[0]!).limit, 'X-RateLimit-Limit of the first answer', { exchange: target.answers[0]! });
+    expectEqual(distinct, distinct.slice(0, 1), `X-RateLimit-Limit values over the run's ${target.answers.length} answers`);
   },
 );
 
@@ -49,10 +39,8 @@ conformance('[§8 rate-limit.reset.unix-seconds] X-RateLimit-Reset is a Unix tim
   const dated = Date.parse(exchange.headers.date ?? '');
   const now = Math.floor((Number.isNaN(dated) ? Date.now() : dated) / 1000);
   const plausibleSeconds = reset !== undefined && reset > 1e9 && reset < 1e11;
-  expectClause({
-    pass: plausibleSeconds && reset >= now,
-    expected: `X-RateLimit-Reset in Unix seconds, at or after the answer's Date (${now})`,
-    actual: `X-RateLimit-Reset ${JSON.stringify(exchange.headers['x-ratelimit-reset'])}${plausibleSeconds ? '' : ' (not Unix seconds)'}`,
+  const problems = [...(plausibleSeconds ? [] : ['not Unix seconds']), ...(plausibleSeconds && reset < now ? [`before the answer's Date (${now})`] : [])];
+  expectNoProblems(problems.map((p) => `X-RateLimit-Reset ${shown(exchange.headers['x-ratelimit-reset'])}: ${p}`), `X-RateLimit-Reset in Unix seconds, at or after the answer's Date (${now})`, {
     exchange,
     headers: [...rateLimitHeaderNames, 'date'],
   });

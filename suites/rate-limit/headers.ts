@@ -31,3 +31,12 @@ export function rateLimitOf(exchange: Exchange): RateLimitHeaders {
 }
 
 export const rateLimitHeaderNames = [names.limit, names.remaining, names.reset].map((n) => n.toLowerCase());
+
+/** Which of the three headers an answer lacks, or carries as something other than a whole number. */
+export function rateLimitProblems(exchange: Exchange): string[] {
+  return [names.limit, names.remaining, names.reset].flatMap((name) => {
+    const value = exchange.headers[name.toLowerCase()];
+    if (value === undefined) return [`${name} absent`];
+    return integer(value) === undefined ? [`${name} ${JSON.stringify(value)} is not a whole number`] : [];
+  });
+}

@@ -2,7 +2,7 @@
 // tokens carry scopes from the catalogue. Observed: the response shape, the claims, the lifetime,
 // the JWKS, the JSON form of the request and the endpoint's own error shape.
 import { createLocalJWKSet, decodeJwt, decodeProtectedHeader, jwtVerify } from 'jose';
-import { conformance, expectClause, expectSchema, expectStatus, sharedKeys } from '../../harness/index.ts';
+import { conformance, expectEqual, expectIncludes, expectNoProblems, expectNotEqual, expectPresent, expectSchema, expectStatus, sharedKeys } from '../../harness/index.ts';
 import { checkScopeString, observed, operation, validator } from '../../specs/index.ts';
 
 const JWS_COMPACT = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
@@ -20,32 +20,21 @@ const ownRequest = { operation: 'token' as const, requests: 1 };
 
 conformance('[§5 token.endpoint] the token endpoint issues a JWT for form-encoded client credentials and the /api/v2/ audience', readsToken, async ({ target }) => {
   const { exchange, token } = await target.issued('global');
+  expectStatus(exchange, 200);
   const header = token && JWS_COMPACT.test(token) ? safe(() => decodeProtectedHeader(token)) : undefined;
-  expectClause({
-    pass: exchange.status === 200 && header?.alg !== undefined,
-    expected: 'status 200 and access_token a compact JWS with an alg',
-    actual: `status ${exchange.status}, access_token ${token === undefined ? 'absent' : header ? `a JWS with alg ${String(header.alg)}` : 'not a JWS'}`,
-    exchange,
-  });
+  expectPresent(header?.alg, 'alg of the access_token, a compact JWS', { exchange });
 });
 
 conformance('[§5 token.scopes] an access token carries its scopes', readsToken, async ({ target }) => {
   const scopes = scopesOf(await target.tokenFor('global'));
   const needed = operation('redeliver').contractScopes;
-  expectClause({
-    pass: needed.every((s) => scopes.includes(s)),
-    expected: `a scope claim holding ${needed.join(', ')} (the global role's grant)`,
-    actual: `scope claim ${JSON.stringify(scopes.join(' '))}`,
-  });
+  expectIncludes(scopes, needed, "scope claim (the global role's grant)");
 });
 
 conformance('[§5 scopes.catalogue] every scope an access token carries is action:resource from the catalogue', readsToken, async ({ target }) => {
   const check = checkScopeString(scopesOf(await target.tokenFor('global')).join(' '));
-  expectClause({
-    pass: check.scopes.length > 0 && check.malformed.length === 0 && check.unknown.length === 0,
-    expected: 'one or more scopes, each action:resource from the section 5 catalogue',
-    actual: `malformed ${JSON.stringify(check.malformed)}, not in the catalogue ${JSON.stringify(check.unknown)}`,
-  });
+  expectNotEqual(check.scopes, [], 'scopes of the token');
+  expectEqual({ malformed: check.malformed, unknown: check.unknown }, { malformed: [], unknown: [] }, 'scopes not action:resource from the section 5 catalogue');
 });
 
 conformance('[§5 token.observed.response] the token response has access_token, token_type Bearer, expires_in and scope', readsToken, async ({ target }) => {
@@ -58,12 +47,7 @@ conformance('[§5 token.lifetime] an access token lives 86400 seconds', readsTok
   const claims = token ? safe(() => decodeJwt(token)) : undefined;
   const expiresIn = (exchange.json as { expires_in?: unknown } | undefined)?.expires_in;
   const lifetime = claims?.exp !== undefined && claims.iat !== undefined ? claims.exp - claims.iat : undefined;
-  expectClause({
-    pass: expiresIn === observed.tokens.expires_in && lifetime === observed.tokens.expires_in,
-    expected: `expires_in ${observed.tokens.expires_in} and exp - iat = ${observed.tokens.expires_in}`,
-    actual: `expires_in ${JSON.stringify(expiresIn)}, exp - iat = ${JSON.stringify(lifetime)}`,
-    exchange,
-  });
+  expectEqual({ expires_in: expiresIn, 'exp - iat': lifetime }, { expires_in: observed.tokens.expires_in, 'exp - iat': observed.tokens.expires_in }, 'lifetime', { exchange });
 });
 
 conformance('[§5 token.observed.claims] an access token is an RS256 JWS with the documented claims', readsToken, async ({ target }) => {
@@ -82,12 +66,11 @@ conformance('[§5 token.observed.claims] an access token is an RS256 JWS with th
     claims.gty !== observed.tokens.gty && `gty ${JSON.stringify(claims.gty)}`,
     (typeof claims.iat !== 'number' || typeof claims.exp !== 'number') && 'iat or exp not numbers',
     typeof claims.scope !== 'string' && 'scope not a string',
-  ].filter(Boolean);
-  expectClause({
-    pass: problems.length === 0,
-    expected: `alg ${observed.tokens.alg}, typ ${observed.tokens.typ}, kid; iss https://<host>/, aud ${target.target.audience}, sub <client>${observed.tokens.subject_suffix}, azp, iat, exp, scope, gty ${observed.tokens.gty}`,
-    actual: problems.length === 0 ? 'as expected' : problems.join('; '),
-  });
+  ].filter((problem): problem is string => problem !== false);
+  expectNoProblems(
+    problems,
+    `alg ${observed.tokens.alg}, typ ${observed.tokens.typ}, kid; iss https://<host>/, aud ${target.target.audience}, sub <client>${observed.tokens.subject_suffix}, azp, iat, exp, scope, gty ${observed.tokens.gty}`,
+  );
 });
 
 conformance('[§5 token.observed.jwks] the published JWKS verifies an issued token', readsJwks, async ({ target }) => {
@@ -97,19 +80,20 @@ conformance('[§5 token.observed.jwks] the published JWKS verifies an issued tok
     () => 'verified',
     (error: Error) => error.message,
   );
-  expectClause({ pass: verified === 'verified', expected: `${target.forge.jwksUrl} holds the key that verifies the token`, actual: verified });
+  expectEqual(verified, 'verified', `a token checked with the keys of ${target.forge.jwksUrl}`);
 });
 
 conformance('[§5 token.observed.json-request] the token endpoint accepts a JSON request without the trailing slash', ownRequest, async ({ target }) => {
   const { exchange, token } = await target.tokenRequest('global', { json: true, url: `${target.target.authUrl}${observed.tokens.path}` });
-  expectClause({ pass: exchange.status === 200 && token !== undefined, expected: 'status 200 with an access_token', actual: `status ${exchange.status}`, exchange });
+  expectStatus(exchange, 200);
+  expectPresent(token, 'access_token', { exchange });
 });
 
 conformance('[§5 token.observed.errors] a wrong client secret is answered 401 invalid_client in the endpoint\'s own error shape', ownRequest, async ({ target }) => {
   const { exchange } = await target.tokenRequest('global', { clientSecret: 'a-wrong-secret-for-the-conformance-suite' });
   expectStatus(exchange, observed.tokens.errors.invalid_client!.status);
   expectSchema(exchange, validator('TokenError', 'observed'), '{error: "invalid_client", error_description}');
-  expectClause({ pass: (exchange.json as { error?: unknown })?.error === 'invalid_client', expected: 'error "invalid_client"', actual: `error ${JSON.stringify((exchange.json as { error?: unknown })?.error)}`, exchange });
+  expectEqual((exchange.json as { error?: unknown } | undefined)?.error, 'invalid_client', 'error', { exchange });
 });
 
 function safe<T>(read: () => T): T | undefined {

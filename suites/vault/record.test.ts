@@ -1,7 +1,7 @@
 // Section 2.1: the fields of a flows vault connection, one test per field, each checked on every
 // connection the target names (the mock names one with every optional field, one with none and
 // one with every string at its maximum length).
-import { conformance, expectClause, expectJsonMediaType, expectSchema, expectStatus, expectSuccess, fixture, type TargetSession } from '../../harness/index.ts';
+import { conformance, expectEqual, expectJsonMediaType, expectSchema, expectStatus, expectSuccess, fixture, type TargetSession } from '../../harness/index.ts';
 import { clause, compileNode, observed, schema, validator, type JsonObject } from '../../specs/index.ts';
 import { sharedRequest, vaultReads } from '../requests.ts';
 
@@ -46,7 +46,8 @@ conformance('[§4.3 vault.response.record] the read answers the record of the co
   for (const id of target.fixture('vaultConnections')) {
     const exchange = await read(target, id);
     const got = (exchange.json as { id?: unknown } | undefined)?.id;
-    expectClause({ pass: exchange.status < 300 && got === id, expected: `a record with id ${id}`, actual: `status ${exchange.status}, id ${JSON.stringify(got)}`, exchange });
+    expectSuccess(exchange);
+    expectEqual(got, id, 'record id', { exchange });
   }
 });
 

@@ -1,6 +1,6 @@
 // Spec section 9: the version is part of the base path. The target file's base_url must end with
 // it (checked when the file is read); here the operations answer there.
-import { conformance, expectClause, fixture } from '../../harness/index.ts';
+import { conformance, expectMatch, expectSuccess, fixture } from '../../harness/index.ts';
 import { basePath } from '../../specs/index.ts';
 import { sharedRequest } from '../requests.ts';
 
@@ -10,12 +10,7 @@ conformance(
   async ({ target }) => {
     const id = target.fixture('vaultConnections')[0]!;
     const exchange = await target.call('vault', { params: { id }, shared: sharedRequest.vaultRead(id) });
-    const path = new URL(exchange.request.url).pathname;
-    expectClause({
-      pass: path.includes(`${basePath}/`) && exchange.status >= 200 && exchange.status < 300,
-      expected: `a 2xx at a path under ${basePath}`,
-      actual: `status ${exchange.status} at ${path}`,
-      exchange,
-    });
+    expectMatch(new URL(exchange.request.url).pathname, new RegExp(`^${basePath}/`), 'path', { exchange });
+    expectSuccess(exchange);
   },
 );
