@@ -18,7 +18,6 @@
 // each outcome goes into the test's meta.
 import { expect, inject, test, type TestContext } from 'vitest';
 import { parseClauseTag } from '../specs/index.ts';
-import { HarnessError } from './errors.ts';
 import { evaluatePlan, PLANNING, skipNote, type EvaluatedPlan, type PlanContext, type PlanRegistry, type TestPlan } from './plan.ts';
 import { runtimeFor } from './runtime.ts';
 import { SkipRequest, TargetSession } from './session.ts';
@@ -152,4 +151,3 @@ export function cases(examples: number, requestsPerCase = 1): (context: PlanCont
   return (context) => (examples + context.numRuns) * requestsPerCase;
 }
 
-export { HarnessError };

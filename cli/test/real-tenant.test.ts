@@ -200,7 +200,7 @@ describe('a target whose headers say nothing is left for an hour', () => {
 
 describe('a token endpoint that issues a token with CR/LF', () => {
   it('is a clear target error within seconds, not a jammed client', async () => {
-    const { server, url } = await fakeTarget((req, res) => {
+    const { server, url } = await fakeTarget((_, res) => {
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ access_token: 'abc\r\nX-Injected: yes', token_type: 'Bearer', expires_in: 86400 }));
     });
     try {
