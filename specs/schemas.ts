@@ -84,9 +84,10 @@ export const schemaNames: readonly string[] = Object.keys(
  * level they accept any string; at the observed level (the default) the id formats are the real
  * id shapes of observed.yaml (prefix and alphabet) and strict-https-uri an absolute https URL.
  * `strictTypes: false` is for schemas edited on purpose (the mock's faults) that leave a keyword
- * such as `minimum` without its `type`.
+ * such as `minimum` without its `type`; `coerceTypes: 'array'` for form-encoded bodies, whose
+ * fields arrive as strings.
  */
-export function createAjv(options: { strictTypes?: boolean; level?: Level } = {}): Ajv2020 {
+export function createAjv(options: { strictTypes?: boolean; level?: Level; coerceTypes?: 'array' } = {}): Ajv2020 {
   const { level = 'observed', ...ajvOptions } = options;
   const ajv = new Ajv2020({ strict: true, allErrors: true, ...ajvOptions });
   addFormats.default(ajv);

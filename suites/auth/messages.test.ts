@@ -13,6 +13,6 @@ conformance('[§7 errors.401.message] an expired token is answered "Expired toke
   expectObservedError(await target.call('vault', { ...validRequest(target, 'vault'), as: { token } }), 'expired_token');
 });
 
-conformance('[§7 errors.401.message] a request without a token is answered "Invalid token"', async ({ target }) => {
-  expectObservedError(await target.call('vault', { ...validRequest(target, 'vault'), as: 'none' }), 'invalid_token');
+conformance('[§7 errors.401.message] a request without a token is answered "Missing authentication"', async ({ target }) => {
+  expectObservedError(await target.call('vault', { ...validRequest(target, 'vault'), as: 'none' }), 'missing_authentication');
 });
