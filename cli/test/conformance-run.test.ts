@@ -80,7 +80,7 @@ describe('npm start against the embedded mock', () => {
     const handOut = join(work, 'by-hand');
     beforeAll(async () => {
       const keyFile = join(work, 'keys', 'mock.pem');
-      mock = await startMockProgram(['--port', '0', '--signing-key', keyFile]);
+      mock = await startMockProgram(['--port', '0', '--rate-limit', '200/100', '--signing-key', keyFile]);
       const target = targetFileFor(mock.url, keyFile, 'by-hand.yaml');
       byHand = await run('cli/conformance.ts', ['--target-file', target.path, '--seed', SEED, '--num-runs', '5', '--out', handOut], target.env);
     }, 120_000);
@@ -106,7 +106,7 @@ describe('npm start against a mock with a fault', () => {
   const out = join(work, 'faulty');
   beforeAll(async () => {
     const keyFile = join(work, 'keys', 'faulty.pem');
-    mock = await startMockProgram(['--port', '0', '--signing-key', keyFile, '--fault', 'redeliver-200-instead-of-202']);
+    mock = await startMockProgram(['--port', '0', '--rate-limit', '200/100', '--signing-key', keyFile, '--fault', 'redeliver-200-instead-of-202']);
     const target = targetFileFor(mock.url, keyFile, 'faulty.yaml');
     finished = await run('cli/conformance.ts', ['--target-file', target.path, '--seed', SEED, '--num-runs', '5', '--out', out], target.env);
   }, 120_000);
@@ -141,7 +141,7 @@ describe('an observed-level failure', () => {
   let target: { path: string; env: Record<string, string> };
   beforeAll(async () => {
     const keyFile = join(work, 'keys', 'observed.pem');
-    mock = await startMockProgram(['--port', '0', '--signing-key', keyFile, '--fault', 'ticket-200-instead-of-201']);
+    mock = await startMockProgram(['--port', '0', '--rate-limit', '200/100', '--signing-key', keyFile, '--fault', 'ticket-200-instead-of-201']);
     target = targetFileFor(mock.url, keyFile, 'observed.yaml');
   }, 60_000);
   afterAll(() => mock?.stop());
@@ -170,7 +170,7 @@ describe('npm start with a role missing from the target file', () => {
   const out = join(work, 'no-role');
   beforeAll(async () => {
     const keyFile = join(work, 'keys', 'no-role.pem');
-    mock = await startMockProgram(['--port', '0', '--signing-key', keyFile]);
+    mock = await startMockProgram(['--port', '0', '--rate-limit', '200/100', '--signing-key', keyFile]);
     const target = targetFileFor(mock.url, keyFile, 'no-role.yaml');
     const description = parse(readFileSync(target.path, 'utf8')) as { roles: Record<string, unknown> };
     delete description.roles.non_global;
