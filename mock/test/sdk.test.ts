@@ -28,7 +28,7 @@ function startMock(args: string[]): Promise<Started> {
     const child = spawn(process.execPath, ['--import', 'tsx', 'mock/cli.ts', '--tls', '--port', '0', ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
     started.push(child);
     let output = '';
-    const timer = setTimeout(() => reject(new Error(`the mock did not start: ${output}`)), 20_000);
+    const timer = setTimeout(() => reject(new Error(`the mock did not start: ${output}`)), 40_000);
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
       const ready = READY.exec(output);
@@ -66,6 +66,9 @@ function runSdk(config: SdkScenarioConfig, certPath: string): Promise<Map<string
 
 let results: Map<string, ScenarioResult>;
 
+// About 11 s on two busy cores; the bounds are generous because every test file runs at once in
+// `npm test`, and starting a program under tsx can then take several seconds.
+
 beforeAll(async () => {
   // One after the other: the first makes the certificate (on a fresh clone), the second reuses it.
   const mock = await startMock(['--rate-limit', 'production']);
@@ -84,7 +87,7 @@ beforeAll(async () => {
     },
     mock.certPath,
   );
-}, 50_000);
+}, 110_000);
 
 afterAll(() => {
   for (const child of started) if (child.exitCode === null) child.kill('SIGTERM');
