@@ -82,9 +82,10 @@ async function main(): Promise<number> {
   const started = Date.now();
   const work = mkdtempSync(join(tmpdir(), 'mutation-'));
   try {
+    // One signing key for every mock of the run: making an RSA key is the slow part of starting one.
     const keyFile = join(work, 'signing-key.pem');
-    const { loadSigningKeys } = await import('../mock/auth/keys.ts');
-    await loadSigningKeys(keyFile);
+    const { exportPKCS8, generateKeyPair } = await import('jose');
+    writeFileSync(keyFile, await exportPKCS8((await generateKeyPair('RS256', { extractable: true })).privateKey), { mode: 0o600 });
     const seeds = Array.from({ length: seedCount }, (_, i) => 1000 + i * 7919);
     const jobs: WorkerJob[] = Array.from({ length: jobCount }, () => ({ faults: [], seeds: [], keyFile }));
     selected.forEach((id, i) => jobs[i % jobCount]!.faults.push(id));

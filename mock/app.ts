@@ -3,15 +3,17 @@
 // outside, and dispatches exchanges by route.
 //
 // Every management-interface request (any path under /api/v2) first takes a token from the rate
-// limiter, carries the X-RateLimit headers on its answer whatever the answer is, then has its body
-// size checked, then runs its route: authenticate, authorize, validate, act, respond.
+// limiter, carries the X-RateLimit headers on its answer whatever the answer is, then has its
+// headers and body size checked, then runs its route: authenticate, authorize, validate, act,
+// respond. The token endpoint does the same with its own bucket and its own error shape.
 import { buildComponents, type ComponentInputs, type ComponentName, type ComponentOverride, type Components } from './components.ts';
-import type { ApiErrorKind } from './errors.ts';
+import { tokenDescriptions, type ApiErrorKind } from './errors.ts';
 import { withHeaders, type Exchange, type Reply, type RouteHandler, type RouteKey, type RouteWrapper } from './exchange.ts';
 import { rateLimitHeaders } from './rate-limiter.ts';
 import { Refusal } from './refusal.ts';
 import { matchRoute } from './router.ts';
 import { methodNotAllowedRoute, notFoundRoute } from './routes/fallback.ts';
+import { discoveryRoute } from './routes/discovery.ts';
 import { jwksRoute } from './routes/jwks.ts';
 import { redeliverRoute } from './routes/redeliver.ts';
 import { ssoTicketRoute } from './routes/sso-ticket.ts';
@@ -58,7 +60,7 @@ export function assembleApp(inputs: ComponentInputs, assembly: AppAssembly, repo
   const wrap = (key: RouteKey, handler: RouteHandler): RouteHandler =>
     (assembly.wrappers.get(key) ?? []).reduce((inner, wrapper) => wrapper(inner), handler);
   const checked = (key: RouteKey, route: RouteHandler, shape: BodyErrorShape = 'api') =>
-    bodySizeChecked(deps, refusalsAsReplies(deps, key, route, report), shape);
+    repeatedHeadersChecked(deps, bodySizeChecked(deps, refusalsAsReplies(deps, key, route, report), shape), shape);
   const managed = (key: RouteKey, route: RouteHandler) => wrap(key, rateLimited(deps, checked(key, route)));
 
   const apiRoutes: Partial<Record<RouteKey, RouteHandler>> = {
@@ -69,8 +71,9 @@ export function assembleApp(inputs: ComponentInputs, assembly: AppAssembly, repo
     'method-not-allowed': managed('method-not-allowed', methodNotAllowedRoute(deps)),
   };
   const otherRoutes: Partial<Record<RouteKey, RouteHandler>> = {
-    token: wrap('token', checked('token', tokenRoute(deps), 'token')),
+    token: wrap('token', tokenRateLimited(deps, checked('token', tokenRoute(deps), 'token'))),
     jwks: wrap('jwks', checked('jwks', jwksRoute(deps))),
+    discovery: wrap('discovery', checked('discovery', discoveryRoute(deps))),
     'not-found': wrap('not-found', checked('not-found', notFoundRoute(deps))),
     'method-not-allowed': wrap('method-not-allowed', checked('method-not-allowed', methodNotAllowedRoute(deps))),
   };
@@ -99,7 +102,27 @@ function rateLimited(deps: Components, next: RouteHandler): RouteHandler {
   };
 }
 
+/** The token endpoint's own bucket; its 429 is in the endpoint's error shape. */
+function tokenRateLimited(deps: Components, next: RouteHandler): RouteHandler {
+  return async function tokenRateLimit(exchange) {
+    const quota = deps.tokenLimiter.take();
+    const reply = quota.allowed ? await next(exchange) : deps.errors.tokenReply('too_many_requests', tokenDescriptions.tooManyRequests);
+    return withHeaders(reply, rateLimitHeaders(quota));
+  };
+}
+
 type BodyErrorShape = 'api' | 'token';
+
+/**
+ * Two Authorization headers are refused (Node would keep the first, silently). The token endpoint
+ * reads its own (Basic) Authorization and refuses repeats there, in its own shape.
+ */
+function repeatedHeadersChecked(deps: Components, next: RouteHandler, shape: BodyErrorShape): RouteHandler {
+  return function repeatedHeaders(exchange) {
+    if (shape === 'token' || !exchange.repeatedHeaders.includes('authorization')) return next(exchange);
+    return Promise.resolve(deps.errors.reply('bad_authorization_header'));
+  };
+}
 
 /** A body over the size limit is answered 413, in the error shape of the endpoint. */
 function bodySizeChecked(deps: Components, next: RouteHandler, shape: BodyErrorShape): RouteHandler {

@@ -1,8 +1,11 @@
-// The mock's command line, parsed and checked without side effects, so it can be tested alone.
+// The mock's command line, parsed and checked without side effects (but reading a given TLS
+// certificate and key), so it can be tested alone.
 // A bad option becomes a MockConfigError with one line naming the option and the problem.
+import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { MockConfigError } from './config-error.ts';
 import type { MockServerOptions } from './index.ts';
+import { COMMAND_LINE_DEFAULT_PROFILE, parseRateLimit } from './rate-limit-profiles.ts';
 
 export const DEFAULT_PORT = 4010;
 
@@ -17,8 +20,14 @@ Options:
   --signing-key FILE       RS256 private key file (PKCS8 PEM or private JWK); created if absent
   --fault ID               install a deliberate fault (repeatable; see mock/faults/README.md)
   --list-faults            print the fault catalogue (id, clause, what breaks) and exit
-  --bucket-size N          rate limit: bucket size (overrides the fixtures)
-  --refill-per-second N    rate limit: tokens added per second (overrides the fixtures)
+  --tls                    serve HTTPS with a self-signed certificate for 127.0.0.1, ::1 and
+                           localhost, made once in .keys/tls/ and reused (trust it with
+                           NODE_EXTRA_CA_CERTS=.keys/tls/cert.pem)
+  --tls-cert FILE          serve HTTPS with this PEM certificate (with --tls-key)
+  --tls-key FILE           the PEM private key of --tls-cert
+  --rate-limit LIMIT       free, production (default), unlimited, or BURST/PER_SECOND (e.g. 100/5)
+  --bucket-size N          rate limit: bucket size (overrides the profile and the fixtures)
+  --refill-per-second N    rate limit: tokens added per second (overrides the profile and the fixtures)
   --log                    print one access-log line per request
   --help                   print this help
 `;
@@ -38,6 +47,10 @@ export function parseCli(argv: readonly string[]): CliCommand {
         fixtures: { type: 'string' },
         'signing-key': { type: 'string' },
         fault: { type: 'string', multiple: true },
+        tls: { type: 'boolean' },
+        'tls-cert': { type: 'string' },
+        'tls-key': { type: 'string' },
+        'rate-limit': { type: 'string' },
         'bucket-size': { type: 'string' },
         'refill-per-second': { type: 'string' },
         log: { type: 'boolean' },
@@ -55,13 +68,36 @@ export function parseCli(argv: readonly string[]): CliCommand {
   if (values.fixtures !== undefined) options.fixtures = nonEmpty('--fixtures', values.fixtures);
   if (values['signing-key'] !== undefined) options.signingKey = nonEmpty('--signing-key', values['signing-key']);
   if (values.fault) options.faults = values.fault.flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
+  const tls = tlsOption(values.tls, values['tls-cert'], values['tls-key']);
+  if (tls) options.tls = tls;
+  const limit = values['rate-limit'] === undefined ? undefined : parseRateLimit(values['rate-limit']);
+  if (limit && 'profile' in limit) options.rateLimitProfile = limit.profile;
+  // Client development against a realistic tenant, unless the fixtures say otherwise.
+  options.fallbackRateLimitProfile = COMMAND_LINE_DEFAULT_PROFILE;
   const bucketSize = integer('--bucket-size', values['bucket-size'], 1, Number.MAX_SAFE_INTEGER);
   const refillPerSecond = positiveNumber('--refill-per-second', values['refill-per-second']);
+  if (limit && 'config' in limit) options.rateLimit = { ...limit.config };
   if (bucketSize !== undefined || refillPerSecond !== undefined) {
-    options.rateLimit = { ...(bucketSize !== undefined ? { bucketSize } : {}), ...(refillPerSecond !== undefined ? { refillPerSecond } : {}) };
+    options.rateLimit = { ...options.rateLimit, ...(bucketSize !== undefined ? { bucketSize } : {}), ...(refillPerSecond !== undefined ? { refillPerSecond } : {}) };
   }
   if (values.log) options.log = (line) => console.log(line);
   return { kind: 'start', options };
+}
+
+/** --tls alone: a generated certificate; --tls-cert with --tls-key: those files (--tls optional then). */
+function tlsOption(tls: boolean | undefined, certFile: string | undefined, keyFile: string | undefined): MockServerOptions['tls'] {
+  if ((certFile === undefined) !== (keyFile === undefined)) throw new MockConfigError('options --tls-cert and --tls-key go together');
+  if (certFile === undefined || keyFile === undefined) return tls ? true : undefined;
+  return { cert: readPem('--tls-cert', certFile), key: readPem('--tls-key', keyFile) };
+}
+
+function readPem(option: string, file: string): string {
+  try {
+    return readFileSync(nonEmpty(option, file), 'utf8');
+  } catch (error) {
+    if (error instanceof MockConfigError) throw error;
+    throw new MockConfigError(`option ${option}: ${file} cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+  }
 }
 
 function integer(option: string, value: string | undefined, min: number, max: number): number | undefined {

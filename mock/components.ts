@@ -1,5 +1,5 @@
 // Everything a route uses, in one object: the clock, the tenant, the store, the signing keys, the
-// rate limiter, the validators, the error catalogue, the ticket code generator, the token verifier
+// rate limiters (the management interface's and the token endpoint's), the validators, the error catalogue, the ticket code generator, the token verifier
 // and the token issuer. They are built here in dependency order, and a fault may wrap or replace
 // any of them as it is built, so the components after it (and every route) see the change.
 import { createTokenIssuer, type TokenIssuer } from './auth/issuer.ts';
@@ -8,7 +8,8 @@ import { createTokenVerifier, type TokenVerifier } from './auth/verifier.ts';
 import type { Clock } from './clock.ts';
 import { createErrorCatalogue, type ErrorCatalogue } from './errors.ts';
 import type { FixturesObject } from './fixtures.ts';
-import { createRateLimiter, type RateLimitConfig, type RateLimiter } from './rate-limiter.ts';
+import type { RateLimits } from './rate-limit-profiles.ts';
+import { createRateLimiter, type RateLimiter } from './rate-limiter.ts';
 import { Store } from './store.ts';
 import { createTenant, type Tenant } from './tenant.ts';
 import { createTicketCodeGenerator, type TicketCodeGenerator } from './ticket-codes.ts';
@@ -21,6 +22,8 @@ export interface Components {
   store: Store;
   keys: SigningKeys;
   limiter: RateLimiter;
+  /** The token endpoint's own bucket, apart from the management interface's. */
+  tokenLimiter: RateLimiter;
   validators: Validators;
   ticketCodes: TicketCodeGenerator;
   verifier: TokenVerifier;
@@ -39,7 +42,7 @@ export interface ComponentInputs {
   keys: SigningKeys;
   /** Where the server listens, e.g. http://127.0.0.1:4010. */
   origin: string;
-  rateLimit: RateLimitConfig;
+  rateLimits: RateLimits;
   maxBodyBytes: number;
 }
 
@@ -55,10 +58,11 @@ export function buildComponents(inputs: ComponentInputs, overrides: OverrideTabl
   }
   const clock = make('clock', inputs.clock);
   make('errors', createErrorCatalogue());
-  const tenant = make('tenant', createTenant(inputs.fixtures.tenant.domain, inputs.origin));
+  const tenant = make('tenant', createTenant(inputs.fixtures.tenant.domain, inputs.origin, inputs.fixtures.apis ?? []));
   const store = make('store', new Store(inputs.fixtures));
   const keys = make('keys', inputs.keys);
-  make('limiter', createRateLimiter(inputs.rateLimit, clock));
+  make('limiter', createRateLimiter(inputs.rateLimits.management, clock));
+  make('tokenLimiter', createRateLimiter(inputs.rateLimits.token, clock));
   make('validators', createValidators());
   make('ticketCodes', createTicketCodeGenerator());
   make('verifier', createTokenVerifier({ keys, clock, tenant, store }));

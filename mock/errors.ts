@@ -17,8 +17,8 @@ interface CatalogueEntry {
   errorCode?: string;
   /** Token-validation 401s repeat their message in `attributes.error`, as the real service does. */
   attributes?: boolean;
-  /** The RFC 6750 error a WWW-Authenticate challenge names. */
-  challenge?: 'invalid_token' | 'insufficient_scope';
+  /** The RFC 6750 error a WWW-Authenticate challenge names; `none` for a request without credentials (RFC 6750 section 3.1). */
+  challenge?: 'invalid_token' | 'insufficient_scope' | 'none';
   source: 'observed' | 'mock';
 }
 
@@ -28,6 +28,7 @@ function fromObserved(kind: string, extra: Partial<CatalogueEntry> = {}): Catalo
     status: fact.status,
     ...(fact.message !== undefined ? { message: fact.message } : {}),
     ...(fact.prefix !== undefined ? { prefix: fact.prefix } : {}),
+    ...(fact.suffix !== undefined ? { suffix: fact.suffix } : {}),
     ...(fact.errorCode !== undefined ? { errorCode: fact.errorCode } : {}),
     ...extra,
     source: 'observed',
@@ -36,7 +37,9 @@ function fromObserved(kind: string, extra: Partial<CatalogueEntry> = {}): Catalo
 
 export const apiErrorCatalogue = {
   // Observed (specs/observed.yaml).
+  missing_authentication: fromObserved('missing_authentication', { attributes: true, challenge: 'none' }),
   invalid_token: fromObserved('invalid_token', { attributes: true, challenge: 'invalid_token' }),
+  bad_audience: fromObserved('bad_audience', { attributes: true, challenge: 'invalid_token' }),
   invalid_signature: fromObserved('invalid_signature', { attributes: true, challenge: 'invalid_token' }),
   expired_token: fromObserved('expired_token', { attributes: true, challenge: 'invalid_token' }),
   client_not_global: fromObserved('client_not_global', { challenge: 'invalid_token' }),
@@ -45,14 +48,16 @@ export const apiErrorCatalogue = {
   invalid_body: fromObserved('invalid_body'),
   vault_connection_not_found: fromObserved('vault_connection_not_found'),
   stream_not_found: fromObserved('stream_not_found'),
+  profile_not_found: fromObserved('profile_not_found'),
   too_many_requests: fromObserved('too_many_requests'),
+  malformed_json: fromObserved('malformed_json'),
+  bad_authorization_header: fromObserved('bad_authorization_header'),
   // The mock's choices: nothing public says how the real service answers these.
   event_not_found: { status: 404, message: 'The requested event does not exist.', source: 'mock' },
   event_not_redeliverable: { status: 409, message: 'The event is not in a state that allows redelivery.', source: 'mock' },
-  profile_not_found: { status: 404, prefix: 'Profile with ID: ', suffix: ' not found', source: 'mock' },
   connection_name_taken: { status: 409, message: 'A connection with the same name already exists.', source: 'mock' },
   invalid_headers: { status: 400, prefix: 'Header validation error: ', errorCode: 'invalid_headers', source: 'mock' },
-  unsupported_media_type: { status: 415, message: 'The request body must be JSON, sent with Content-Type: application/json.', source: 'mock' },
+  unsupported_media_type: { status: 415, message: 'The request body must be sent with Content-Type: application/json or application/x-www-form-urlencoded.', source: 'mock' },
   payload_too_large: { status: 413, prefix: 'The request body is larger than the limit of ', suffix: ' bytes.', source: 'mock' },
   route_not_found: { status: 404, message: 'Not Found', source: 'mock' },
   method_not_allowed: { status: 405, prefix: 'Method not allowed on this path; allowed: ', source: 'mock' },
@@ -70,9 +75,35 @@ export const tokenErrorCatalogue = {
   unsupported_grant_type: { status: observed.tokens.errors.unsupported_grant_type!.status, source: 'observed' },
   invalid_client: { status: observed.tokens.errors.invalid_client!.status, source: 'observed' },
   access_denied: { status: observed.tokens.errors.access_denied!.status, source: 'observed' },
+  too_many_requests: { status: observed.tokens.errors.too_many_requests!.status, source: 'observed' },
 } satisfies Record<string, { status: number; source: 'observed' | 'mock' }>;
 
 export type TokenErrorKind = keyof typeof tokenErrorCatalogue;
+
+const AUDIENCE = '<audience>';
+
+/**
+ * Descriptions of token-endpoint errors. Observed ones come from observed.yaml; the reasons a
+ * client assertion is refused are the mock's own wording (nothing public records the service's).
+ */
+export const tokenDescriptions = {
+  clientAuthenticationFailed: observed.tokens.errors.invalid_client!.description!,
+  tooManyRequests: observed.tokens.errors.too_many_requests!.description!,
+  serviceNotFound: (audience: string) => observed.tokens.access_denied_descriptions.service_not_found.text.replace(AUDIENCE, audience),
+  clientNotAuthorized: (audience: string) => observed.tokens.access_denied_descriptions.client_not_authorized.text.replace(AUDIENCE, audience),
+  assertion: {
+    malformed: 'The client assertion is not a signed JWT.',
+    algorithm: (alg: string) => `The client assertion is signed with ${alg}; expected one of ${observed.tokens.client_assertion.algorithms.value.join(', ')}.`,
+    subject: 'The client assertion must name the client in both iss and sub.',
+    claimTooLong: (claim: string) => `The client assertion's ${claim} is too long.`,
+    audience: 'The client assertion is not addressed to this tenant (aud).',
+    expired: 'The client assertion has expired.',
+    lifetime: 'The client assertion lives longer than the tenant allows.',
+    notYetValid: 'The client assertion is not valid yet.',
+    jti: 'The client assertion has no jti.',
+    replayed: 'The client assertion has been used already (jti).',
+  },
+} as const;
 
 /** The body of every management-interface error. */
 export interface ErrorBody {
@@ -124,7 +155,8 @@ export function createErrorCatalogue(): ErrorCatalogue {
 /** Token responses, good or bad, are never cached (RFC 6749 section 5.1). */
 export const NO_STORE = { 'cache-control': 'no-store', pragma: 'no-cache' };
 
-function challenge(error: 'invalid_token' | 'insufficient_scope', text: string, detail: string | undefined): string {
+function challenge(error: NonNullable<CatalogueEntry['challenge']>, text: string, detail: string | undefined): string {
+  if (error === 'none') return 'Bearer';
   if (error === 'insufficient_scope') return `Bearer error="insufficient_scope", scope="${detail ?? ''}"`;
   return `Bearer error="invalid_token", error_description="${text}"`;
 }

@@ -7,7 +7,7 @@ import { observed } from '../specs/index.ts';
 export const JSON_CONTENT_TYPE = observed.content_type;
 
 /** Keys of the route handlers, which fault route wrappers address. */
-export type RouteKey = 'redeliver' | 'sso-ticket' | 'vault' | 'token' | 'jwks' | 'not-found' | 'method-not-allowed';
+export type RouteKey = 'redeliver' | 'sso-ticket' | 'vault' | 'token' | 'jwks' | 'discovery' | 'not-found' | 'method-not-allowed';
 
 export interface Exchange {
   method: string;
@@ -16,6 +16,8 @@ export interface Exchange {
   /** The query string without its "?", as sent. */
   query: string;
   headers: IncomingHttpHeaders;
+  /** Names of headers that may appear once and were sent more than once (headers holds the first). */
+  repeatedHeaders: readonly string[];
   /** The body bytes, up to the size limit. */
   body: Buffer;
   /** True when the body was longer than the limit; `body` then holds only its start. */

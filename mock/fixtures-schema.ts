@@ -2,6 +2,7 @@
 // specs/ at the observed level, so that every fixture is reachable through the mock's own
 // validation (a fixture id the API would refuse as malformed could never be read).
 import { toJsonSchema, type JsonObject } from '../specs/index.ts';
+import { rateLimitProfileNames } from './rate-limit-profiles.ts';
 
 const observedSchema = (name: string): JsonObject => toJsonSchema({ $ref: `#/components/schemas/${name}` }, 'observed');
 
@@ -15,7 +16,7 @@ export const fixturesSchema: JsonObject = {
   $schema: 'https://json-schema.org/draft/2020-12/schema',
   type: 'object',
   additionalProperties: false,
-  required: ['tenant', 'rate_limit', 'clients'],
+  required: ['tenant', 'clients'],
   properties: {
     tenant: {
       type: 'object',
@@ -23,13 +24,33 @@ export const fixturesSchema: JsonObject = {
       required: ['domain'],
       properties: { domain: { type: 'string', format: 'hostname', minLength: 1 } },
     },
+    // The tenant's management API limit: a profile name or explicit numbers.
     rate_limit: {
-      type: 'object',
-      additionalProperties: false,
-      required: ['bucket_size', 'refill_per_second'],
-      properties: {
-        bucket_size: { type: 'integer', minimum: 1 },
-        refill_per_second: { type: 'number', exclusiveMinimum: 0 },
+      oneOf: [
+        { enum: [...rateLimitProfileNames] },
+        {
+          type: 'object',
+          additionalProperties: false,
+          required: ['bucket_size', 'refill_per_second'],
+          properties: {
+            bucket_size: { type: 'integer', minimum: 1 },
+            refill_per_second: { type: 'number', exclusiveMinimum: 0 },
+          },
+        },
+      ],
+    },
+    // APIs of the tenant besides the management interface, which clients may hold grants for.
+    apis: {
+      type: 'array',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['identifier', 'scopes'],
+        properties: {
+          identifier: { type: 'string', format: 'uri' },
+          name: { type: 'string' },
+          scopes: { type: 'array', items: text },
+        },
       },
     },
     clients: {
@@ -38,14 +59,27 @@ export const fixturesSchema: JsonObject = {
       items: {
         type: 'object',
         additionalProperties: false,
-        required: ['name', 'client_id', 'client_secret', 'global', 'scopes'],
+        required: ['name', 'client_id', 'global'],
         properties: {
           name: text,
           description: { type: 'string' },
           client_id: { type: 'string', pattern: '^[A-Za-z0-9_-]+$' },
           client_secret: text,
+          // The public key of its private_key_jwt credential: PEM (SPKI, PKCS1 or an X.509 certificate) or a JWK.
+          public_key: { oneOf: [text, { type: 'object', required: ['kty'], properties: { kty: { type: 'string' } } }] },
           global: { type: 'boolean' },
+          // Its grant for the management interface; without it, it gets no management token.
           scopes: { type: 'array', items: { type: 'string' } },
+          // Its grants for the tenant's other APIs.
+          grants: {
+            type: 'array',
+            items: {
+              type: 'object',
+              additionalProperties: false,
+              required: ['audience', 'scopes'],
+              properties: { audience: { type: 'string' }, scopes: { type: 'array', items: { type: 'string' } } },
+            },
+          },
         },
       },
     },

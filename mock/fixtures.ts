@@ -1,6 +1,7 @@
 // Reads and checks the state the mock starts with: a YAML fixtures file (by default
 // mock/fixtures/default.yaml) or an object of the same shape. A fixture that breaks the schema, a
 // duplicate id or an unknown scope is refused with one line naming the file and the field.
+import { createPublicKey, type JsonWebKey, type KeyObject } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { ErrorObject } from 'ajv';
@@ -8,6 +9,7 @@ import { parse } from 'yaml';
 import { createAjv, isScope } from '../specs/index.ts';
 import { MockConfigError } from './config-error.ts';
 import { fixturesSchema, type EventStatus } from './fixtures-schema.ts';
+import type { RateLimitProfile } from './rate-limit-profiles.ts';
 
 export const defaultFixturesPath = fileURLToPath(new URL('./fixtures/default.yaml', import.meta.url));
 
@@ -15,8 +17,18 @@ export interface ClientFixture {
   name: string;
   description?: string;
   client_id: string;
-  client_secret: string;
+  client_secret?: string;
+  /** The public key of a private_key_jwt credential: PEM text or a JWK. */
+  public_key?: string | JsonWebKey;
   global: boolean;
+  /** The management interface grant; absent: no grant. */
+  scopes?: string[];
+  grants?: Array<{ audience: string; scopes: string[] }>;
+}
+
+export interface ApiFixture {
+  identifier: string;
+  name?: string;
   scopes: string[];
 }
 
@@ -47,7 +59,8 @@ export interface VaultConnectionRecord {
 
 export interface FixturesObject {
   tenant: { domain: string };
-  rate_limit: { bucket_size: number; refill_per_second: number };
+  rate_limit?: RateLimitProfile | { bucket_size: number; refill_per_second: number };
+  apis?: ApiFixture[];
   clients: ClientFixture[];
   event_streams?: EventStreamFixture[];
   self_service_profiles?: Array<{ id: string; name?: string }>;
@@ -90,9 +103,10 @@ function checkFixtures(data: unknown, where: string): FixturesObject {
   return fixtures;
 }
 
-/** Rules a JSON Schema cannot say: unique ids and names, scopes from the catalogue. */
+/** Rules a JSON Schema cannot say: unique ids and names, scopes from the catalogue, grants of known APIs, readable keys. */
 function crossCheck(fixtures: FixturesObject): string | undefined {
   const clients = fixtures.clients;
+  const apis = new Map((fixtures.apis ?? []).map((api) => [api.identifier, api]));
   const streams = fixtures.event_streams ?? [];
   const checks: Array<[string, Array<{ at: string; value: string }>]> = [
     ['client_id', clients.map((c, i) => ({ at: `clients[${i}].client_id`, value: c.client_id }))],
@@ -103,6 +117,7 @@ function crossCheck(fixtures: FixturesObject): string | undefined {
     ['connection id', (fixtures.connections ?? []).map((c, i) => ({ at: `connections[${i}].id`, value: c.id }))],
     ['connection name', (fixtures.connections ?? []).map((c, i) => ({ at: `connections[${i}].name`, value: c.name }))],
     ['vault connection id', (fixtures.vault_connections ?? []).map((v, i) => ({ at: `vault_connections[${i}].id`, value: v.id }))],
+    ['API identifier', (fixtures.apis ?? []).map((a, i) => ({ at: `apis[${i}].identifier`, value: a.identifier }))],
   ];
   for (const [what, entries] of checks) {
     const seen = new Set<string>();
@@ -112,10 +127,28 @@ function crossCheck(fixtures: FixturesObject): string | undefined {
     }
   }
   for (const [i, client] of clients.entries()) {
-    const j = client.scopes.findIndex((scope) => !isScope(scope));
-    if (j >= 0) return `clients[${i}].scopes[${j}] ${JSON.stringify(client.scopes[j])} is not a scope of the catalogue (spec section 5)`;
+    const j = (client.scopes ?? []).findIndex((scope) => !isScope(scope));
+    if (j >= 0) return `clients[${i}].scopes[${j}] ${JSON.stringify(client.scopes![j])} is not a scope of the catalogue (spec section 5)`;
+    for (const [g, grant] of (client.grants ?? []).entries()) {
+      const api = apis.get(grant.audience);
+      if (!api) return `clients[${i}].grants[${g}].audience ${JSON.stringify(grant.audience)} is not an identifier of apis`;
+      const k = grant.scopes.findIndex((scope) => !api.scopes.includes(scope));
+      if (k >= 0) return `clients[${i}].grants[${g}].scopes[${k}] ${JSON.stringify(grant.scopes[k])} is not a scope of ${api.identifier}`;
+    }
+    // A client authenticates with a secret, a key (private_key_jwt), or either.
+    if (client.client_secret === undefined && client.public_key === undefined) return `clients[${i}] needs a client_secret or a public_key`;
+    if (client.public_key !== undefined && !publicKeyOf(client.public_key)) return `clients[${i}].public_key is not a public key (PEM or JWK)`;
   }
   return undefined;
+}
+
+/** A client's public key, from PEM text (SPKI, PKCS1 or a certificate) or a JWK; undefined when it is not one. */
+export function publicKeyOf(key: string | JsonWebKey): KeyObject | undefined {
+  try {
+    return typeof key === 'string' ? createPublicKey(key) : createPublicKey({ key, format: 'jwk' });
+  } catch {
+    return undefined;
+  }
 }
 
 /** "vault_connections[1].app_id must NOT have more than 55 characters" */

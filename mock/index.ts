@@ -8,9 +8,11 @@ import { MockConfigError } from './config-error.ts';
 import { createErrorCatalogue } from './errors.ts';
 import { faultsById, installFaults } from './faults/install.ts';
 import { loadFixtures, type FixturesObject, type LoadedFixtures } from './fixtures.ts';
+import { IN_PROCESS_DEFAULT, profileLimits, TOKEN_ENDPOINT_LIMIT, type RateLimitProfile, type RateLimits } from './rate-limit-profiles.ts';
 import type { RateLimitConfig, RateLimiter } from './rate-limiter.ts';
 import { createHttpServer, defaultMaxBodyBytes, defaultTimeouts, type Timeouts } from './server.ts';
 import type { Store } from './store.ts';
+import { loadTlsCredentials, type TlsCredentials, type TlsOption } from './tls/credentials.ts';
 
 export { ManualClock, systemClock, type Clock } from './clock.ts';
 export { MockConfigError } from './config-error.ts';
@@ -21,6 +23,8 @@ export type { Fault } from './faults/fault.ts';
 export { faultCatalogue, faultIds } from './faults/catalogue.ts';
 export { defaultFixturesPath, type FixturesObject, type LoadedFixtures } from './fixtures.ts';
 export type { RateLimitConfig, Quota } from './rate-limiter.ts';
+export { rateLimitProfileNames, type RateLimitProfile, type RateLimits } from './rate-limit-profiles.ts';
+export { defaultTlsDir, type TlsOption } from './tls/credentials.ts';
 export type { Timeouts } from './server.ts';
 export { defaultMaxBodyBytes, defaultTimeouts } from './server.ts';
 
@@ -49,8 +53,21 @@ export interface MockServerOptions {
   timeouts?: Partial<Timeouts>;
   /** Largest request body read; a larger one is answered 413. Default 1 MiB. */
   maxBodyBytes?: number;
-  /** Overrides the fixtures' rate_limit. */
+  /**
+   * The management interface's limit, as a published profile (free, production) or unlimited; a
+   * profile sets the token endpoint's bucket too (unlimited lifts it). Beats the fixtures' rate_limit.
+   */
+  rateLimitProfile?: RateLimitProfile;
+  /** Explicit numbers for the management interface's bucket; beat the profile and the fixtures. */
   rateLimit?: Partial<RateLimitConfig>;
+  /** The profile when neither the options nor the fixtures name a limit; default IN_PROCESS_DEFAULT's numbers. */
+  fallbackRateLimitProfile?: RateLimitProfile;
+  /**
+   * HTTPS: `true` generates (once, then reuses) a self-signed certificate for the loopback names
+   * in .keys/tls/; `{ dir }` does the same in another directory; `{ cert, key }` uses that PEM
+   * certificate and key.
+   */
+  tls?: TlsOption;
   /** Receives one access-log line per request (method, path, status, ms). Never secrets. */
   log?: (line: string) => void;
   /** Receives the mock's own failures (a bug answered 500); default: standard error. */
@@ -58,16 +75,24 @@ export interface MockServerOptions {
 }
 
 export interface MockServer {
-  /** The origin, e.g. http://127.0.0.1:53211: the token endpoint and the JWKS live here. */
+  /** The origin, e.g. http://127.0.0.1:53211 (https:// with TLS): the token endpoint, the JWKS and discovery live here. */
   url: string;
   /** url + /api/v2: the management interface. */
   apiBaseUrl: string;
   host: string;
   port: number;
-  /** The tenant's token issuer (https://<domain>/) and the audience of its tokens (https://<domain>/api/v2/). */
+  /**
+   * The tenant's canonical identity: tokens requested for `audience` (https://<domain>/api/v2/)
+   * carry it, issued by `issuer` (https://<domain>/). A token requested for the mock's own origin
+   * + /api/v2/ carries that origin instead (see tenant.ts); both are accepted.
+   */
   issuer: string;
   audience: string;
   tenantDomain: string;
+  /** The HTTPS certificate file, when the mock generated or reused one: trust it with NODE_EXTRA_CA_CERTS. */
+  tls?: { certPath?: string; source: TlsCredentials['source'] };
+  /** The management interface's and the token endpoint's buckets. */
+  rateLimits: RateLimits;
   clock: Clock;
   store: Store;
   keys: SigningKeys;
@@ -86,10 +111,11 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
   const timeouts = timeoutsOption(options.timeouts);
   const maxBodyBytes = integerOption('maxBodyBytes', options.maxBodyBytes ?? defaultMaxBodyBytes, 1, Number.MAX_SAFE_INTEGER);
   const fixtures = loadFixtures(options.fixtures);
-  const rateLimit = rateLimitOption(fixtures, options.rateLimit);
+  const rateLimits = rateLimitsOption(fixtures, options);
   const faults = faultsById(options.faults ?? []);
   const clock = options.clock ?? systemClock;
-  const keys = await loadSigningKeys(options.signingKey);
+  const keys = await loadSigningKeys(options.signingKey, { commonName: fixtures.data.tenant.domain, notBeforeMs: clock.now() });
+  const tls = options.tls === undefined ? undefined : await loadTlsCredentials(options.tls);
   const report = options.report ?? ((line: string) => process.stderr.write(`${line}\n`));
 
   const assembly = new AppAssembly();
@@ -98,7 +124,7 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
   const beforeReady = createErrorCatalogue();
   let app: App | undefined;
   const http = createHttpServer(
-    { host, port, timeouts, maxBodyBytes, clock, report, ...(options.log ? { log: options.log } : {}) },
+    { host, port, timeouts, maxBodyBytes, clock, report, ...(options.log ? { log: options.log } : {}), ...(tls ? { tls: { cert: tls.cert, key: tls.key } } : {}) },
     {
       handle: async (exchange) => (app ? app.handle(exchange) : beforeReady.reply('internal_error')),
       problem: (kind, detail) => (app ?? { problem: beforeReady.reply }).problem(kind, detail),
@@ -108,7 +134,7 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
     throw new Error(`cannot listen on ${host}:${port} (${error.code ?? error.message})`);
   });
   try {
-    app = assembleApp({ clock, fixtures: fixtures.data, keys, origin: listening.origin, rateLimit, maxBodyBytes }, assembly, report);
+    app = assembleApp({ clock, fixtures: fixtures.data, keys, origin: listening.origin, rateLimits, maxBodyBytes }, assembly, report);
   } catch (error) {
     await http.close();
     throw error;
@@ -123,6 +149,8 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
     issuer: components.tenant.issuer,
     audience: components.tenant.audience,
     tenantDomain: components.tenant.domain,
+    ...(tls ? { tls: { ...(tls.certPath ? { certPath: tls.certPath } : {}), source: tls.source } } : {}),
+    rateLimits,
     clock: components.clock,
     store: components.store,
     keys: components.keys,
@@ -154,14 +182,21 @@ function timeoutsOption(given: Partial<Timeouts> = {}): Timeouts {
   return timeouts;
 }
 
-function rateLimitOption(fixtures: LoadedFixtures, given: Partial<RateLimitConfig> = {}): RateLimitConfig {
-  const config = {
-    bucketSize: given.bucketSize ?? fixtures.data.rate_limit.bucket_size,
-    refillPerSecond: given.refillPerSecond ?? fixtures.data.rate_limit.refill_per_second,
-  };
-  integerOption('rateLimit.bucketSize', config.bucketSize, 1, Number.MAX_SAFE_INTEGER);
-  if (!(Number.isFinite(config.refillPerSecond) && config.refillPerSecond > 0)) {
-    throw new MockConfigError(`rateLimit.refillPerSecond must be a number above 0 (got ${config.refillPerSecond})`);
+/** Explicit numbers over a profile over the fixtures' rate_limit over the fallback (see rate-limit-profiles.ts). */
+function rateLimitsOption(fixtures: LoadedFixtures, options: MockServerOptions): RateLimits {
+  const declared = fixtures.data.rate_limit;
+  const chosen = options.rateLimitProfile ?? (typeof declared === 'string' ? declared : undefined);
+  const base: RateLimits = chosen
+    ? profileLimits(chosen)
+    : typeof declared === 'object'
+      ? { management: { bucketSize: declared.bucket_size, refillPerSecond: declared.refill_per_second }, token: TOKEN_ENDPOINT_LIMIT }
+      : options.fallbackRateLimitProfile
+        ? profileLimits(options.fallbackRateLimitProfile)
+        : { management: IN_PROCESS_DEFAULT, token: TOKEN_ENDPOINT_LIMIT };
+  const management = { ...base.management, ...options.rateLimit };
+  integerOption('rateLimit.bucketSize', management.bucketSize, 1, Number.MAX_SAFE_INTEGER);
+  if (!(Number.isFinite(management.refillPerSecond) && management.refillPerSecond > 0)) {
+    throw new MockConfigError(`rateLimit.refillPerSecond must be a number above 0 (got ${management.refillPerSecond})`);
   }
-  return config;
+  return { management, token: base.token };
 }

@@ -1,7 +1,9 @@
 // Which route takes a request. The operations' paths come from specs/openapi.yaml (under the base
-// path /api/v2); the token endpoint answers with and without its trailing slash; the JWKS has its
-// observed path. Matching is on the raw (still percent-encoded) segments: a parameter is any
-// non-empty segment, decoded and checked later by the validate stage, after authentication.
+// path /api/v2); the token endpoint answers with and without its trailing slash; the JWKS and the
+// discovery document have their observed paths. HEAD is taken wherever GET is (the server sends
+// the GET's headers without its body). Matching is on the raw (still percent-encoded) segments: a
+// parameter is any non-empty segment, decoded and checked later by the validate stage, after
+// authentication.
 import { basePath, observed, operations, tokenPath } from '../specs/index.ts';
 import type { RouteKey } from './exchange.ts';
 
@@ -27,7 +29,13 @@ export const routeTable: readonly RouteEntry[] = [
   entry('token', 'POST', observed.tokens.path),
   entry('token', 'POST', tokenPath),
   entry('jwks', 'GET', observed.tokens.jwks_path),
+  entry('discovery', 'GET', observed.discovery.path),
 ];
+
+/** A method a route of `method` takes too: HEAD wherever GET. */
+function takes(routeMethod: string, method: string): boolean {
+  return routeMethod === method || (method === 'HEAD' && routeMethod === 'GET');
+}
 
 export function isApiPath(path: string): boolean {
   return path === basePath || path.startsWith(`${basePath}/`);
@@ -41,9 +49,9 @@ export function matchRoute(method: string, path: string): RouteMatch {
     if (route.segments.length !== segments.length) continue;
     const params = matchSegments(route.segments, segments);
     if (!params) continue;
-    if (route.method === method) return { key: route.key, params, api };
+    if (takes(route.method, method)) return { key: route.key, params, api };
     allow ??= [];
-    if (!allow.includes(route.method)) allow.push(route.method);
+    for (const allowed of route.method === 'GET' ? ['GET', 'HEAD'] : [route.method]) if (!allow.includes(allowed)) allow.push(allowed);
   }
   if (allow) return { key: 'method-not-allowed', params: {}, allow, api };
   return { key: 'not-found', params: {}, api };

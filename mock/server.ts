@@ -3,7 +3,8 @@
 // also answers what never reaches the app (bytes the parser cannot read, a request that is too
 // slow to arrive, CONNECT) with a JSON error, so that every answer is JSON, and it never lets a
 // client hang it: headers and whole requests have deadlines, idle sockets are closed.
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerOptions, type ServerResponse } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { ServerProblem } from './app.ts';
@@ -41,18 +42,20 @@ export interface HttpServerConfig {
   log?: (line: string) => void;
   /** Problems of the mock itself (a bug answered 500); never request data. */
   report: (line: string) => void;
+  /** HTTPS with this certificate and key; plain HTTP without. */
+  tls?: { cert: string; key: string };
 }
 
 export interface HttpServer {
   server: Server;
-  /** Starts listening; resolves with the origin, e.g. http://127.0.0.1:4010. */
+  /** Starts listening; resolves with the origin, e.g. http://127.0.0.1:4010 (https:// with TLS). */
   listen(): Promise<{ origin: string; port: number }>;
   close(): Promise<void>;
 }
 
 export function createHttpServer(config: HttpServerConfig, dispatcher: Dispatcher): HttpServer {
   const { timeouts, clock } = config;
-  const server = createServer({
+  const options: ServerOptions = {
     headersTimeout: timeouts.headersMs,
     requestTimeout: timeouts.requestMs,
     keepAliveTimeout: timeouts.keepAliveMs,
@@ -60,7 +63,11 @@ export function createHttpServer(config: HttpServerConfig, dispatcher: Dispatche
     connectionsCheckingInterval: Math.max(10, Math.min(1000, Math.floor(timeouts.headersMs / 5))),
     // A request without Host is still answered by the app (in JSON), not refused by Node.
     requireHostHeader: false,
-  });
+  };
+  const server: Server = config.tls ? createTlsServer({ ...options, cert: config.tls.cert, key: config.tls.key }) : createServer(options);
+  // A client that sends its request and then half-closes (shuts down its sending side) still gets
+  // its answer: by default Node would end the socket as soon as the client's side ends.
+  (server as Server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
   // A socket with no traffic either way for as long as a whole request may take is closed.
   server.timeout = timeouts.requestMs;
   server.on('request', (req: IncomingMessage, res: ServerResponse) => void serve(req, res));
@@ -76,7 +83,7 @@ export function createHttpServer(config: HttpServerConfig, dispatcher: Dispatche
     // answering it without waiting a tick lets pipelined answers leave in one write.
     const read = hasBody(req) ? await readBody(req, config.maxBodyBytes) : NO_BODY;
     if (!read) return; // The client went away mid-body: nobody to answer.
-    const exchange: Exchange = { method: req.method ?? '', path, query, headers: req.headers, body: read.body, bodyTooLarge: read.tooLarge, params: {} };
+    const exchange: Exchange = { method: req.method ?? '', path, query, headers: req.headers, repeatedHeaders: repeatedHeaders(req.rawHeaders), body: read.body, bodyTooLarge: read.tooLarge, params: {} };
     writeReply(res, await dispatch(exchange), !read.complete);
   }
 
@@ -115,7 +122,7 @@ export function createHttpServer(config: HttpServerConfig, dispatcher: Dispatche
 
   async function answerOnSocket(socket: Duplex, method: string, target: string): Promise<void> {
     const { path, query } = splitTarget(target);
-    const reply = await dispatch({ method, path, query, headers: {}, body: Buffer.alloc(0), bodyTooLarge: false, params: {} });
+    const reply = await dispatch({ method, path, query, headers: {}, repeatedHeaders: [], body: Buffer.alloc(0), bodyTooLarge: false, params: {} });
     writeRaw(socket, reply);
   }
 
@@ -148,7 +155,7 @@ export function createHttpServer(config: HttpServerConfig, dispatcher: Dispatche
           server.off('error', reject);
           const address = server.address();
           const port = typeof address === 'object' && address ? address.port : config.port;
-          resolve({ origin: `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`, port });
+          resolve({ origin: `${config.tls ? 'https' : 'http'}://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`, port });
         });
       });
     },
@@ -163,6 +170,24 @@ export function createHttpServer(config: HttpServerConfig, dispatcher: Dispatche
       return closing;
     },
   };
+}
+
+/**
+ * Headers a request may carry once, that Node reduces to their first value when sent again: the
+ * app refuses such a request rather than let the first silently win.
+ */
+const SINGLE_HEADERS = new Set(['authorization']);
+
+function repeatedHeaders(raw: readonly string[]): string[] {
+  const seen = new Set<string>();
+  const repeated = new Set<string>();
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i]!.toLowerCase();
+    if (!SINGLE_HEADERS.has(name)) continue;
+    if (seen.has(name)) repeated.add(name);
+    seen.add(name);
+  }
+  return [...repeated];
 }
 
 function hasBody(req: IncomingMessage): boolean {

@@ -6,15 +6,22 @@
 // `failed` (redeliverable again) and the store counts accepted redeliveries per event. Runs repeat
 // exactly whatever order tests run in.
 import type { EventStatus } from './fixtures-schema.ts';
-import type { ClientFixture, FixturesObject, VaultConnectionRecord } from './fixtures.ts';
+import type { KeyObject } from 'node:crypto';
+import { publicKeyOf, type ClientFixture, type FixturesObject, type VaultConnectionRecord } from './fixtures.ts';
 
 export interface Client {
   clientId: string;
   name: string;
-  /** Compared in constant time by the token endpoint. */
-  secret: string;
+  /** Compared in constant time by the token endpoint; absent for a key-only client. */
+  secret?: string;
+  /** The public key its client assertions (private_key_jwt) are signed for. */
+  publicKey?: KeyObject;
   global: boolean;
+  /** Whether it holds a grant for the management interface, and the grant's scopes. */
+  managementGrant: boolean;
   scopes: readonly string[];
+  /** Its grants for the tenant's other APIs: identifier to scopes. */
+  grants: ReadonlyMap<string, readonly string[]>;
 }
 
 export interface StoredEvent {
@@ -123,11 +130,15 @@ export class Store {
 }
 
 function clientOf(fixture: ClientFixture): Client {
+  const publicKey = fixture.public_key === undefined ? undefined : publicKeyOf(fixture.public_key);
   return {
     clientId: fixture.client_id,
     name: fixture.name,
-    secret: fixture.client_secret,
+    ...(fixture.client_secret !== undefined ? { secret: fixture.client_secret } : {}),
+    ...(publicKey ? { publicKey } : {}),
     global: fixture.global,
-    scopes: Object.freeze([...fixture.scopes]),
+    managementGrant: fixture.scopes !== undefined,
+    scopes: Object.freeze([...(fixture.scopes ?? [])]),
+    grants: new Map((fixture.grants ?? []).map((grant) => [grant.audience, Object.freeze([...grant.scopes])])),
   };
 }

@@ -2,7 +2,7 @@
 // bounds plus the real service's identifier shapes and unknown-property refusal. One component,
 // so that a fault can swap a single check (say, a laxer path id) without touching a route.
 import type { ValidateFunction } from 'ajv';
-import { compileNode, operations, schemaAt, validator, type OperationKey } from '../specs/index.ts';
+import { compileNode, createAjv, operations, schema, schemaAt, validator, type OperationKey } from '../specs/index.ts';
 
 export interface NamedCheck {
   name: string;
@@ -17,6 +17,12 @@ export interface OperationValidators {
   /** Header parameters other than Authorization (the verifier reads that one). */
   headers: NamedCheck[];
   body?: ValidateFunction;
+  /**
+   * The same body rules for a form-encoded body: fields arrive as strings (or lists of strings)
+   * and are converted, in place, to the schema's scalar types first ("3600" becomes 3600, a single
+   * value of a list field a list of one).
+   */
+  formBody?: ValidateFunction;
 }
 
 export interface Validators {
@@ -47,7 +53,12 @@ export function createValidators(): Validators {
   const operations = Object.fromEntries(
     Object.entries(compiled.operations).map(([key, checks]) => [
       key,
-      { path: checks.path.map((c) => ({ ...c })), headers: checks.headers.map((c) => ({ ...c, ...(c.aliases ? { aliases: [...c.aliases] } : {}) })), ...(checks.body ? { body: checks.body } : {}) },
+      {
+        path: checks.path.map((c) => ({ ...c })),
+        headers: checks.headers.map((c) => ({ ...c, ...(c.aliases ? { aliases: [...c.aliases] } : {}) })),
+        ...(checks.body ? { body: checks.body } : {}),
+        ...(checks.formBody ? { formBody: checks.formBody } : {}),
+      },
     ]),
   ) as Record<OperationKey, OperationValidators>;
   return { operations, ttlSecDefault: compiled.ttlSecDefault };
@@ -66,7 +77,11 @@ function compileValidators(): Validators {
             ...(HEADER_ALIASES[p.name.toLowerCase()] ? { aliases: HEADER_ALIASES[p.name.toLowerCase()] } : {}),
           })),
       };
-      if (op.requestBodyRef) checks.body = validator(op.requestBodyRef.split('/').pop()!, 'observed');
+      if (op.requestBodyRef) {
+        const name = op.requestBodyRef.split('/').pop()!;
+        checks.body = validator(name, 'observed');
+        checks.formBody = createAjv({ coerceTypes: 'array' }).compile(schema(name, 'observed'));
+      }
       return [op.key, checks];
     }),
   ) as Record<OperationKey, OperationValidators>;

@@ -6,9 +6,25 @@ export interface ErrorFact {
   status: number;
   message?: string;
   prefix?: string;
+  /** With a prefix: how the message ends after its details. */
+  suffix?: string;
   errorCode?: string;
   strength: string;
 }
+
+/** A fact with its strength: rec, doc, sdk or inf. */
+export interface Fact<T> {
+  value: T;
+  strength: string;
+}
+
+export interface BucketFact {
+  bucket_size: number;
+  refill_per_second: number;
+  strength: string;
+}
+
+export type RateLimitProfileName = 'free' | 'production';
 
 export interface IdentifierShape {
   prefix: string;
@@ -33,7 +49,25 @@ export interface ObservedFacts {
     gty: string;
     subject_suffix: string;
     jwks_path: string;
-    errors: Record<string, { status: number; strength: string }>;
+    kid_required: Fact<boolean>;
+    errors: Record<string, { status: number; description?: string; strength: string }>;
+    access_denied_descriptions: Record<'service_not_found' | 'client_not_authorized', { text: string; strength: string }>;
+    rate_limit: BucketFact;
+    client_assertion: {
+      type: string;
+      audiences: { issuer: string; token_endpoint: string };
+      algorithms: Fact<string[]>;
+      max_lifetime_seconds: Fact<number>;
+      clock_skew_seconds: Fact<number>;
+      max_claim_length: Fact<Record<'iss' | 'sub' | 'jti', number>>;
+      single_use: Fact<boolean>;
+    };
+  };
+  /** The discovery document's path and its fixed members (the URLs are made per host). */
+  discovery: { path: string; strength: string } & Record<string, unknown>;
+  jwks: {
+    members: Fact<string[]>;
+    certificate: { validity_days: number; signature: string; strength: string };
   };
   identifiers: {
     base58_alphabet: string;
@@ -46,13 +80,17 @@ export interface ObservedFacts {
     organization: IdentifierShape;
     client: IdentifierShape;
   };
+  /** Named formats of the API description, each the key of an identifier shape. */
+  identifier_formats: Record<string, string>;
   ticket: { path: string; query_parameter: string; code_length: number; max_uses: number };
   rate_limit: {
     headers: { limit: string; remaining: string; reset: string };
     reset_unit: string;
     on_success: boolean;
     sdk_retry: { attempts: number; max_wait_seconds: number };
+    profiles: Record<RateLimitProfileName, BucketFact>;
   };
+  request_bodies: { form_encoded: Fact<boolean> };
 }
 
 export const observed = readSpecFile('observed.yaml') as ObservedFacts;
@@ -62,6 +100,14 @@ export function alphabetOf(shape: IdentifierShape): string {
   return shape.alphabet === 'base58'
     ? observed.identifiers.base58_alphabet
     : observed.identifiers.alphanumeric_alphabet;
+}
+
+/** The identifier shape a named format of the API description stands for, e.g. connection-id. */
+export function shapeOfFormat(format: string): IdentifierShape {
+  const key = observed.identifier_formats[format];
+  const shape = key === undefined ? undefined : (observed.identifiers as unknown as Record<string, IdentifierShape>)[key];
+  if (!shape) throw new Error(`observed.yaml names no identifier shape for the format ${format}`);
+  return shape;
 }
 
 /** The observed error fact of a kind, e.g. errorFact('insufficient_scope'). */

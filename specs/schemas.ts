@@ -6,6 +6,7 @@
 // schemas follow.
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
+import { alphabetOf, observed, shapeOfFormat, type IdentifierShape } from './observed.ts';
 import { type JsonObject, resolvePointer } from './openapi.ts';
 
 export type Level = 'contract' | 'observed';
@@ -26,14 +27,8 @@ function convert(node: unknown, level: Level): unknown {
   if (node === null || typeof node !== 'object' || Array.isArray(node)) {
     throw new Error(`not a schema: ${JSON.stringify(node)}`);
   }
-  let source = node as JsonObject;
-  if (typeof source.$ref === 'string') {
-    const { $ref, ...siblings } = source;
-    source = { ...(resolvePointer($ref as string) as JsonObject), ...siblings };
-  }
-  if (level === 'observed' && source['x-observed']) {
-    source = { ...source, ...(source['x-observed'] as JsonObject) };
-  }
+  let source = inlined(node as JsonObject);
+  if (level === 'observed' && source['x-observed']) source = refined(source, inlined(source['x-observed'] as JsonObject));
   const out: JsonObject = {};
   for (const [key, value] of Object.entries(source)) {
     if (key.startsWith('x-') || OPENAPI_ONLY_KEYWORDS.has(key)) continue;
@@ -52,6 +47,23 @@ function convert(node: unknown, level: Level): unknown {
   return out;
 }
 
+/** A node with its $ref replaced by the node it points at (sibling keys kept). */
+function inlined(node: JsonObject): JsonObject {
+  if (typeof node.$ref !== 'string') return node;
+  const { $ref, ...siblings } = node;
+  return { ...(resolvePointer($ref as string) as JsonObject), ...siblings };
+}
+
+/**
+ * A node with its x-observed block merged over it. `properties` merge name by name, so that an
+ * observed block can add a property the spec does not show without restating the others.
+ */
+function refined(node: JsonObject, observed: JsonObject): JsonObject {
+  const merged = { ...node, ...observed };
+  if (node.properties && observed.properties) merged.properties = { ...(node.properties as JsonObject), ...(observed.properties as JsonObject) };
+  return merged;
+}
+
 /** A named schema of components.schemas at a level, with $schema set. */
 export function schema(name: string, level: Level = 'contract'): JsonObject {
   return {
@@ -66,21 +78,47 @@ export const schemaNames: readonly string[] = Object.keys(
 );
 
 /**
- * An ajv instance in strict mode with the standard formats and the two formats the spec names
- * without defining (flows-vault-connections-id, connection-id): those accept any string, because
- * the spec gives them no rule; their observed shapes are `pattern`s of the observed level.
+ * An ajv instance in strict mode with the standard formats and the named formats of the spec and
+ * of the service's API description (connection-id, organization-id, client-id,
+ * flows-vault-connections-id, strict-https-uri). The spec gives them no rule, so at the contract
+ * level they accept any string; at the observed level (the default) the id formats are the real
+ * id shapes of observed.yaml (prefix and alphabet) and strict-https-uri an absolute https URL.
  * `strictTypes: false` is for schemas edited on purpose (the mock's faults) that leave a keyword
- * such as `minimum` without its `type`.
+ * such as `minimum` without its `type`; `coerceTypes: 'array'` for form-encoded bodies, whose
+ * fields arrive as strings.
  */
-export function createAjv(options: { strictTypes?: boolean } = {}): Ajv2020 {
-  const ajv = new Ajv2020({ strict: true, allErrors: true, ...options });
+export function createAjv(options: { strictTypes?: boolean; level?: Level; coerceTypes?: 'array' } = {}): Ajv2020 {
+  const { level = 'observed', ...ajvOptions } = options;
+  const ajv = new Ajv2020({ strict: true, allErrors: true, ...ajvOptions });
   addFormats.default(ajv);
-  ajv.addFormat('flows-vault-connections-id', { type: 'string', validate: () => true });
-  ajv.addFormat('connection-id', { type: 'string', validate: () => true });
+  for (const [name, check] of Object.entries(namedFormats)) {
+    ajv.addFormat(name, { type: 'string', validate: level === 'observed' ? check : () => true });
+  }
   return ajv;
 }
 
-const sharedAjv = createAjv();
+/** The formats' observed checks. flows-vault-connections-id stays open: its shape is a `pattern` of the observed level. */
+const namedFormats: Record<string, (value: string) => boolean> = {
+  'flows-vault-connections-id': () => true,
+  'strict-https-uri': isHttpsUrl,
+  ...Object.fromEntries(Object.keys(observed.identifier_formats).map((format) => [format, idShapeCheck(shapeOfFormat(format))])),
+};
+
+function idShapeCheck(shape: IdentifierShape): (value: string) => boolean {
+  const body = new Set(alphabetOf(shape));
+  return (value) => value.length > shape.prefix.length && value.startsWith(shape.prefix) && [...value.slice(shape.prefix.length)].every((c) => body.has(c));
+}
+
+function isHttpsUrl(value: string): boolean {
+  if (/\s/.test(value)) return false;
+  try {
+    return new URL(value).protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
+
+const ajvs: Record<Level, Ajv2020> = { contract: createAjv({ level: 'contract' }), observed: createAjv({ level: 'observed' }) };
 const cache = new Map<string, ValidateFunction>();
 
 /** A compiled validator for a named schema, cached per level. */
@@ -88,7 +126,7 @@ export function validator(name: string, level: Level = 'contract'): ValidateFunc
   const key = `${level}:${name}`;
   let validate = cache.get(key);
   if (!validate) {
-    validate = sharedAjv.compile(schema(name, level));
+    validate = ajvs[level].compile(schema(name, level));
     cache.set(key, validate);
   }
   return validate;
@@ -96,7 +134,7 @@ export function validator(name: string, level: Level = 'contract'): ValidateFunc
 
 /** A compiled validator for any schema node of the document (a parameter's, a property's). */
 export function compileNode(node: unknown, level: Level = 'contract'): ValidateFunction {
-  return sharedAjv.compile(toJsonSchema(node, level));
+  return ajvs[level].compile(toJsonSchema(node, level));
 }
 
 /** One line per ajv error: "/app_id must NOT have more than 55 characters". */

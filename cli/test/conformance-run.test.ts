@@ -18,7 +18,7 @@ const mockTarget = parse(readFileSync(join(root, 'targets', 'mock.yaml'), 'utf8'
 delete mockTarget.signing_key_file;
 const secrets = Object.values(mockTarget.roles).map((role) => role.client_secret!);
 /** A hand-started mock's rate limit: room for a run, refilled slower than any machine sends. */
-const MOCK_RATE = ['--bucket-size', '1200', '--refill-per-second', '10'];
+const MOCK_RATE = ['--rate-limit', '1200/10'];
 /** What the suite may spend to exhaust that bucket (two buckets and a few more). */
 const EXHAUST = ['--exhaustion-max', '2500'];
 

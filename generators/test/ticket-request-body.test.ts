@@ -42,9 +42,16 @@ describe('ticketRequestBody', () => {
       'enabled_features',
       'enabled_organizations',
       'provisioning_config',
+      'third_party_client_access_config',
       'ttl_sec',
       'use_for_organization_discovery',
     ]);
+  });
+
+  it('gives the observed fields of nested objects too', () => {
+    const bodies = fc.sample(ticketRequestBody(), { ...sampleOptions, numRuns: 200 });
+    const nested = new Set(bodies.flatMap((body) => [...Object.keys(body.connection_config ?? {}), ...Object.keys(body.provisioning_config ?? {})]));
+    expect(nested).toEqual(new Set(['name', 'display_name', 'is_domain_connection', 'show_as_button', 'scopes', 'token_lifetime', 'google_workspace']));
   });
 
   it('draws ids only from the lists it is given', () => {

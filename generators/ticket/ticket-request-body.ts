@@ -20,6 +20,7 @@ export interface TicketRequestBody {
   provisioning_config?: ProvisioningConfig;
   use_for_organization_discovery?: boolean;
   enabled_features?: EnabledFeatures;
+  third_party_client_access_config?: { allow_configuration: boolean };
 }
 
 /** The fields that come with any other. */
@@ -30,6 +31,7 @@ export const INDEPENDENT_FIELDS = [
   'domain_aliases_config',
   'provisioning_config',
   'use_for_organization_discovery',
+  'third_party_client_access_config',
 ] as const;
 
 export function ticketRequestBody(constraints: TicketRequestBodyConstraints = {}): fc.Arbitrary<TicketRequestBody> {

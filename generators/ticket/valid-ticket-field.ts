@@ -44,6 +44,8 @@ export function validTicketField(
       return fc.boolean();
     case 'enabled_features':
       return enabledFeatures();
+    case 'third_party_client_access_config':
+      return fc.record({ allow_configuration: fc.boolean() }, { noNullPrototype: true });
     default:
       throw new Error(`the ticket request has no field ${field}`);
   }

@@ -8,7 +8,8 @@ const UNKNOWN_CLIENT_DIGEST = digest('no client has this secret');
 
 export function authenticateClient(store: Store, clientId: string, secret: string): Client | undefined {
   const client = store.client(clientId);
-  const matches = timingSafeEqual(digest(secret), client ? digest(client.secret) : UNKNOWN_CLIENT_DIGEST);
+  // A key-only client has no secret: the comparison still runs, against a digest nothing matches.
+  const matches = timingSafeEqual(digest(secret), client?.secret !== undefined ? digest(client.secret) : UNKNOWN_CLIENT_DIGEST);
   return client && matches ? client : undefined;
 }
 

@@ -1,5 +1,5 @@
 // Issues access tokens as the real service does (observed.tokens): RS256 JWS with typ JWT and the
-// key's kid; claims iss, aud, sub = <client_id>@clients, azp, iat, exp = iat + expires_in, scope
+// key's kid; claims iss, aud (the identity or API the token request named), sub = <client_id>@clients, azp, iat, exp = iat + expires_in, scope
 // (one space-separated string) and gty. Time comes from the injected clock.
 import { SignJWT } from 'jose';
 import { observed } from '../../specs/index.ts';
@@ -14,20 +14,26 @@ export interface IssuedToken {
   scope: string;
 }
 
+/** What a token is for: its issuer and audience (by default the tenant's canonical identity). */
+export interface TokenTarget {
+  issuer: string;
+  audience: string;
+}
+
 export interface TokenIssuer {
-  issue(client: Client, scopes: readonly string[]): Promise<IssuedToken>;
+  issue(client: Client, scopes: readonly string[], target?: TokenTarget): Promise<IssuedToken>;
 }
 
 export function createTokenIssuer({ keys, clock, tenant }: { keys: SigningKeys; clock: Clock; tenant: Tenant }): TokenIssuer {
   return {
-    async issue(client, scopes) {
+    async issue(client, scopes, target = tenant) {
       const iat = Math.floor(clock.now() / 1000);
       const expiresIn = observed.tokens.expires_in;
       const scope = scopes.join(' ');
       const accessToken = await new SignJWT({
-        iss: tenant.issuer,
+        iss: target.issuer,
         sub: `${client.clientId}${observed.tokens.subject_suffix}`,
-        aud: tenant.audience,
+        aud: target.audience,
         iat,
         exp: iat + expiresIn,
         scope,

@@ -8,19 +8,31 @@ import { dirname } from 'node:path';
 import { calculateJwkThumbprint, exportJWK, exportPKCS8, generateKeyPair, importJWK, importPKCS8, type CryptoKey, type JWK } from 'jose';
 import { observed } from '../../specs/index.ts';
 import { MockConfigError } from '../config-error.ts';
+import { selfSignedCertificate } from '../tls/certificates.ts';
 
 const ALG = observed.tokens.alg;
 const MIN_MODULUS_BITS = 2048;
 
 export type KeySource = { kind: 'generated' } | { kind: 'file'; path: string } | { kind: 'created-file'; path: string };
 
+/** A JWKS entry as a tenant publishes it (observed.jwks.members), in that member order. */
 export interface PublicJwk {
+  alg: string;
   kty: string;
+  use: 'sig';
   n: string;
   e: string;
   kid: string;
-  alg: string;
-  use: 'sig';
+  /** SHA-1 thumbprint of the x5c certificate, base64url. */
+  x5t: string;
+  /** One self-signed certificate over the key, base64 DER. */
+  x5c: string[];
+}
+
+/** The signing certificate's subject and when its validity starts (the injected clock). */
+export interface CertificateSubject {
+  commonName: string;
+  notBeforeMs: number;
 }
 
 export interface SigningKeys {
@@ -29,17 +41,20 @@ export interface SigningKeys {
   publicKey: CryptoKey;
   /** The public keys, as served at /.well-known/jwks.json. */
   jwks: { keys: PublicJwk[] };
-  /** The public key a token's kid names; the current key when there is no kid. */
+  /** The public key a token's kid names; none without a kid. */
   publicKeyFor(kid: string | undefined): CryptoKey | undefined;
   source: KeySource;
 }
 
-/** The signing keys: generated in memory, or read from (or first written to) `path`. */
-export async function loadSigningKeys(path?: string): Promise<SigningKeys> {
-  if (path === undefined) return keysOf((await generateKeyPair(ALG, { extractable: true })).privateKey, { kind: 'generated' });
+/**
+ * The signing keys: generated in memory, or read from (or first written to) `path`. The JWKS
+ * carries a self-signed certificate over the key for `subject` (x5c, x5t), made at each start.
+ */
+export async function loadSigningKeys(path: string | undefined, subject: CertificateSubject): Promise<SigningKeys> {
+  if (path === undefined) return keysOf((await generateKeyPair(ALG, { extractable: true })).privateKey, { kind: 'generated' }, subject);
   const text = readKeyFile(path);
-  if (text === undefined) return createKeyFile(path);
-  return keysOf(await importPrivateKey(text, path), { kind: 'file', path });
+  if (text === undefined) return createKeyFile(path, subject);
+  return keysOf(await importPrivateKey(text, path), { kind: 'file', path }, subject);
 }
 
 function readKeyFile(path: string): string | undefined {
@@ -52,17 +67,17 @@ function readKeyFile(path: string): string | undefined {
   }
 }
 
-async function createKeyFile(path: string): Promise<SigningKeys> {
+async function createKeyFile(path: string, subject: CertificateSubject): Promise<SigningKeys> {
   const { privateKey } = await generateKeyPair(ALG, { extractable: true });
   try {
     mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
     // 'wx': never overwrite a key another process wrote in the meantime.
     writeFileSync(path, await exportPKCS8(privateKey), { mode: 0o600, flag: 'wx' });
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return loadSigningKeys(path);
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return loadSigningKeys(path, subject);
     throw new MockConfigError(`signing key file ${path} cannot be written (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
   }
-  return keysOf(privateKey, { kind: 'created-file', path });
+  return keysOf(privateKey, { kind: 'created-file', path }, subject);
 }
 
 async function importPrivateKey(text: string, path: string): Promise<CryptoKey> {
@@ -84,18 +99,26 @@ async function importPrivateKey(text: string, path: string): Promise<CryptoKey> 
   return key;
 }
 
-async function keysOf(privateKey: CryptoKey, source: KeySource): Promise<SigningKeys> {
+async function keysOf(privateKey: CryptoKey, source: KeySource, subject: CertificateSubject): Promise<SigningKeys> {
   const { kty, n, e } = await exportJWK(privateKey);
   if (!kty || !n || !e) throw new MockConfigError('the signing key is not an RSA key');
   const kid = await calculateJwkThumbprint({ kty, n, e }, 'sha256');
-  const publicJwk: PublicJwk = { kty, n, e, kid, alg: ALG, use: 'sig' };
-  const publicKey = (await importJWK(publicJwk, ALG)) as CryptoKey;
+  const publicKey = (await importJWK({ kty, n, e, alg: ALG }, ALG)) as CryptoKey;
+  const certificate = await selfSignedCertificate({
+    keys: { privateKey, publicKey },
+    commonName: subject.commonName,
+    notBeforeMs: subject.notBeforeMs,
+    validityDays: observed.jwks.certificate.validity_days,
+    ca: true,
+  });
+  const publicJwk: PublicJwk = { alg: ALG, kty, use: 'sig', n, e, kid, x5t: certificate.sha1Thumbprint, x5c: [certificate.derBase64] };
   return {
     kid,
     privateKey,
     publicKey,
     jwks: { keys: [publicJwk] },
-    publicKeyFor: (wanted) => (wanted === undefined || wanted === kid ? publicKey : undefined),
+    // A token must name its key (observed.tokens.kid_required): no kid, no key.
+    publicKeyFor: (wanted) => (wanted === kid ? publicKey : undefined),
     source,
   };
 }

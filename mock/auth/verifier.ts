@@ -1,8 +1,9 @@
 // Checks an access token the way the service must (spec sections 5 and 7): a `Bearer <JWS>`
 // header, alg RS256 only (no `none`, no HS256 keyed with the public key), a kid the tenant
-// publishes, a valid signature, then the claims: not expired, not used before nbf or iat, the
-// tenant's issuer and audience, and a client that exists. Each failure names the error catalogue
-// entry the 401 answers with. Time comes from the injected clock.
+// publishes, a valid signature, then the claims: not expired, not used before nbf or iat, an
+// issuer of the tenant and the management audience of that same identity (see tenant.ts), and a
+// client that exists. Each failure names the error catalogue entry the 401 answers with. Time
+// comes from the injected clock.
 import { compactVerify } from 'jose';
 import { observed } from '../../specs/index.ts';
 import type { Clock } from '../clock.ts';
@@ -11,7 +12,7 @@ import type { Tenant } from '../tenant.ts';
 import { bearerToken, decodeJws, jsonObjectOf } from './bearer.ts';
 import type { SigningKeys } from './keys.ts';
 
-export type TokenErrorKind = 'invalid_token' | 'invalid_signature' | 'expired_token';
+export type TokenErrorKind = 'missing_authentication' | 'invalid_token' | 'invalid_signature' | 'expired_token' | 'bad_audience';
 
 export interface Principal {
   client: Client;
@@ -19,13 +20,14 @@ export interface Principal {
   claims: Readonly<Record<string, unknown>>;
 }
 
-export type Verification = { ok: true; principal: Principal } | { ok: false; error: TokenErrorKind; reason: string };
+/** A refusal names its catalogue entry, why (for tests), and the entry's details where it takes some. */
+export type Verification = { ok: true; principal: Principal } | { ok: false; error: TokenErrorKind; reason: string; detail?: string };
 
 export interface TokenVerifier {
-  /** Verifies an Authorization header value. */
-  verify(authorization: string | undefined): Promise<Verification>;
+  /** Verifies an Authorization header value; `host` is the Host the request named (see tenant.ts). */
+  verify(authorization: string | undefined, host?: string): Promise<Verification>;
   /** The claim checks alone, for a payload whose signature is already trusted. */
-  checkClaims(claims: Readonly<Record<string, unknown>>): Verification;
+  checkClaims(claims: Readonly<Record<string, unknown>>, host?: string): Verification;
 }
 
 export interface VerifierParts {
@@ -58,8 +60,8 @@ function scopesOf(claims: object, scope: string | undefined): ReadonlySet<string
 export function createTokenVerifier({ keys, clock, tenant, store }: VerifierParts): TokenVerifier {
   const verified = new Map<string, Readonly<Record<string, unknown>>>();
 
-  function refuse(error: TokenErrorKind, reason: string): Verification {
-    return { ok: false, error, reason };
+  function refuse(error: TokenErrorKind, reason: string, detail?: string): Verification {
+    return { ok: false, error, reason, ...(detail !== undefined ? { detail } : {}) };
   }
 
   type Signed = { claims: Readonly<Record<string, unknown>> } | { failure: Verification };
@@ -80,7 +82,9 @@ export function createTokenVerifier({ keys, clock, tenant, store }: VerifierPart
     const { alg, kid } = decoded.header;
     if (alg === 'none' || alg === undefined) return refuse('invalid_token', 'the token is not signed');
     if (alg !== observed.tokens.alg) return refuse('invalid_signature', `alg ${String(alg)} is not accepted`);
-    if (kid !== undefined && typeof kid !== 'string') return refuse('invalid_token', 'kid is not a string');
+    // Without a kid no published key is named (observed.tokens.kid_required).
+    if (kid === undefined) return refuse('invalid_token', 'the token has no kid');
+    if (typeof kid !== 'string') return refuse('invalid_token', 'kid is not a string');
     const key = keys.publicKeyFor(kid);
     if (!key) return refuse('invalid_signature', 'kid names no key of the tenant');
     let payload: Record<string, unknown> | undefined;
@@ -94,15 +98,17 @@ export function createTokenVerifier({ keys, clock, tenant, store }: VerifierPart
     return { claims: Object.freeze(payload) };
   }
 
-  function checkClaims(claims: Readonly<Record<string, unknown>>): Verification {
+  function checkClaims(claims: Readonly<Record<string, unknown>>, host?: string): Verification {
     const nowMs = clock.now();
     const { exp, nbf, iat, iss, aud, azp, sub, scope } = claims;
     if (typeof exp !== 'number') return refuse('invalid_token', 'exp is missing');
     if (nowMs >= exp * 1000) return refuse('expired_token', 'exp has passed');
     if (nbf !== undefined && (typeof nbf !== 'number' || nowMs < nbf * 1000)) return refuse('invalid_token', 'nbf is in the future');
     if (iat !== undefined && (typeof iat !== 'number' || nowMs < iat * 1000)) return refuse('invalid_token', 'iat is in the future');
-    if (iss !== tenant.issuer) return refuse('invalid_token', 'iss is not the tenant');
-    if (!(aud === tenant.audience || (Array.isArray(aud) && aud.includes(tenant.audience)))) return refuse('invalid_token', 'aud is not the management interface');
+    const identity = typeof iss === 'string' ? tenant.identityForIssuer(iss, host) : undefined;
+    if (!identity) return refuse('invalid_token', 'iss is not the tenant');
+    const audiences = typeof aud === 'string' ? [aud] : Array.isArray(aud) ? aud : [];
+    if (!audiences.includes(identity.audience)) return refuse('bad_audience', 'aud is not the management interface', audiences.map(String).join(' '));
     const clientId = typeof azp === 'string' ? azp : undefined;
     if (clientId === undefined || sub !== `${clientId}${observed.tokens.subject_suffix}`) return refuse('invalid_token', 'sub and azp do not name a client');
     const client = store.client(clientId);
@@ -112,14 +118,15 @@ export function createTokenVerifier({ keys, clock, tenant, store }: VerifierPart
   }
 
   return {
-    async verify(authorization) {
+    async verify(authorization, host) {
+      if (authorization === undefined) return refuse('missing_authentication', 'no Authorization header');
       // The header value of a token already verified skips parsing as well as the signature.
-      const known = authorization === undefined ? undefined : verified.get(authorization);
-      if (known) return checkClaims(known);
+      const known = verified.get(authorization);
+      if (known) return checkClaims(known, host);
       const token = bearerToken(authorization);
       if (token === undefined) return refuse('invalid_token', 'no Bearer <JWS> credential');
-      const signed = await signedClaims(token, authorization!);
-      return 'failure' in signed ? signed.failure : checkClaims(signed.claims);
+      const signed = await signedClaims(token, authorization);
+      return 'failure' in signed ? signed.failure : checkClaims(signed.claims, host);
     },
     checkClaims,
   };

@@ -8,7 +8,7 @@ import type { RouteHandler } from '../exchange.ts';
 import { refuse } from '../refusal.ts';
 import { authenticate } from '../stages/authenticate.ts';
 import { authorize } from '../stages/authorize.ts';
-import { readJsonBody } from '../stages/json-body.ts';
+import { readRequestBody } from '../stages/request-body.ts';
 import { validateBody, validateHeaders, validatePath } from '../stages/validate.ts';
 import type { Ticket } from '../store.ts';
 import { success } from './success.ts';
@@ -29,7 +29,7 @@ export function ssoTicketRoute(deps: Components): RouteHandler {
     authorize(deps, principal, KEY);
     const { id } = validatePath(deps, KEY, exchange.params);
     const headers = validateHeaders(deps, KEY, exchange.headers);
-    const request = validateBody(deps, KEY, readJsonBody(deps, exchange)) as TicketRequest;
+    const request = validateBody(deps, KEY, readRequestBody(deps, exchange)) as TicketRequest;
     const profileId = existingProfile(deps, id!);
     refuseTakenConnectionName(deps, request);
     const ticket = newTicket(deps, profileId, request, headers[CUSTOM_DOMAIN_HEADER]);

@@ -1,31 +1,37 @@
 // Reading a client-credentials token request: a form-encoded or JSON body of string parameters,
-// and optionally HTTP Basic client authentication (client_secret_basic, RFC 6749 section 2.3.1).
+// and the client's authentication: client_secret in the body, HTTP Basic (client_secret_basic,
+// RFC 6749 section 2.3.1) or a client assertion (private_key_jwt, RFC 7523), one of them.
 import type { Components } from '../components.ts';
 import type { Exchange } from '../exchange.ts';
 import { refuseToken } from '../refusal.ts';
-import { isJsonMediaType } from '../stages/json-body.ts';
+import { FORM_MEDIA_TYPE, isFormMediaType, isJsonMediaType } from '../stages/json-body.ts';
 
 export interface TokenRequest {
   grant_type?: string;
   client_id?: string;
   client_secret?: string;
+  client_assertion?: string;
+  client_assertion_type?: string;
   audience?: string;
   scope?: string;
   /** How the client authenticated. */
-  authMethod: 'client_secret_post' | 'client_secret_basic';
+  authMethod: 'client_secret_post' | 'client_secret_basic' | 'private_key_jwt';
 }
 
-const FORM = 'application/x-www-form-urlencoded';
 const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+const MORE_THAN_ONE_METHOD = 'The client authenticated with more than one method.';
 
 /** The request's parameters, merged with Basic credentials; refuses what is ill-formed. */
 export function readTokenRequest(deps: Components, exchange: Exchange): TokenRequest {
+  if (exchange.repeatedHeaders.includes('authorization')) refuseToken(deps, 'invalid_request', 'The request has more than one Authorization header.');
   const params = bodyParameters(deps, exchange);
   const basic = basicCredentials(deps, exchange.headers.authorization);
+  const assertion = params.client_assertion !== undefined || params.client_assertion_type !== undefined;
+  if (assertion && (basic || params.client_secret !== undefined)) refuseToken(deps, 'invalid_request', MORE_THAN_ONE_METHOD);
+  if (assertion) return { ...params, authMethod: 'private_key_jwt' };
   if (!basic) return { ...params, authMethod: 'client_secret_post' };
-  if (params.client_secret !== undefined) {
-    refuseToken(deps, 'invalid_request', 'The client authenticated with more than one method (Basic and client_secret).');
-  }
+  if (params.client_secret !== undefined) refuseToken(deps, 'invalid_request', MORE_THAN_ONE_METHOD);
   if (params.client_id !== undefined && params.client_id !== basic.clientId) {
     refuseToken(deps, 'invalid_request', 'client_id does not match the Basic credentials.');
   }
@@ -33,7 +39,7 @@ export function readTokenRequest(deps: Components, exchange: Exchange): TokenReq
 }
 
 type Parameters = Omit<TokenRequest, 'authMethod'>;
-const NAMES = ['grant_type', 'client_id', 'client_secret', 'audience', 'scope'] as const;
+const NAMES = ['grant_type', 'client_id', 'client_secret', 'client_assertion', 'client_assertion_type', 'audience', 'scope'] as const;
 
 function bodyParameters(deps: Components, exchange: Exchange): Parameters {
   let text: string;
@@ -45,8 +51,8 @@ function bodyParameters(deps: Components, exchange: Exchange): Parameters {
   if (text.trim() === '') return {};
   const contentType = exchange.headers['content-type'];
   if (isJsonMediaType(contentType)) return jsonParameters(deps, text);
-  if (contentType?.split(';')[0]?.trim().toLowerCase() === FORM) return formParameters(deps, text);
-  return refuseToken(deps, 'invalid_request', `Content-Type must be ${FORM} or application/json.`);
+  if (isFormMediaType(contentType)) return formParameters(deps, text);
+  return refuseToken(deps, 'invalid_request', `Content-Type must be ${FORM_MEDIA_TYPE} or application/json.`);
 }
 
 function jsonParameters(deps: Components, text: string): Parameters {

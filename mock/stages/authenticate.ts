@@ -6,7 +6,7 @@ import type { Exchange } from '../exchange.ts';
 import { refuse } from '../refusal.ts';
 
 export async function authenticate(deps: Components, exchange: Exchange): Promise<Principal> {
-  const verification = await deps.verifier.verify(exchange.headers.authorization);
-  if (!verification.ok) refuse(deps, verification.error);
+  const verification = await deps.verifier.verify(exchange.headers.authorization, exchange.headers.host);
+  if (!verification.ok) refuse(deps, verification.error, verification.detail);
   return verification.principal;
 }

@@ -5,6 +5,7 @@ import type { OperationKey } from '../../specs/index.ts';
 import type { Components } from '../components.ts';
 import type { Exchange } from '../exchange.ts';
 import { refuse } from '../refusal.ts';
+import type { RequestBody } from './request-body.ts';
 import { validationProblem } from './validation-messages.ts';
 
 /** The decoded path parameters, each valid; else 400 invalid_uri naming the first bad one. */
@@ -36,14 +37,15 @@ export function validateHeaders(deps: Components, key: OperationKey, headers: Ex
   return present;
 }
 
-/** The body, valid against the operation's body schema; else 400 invalid_body. */
-export function validateBody(deps: Components, key: OperationKey, body: unknown): unknown {
-  const validate = deps.validators.operations[key].body;
-  if (validate && !validate(body)) {
-    const problem = validationProblem(validate.errors, body);
+/** The body, valid against the operation's body schema (its form variant for a form body); else 400 invalid_body. */
+export function validateBody(deps: Components, key: OperationKey, body: RequestBody): unknown {
+  const checks = deps.validators.operations[key];
+  const validate = body.encoding === 'form' ? (checks.formBody ?? checks.body) : checks.body;
+  if (validate && !validate(body.value)) {
+    const problem = validationProblem(validate.errors, body.value);
     refuse(deps, 'invalid_body', `'${problem.text}'${problem.path ? ` on property ${problem.path}` : ''}`);
   }
-  return body;
+  return body.value;
 }
 
 function decodeSegment(segment: string): string | undefined {

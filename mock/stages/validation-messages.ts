@@ -44,7 +44,7 @@ function problemText(error: ErrorObject, value: unknown): string {
     case 'maxItems':
       return `Array is too long (${Array.isArray(value) ? value.length : 0}), maximum ${String(p.limit)}`;
     case 'format':
-      return `Object didn't pass validation for format ${String(p.format)}`;
+      return `Object didn't pass validation for format ${String(p.format)}: ${typeof value === 'string' ? value : JSON.stringify(value)}`;
     default:
       return error.message ?? `Invalid value (${error.keyword})`;
   }

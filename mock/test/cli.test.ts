@@ -85,12 +85,29 @@ describe('refusing bad input: one line on stderr, exit 2', () => {
 
 describe('parseCli', () => {
   test('defaults to port 4010 on the default host', () => {
-    expect(parseCli([])).toEqual({ kind: 'start', options: { port: DEFAULT_PORT } });
+    expect(parseCli([])).toEqual({ kind: 'start', options: { port: DEFAULT_PORT, fallbackRateLimitProfile: 'production' } });
   });
 
   test('reads every option', () => {
-    const command = parseCli(['--port', '0', '--host', '::1', '--fixtures', 'f.yaml', '--signing-key', 'k.pem', '--fault', 'a', '--fault', 'b,c', '--bucket-size', '5', '--refill-per-second', '0.5']);
-    expect(command).toEqual({ kind: 'start', options: { port: 0, host: '::1', fixtures: 'f.yaml', signingKey: 'k.pem', faults: ['a', 'b', 'c'], rateLimit: { bucketSize: 5, refillPerSecond: 0.5 } } });
+    const command = parseCli(['--port', '0', '--host', '::1', '--fixtures', 'f.yaml', '--signing-key', 'k.pem', '--fault', 'a', '--fault', 'b,c', '--tls', '--rate-limit', '9/9', '--bucket-size', '5', '--refill-per-second', '0.5']);
+    expect(command).toEqual({ kind: 'start', options: { port: 0, host: '::1', fixtures: 'f.yaml', signingKey: 'k.pem', faults: ['a', 'b', 'c'], tls: true, rateLimit: { bucketSize: 5, refillPerSecond: 0.5 }, fallbackRateLimitProfile: 'production' } });
+  });
+
+  test.for([
+    ['free', { rateLimitProfile: 'free' }],
+    ['unlimited', { rateLimitProfile: 'unlimited' }],
+    ['100/5', { rateLimit: { bucketSize: 100, refillPerSecond: 5 } }],
+    ['2/0.5', { rateLimit: { bucketSize: 2, refillPerSecond: 0.5 } }],
+  ] as const)('--rate-limit %s', ([value, expected]) => {
+    expect(parseCli(['--rate-limit', value])).toEqual({ kind: 'start', options: { port: DEFAULT_PORT, fallbackRateLimitProfile: 'production', ...expected } });
+  });
+
+  test('--tls-cert and --tls-key read the files they name', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mock-cli-tls-'));
+    writeFileSync(join(dir, 'c.pem'), 'CERT');
+    writeFileSync(join(dir, 'k.pem'), 'KEY');
+    const command = parseCli(['--tls-cert', join(dir, 'c.pem'), '--tls-key', join(dir, 'k.pem')]);
+    expect(command.kind === 'start' && command.options.tls).toEqual({ cert: 'CERT', key: 'KEY' });
   });
 
   test('--help wins', () => {
@@ -98,7 +115,7 @@ describe('parseCli', () => {
     expect(parseCli(['--list-faults'])).toEqual({ kind: 'list-faults' });
   });
 
-  test.for([['--port', '70000'], ['--bucket-size', '0'], ['--refill-per-second', '-1'], ['--fixtures', ' '], ['positional']])('%s is refused', (args) => {
+  test.for([['--port', '70000'], ['--bucket-size', '0'], ['--refill-per-second', '-1'], ['--fixtures', ' '], ['positional'], ['--rate-limit', 'enterprise'], ['--rate-limit', '0/5'], ['--rate-limit', '5/0'], ['--tls-cert', 'c.pem'], ['--tls-cert', '/nonexistent/c.pem', '--tls-key', '/nonexistent/k.pem']])('%s is refused', (args) => {
     expect(() => parseCli(args)).toThrow(MockConfigError);
   });
 });

@@ -10,6 +10,8 @@ import { defaultFixturesPath, loadFixtures, type FixturesObject } from '../fixtu
 import { Store } from '../store.ts';
 import { fixtureIds } from './support/paths.ts';
 
+const otherTenantPath = join(defaultFixturesPath, '..', 'other-tenant.yaml');
+
 const defaults = () => loadFixtures().data;
 
 function writeFixtures(content: string): string {
@@ -36,7 +38,7 @@ describe('the default fixtures', () => {
   });
 
   test('hold the five clients the suite\'s target file names', () => {
-    expect(defaults().clients.map((c) => c.name)).toEqual(['global', 'without-redeliver-scope', 'without-sso-ticket-scope', 'without-vault-scope', 'non-global']);
+    expect(defaults().clients.map((c) => c.name)).toEqual(expect.arrayContaining(['global', 'without-redeliver-scope', 'without-sso-ticket-scope', 'without-vault-scope', 'non-global']));
   });
 
   test('hold three vault connections, each valid against FlowsVaultConnection at both levels', () => {
@@ -114,8 +116,42 @@ describe('refused fixtures', () => {
   });
 
   test('a zero refill rate is refused', () => {
+    const data = { ...defaults(), rate_limit: { bucket_size: 10, refill_per_second: 0 } };
+    expect(refusal(data)).toMatch(/^fixtures object: rate_limit /);
+  });
+
+  test('a grant of an API the tenant does not have is refused', () => {
     const data = defaults();
-    data.rate_limit.refill_per_second = 0;
-    expect(refusal(data)).toBe('fixtures object: rate_limit.refill_per_second must be > 0');
+    data.clients[0]!.grants = [{ audience: 'https://unknown-api.example.com/', scopes: [] }];
+    expect(refusal(data)).toBe('fixtures object: clients[0].grants[0].audience "https://unknown-api.example.com/" is not an identifier of apis');
+  });
+
+  test('a grant of a scope the API does not define is refused', () => {
+    const data = defaults();
+    data.clients[0]!.grants = [{ audience: 'https://reports-api.example.com/', scopes: ['delete:reports'] }];
+    expect(refusal(data)).toBe('fixtures object: clients[0].grants[0].scopes[0] "delete:reports" is not a scope of https://reports-api.example.com/');
+  });
+
+  test('a client with neither a secret nor a public key is refused', () => {
+    const data = defaults();
+    delete data.clients[0]!.client_secret;
+    expect(refusal(data)).toBe('fixtures object: clients[0] needs a client_secret or a public_key');
+  });
+
+  test('a public key that is not one is refused', () => {
+    const data = defaults();
+    data.clients[0]!.public_key = '-----BEGIN PUBLIC KEY-----\nnot a key\n-----END PUBLIC KEY-----';
+    expect(refusal(data)).toBe('fixtures object: clients[0].public_key is not a public key (PEM or JWK)');
+  });
+
+  test.for(['free', 'production', 'unlimited'])('the rate-limit profile %s is accepted', (profile) => {
+    expect(() => loadFixtures({ ...defaults(), rate_limit: profile as 'free' })).not.toThrow();
+  });
+
+  test('the other tenant loads, with another domain and other clients', () => {
+    const other = loadFixtures(otherTenantPath).data;
+    expect(other.tenant.domain).not.toBe(defaults().tenant.domain);
+    const ids = new Set(defaults().clients.map((c) => c.client_id));
+    expect(other.clients.filter((c) => ids.has(c.client_id))).toEqual([]);
   });
 });

@@ -33,8 +33,8 @@ describe('routing', () => {
 
   test('a known path with a wrong method is 405 with Allow', async () => {
     const answer = await call(mock(), 'DELETE', vaultPath(ids.vaultFull));
-    expectError(answer, 'method_not_allowed', 'GET');
-    expect(answer.headers.allow).toBe('GET');
+    expectError(answer, 'method_not_allowed', 'GET, HEAD');
+    expect(answer.headers.allow).toBe('GET, HEAD');
   });
 
   test('an empty path parameter does not match the route: 404', async () => {

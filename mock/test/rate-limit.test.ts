@@ -33,12 +33,54 @@ test('every /api/v2 answer carries the three headers: success, 401, 404 and an u
   expect(answers.map((a) => quota(a).remaining)).toEqual([9, 8, 7, 6]);
 });
 
-test('the token endpoint and the JWKS are outside the management interface: no headers, no cost', async () => {
+test('the token endpoint has a bucket of its own: its headers, not the management bucket; the JWKS has none', async () => {
   const { mock, read } = await setup(10, 1);
   const token = await call(mock, 'POST', tokenPath, { body: tokenRequest(mock, 'global') });
   const jwks = await call(mock, 'GET', observed.tokens.jwks_path);
-  expect([token.headers[names.limit.toLowerCase()], jwks.headers[names.limit.toLowerCase()]]).toEqual([undefined, undefined]);
+  expect(quota(token).limit).toBe(observed.tokens.rate_limit.bucket_size);
+  expect(jwks.headers[names.limit.toLowerCase()]).toBeUndefined();
   expect(quota(await read()).remaining).toBe(9);
+});
+
+test('the token endpoint answers 429 in its own shape when its bucket is empty', async () => {
+  const { mock } = await setup(10, 1);
+  const limit = observed.tokens.rate_limit.bucket_size;
+  const answers: Answer[] = [];
+  for (let i = 0; i <= limit; i += 1) answers.push(await call(mock, 'POST', tokenPath, { body: tokenRequest(mock, 'global') }));
+  expect(answers.filter((a) => a.status === 200).length).toBe(limit - 1);
+  const refused = answers.at(-1)!;
+  expect({ status: refused.status, body: refused.json, remaining: quota(refused).remaining }).toEqual({
+    status: 429,
+    body: { error: 'too_many_requests', error_description: observed.tokens.errors.too_many_requests!.description },
+    remaining: 0,
+  });
+});
+
+test.for([
+  ['free', observed.rate_limit.profiles.free.bucket_size],
+  ['production', observed.rate_limit.profiles.production.bucket_size],
+] as const)('the %s profile is the published management bucket', async ([profile, bucketSize]) => {
+  const mock = await mockForTest({ clock: new ManualClock(START), rateLimitProfile: profile });
+  const token = await tokenFor(mock, 'global');
+  const answers: Answer[] = [];
+  for (let i = 0; i <= bucketSize; i += 1) answers.push(await call(mock, 'GET', vaultPath(ids.vaultFull), { token }));
+  expect(answers.map((a) => a.status)).toEqual([...Array<number>(bucketSize).fill(200), 429]);
+  expect(quota(answers[0]!).limit).toBe(bucketSize);
+});
+
+test('unlimited never answers 429 and still sends the headers, at both endpoints', async () => {
+  const mock = await mockForTest({ clock: new ManualClock(START), rateLimitProfile: 'unlimited' });
+  const tokens = await Promise.all(Array.from({ length: 40 }, () => call(mock, 'POST', tokenPath, { body: tokenRequest(mock, 'global') })));
+  const token = (tokens[0]!.json as { access_token: string }).access_token;
+  const reads = await Promise.all(Array.from({ length: 300 }, () => call(mock, 'GET', vaultPath(ids.vaultFull), { token })));
+  expect(new Set([...tokens, ...reads].map((a) => a.status))).toEqual(new Set([200]));
+  expect(reads.every((a) => quota(a).remaining > 0 && quota(a).limit > 0)).toBe(true);
+});
+
+test('explicit numbers beat a profile', async () => {
+  const mock = await mockForTest({ clock: new ManualClock(START), rateLimitProfile: 'free', rateLimit: { bucketSize: 3, refillPerSecond: 1 } });
+  const answer = await call(mock, 'GET', vaultPath(ids.vaultFull), { token: await tokenFor(mock, 'global') });
+  expect(quota(answer).limit).toBe(3);
 });
 
 test('draining the bucket ends in the observed 429, with the headers, Remaining 0 and Reset not in the past', async () => {

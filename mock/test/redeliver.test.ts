@@ -75,10 +75,10 @@ describe('errors', () => {
     expect(answer.headers['www-authenticate']).toBe('Bearer error="insufficient_scope", scope="update:event_deliveries"');
   });
 
-  test('no token is 401 "Invalid token" with attributes.error', async () => {
+  test('no token is 401 "Missing authentication" with attributes.error', async () => {
     const answer = await call(mock(), 'POST', redeliverPath(ids.stream, ids.failedEvent));
-    expectError(answer, 'invalid_token');
-    expect((answer.json as { attributes?: unknown }).attributes).toEqual({ error: 'Invalid token' });
+    expectError(answer, 'missing_authentication');
+    expect((answer.json as { attributes?: unknown }).attributes).toEqual({ error: 'Missing authentication' });
   });
 
   test('GET on the path is 405 with Allow: POST', async () => {

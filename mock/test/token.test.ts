@@ -68,10 +68,11 @@ describe('issuing', () => {
     expect(answer.status).toBe(200);
   });
 
-  test('the mock\'s own origin + /api/v2/ is accepted as the audience, and the token names the canonical one', async () => {
-    const answer = await call(mock(), 'POST', tokenPath, { body: tokenRequest(mock(), 'global', { audience: `${mock().url}/api/v2/` }) });
-    expect(answer.status).toBe(200);
-    expect(decodeJwt((answer.json as { access_token: string }).access_token).aud).toBe(mock().audience);
+  test.for(['http', 'https'])('the mock\'s own origin over %s + /api/v2/ is accepted as the audience, and the token carries that identity', async (scheme) => {
+    const origin = `${scheme}://127.0.0.1:${mock().port}`;
+    const answer = await call(mock(), 'POST', tokenPath, { body: tokenRequest(mock(), 'global', { audience: `${origin}/api/v2/` }) });
+    const claims = decodeJwt((answer.json as { access_token: string }).access_token);
+    expect({ status: answer.status, iss: claims.iss, aud: claims.aud }).toEqual({ status: 200, iss: `${origin}/`, aud: `${origin}/api/v2/` });
   });
 
   test('a scope parameter narrows the grant', async () => {
@@ -159,10 +160,10 @@ describe('errors', () => {
   });
 });
 
-test('the JWKS publishes the signing key with kid, kty, n, e, alg and use', async () => {
+test('the JWKS publishes the signing key with the members a tenant publishes, x5c and x5t included', async () => {
   const answer = await call(mock(), 'GET', observed.tokens.jwks_path);
   expect(answer.status).toBe(200);
   expect(answer.headers['content-type']).toBe(observed.content_type);
-  const keys = (answer.json as { keys: Array<Record<string, string>> }).keys;
-  expect(keys).toEqual([{ kty: 'RSA', n: expect.any(String), e: 'AQAB', kid: mock().keys.kid, alg: 'RS256', use: 'sig' }]);
+  const keys = (answer.json as { keys: Array<Record<string, unknown>> }).keys;
+  expect(keys).toEqual([{ alg: 'RS256', kty: 'RSA', use: 'sig', n: expect.any(String), e: 'AQAB', kid: mock().keys.kid, x5t: expect.stringMatching(/^[A-Za-z0-9_-]{27}$/), x5c: [expect.any(String)] }]);
 });

@@ -17,7 +17,7 @@ const globalClient = fixtures.clients.find((c) => c.name === 'global')!;
 let keys: SigningKeys;
 let foreign: Awaited<ReturnType<typeof generateKeyPair>>;
 beforeAll(async () => {
-  [keys, foreign] = await Promise.all([loadSigningKeys(), generateKeyPair('RS256', { extractable: true })]);
+  [keys, foreign] = await Promise.all([loadSigningKeys(undefined, { commonName: fixtures.tenant.domain, notBeforeMs: START }), generateKeyPair('RS256', { extractable: true })]);
 });
 
 function setup() {
@@ -26,7 +26,7 @@ function setup() {
   const store = new Store(fixtures);
   const verifier = createTokenVerifier({ keys, clock, tenant, store });
   const issuer = createTokenIssuer({ keys, clock, tenant });
-  const issue = async () => (await issuer.issue(store.client(globalClient.client_id)!, globalClient.scopes)).accessToken;
+  const issue = async () => (await issuer.issue(store.client(globalClient.client_id)!, globalClient.scopes!)).accessToken;
   return { clock, tenant, verifier, issue };
 }
 
@@ -66,6 +66,12 @@ describe('accepted', () => {
     expect(result.ok && [...result.principal.scopes]).toEqual(globalClient.scopes);
   });
 
+  test.for(['https://127.0.0.1:4010', 'http://localhost:4010', 'https://[::1]:4010'])('a token of the mock reached at %s, its own loopback origin', async (origin) => {
+    const { verifier } = setup();
+    const token = await signed(claims({ iss: `${origin}/`, aud: `${origin}/api/v2/` }));
+    expect((await verifier.verify(`Bearer ${token}`)).ok).toBe(true);
+  });
+
   test('the scheme name in any case', async () => {
     const { verifier, issue } = setup();
     expect((await verifier.verify(`bearer ${await issue()}`)).ok).toBe(true);
@@ -86,7 +92,6 @@ describe('accepted', () => {
 
 describe('refused', () => {
   const malformed: Array<[string, string | undefined]> = [
-    ['no Authorization header', undefined],
     ['an empty header', ''],
     ['the Basic scheme', 'Basic dXNlcjpwYXNz'],
     ['Bearer without a token', 'Bearer '],
@@ -126,9 +131,33 @@ describe('refused', () => {
     expect(await refusedAs(verifier, `Bearer ${await signed(claims({ iss: 'https://issuer.example.com/' }))}`)).toBe('invalid_token');
   });
 
-  test('a token for another audience is invalid_token', async () => {
+  test('no Authorization header is missing_authentication', async () => {
+    expect(await refusedAs(setup().verifier, undefined)).toBe('missing_authentication');
+  });
+
+  test('a token for another audience is bad_audience, naming that audience', async () => {
     const { verifier } = setup();
-    expect(await refusedAs(verifier, `Bearer ${await signed(claims({ aud: 'https://another-api.example.com/' }))}`)).toBe('invalid_token');
+    const result = await verifier.verify(`Bearer ${await signed(claims({ aud: ['https://another-api.example.com/', 'https://x.example/'] }))}`);
+    expect(result.ok ? undefined : [result.error, result.detail]).toEqual(['bad_audience', 'https://another-api.example.com/ https://x.example/']);
+  });
+
+  test('a token without a kid is invalid_token', async () => {
+    const { verifier } = setup();
+    const token = await new SignJWT(claims()).setProtectedHeader({ alg: 'RS256', typ: 'JWT' }).sign(keys.privateKey);
+    expect(await refusedAs(verifier, `Bearer ${token}`)).toBe('invalid_token');
+  });
+
+  test('iss and aud of two different identities are refused', async () => {
+    const { verifier } = setup();
+    const mixed = claims({ iss: 'https://127.0.0.1:4010/', aud: 'https://tenant.example.com/api/v2/' });
+    expect(await refusedAs(verifier, `Bearer ${await signed(mixed)}`)).toBe('bad_audience');
+  });
+
+  test('the identity of a host only where the request names that host', async () => {
+    const { verifier } = setup();
+    const proxied = `Bearer ${await signed(claims({ iss: 'https://mock.dev.example:8443/', aud: 'https://mock.dev.example:8443/api/v2/' }))}`;
+    expect((await verifier.verify(proxied, 'mock.dev.example:8443')).ok).toBe(true);
+    expect(await refusedAs(verifier, proxied)).toBe('invalid_token');
   });
 
   test('a token of a client that does not exist is invalid_token', async () => {

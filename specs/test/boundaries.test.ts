@@ -26,12 +26,15 @@ interface BoundaryFile { bases: Record<string, unknown>; groups: Group[] }
 
 const file = parse(readFileSync(new URL('./boundaries.yaml', import.meta.url), 'utf8')) as BoundaryFile;
 
-/** Expands { $string: N } placeholders into strings of N characters. */
+/** Expands { $string: N } placeholders into strings of N characters (starting with `prefix` when given). */
 function expand(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(expand);
   if (value !== null && typeof value === 'object') {
     const object = value as JsonObject;
-    if (typeof object.$string === 'number') return 'x'.repeat(object.$string);
+    if (typeof object.$string === 'number') {
+      const prefix = typeof object.prefix === 'string' ? object.prefix : '';
+      return prefix + 'x'.repeat(object.$string - prefix.length);
+    }
     return Object.fromEntries(Object.entries(object).map(([k, v]) => [k, expand(v)]));
   }
   return value;

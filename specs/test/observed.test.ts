@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { alphabetOf, closedLimit, limit, observed, operation, operationKeys } from '../index.ts';
+import { alphabetOf, closedLimit, limit, observed, operation, operationKeys, shapeOfFormat } from '../index.ts';
 
 describe('observed facts', () => {
   it('describes each of the three operations', () => {
@@ -42,5 +42,19 @@ describe('observed facts', () => {
     const alphabet = observed.identifiers.base58_alphabet;
     expect(alphabet.length).toBe(58);
     expect([...'0OIl'].filter((c) => alphabet.includes(c))).toEqual([]);
+  });
+
+  it('names an identifier shape for every id format', () => {
+    for (const format of Object.keys(observed.identifier_formats)) expect(shapeOfFormat(format).length, format).toBeGreaterThan(0);
+    expect(() => shapeOfFormat('no-such-id')).toThrow(/no identifier shape/);
+  });
+
+  it('gives the published rate-limit profiles a burst and a positive refill, production above free', () => {
+    const { free, production } = observed.rate_limit.profiles;
+    for (const profile of [free, production, observed.tokens.rate_limit]) {
+      expect(Number.isInteger(profile.bucket_size) && profile.bucket_size > 0).toBe(true);
+      expect(profile.refill_per_second).toBeGreaterThan(0);
+    }
+    expect(production.refill_per_second).toBeGreaterThan(free.refill_per_second);
   });
 });

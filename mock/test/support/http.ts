@@ -45,7 +45,7 @@ function parse(text: string): unknown {
 /** The credentials of a fixture client, by its name in the fixtures file. */
 export function client(mock: MockServer, name: string): { client_id: string; client_secret: string } {
   const found = mock.fixtures.data.clients.find((c) => c.name === name);
-  if (!found) throw new Error(`no fixture client named ${name}`);
+  if (!found?.client_secret) throw new Error(`no fixture client named ${name} with a secret`);
   return { client_id: found.client_id, client_secret: found.client_secret };
 }
 
