@@ -23,7 +23,8 @@ export function failureSummary(title: string, errors: readonly string[]): string
   return flat.length > MAX_LENGTH ? `${flat.slice(0, MAX_LENGTH - 1)}…` : flat;
 }
 
-function lineAfter(text: string, label: string): string | undefined {
+/** The rest of the first line of `text` that starts with `label` (after indentation). */
+export function lineAfter(text: string, label: string): string | undefined {
   const line = text.split('\n').find((candidate) => candidate.trimStart().startsWith(label));
   return line?.trimStart().slice(label.length).trim();
 }

@@ -3,7 +3,7 @@
 // so sharded runs merge by reading each other's results.
 import { relative } from 'node:path';
 import type { TestCase, TestModule } from 'vitest/node';
-import { clauses as registry, type ClauseLevel } from '../../specs/index.ts';
+import { clauses as registry, operationKeys, type ClauseLevel } from '../../specs/index.ts';
 import type { RateLimitPoint } from '../../harness/conformance.ts';
 import { leavesClauseUnverified, parseSkipNote, type EvaluatedPlan, type SkipCategory } from '../../harness/plan.ts';
 import { redactor } from '../../harness/redact.ts';
@@ -237,4 +237,25 @@ export function unverifiedReasons(result: RunResult): Array<{ id: string; reason
 
 function notSelectedReason(info: RunInfo): string {
   return info.filtered ? '[not-selected] no test of it was selected (--grep, --grep-invert or --operation)' : '[not-selected] no test of it ran';
+}
+
+export interface OperationCoverage {
+  operation: string;
+  /** Tests that sent to the operation, or cite one of its clauses. */
+  tests: number;
+  passed: number;
+  failed: number;
+  skipped: number;
+  /** Requests the tests sent to it. */
+  requests: number;
+}
+
+/** Per operation of the interface, and the token and key endpoints: its tests, their outcomes and its requests. */
+export function operationCoverage(tests: readonly TestOutcome[]): OperationCoverage[] {
+  return [...operationKeys, 'token', 'jwks'].map((operation) => {
+    const mine = tests.filter((t) => (t.operations[operation] ?? 0) > 0 || (t.clause?.startsWith(`${operation}.`) ?? false));
+    const by = (state: TestState) => mine.filter((t) => t.state === state).length;
+    const requests = tests.reduce((sum, t) => sum + (t.operations[operation] ?? 0), 0);
+    return { operation, tests: mine.length, passed: by('passed'), failed: by('failed'), skipped: by('skipped'), requests };
+  });
 }

@@ -2,9 +2,8 @@
 // reason), the run (target, flags, suite version and commit, requests, time spent waiting for the
 // target's rate limit), gating failures before observed ones, then every clause of the registry
 // with its tests and status, per operation, and the skipped tests with their reasons.
-import { operationKeys } from '../../specs/index.ts';
 import { requestsPlanned } from './console.ts';
-import { unverifiedReasons, type ClauseStatus, type RunResult, type TestOutcome } from './results.ts';
+import { operationCoverage, unverifiedReasons, type ClauseStatus, type RunResult, type TestOutcome } from './results.ts';
 
 const ICON: Record<ClauseStatus, string> = {
   verified: '✅ verified',
@@ -17,7 +16,8 @@ const ICON: Record<ClauseStatus, string> = {
   gap: '· gap',
 };
 
-const VERDICT_TEXT = {
+/** What each verdict means, after the verdict itself. */
+export const VERDICT_TEXT: Record<RunResult['verdict'], string> = {
   PASS: 'every gating clause was verified in full and passed',
   FAIL: 'a gating test failed',
   INCOMPLETE: 'no gating test failed, but some gating clauses were not verified (below, with the reason)',
@@ -84,11 +84,8 @@ export function renderSummary(result: RunResult): string {
     lines.push(`| \`${row.id}\` | ${row.section} | ${level} | ${total === 0 ? '0' : `${row.passed}/${total}`} | ${ICON[row.status]} | ${cell(note)} |`);
   }
   lines.push('', '## Per operation', '', '| Operation | Tests sending to it | Passed | Failed | Skipped | Requests |', '|---|---|---|---|---|---|');
-  for (const key of [...operationKeys, 'token', 'jwks']) {
-    const tests = result.tests.filter((t) => (t.operations[key] ?? 0) > 0 || (t.clause?.startsWith(`${key}.`) ?? false));
-    const requests = result.tests.reduce((sum, t) => sum + (t.operations[key] ?? 0), 0);
-    const by = (s: string) => tests.filter((t) => t.state === s).length;
-    lines.push(`| ${key} | ${tests.length} | ${by('passed')} | ${by('failed')} | ${by('skipped')} | ${requests} |`);
+  for (const row of operationCoverage(result.tests)) {
+    lines.push(`| ${row.operation} | ${row.tests} | ${row.passed} | ${row.failed} | ${row.skipped} | ${row.requests} |`);
   }
   const skipped = result.tests.filter((t) => t.state === 'skipped');
   if (skipped.length > 0) {

@@ -3,6 +3,7 @@
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { redactor } from '../../harness/redact.ts';
+import { renderHtml } from './html.ts';
 import { renderJunit, renderObservedJunit } from './junit.ts';
 import type { RunResult } from './results.ts';
 import { renderSummary } from './summary.ts';
@@ -25,6 +26,7 @@ export function writeReports(result: RunResult, dir: string, extra: Partial<Reco
     ['junit-observed.xml', renderObservedJunit(result)],
     ['summary.md', renderSummary(result)],
     ['results.json', `${JSON.stringify(result, null, 2)}\n`],
+    ['report.html', renderHtml(result)],
     ...(Object.entries(extra) as Array<[string, string]>),
   ];
   for (const [name, text] of files) writeFileSync(join(dir, name), redactor.redact(text));
