@@ -54,7 +54,7 @@ export const VERDICT_EXIT = { PASS: EXIT.pass, FAIL: EXIT.fail, INCOMPLETE: EXIT
 export const HELP = `Usage: npm start -- [options]      (or: npx mgmt-api-conformance [options])
 
 Runs the conformance suite of the management API v2 against a target and writes
-reports/junit.xml, reports/junit-observed.xml, reports/summary.md and reports/results.json.
+reports/junit.xml, junit-observed.xml, summary.md, results.json and report.html.
 With no --target-file, it starts the mock server on a free loopback port and runs against it.
 
 Target and run:

@@ -28,10 +28,14 @@ export interface Exhaustion {
 /** The bucket is larger than --exhaustion-max lets the suite spend: nothing to say of the target. */
 export class BucketTooLarge extends Error {}
 
+function tooLarge(limit: number, max: number): string {
+  return `exhausting the target's bucket (X-RateLimit-Limit ${limit}) may take ${2 * limit + MARGIN} requests (two buckets and ${MARGIN}), more than --exhaustion-max ${max}; raise it to verify the 429 clauses`;
+}
+
 export async function exhaustRateLimit(target: TargetSession): Promise<Exhaustion> {
   // The bucket's size is known before a request is spent when an answer has said it.
   const limit = target.runtime.pacer.estimate().limit;
-  target.needs(limit === undefined || 2 * limit + MARGIN <= target.settings.exhaustionMax, `the target's bucket (X-RateLimit-Limit ${limit}) is larger than --exhaustion-max ${target.settings.exhaustionMax} lets the suite spend; raise it to verify the 429 clauses`, 'budget');
+  target.needs(limit === undefined || 2 * limit + MARGIN <= target.settings.exhaustionMax, tooLarge(limit ?? 0, target.settings.exhaustionMax), 'budget');
   try {
     return await target.shared(sharedKeys.exhaustion, 'redeliveries of an unknown event of an unknown stream until a 429', () => exhaust(target));
   } catch (error) {
@@ -61,7 +65,7 @@ async function exhaust(target: TargetSession): Promise<Exhaustion> {
     const seen = rateLimitOf(last!);
     if (last!.status === 429) return { exchanges, last: last!, sent: exchanges.length, why: `429 after ${exchanges.length} requests` };
     if (seen.limit !== undefined && 2 * seen.limit + MARGIN > max) {
-      throw new BucketTooLarge(`the target's bucket (X-RateLimit-Limit ${seen.limit}) is larger than --exhaustion-max ${max} lets the suite spend; raise it to verify the 429 clauses`);
+      throw new BucketTooLarge(tooLarge(seen.limit, max));
     }
     if (seen.remaining !== undefined && seen.remaining < lowest) {
       lowest = seen.remaining;
