@@ -4,7 +4,7 @@
 // fields and their clauses (sso-ticket.body.<field>.type) come from specs/, so a field added there
 // adds a fault here.
 import { clause, schema, type JsonObject } from '../../specs/index.ts';
-import type { Fault } from './fault.ts';
+import { faultFamily, type FaultRow } from './fault.ts';
 import { editBodySchema, fieldNode } from './support/check-edits.ts';
 
 /** Dotted paths of the typed fields, array items walked through: "enabled_organizations.organization_id". */
@@ -17,14 +17,14 @@ function typedFields(node: JsonObject, prefix: string): string[] {
   });
 }
 
-function faultFor(field: string): Fault {
+function rowFor(field: string): FaultRow {
   const clauseId = `sso-ticket.body.${field}.type`;
   clause(clauseId); // Throws for a field the registry has no type clause for.
   const type = fieldNode(schema('SsoTicketRequest', 'contract'), field).type;
   return {
     id: `ticket-ignores-${field.replace(/[._]/g, '-')}-type`,
     clause: clauseId,
-    description: `Ticket creation does not check the type of ${field} (${JSON.stringify(type)}): a value of another JSON type is accepted.`,
+    bug: `A validator that forgets the type of ${field} (${JSON.stringify(type)}): ticket creation accepts a value of another JSON type there.`,
     install(app) {
       editBodySchema(app, 'sso-ticket', (body) => {
         delete fieldNode(body, field).type;
@@ -33,4 +33,4 @@ function faultFor(field: string): Fault {
   };
 }
 
-export const ticketIgnoresFieldTypeFaults: readonly Fault[] = typedFields(schema('SsoTicketRequest', 'contract'), '').map(faultFor);
+export const ticketIgnoresFieldTypeFaults = faultFamily(typedFields(schema('SsoTicketRequest', 'contract'), '').map(rowFor));

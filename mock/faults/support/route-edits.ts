@@ -1,5 +1,6 @@
 // Route wrappers that faults share: rewrite the request before a route sees it, or the reply after
 // it answered. The reply keeps its X-RateLimit headers, because wrappers sit outside the limiter.
+import { observed, type OperationKey } from '../../../specs/index.ts';
 import type { FaultHooks } from '../../app.ts';
 import { reasonPhrase } from '../../errors.ts';
 import type { Exchange, Reply, RouteKey } from '../../exchange.ts';
@@ -12,6 +13,17 @@ export function editReplies(app: FaultHooks, keys: readonly RouteKey[], edit: (r
   for (const key of keys) {
     app.wrapRoute(key, (next) => async (exchange) => edit(await next(exchange), exchange));
   }
+}
+
+/** Changes each reply of an operation that has its success status (observed level). */
+export function editSuccessReplies(app: FaultHooks, key: OperationKey, edit: (reply: Reply, exchange: Exchange) => Reply): void {
+  const success = observed.operations[key].success.status;
+  editReplies(app, [key], (reply, exchange) => (reply.status === success ? edit(reply, exchange) : reply));
+}
+
+/** Answers `to` where the routes answer `from`; an error body follows (see withStatus). */
+export function replaceStatus(app: FaultHooks, keys: readonly RouteKey[], from: number, to: number): void {
+  editReplies(app, keys, (reply) => (reply.status === from ? withStatus(reply, to) : reply));
 }
 
 /** Changes the request before the route sees it. */
@@ -38,6 +50,11 @@ export function withoutHeaders(reply: Reply, names: readonly string[]): Reply {
 /** An error reply with the rate-limit (and other) headers of the reply it replaces. */
 export function replacing(original: Reply, replacement: Reply): Reply {
   return { ...replacement, headers: { ...original.headers, ...replacement.headers } };
+}
+
+/** The reply with another content type (the body is unchanged). */
+export function withContentType(reply: Reply, contentType: string): Reply {
+  return { ...reply, headers: { ...reply.headers, 'content-type': contentType } };
 }
 
 /** The reply with one field of its (object) body left out. */

@@ -1,0 +1,86 @@
+// The errors of the management interface as the real service writes them (observed level): the
+// body's fields, its content type, which message names which cause, which status a refusal has.
+// The status-and-message faults change entries of the error catalogue, wherever they are answered.
+import type { FaultHooks } from '../app.ts';
+import type { Reply } from '../exchange.ts';
+import { faultFamily } from './fault.ts';
+import { editErrors } from './support/error-edits.ts';
+import { editReplies, isErrorBody, MANAGEMENT_ROUTES, replaceStatus, withContentType, withoutBodyField, withStatus } from './support/route-edits.ts';
+
+const UNAUTHORIZED = 401;
+const FORBIDDEN = 403;
+const UNPROCESSABLE = 422;
+
+/** Changes every error body the management interface answers, as its error serializer would. */
+function editErrorBodies(app: FaultHooks, edit: (reply: Reply & { body: Record<string, unknown> }) => Reply): void {
+  editReplies(app, MANAGEMENT_ROUTES, (reply) => (isErrorBody(reply.body) ? edit({ ...reply, body: reply.body }) : reply));
+}
+
+export const errorBodyFaults = faultFamily([
+  {
+    id: 'error-body-without-status-code',
+    clause: 'errors.body.shape',
+    bug: 'An error serializer that leaves out statusCode (the status line has it anyway): error bodies of the management interface have no statusCode field.',
+    install: (app) => editErrorBodies(app, (reply) => withoutBodyField(reply, 'statusCode')),
+  },
+  {
+    id: 'error-body-wrong-reason-phrase',
+    clause: 'errors.body.shape',
+    bug: 'An error serializer that writes a generic "Error": error bodies have error "Error" instead of the status\'s reason phrase.',
+    install: (app) => editErrorBodies(app, (reply) => ({ ...reply, body: { ...reply.body, error: 'Error' } })),
+  },
+  {
+    id: 'error-content-type-without-charset',
+    clause: 'errors.body.content-type',
+    bug: 'Errors written by another handler than successes: error responses have content type application/json without "; charset=utf-8".',
+    install: (app) => editErrorBodies(app, (reply) => withContentType(reply, 'application/json')),
+  },
+  {
+    id: '401-messages-all-invalid-token',
+    clause: 'errors.401.message',
+    bug: 'One message for every token failure: a token with an invalid signature or an expired token is answered 401 "Invalid token" instead of a message naming the cause.',
+    install: (app) => editErrors(app, ['invalid_signature', 'expired_token'], (_reply, errors) => errors.reply('invalid_token')),
+  },
+  {
+    id: '403-without-scope-name',
+    clause: 'errors.403.scope-named',
+    bug: 'A 403 that keeps the wording but loses the list: a missing scope is answered "Insufficient scope, expected any of: " with nothing after, not naming the scope needed.',
+    install: (app) => editErrors(app, ['insufficient_scope'], (_reply, errors) => errors.reply('insufficient_scope')),
+  },
+  {
+    id: 'missing-event-told-stream-missing',
+    clause: 'errors.404.stream',
+    bug: 'One "not found" message for both lookups of redelivery: an unknown event is answered with the unknown-stream message "The requested stream does not exist.".',
+    install: (app) => editErrors(app, ['event_not_found'], (_reply, errors) => errors.reply('stream_not_found')),
+  },
+  {
+    id: 'vault-404-generic-message',
+    clause: 'errors.404.vault',
+    bug: 'An unknown connection answered by the framework\'s generic 404: the message is "Not Found" instead of "Connection not found".',
+    install: (app) => editErrors(app, ['vault_connection_not_found'], (_reply, errors) => errors.reply('route_not_found')),
+  },
+  {
+    id: 'path-errors-without-error-code',
+    clause: 'errors.400.path',
+    bug: 'A path validation error written without its code: a malformed path id is answered 400 "Path validation error: ..." without errorCode invalid_uri.',
+    install: (app) => editErrors(app, ['invalid_uri'], (reply) => withoutBodyField(reply, 'errorCode')),
+  },
+  {
+    id: 'body-errors-as-422',
+    clause: 'errors.400.body',
+    bug: 'A framework default for invalid bodies: an invalid ticket body is answered 422 instead of 400 invalid_body (still a refusal).',
+    install: (app) => editErrors(app, ['invalid_body'], (reply) => withStatus(reply, UNPROCESSABLE)),
+  },
+  {
+    id: '429-body-without-error-code',
+    clause: 'errors.429.body',
+    bug: 'A rate-limit answer written without its code: a 429 says "Global limit has been reached" without errorCode too_many_requests.',
+    install: (app) => editErrors(app, ['too_many_requests'], (reply) => withoutBodyField(reply, 'errorCode')),
+  },
+  {
+    id: 'ticket-403-for-invalid-token',
+    clause: 'errors.401.all-operations',
+    bug: 'Ticket creation filing a bad credential under authorization: a missing or invalid token is answered 403 instead of 401 (still a refusal).',
+    install: (app) => replaceStatus(app, ['sso-ticket'], UNAUTHORIZED, FORBIDDEN),
+  },
+]);

@@ -1,0 +1,103 @@
+// The rate limit and its headers (spec 7, 8 and the observed header facts): a limiter that never
+// refuses, and X-RateLimit headers written wrong, missing, or in other units. Header values are
+// changed in the quota the limiter reports, after it has decided, so the limiting itself holds.
+import { observed } from '../../specs/index.ts';
+import type { FaultHooks } from '../app.ts';
+import type { Reply } from '../exchange.ts';
+import type { Quota } from '../rate-limiter.ts';
+import { faultFamily } from './fault.ts';
+import { editReplies, MANAGEMENT_ROUTES, withoutHeaders } from './support/route-edits.ts';
+
+const HEADER = observed.rate_limit.headers;
+const TOO_MANY_REQUESTS = observed.errors.too_many_requests!.status;
+const SUCCESS_BELOW = 300;
+const MS_PER_SECOND = 1000;
+
+/** Changes what the limiter reports for each request (the X-RateLimit header values). */
+function editQuota(app: FaultHooks, edit: (quota: Quota) => Quota): void {
+  app.override('limiter', (limiter) => ({
+    config: limiter.config,
+    take() {
+      return edit(limiter.take());
+    },
+  }));
+}
+
+/** Changes each 429 of the management interface, as a separate "too many requests" handler would. */
+function editTooManyRequests(app: FaultHooks, edit: (reply: Reply) => Reply): void {
+  editReplies(app, MANAGEMENT_ROUTES, (reply) => (reply.status === TOO_MANY_REQUESTS ? edit(reply) : reply));
+}
+
+export const rateLimitFaults = faultFamily([
+  {
+    id: 'never-limits',
+    clause: 'redeliver.errors.429',
+    bug: 'A limiter that always allows and always reports a full bucket: too many requests never get 429.',
+    install: (app) =>
+      app.override('limiter', (limiter, { clock }) => ({
+        config: limiter.config,
+        take() {
+          const nowSeconds = Math.ceil((clock?.now() ?? Date.now()) / 1000);
+          return { allowed: true, limit: limiter.config.bucketSize, remaining: limiter.config.bucketSize, resetSeconds: nowSeconds };
+        },
+      })),
+  },
+  {
+    id: '429-without-x-ratelimit-limit',
+    clause: 'rate-limit.429.headers',
+    bug: 'A separate "too many requests" handler that forgets a header: a 429 carries no X-RateLimit-Limit (the other two are there).',
+    install: (app) => editTooManyRequests(app, (reply) => withoutHeaders(reply, [HEADER.limit])),
+  },
+  {
+    id: '429-without-x-ratelimit-remaining',
+    clause: 'rate-limit.429.headers',
+    bug: 'A separate "too many requests" handler that forgets a header: a 429 carries no X-RateLimit-Remaining (the other two are there).',
+    install: (app) => editTooManyRequests(app, (reply) => withoutHeaders(reply, [HEADER.remaining])),
+  },
+  {
+    id: '429-without-x-ratelimit-reset',
+    clause: 'rate-limit.429.headers',
+    bug: 'A separate "too many requests" handler that forgets a header: a 429 carries no X-RateLimit-Reset (the other two are there).',
+    install: (app) => editTooManyRequests(app, (reply) => withoutHeaders(reply, [HEADER.reset])),
+  },
+  {
+    id: '429-reset-as-http-date',
+    clause: 'rate-limit.429.headers',
+    bug: 'A 429 that writes its reset time the way Retry-After may be written: X-RateLimit-Reset is an HTTP date instead of an integer.',
+    install: (app) =>
+      editTooManyRequests(app, (reply) => {
+        const seconds = Number(reply.headers[HEADER.reset]);
+        return { ...reply, headers: { ...reply.headers, [HEADER.reset]: new Date(seconds * MS_PER_SECOND).toUTCString() } };
+      }),
+  },
+  {
+    id: 'no-rate-limit-headers-on-success',
+    clause: 'rate-limit.headers.on-success',
+    bug: 'X-RateLimit headers added only by the 429 handler: successful answers carry none, so the headers cannot be read off a success (429s still have them).',
+    install: (app) => editReplies(app, MANAGEMENT_ROUTES, (reply) => (reply.status < SUCCESS_BELOW ? withoutHeaders(reply, [HEADER.limit, HEADER.remaining, HEADER.reset]) : reply)),
+  },
+  {
+    id: 'reset-in-milliseconds',
+    clause: 'rate-limit.reset.unix-seconds',
+    bug: 'A Reset written from a millisecond clock without dividing by 1000: X-RateLimit-Reset is a Unix time in milliseconds instead of seconds.',
+    install: (app) => editQuota(app, (quota) => ({ ...quota, resetSeconds: quota.resetSeconds * MS_PER_SECOND })),
+  },
+  {
+    id: 'remaining-goes-negative',
+    clause: 'rate-limit.remaining.falls',
+    bug: 'The request subtracted once more after the limiter counted it: X-RateLimit-Remaining is one less than the requests left, so it reads -1 once the bucket is empty.',
+    install: (app) => editQuota(app, (quota) => ({ ...quota, remaining: quota.remaining - 1 })),
+  },
+  {
+    id: 'remaining-never-falls',
+    clause: 'rate-limit.remaining.falls',
+    bug: 'Remaining written from the configuration instead of the bucket: X-RateLimit-Remaining always equals X-RateLimit-Limit, so it never falls as requests are made (the limiter still refuses).',
+    install: (app) => editQuota(app, (quota) => ({ ...quota, remaining: quota.limit })),
+  },
+  {
+    id: 'limit-header-counts-down',
+    clause: 'rate-limit.limit.constant',
+    bug: 'Two headers written from the same variable: X-RateLimit-Limit shows the requests left (falling with each request) instead of the constant bucket size.',
+    install: (app) => editQuota(app, (quota) => ({ ...quota, limit: quota.remaining })),
+  },
+]);

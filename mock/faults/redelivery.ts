@@ -1,0 +1,68 @@
+// Redelivery's answers and the state behind them (spec 4.1, 7): what it answers for a failed event,
+// and which streams and events it takes for redeliverable.
+import { errorFact, observed } from '../../specs/index.ts';
+import { jsonReply, type Reply } from '../exchange.ts';
+import { faultFamily } from './fault.ts';
+import { editReplies, editSuccessReplies, isErrorBody, replaceStatus, replacing, withoutHeaders } from './support/route-edits.ts';
+import { editStore } from './support/store-view.ts';
+
+const ACCEPTED = observed.operations.redeliver.success;
+const STREAM_NOT_FOUND = errorFact('stream_not_found');
+const OK = 200;
+const NO_CONTENT = 204;
+
+function withoutBody({ body: _dropped, ...reply }: Reply): Reply {
+  return reply;
+}
+
+export const redeliveryFaults = faultFamily([
+  {
+    id: 'redeliver-200-instead-of-202',
+    clause: 'redeliver.success.202',
+    bug: 'A handler that answers with its framework\'s default 200: redelivery of a failed event answers 200 instead of 202.',
+    install: (app) => replaceStatus(app, ['redeliver'], ACCEPTED.status, OK),
+  },
+  {
+    id: 'redeliver-204-instead-of-202',
+    clause: 'redeliver.success.202',
+    bug: 'A handler that takes "no body" for the reason of its status: redelivery of a failed event answers 204 without a body instead of 202 (the observed {} body goes too).',
+    install: (app) => editSuccessReplies(app, 'redeliver', (reply) => ({ ...withoutBody(reply), status: NO_CONTENT })),
+  },
+  {
+    id: 'redeliver-202-without-body',
+    clause: 'redeliver.response.body',
+    bug: 'A handler that ends the response without writing: the 202 of a redelivery has an empty body and no content type instead of {} as JSON.',
+    install: (app) => editSuccessReplies(app, 'redeliver', (reply) => withoutBody(withoutHeaders(reply, ['content-type']))),
+  },
+  {
+    id: '202-for-missing-stream',
+    clause: 'redeliver.errors.404.stream',
+    bug: 'A queue that leaves the stream lookup to the worker that picks the job up later: redelivery under an unknown stream answers 202 instead of 404.',
+    install: (app) =>
+      editReplies(app, ['redeliver'], (reply) => {
+        const missingStream = reply.status === STREAM_NOT_FOUND.status && isErrorBody(reply.body) && reply.body.message === STREAM_NOT_FOUND.message;
+        return missingStream ? replacing(reply, jsonReply(ACCEPTED.status, ACCEPTED.body)) : reply;
+      }),
+  },
+  {
+    id: '202-for-missing-event',
+    clause: 'redeliver.errors.404.event',
+    bug: 'An upsert of the delivery record: redelivery creates a failed record for an event the stream does not have, so an unknown event answers 202 instead of 404.',
+    install: (app) =>
+      editStore(app, (store) => ({
+        event: (streamId, eventId) => store.event(streamId, eventId) ?? (store.stream(streamId) ? { id: eventId, streamId, status: 'failed', redeliveries: 0 } : undefined),
+      })),
+  },
+  {
+    id: '202-for-non-redeliverable-event',
+    clause: 'redeliver.errors.409.state',
+    bug: 'A handler that never looks at the delivery state: redelivery of a delivered event answers 202 instead of 409.',
+    install: (app) =>
+      editStore(app, (store) => ({
+        event(streamId, eventId) {
+          const event = store.event(streamId, eventId);
+          return event && { ...event, status: 'failed' };
+        },
+      })),
+  },
+]);

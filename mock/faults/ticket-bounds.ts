@@ -1,0 +1,88 @@
+// The limits of the ticket request (spec 8): ttl_sec's type and range, and the length of the
+// tenant-custom-domain header, each checked with an off-by-one or another limit than the spec's.
+// A fault edits the one rule of the check it breaks; bounds are read from the clauses.
+import type { ValidateFunction } from 'ajv';
+import { closedLimit, type JsonObject } from '../../specs/index.ts';
+import type { FaultHooks } from '../app.ts';
+import { HOST_NAME_PATTERN } from '../validators.ts';
+import { faultFamily } from './fault.ts';
+import { compileCheck, editBodySchema, fieldNode, replaceParameterCheck } from './support/check-edits.ts';
+
+const TTL_SEC = closedLimit('sso-ticket.body.ttl_sec.range');
+const CUSTOM_DOMAIN = closedLimit('sso-ticket.header.custom-domain.length');
+const CUSTOM_DOMAIN_HEADER = 'tenant-custom-domain';
+/** The longest DNS name in its dotted text form (RFC 1035, RFC 1123): a limit of DNS, not of the spec. */
+const DNS_NAME_MAX_LENGTH = 253;
+
+/** Swaps the ticket body check for one whose ttl_sec schema has the keywords of `patch` (undefined: removed). */
+function patchTtlSec(app: FaultHooks, patch: JsonObject): void {
+  editBodySchema(app, 'sso-ticket', (body) => {
+    const ttlSec = fieldNode(body, 'ttl_sec');
+    for (const [keyword, value] of Object.entries(patch)) {
+      if (value === undefined) delete ttlSec[keyword];
+      else ttlSec[keyword] = value;
+    }
+  });
+}
+
+/** Swaps the custom-domain check for one with other length bounds, keeping the mock's host-name rule. */
+function customDomainLength(app: FaultHooks, bounds: { min: number; max: number }): void {
+  const check: ValidateFunction = compileCheck({
+    allOf: [
+      { type: 'string', minLength: bounds.min, maxLength: bounds.max },
+      { type: 'string', pattern: HOST_NAME_PATTERN },
+    ],
+  });
+  replaceParameterCheck(app, 'sso-ticket', 'headers', CUSTOM_DOMAIN_HEADER, () => check);
+}
+
+export const ticketBoundFaults = faultFamily([
+  {
+    id: 'accepts-fractional-ttl-sec',
+    clause: 'sso-ticket.body.ttl_sec.type',
+    bug: 'ttl_sec typed number instead of integer: ticket creation accepts a ttl_sec with a fraction such as 1.5; the range is still checked.',
+    install: (app) => patchTtlSec(app, { type: 'number' }),
+  },
+  {
+    id: 'accepts-ttl-sec-one-over-maximum',
+    clause: 'sso-ticket.body.ttl_sec.range',
+    bug: 'An off-by-one at the top of the range: ticket creation accepts ttl_sec 432001, one over the maximum (the observed 400 for it goes too).',
+    install: (app) => patchTtlSec(app, { maximum: TTL_SEC.max + 1 }),
+  },
+  {
+    id: 'accepts-negative-ttl-sec',
+    clause: 'sso-ticket.body.ttl_sec.range',
+    bug: 'A range check that only looks at the top: ticket creation accepts a negative ttl_sec such as -1.',
+    install: (app) => patchTtlSec(app, { minimum: undefined }),
+  },
+  {
+    id: 'refuses-ttl-sec-at-maximum',
+    clause: 'sso-ticket.body.ttl_sec.range',
+    bug: 'A range check written "ttl_sec < max": ticket creation refuses ttl_sec 432000, the maximum, with 400.',
+    install: (app) => patchTtlSec(app, { maximum: undefined, exclusiveMaximum: TTL_SEC.max }),
+  },
+  {
+    id: 'refuses-ttl-sec-zero',
+    clause: 'sso-ticket.body.ttl_sec.range',
+    bug: 'A validator that wants a positive lifetime and forgets that 0 means the default: ticket creation refuses ttl_sec 0 with 400.',
+    install: (app) => patchTtlSec(app, { minimum: undefined, exclusiveMinimum: TTL_SEC.min }),
+  },
+  {
+    id: 'accepts-2-char-custom-domain',
+    clause: 'sso-ticket.header.custom-domain.length',
+    bug: 'An off-by-one in "at least 3": ticket creation accepts a tenant-custom-domain of 2 characters.',
+    install: (app) => customDomainLength(app, { min: CUSTOM_DOMAIN.min - 1, max: CUSTOM_DOMAIN.max }),
+  },
+  {
+    id: 'accepts-256-char-custom-domain',
+    clause: 'sso-ticket.header.custom-domain.length',
+    bug: 'An off-by-one in "at most 255": ticket creation accepts a tenant-custom-domain of 256 characters.',
+    install: (app) => customDomainLength(app, { min: CUSTOM_DOMAIN.min, max: CUSTOM_DOMAIN.max + 1 }),
+  },
+  {
+    id: 'refuses-255-char-custom-domain',
+    clause: 'sso-ticket.header.custom-domain.length',
+    bug: 'The header validated as a DNS name, at most 253 characters: ticket creation refuses the longest tenant-custom-domain the spec allows (255).',
+    install: (app) => customDomainLength(app, { min: CUSTOM_DOMAIN.min, max: DNS_NAME_MAX_LENGTH }),
+  },
+]);

@@ -1,0 +1,122 @@
+// The token endpoint and the tokens it issues (spec 5, 6 and the observed token facts): where it
+// answers, what it reads and answers, and what an issued token carries. Tokens are changed by
+// re-signing each issued one, with the tenant's key, after its header or claims were edited.
+import { SignJWT, decodeJwt, decodeProtectedHeader, type JWTHeaderParameters, type JWTPayload } from 'jose';
+import type { FaultHooks } from '../app.ts';
+import type { IssuedToken } from '../auth/issuer.ts';
+import { reasonPhrase } from '../errors.ts';
+import { isJsonMediaType } from '../stages/json-body.ts';
+import { faultFamily } from './fault.ts';
+import { capture } from './support/captured.ts';
+import { editReplies } from './support/route-edits.ts';
+import { editPrincipal } from './support/verifier-edits.ts';
+
+const OK = 200;
+const ERROR_FROM = 400;
+/** A common default lifetime, where the real service issues tokens for a day. */
+const ONE_HOUR = 3600;
+/** The old name of update:event_deliveries, not in the scope catalogue. */
+const LEGACY_SCOPE = 'update:event_redeliveries';
+
+interface TokenChange {
+  header?(header: JWTHeaderParameters): JWTHeaderParameters;
+  claims?(claims: JWTPayload): JWTPayload;
+  /** expires_in of the token response, from the (changed) claims. */
+  expiresIn?(claims: JWTPayload, issued: IssuedToken): number;
+}
+
+function same<T>(value: T): T {
+  return value;
+}
+
+/** Re-signs each issued token, with the tenant's key, after `change` has edited it. */
+function reissueTokens(app: FaultHooks, change: TokenChange): void {
+  app.override('issuer', (issuer, built) => ({
+    async issue(client, scopes) {
+      const issued = await issuer.issue(client, scopes);
+      const header = (change.header ?? same)(decodeProtectedHeader(issued.accessToken) as JWTHeaderParameters);
+      const claims = (change.claims ?? same)(decodeJwt(issued.accessToken));
+      const accessToken = await new SignJWT(claims).setProtectedHeader(header).sign(built.keys!.privateKey);
+      return { ...issued, accessToken, expiresIn: change.expiresIn ? change.expiresIn(claims, issued) : issued.expiresIn };
+    },
+  }));
+}
+
+export const tokenIssuingFaults = faultFamily([
+  {
+    id: 'token-endpoint-without-trailing-slash',
+    clause: 'token.endpoint',
+    bug: 'The token endpoint routed without the trailing slash: /oauth/token/ (the spec\'s path) is answered 404, so no test gets a token (every test fails).',
+    install(app) {
+      const errors = capture(app, 'errors');
+      app.wrapRoute('token', (next) => async (exchange) => (exchange.path.endsWith('/') ? errors().reply('route_not_found') : next(exchange)));
+    },
+  },
+  {
+    id: 'token-endpoint-refuses-json',
+    clause: 'token.observed.json-request',
+    bug: 'A token endpoint that parses form bodies only: a JSON request body is refused with 400 invalid_request (form-encoded requests still work).',
+    install(app) {
+      const errors = capture(app, 'errors');
+      app.wrapRoute('token', (next) => async (exchange) =>
+        isJsonMediaType(exchange.headers['content-type'])
+          ? errors().tokenReply('invalid_request', 'Content-Type must be application/x-www-form-urlencoded.')
+          : next(exchange));
+    },
+  },
+  {
+    id: 'token-errors-in-api-shape',
+    clause: 'token.observed.errors',
+    bug: 'Token endpoint errors written by the management interface\'s error serializer: {statusCode, error: <reason phrase>, message} instead of {error, error_description}.',
+    install: (app) =>
+      editReplies(app, ['token'], (reply) => {
+        if (reply.status < ERROR_FROM) return reply;
+        const { error_description: message } = reply.body as { error_description?: string };
+        return { ...reply, body: { statusCode: reply.status, error: reasonPhrase(reply.status), message } };
+      }),
+  },
+  {
+    id: 'token-type-lowercase-bearer',
+    clause: 'token.observed.response',
+    bug: 'token_type written in lower case, which RFC 6749 lets clients compare case-insensitively: the token response has token_type "bearer" instead of the real service\'s "Bearer".',
+    install: (app) => editReplies(app, ['token'], (reply) => (reply.status === OK ? { ...reply, body: { ...(reply.body as object), token_type: 'bearer' } } : reply)),
+  },
+  {
+    id: 'token-lifetime-3600',
+    clause: 'token.lifetime',
+    bug: 'Tokens issued for an hour, a common default: expires_in 3600 and exp = iat + 3600 instead of 86400.',
+    install: (app) => reissueTokens(app, { claims: (claims) => ({ ...claims, exp: (claims.iat ?? 0) + ONE_HOUR }), expiresIn: () => ONE_HOUR }),
+  },
+  {
+    id: 'token-scope-claim-drops-first-scope',
+    clause: 'token.scopes',
+    bug: 'An off-by-one in the code that writes the scope claim (a slice from 1): the claim leaves out the first granted scope (update:event_deliveries for the global client); authorization still uses the client\'s grants.',
+    install(app) {
+      reissueTokens(app, { claims: (claims) => ({ ...claims, scope: String(claims.scope ?? '').split(' ').slice(1).join(' ') }) });
+      editPrincipal(app, (principal) => ({ ...principal, scopes: new Set(principal.client.scopes) }));
+    },
+  },
+  {
+    id: 'token-carries-scope-outside-catalogue',
+    clause: 'scopes.catalogue',
+    bug: 'Tokens that still carry a legacy scope name: besides their granted scopes they hold update:event_redeliveries, which is not in the scope catalogue.',
+    install: (app) => reissueTokens(app, { claims: (claims) => ({ ...claims, scope: `${String(claims.scope ?? '')} ${LEGACY_SCOPE}`.trim() }) }),
+  },
+  {
+    id: 'token-without-kid',
+    clause: 'token.observed.claims',
+    bug: 'A signer configured with the key but not its id: access tokens have no kid in their JOSE header (they still verify with the tenant\'s one key).',
+    install: (app) => reissueTokens(app, { header: ({ kid: _dropped, ...header }) => header }),
+  },
+  {
+    id: 'jwks-publishes-stale-kid',
+    clause: 'token.observed.jwks',
+    bug: 'A JWKS served from a cache made before the key was renamed: it publishes the signing key under another kid than the tokens carry, so it does not verify them.',
+    install: (app) =>
+      editReplies(app, ['jwks'], (reply) => {
+        if (reply.status !== OK) return reply;
+        const { keys } = reply.body as { keys: Array<{ kid: string }> };
+        return { ...reply, body: { keys: keys.map((key) => ({ ...key, kid: `${key.kid}-previous` })) } };
+      }),
+  },
+]);

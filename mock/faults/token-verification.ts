@@ -1,0 +1,88 @@
+// The token verifier accepting what it must refuse (spec 5, 7): a claim it forgets, a signature it
+// does not check, an algorithm or key it lets the token choose. Each row keeps every other check,
+// and every operation shares the verifier, so each breaks the clause at all three.
+import { compactVerify, exportSPKI, importJWK } from 'jose';
+import { observed } from '../../specs/index.ts';
+import { bearerToken, decodeJws, jsonObjectOf } from '../auth/bearer.ts';
+import { faultFamily } from './fault.ts';
+import { alsoAccept, forgiveClaim } from './support/verifier-edits.ts';
+
+const HS256 = 'HS256';
+
+/** The claims of an RS256 token whose kid `kidPasses`, its signature unchecked. */
+function unverifiedRs256(token: string, kidPasses: (kid: unknown) => boolean): Record<string, unknown> | undefined {
+  const decoded = decodeJws(token);
+  return decoded && decoded.header.alg === observed.tokens.alg && kidPasses(decoded.header.kid) ? decoded.payload : undefined;
+}
+
+export const tokenVerificationFaults = faultFamily([
+  {
+    id: 'accepts-alg-none',
+    clause: 'redeliver.errors.401.invalid-token',
+    bug: 'A verifier that trusts the token\'s alg header: an unsigned token (alg none) whose claims are otherwise valid is accepted.',
+    install(app) {
+      app.override('verifier', (verifier) => ({
+        ...verifier,
+        async verify(authorization) {
+          const token = bearerToken(authorization);
+          const decoded = token === undefined ? undefined : decodeJws(token);
+          if (decoded?.header.alg === 'none') return verifier.checkClaims(decoded.payload);
+          return verifier.verify(authorization);
+        },
+      }));
+    },
+  },
+  {
+    id: 'accepts-expired-token',
+    clause: 'redeliver.errors.401.invalid-token',
+    bug: 'A verifier that never compares exp with the clock: an expired but correctly signed token is accepted by every operation.',
+    install: (app) => forgiveClaim(app, (claims) => ({ ...claims, exp: Number.MAX_SAFE_INTEGER })),
+  },
+  {
+    id: 'accepts-not-yet-valid-token',
+    clause: 'redeliver.errors.401.invalid-token',
+    bug: 'A verifier that never compares nbf and iat with the clock: a correctly signed token that is not yet valid is accepted by every operation.',
+    install: (app) => forgiveClaim(app, ({ nbf: _nbf, iat: _iat, ...claims }) => claims),
+  },
+  {
+    id: 'accepts-wrong-audience',
+    clause: 'redeliver.errors.401.invalid-token',
+    bug: 'A verifier that forgets aud: a correctly signed token the tenant issued for another API is accepted by every operation.',
+    install: (app) => forgiveClaim(app, (claims, { tenant }) => ({ ...claims, aud: tenant.audience })),
+  },
+  {
+    id: 'accepts-wrong-issuer',
+    clause: 'redeliver.errors.401.invalid-token',
+    bug: 'A verifier that trusts the key and forgets iss: a correctly signed token naming another issuer is accepted by every operation.',
+    install: (app) => forgiveClaim(app, (claims, { tenant }) => ({ ...claims, iss: tenant.issuer })),
+  },
+  {
+    id: 'ignores-signature',
+    clause: 'redeliver.errors.401.signature',
+    bug: 'A verifier that checks alg RS256, the kid and the claims but never the signature bytes: a tampered or foreign-signed token is accepted by every operation.',
+    install: (app) => alsoAccept(app, async (token, { keys }) => unverifiedRs256(token, (kid) => kid === undefined || (typeof kid === 'string' && keys.publicKeyFor(kid) !== undefined))),
+  },
+  {
+    id: 'accepts-hs256-with-public-key',
+    clause: 'redeliver.errors.401.signature',
+    bug: 'Algorithm confusion, a verifier that hands the public key as PEM text to whatever alg says: an HS256 token keyed with the published public key is accepted by every operation.',
+    install: (app) =>
+      alsoAccept(app, async (token, { keys }) => {
+        if (decodeJws(token)?.header.alg !== HS256) return undefined;
+        const jwk = keys.jwks.keys[0]!;
+        const pem = await exportSPKI((await importJWK({ ...jwk }, jwk.alg, { extractable: true })) as Parameters<typeof exportSPKI>[0]);
+        try {
+          const { payload } = await compactVerify(token, new TextEncoder().encode(pem), { algorithms: [HS256] });
+          return jsonObjectOf(Buffer.from(payload).toString('base64url'));
+        } catch {
+          return undefined;
+        }
+      }),
+  },
+  {
+    id: 'accepts-unknown-kid',
+    clause: 'redeliver.errors.401.signature',
+    bug: 'A key lookup that falls through when no published key has the kid, and then skips the verification: an RS256 token signed with any key under an unknown kid is accepted by every operation.',
+    install: (app) => alsoAccept(app, async (token, { keys }) => unverifiedRs256(token, (kid) => typeof kid === 'string' && keys.publicKeyFor(kid) === undefined)),
+  },
+]);
