@@ -4,7 +4,8 @@ import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { decodeJwt, exportJWK, importPKCS8 } from 'jose';
 import { parse } from 'yaml';
-import { basePath, compileNode, createAjv, describeErrors, parameter, schemaAt, tokenPath } from '../specs/index.ts';
+import { basePath, compileNode, createAjv, describeErrors, tokenPath } from '../specs/index.ts';
+import { fixturesFileSchema, fixtureValueSchemas, readFixtures } from './fixtures.ts';
 import { ConfigError } from './errors.ts';
 import { redactor } from './redact.ts';
 import {
@@ -12,7 +13,6 @@ import {
   type ForeignClient,
   type ResolvedTarget,
   type RoleCredentials,
-  type TargetFixtures,
   type TokenAlternatives,
 } from './settings.ts';
 
@@ -80,35 +80,14 @@ const targetFileSchema = {
       additionalProperties: false,
       properties: Object.fromEntries(roleNames.map((name) => [name, roleSchema])),
     },
-    fixtures: {
-      type: 'object',
-      additionalProperties: false,
-      required: ['vault_connections'],
-      properties: {
-        event_stream: { type: 'string' },
-        failed_event: { type: 'string' },
-        not_redeliverable_event: { type: 'string' },
-        event_of_another_stream: { type: 'string' },
-        self_service_profile: { type: 'string' },
-        vault_connections: { type: 'array', items: { type: 'string' }, minItems: 1 },
-        connection_id: { type: 'string', minLength: 1 },
-        existing_connection_name: { type: 'string', minLength: 1 },
-      },
-    },
+    fixtures: fixturesFileSchema(),
   },
 };
 
 const checkFile = createAjv().compile(targetFileSchema);
 
 /** Fixture ids must fit the contract's own limits, or every test built on them would mislead. */
-const fixtureIdSchemas: Record<string, unknown> = {
-  event_stream: parameter('redeliver', 'path', 'id').schema,
-  failed_event: parameter('redeliver', 'path', 'event_id').schema,
-  not_redeliverable_event: parameter('redeliver', 'path', 'event_id').schema,
-  event_of_another_stream: parameter('redeliver', 'path', 'event_id').schema,
-  self_service_profile: parameter('sso-ticket', 'path', 'id').schema,
-  vault_connections: { type: 'array', items: schemaAt({ operation: 'vault', in: 'path', name: 'id' }) },
-};
+const fixtureChecks = fixtureValueSchemas().map(({ field, schema }) => ({ field, check: compileNode(schema, 'contract') }));
 
 interface RawRole { client_id: string; client_secret?: string; client_secret_env?: string }
 interface RawForeignClient { auth_url?: string; audience: string; client_id: string; client_secret_env: string }
@@ -122,7 +101,7 @@ interface RawTarget {
   rate_limit?: { limit?: number; refill_per_second?: number };
   token_alternatives?: { expired_token_env?: string; other_audience?: RawForeignClient; other_tenant?: RawForeignClient };
   roles: Record<string, RawRole>;
-  fixtures: Record<string, unknown> & { vault_connections: string[] };
+  fixtures: Record<string, unknown>;
 }
 
 export interface LoadOptions {
@@ -166,12 +145,10 @@ export async function resolveTarget(raw: unknown, options: ResolveOptions): Prom
   if (!new URL(baseUrl).pathname.endsWith(basePath)) {
     throw new ConfigError(`${where}: base_url must end with the version 2 base path ${basePath} (got ${baseUrl})`);
   }
-  for (const [name, schema] of Object.entries(fixtureIdSchemas)) {
-    const value = file.fixtures[name];
-    if (value === undefined) continue;
-    const check = compileNode(schema, 'contract');
-    if (!check(value)) {
-      throw new ConfigError(`${where}: fixtures.${name} does not fit the spec: ${describeErrors(check.errors)}`);
+  for (const { field, check } of fixtureChecks) {
+    const value = file.fixtures[field];
+    if (value !== undefined && !check(value)) {
+      throw new ConfigError(`${where}: fixtures.${field} does not fit the spec: ${describeErrors(check.errors)}`);
     }
   }
   const env = options.env ?? process.env;
@@ -179,18 +156,7 @@ export async function resolveTarget(raw: unknown, options: ResolveOptions): Prom
   for (const [name, role] of Object.entries(file.roles)) {
     roles[name as keyof ResolvedTarget['roles']] = resolveRole(where, name, role, env);
   }
-  const fixtures: TargetFixtures = {
-    vaultConnections: file.fixtures.vault_connections,
-    ...pick(file.fixtures, {
-      eventStream: 'event_stream',
-      failedEvent: 'failed_event',
-      notRedeliverableEvent: 'not_redeliverable_event',
-      eventOfAnotherStream: 'event_of_another_stream',
-      selfServiceProfile: 'self_service_profile',
-      connectionId: 'connection_id',
-      existingConnectionName: 'existing_connection_name',
-    }),
-  };
+  const fixtures = readFixtures(file.fixtures);
   const target: ResolvedTarget = {
     source: options.source,
     baseUrl,
@@ -297,11 +263,6 @@ function trimSlash(url: string): string {
   return url.endsWith('/') ? url.slice(0, -1) : url;
 }
 
-function pick(source: Record<string, unknown>, names: Record<string, string>): Partial<TargetFixtures> {
-  const out: Record<string, unknown> = {};
-  for (const [to, from] of Object.entries(names)) if (source[from] !== undefined) out[to] = source[from];
-  return out as Partial<TargetFixtures>;
-}
 
 function describeConfigErrors(errors: typeof checkFile.errors): string {
   const first = errors?.find((e) => e.keyword !== 'oneOf' && e.keyword !== 'if') ?? errors?.[0];

@@ -7,6 +7,7 @@
 // per run and read by every test that declares them: the token of a role, the JWKS, a read of a
 // fixture, one ticket, the rate-limit exhaustion. The plan's total counts each shared key once.
 import type { OperationKey } from '../specs/index.ts';
+import { fixtureField } from './fixtures.ts';
 import type { RoleName, RunSettings, TargetFixtures } from './settings.ts';
 
 /** Why a test does not run; the reports group unverified clauses by it. */
@@ -124,18 +125,6 @@ export const sharedKeys = {
   exhaustion: 'rate-limit exhaustion',
 } as const;
 
-/** The names the target file gives each fixture field. */
-export const fixtureFields: Record<keyof TargetFixtures, string> = {
-  eventStream: 'event_stream',
-  failedEvent: 'failed_event',
-  notRedeliverableEvent: 'not_redeliverable_event',
-  eventOfAnotherStream: 'event_of_another_stream',
-  selfServiceProfile: 'self_service_profile',
-  vaultConnections: 'vault_connections',
-  connectionId: 'connection_id',
-  existingConnectionName: 'existing_connection_name',
-};
-
 const resolve = <T>(value: OrFunction<T> | undefined, context: PlanContext, fallback: T): T =>
   value === undefined ? fallback : typeof value === 'function' ? (value as (c: PlanContext) => T)(context) : value;
 
@@ -198,7 +187,7 @@ function firstUnmet(needs: Need[], context: PlanContext): EvaluatedPlan['skip'] 
     if ('fixture' in need) {
       const value = target.fixtures[need.fixture];
       if (value === undefined || (Array.isArray(value) && value.length === 0)) {
-        const field = fixtureFields[need.fixture];
+        const field = fixtureField(need.fixture);
         return { category: 'config', reason: `fixture ${field} is not configured (fixtures.${field} in the target file)` };
       }
     }

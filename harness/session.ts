@@ -9,7 +9,8 @@ import type { JWTPayload } from 'jose';
 import { operation, type OperationKey } from '../specs/index.ts';
 import { HarnessError } from './errors.ts';
 import type { Exchange, OutgoingRequest, SendOptions } from './http.ts';
-import { fixtureFields, type EvaluatedPlan, type MintedToken, type SkipCategory } from './plan.ts';
+import { fixtureField } from './fixtures.ts';
+import type { EvaluatedPlan, MintedToken, SkipCategory } from './plan.ts';
 import type { RequestCounter, Runtime } from './runtime.ts';
 import type { RoleName, TargetFixtures } from './settings.ts';
 
@@ -98,7 +99,7 @@ export class TargetSession implements RequestCounter {
   }
 
   fixture<K extends keyof TargetFixtures>(name: K): NonNullable<TargetFixtures[K]> {
-    if (!this.plan.fixtures.includes(name)) this.#violation(`uses fixture ${fixtureFields[name]} without declaring it (needs: [fixture('${name}')])`);
+    if (!this.plan.fixtures.includes(name)) this.#violation(`uses fixture ${fixtureField(name)} without declaring it (needs: [fixture('${name}')])`);
     return this.target.fixtures[name] as NonNullable<TargetFixtures[K]>;
   }
 

@@ -1,32 +1,19 @@
 // What one conformance run needs, decided once by the command line and handed to the suites.
 // It crosses from the runner to the test worker through vitest's `provide`, so it is plain data.
 
+import type { TargetFixtures } from './fixtures.ts';
+import { operationTable } from './operations.ts';
+
+export type { TargetFixtures } from './fixtures.ts';
+
 /** The roles the suites use; each is one client of the target. */
-export const roleNames = [
-  'global',
-  'without_redeliver_scope',
-  'without_sso_ticket_scope',
-  'without_vault_scope',
-  'non_global',
-] as const;
-export type RoleName = (typeof roleNames)[number];
+export type RoleName = 'global' | 'non_global' | (typeof operationTable)[keyof typeof operationTable]['roleWithoutScope'];
+
+export const roleNames: readonly RoleName[] = ['global', ...Object.values(operationTable).map((entry) => entry.roleWithoutScope), 'non_global'];
 
 export interface RoleCredentials {
   clientId: string;
   clientSecret: string;
-}
-
-/** Ids that exist on the target, named by what the suites need them for. */
-export interface TargetFixtures {
-  eventStream?: string;
-  failedEvent?: string;
-  notRedeliverableEvent?: string;
-  /** An event that exists, but in another stream than eventStream. */
-  eventOfAnotherStream?: string;
-  selfServiceProfile?: string;
-  vaultConnections: string[];
-  connectionId?: string;
-  existingConnectionName?: string;
 }
 
 /** A client of some token endpoint: the same tenant for another API, or a second tenant. */

@@ -6,6 +6,7 @@
 // limiter, carries the X-RateLimit headers on its answer whatever the answer is, then has its
 // headers and body size checked, then runs its route: authenticate, authorize, validate, act,
 // respond. The token endpoint does the same with its own bucket and its own error shape.
+import { operationKeys, type OperationKey } from '../specs/index.ts';
 import { buildComponents, type ComponentInputs, type ComponentName, type ComponentOverride, type Components } from './components.ts';
 import { tokenDescriptions, type ApiErrorKind } from './errors.ts';
 import { withHeaders, type Exchange, type Reply, type RouteHandler, type RouteKey, type RouteWrapper } from './exchange.ts';
@@ -54,6 +55,13 @@ export interface App {
   problem(kind: ServerProblem, detail?: string): Reply;
 }
 
+/** Each operation's route: one per operation of specs/, or the compiler says which is missing. */
+const operationRoutes: { [K in OperationKey]: (deps: Components) => RouteHandler } = {
+  redeliver: redeliverRoute,
+  'sso-ticket': ssoTicketRoute,
+  vault: vaultConnectionRoute,
+};
+
 export function assembleApp(inputs: ComponentInputs, assembly: AppAssembly, report: (line: string) => void): App {
   const deps = buildComponents(inputs, assembly.overrides);
 
@@ -64,9 +72,7 @@ export function assembleApp(inputs: ComponentInputs, assembly: AppAssembly, repo
   const managed = (key: RouteKey, route: RouteHandler) => wrap(key, rateLimited(deps, checked(key, route)));
 
   const apiRoutes: Partial<Record<RouteKey, RouteHandler>> = {
-    redeliver: managed('redeliver', redeliverRoute(deps)),
-    'sso-ticket': managed('sso-ticket', ssoTicketRoute(deps)),
-    vault: managed('vault', vaultConnectionRoute(deps)),
+    ...Object.fromEntries(operationKeys.map((key) => [key, managed(key, operationRoutes[key](deps))])),
     'not-found': managed('not-found', notFoundRoute(deps)),
     'method-not-allowed': managed('method-not-allowed', methodNotAllowedRoute(deps)),
   };

@@ -1,13 +1,13 @@
 // The two values every route works with: the Exchange (a request as read off the socket) and the
 // Reply a route returns. Routes never write to the socket; server.ts writes replies.
 import type { IncomingHttpHeaders } from 'node:http';
-import { observed } from '../specs/index.ts';
+import { observed, type OperationKey } from '../specs/index.ts';
 
 /** The content type of every JSON answer (observed.content_type). */
 export const JSON_CONTENT_TYPE = observed.content_type;
 
-/** Keys of the route handlers, which fault route wrappers address. */
-export type RouteKey = 'redeliver' | 'sso-ticket' | 'vault' | 'token' | 'jwks' | 'discovery' | 'not-found' | 'method-not-allowed';
+/** Keys of the route handlers, which fault route wrappers address: each operation's, and the others. */
+export type RouteKey = OperationKey | 'token' | 'jwks' | 'discovery' | 'not-found' | 'method-not-allowed';
 
 export interface Exchange {
   method: string;

@@ -3,31 +3,24 @@
 // tests, which vary one thing of these requests (the credential, an id, a field).
 import fc from 'fast-check';
 import { fixture, role, writes, type CallInput, type Credential, type Exchange, type Need, type PlanContext, type RoleName, type TargetSession, type TestPlan } from '../harness/index.ts';
-import { operation, type OperationKey } from '../specs/index.ts';
+import { operationTable } from '../harness/operations.ts';
+import { operation, operationKeys, type OperationKey } from '../specs/index.ts';
 
-/** What each operation's valid request needs from the target file. */
-export const operationNeeds: Record<OperationKey, Need[]> = {
-  redeliver: [fixture('eventStream'), fixture('failedEvent')],
-  'sso-ticket': [fixture('selfServiceProfile')],
-  vault: [fixture('vaultConnections')],
-};
+/** What each operation's valid request needs from the target file (harness/operations.ts). */
+export const operationNeeds = Object.fromEntries(operationKeys.map((key) => [key, operationTable[key].fixtures.map((name) => fixture(name))])) as Record<OperationKey, Need[]>;
 
 /** The role holding every scope of the three operations but the one each operation needs. */
-export const roleWithoutScopeOf: Record<OperationKey, RoleName> = {
-  redeliver: 'without_redeliver_scope',
-  'sso-ticket': 'without_sso_ticket_scope',
-  vault: 'without_vault_scope',
+export const roleWithoutScopeOf = Object.fromEntries(operationKeys.map((key) => [key, operationTable[key].roleWithoutScope])) as Record<OperationKey, RoleName>;
+
+/** The well-formed request of each operation: one builder per operation, or the compiler says which is missing. */
+const validRequests: { [K in OperationKey]: (target: TargetSession) => CallInput } = {
+  redeliver: (target) => ({ params: { id: target.fixture('eventStream'), event_id: target.fixture('failedEvent') } }),
+  'sso-ticket': (target) => ({ params: { id: target.fixture('selfServiceProfile') }, body: {} }),
+  vault: (target) => ({ params: { id: target.fixture('vaultConnections')[0]! } }),
 };
 
 export function validRequest(target: TargetSession, key: OperationKey): CallInput {
-  switch (key) {
-    case 'redeliver':
-      return { params: { id: target.fixture('eventStream'), event_id: target.fixture('failedEvent') } };
-    case 'sso-ticket':
-      return { params: { id: target.fixture('selfServiceProfile') }, body: {} };
-    case 'vault':
-      return { params: { id: target.fixture('vaultConnections')[0]! } };
-  }
+  return validRequests[key](target);
 }
 
 /** Keys of shared requests: one name per request, for plans and calls alike. */

@@ -53,3 +53,11 @@ describe('parseConformanceOptions', () => {
     expect(() => parseConformanceOptions(argv)).toThrow(message);
   });
 });
+
+describe('--operation', () => {
+  it('knows every operation of specs/ and the token endpoint', async () => {
+    const { operationKeys } = await import('../../specs/index.ts');
+    const { OPERATION_FILTERS } = await import('../options.ts');
+    expect([...OPERATION_FILTERS]).toEqual([...operationKeys, 'token']);
+  });
+});
