@@ -22,6 +22,9 @@ export { idOfShape, type IdOfShapeConstraints } from './identifiers/id-of-shape.
 export { unknownIdOf } from './identifiers/unknown-id-of.ts';
 export { extendedId, type ExtendedIdConstraints } from './identifiers/extended-id.ts';
 export { truncatedId } from './identifiers/truncated-id.ts';
+export { idInOtherCase } from './identifiers/id-in-other-case.ts';
+export { paddedId } from './identifiers/padded-id.ts';
+export { idWithEscapedCharacter } from './identifiers/id-with-escaped-character.ts';
 
 // ttl_sec
 export { ttlSecWithinRange } from './ttl-sec/ttl-sec-within-range.ts';
@@ -30,6 +33,7 @@ export { ttlSecBelowMinimum } from './ttl-sec/ttl-sec-below-minimum.ts';
 export { ttlSecAboveMaximum } from './ttl-sec/ttl-sec-above-maximum.ts';
 export { ttlSecNonInteger } from './ttl-sec/ttl-sec-non-integer.ts';
 export { ttlSecOfWrongType } from './ttl-sec/ttl-sec-of-wrong-type.ts';
+export { ttlSecWrappingIntoRange } from './ttl-sec/ttl-sec-wrapping-into-range.ts';
 
 // tenant-custom-domain header, host names
 export { customDomain } from './custom-domain/custom-domain.ts';

@@ -1,11 +1,12 @@
 // Forged access tokens. Those built from a valid token work against any target (tampered
-// signature or payload, a foreign key, an unknown kid, alg none, HS256 keyed with the target's
-// published public key). Those that need the target's own signing key (expired, not yet valid,
+// signature or payload, a foreign key, an unknown kid, a foreign key carried in the token's own
+// header, alg none, HS256 keyed with the target's published public key). Those that need the target's own signing key (expired, not yet valid,
 // wrong audience, wrong issuer) exist only when the suite holds that key.
 import {
   SignJWT,
   decodeJwt,
   decodeProtectedHeader,
+  exportJWK,
   exportSPKI,
   generateKeyPair,
   importJWK,
@@ -55,7 +56,7 @@ function foreignKeys() {
   return foreignKeyPair;
 }
 
-async function sign(claims: JWTPayload, key: Parameters<SignJWT['sign']>[0], header: { alg: string; kid?: string }): Promise<string> {
+async function sign(claims: JWTPayload, key: Parameters<SignJWT['sign']>[0], header: { alg: string; kid?: string; jwk?: JWK }): Promise<string> {
   return new SignJWT(claims).setProtectedHeader({ typ: 'JWT', ...header }).sign(key);
 }
 
@@ -94,6 +95,17 @@ export class TokenForge {
   async signedWithForeignKey(token: string): Promise<string> {
     const { kid } = decodeProtectedHeader(token);
     return sign(decodeJwt(token), (await foreignKeys()).privateKey, { alg: 'RS256', ...(kid ? { kid } : {}) });
+  }
+
+  /**
+   * Same claims and kid, signed with a foreign key that the token carries in its own header (jwk):
+   * a verifier must take keys from the tenant, never from the token it is checking.
+   */
+  async signedWithEmbeddedKey(token: string): Promise<string> {
+    const { kid } = decodeProtectedHeader(token);
+    const { privateKey, publicKey } = await foreignKeys();
+    const { kty, n, e } = await exportJWK(publicKey);
+    return sign(decodeJwt(token), privateKey, { alg: 'RS256', ...(kid ? { kid } : {}), jwk: { kty: kty!, n: n!, e: e! } });
   }
 
   /** Same claims, a foreign key, and a kid the target does not publish. */

@@ -93,6 +93,10 @@ export class Store {
     return this.#streams.get(id);
   }
 
+  streams(): EventStream[] {
+    return [...this.#streams.values()];
+  }
+
   /** An event of a stream; an event of another stream is not found here. */
   event(streamId: string, eventId: string): StoredEvent | undefined {
     return this.#streams.get(streamId)?.events.get(eventId);
@@ -113,6 +117,10 @@ export class Store {
 
   vaultConnection(id: string): Readonly<VaultConnectionRecord> | undefined {
     return this.#vault.get(id);
+  }
+
+  vaultConnections(): Array<Readonly<VaultConnectionRecord>> {
+    return [...this.#vault.values()];
   }
 
   addTicket(ticket: Ticket): void {

@@ -50,6 +50,7 @@ export interface ObservedFacts {
     subject_suffix: string;
     jwks_path: string;
     kid_required: Fact<boolean>;
+    clock_skew_seconds: Fact<number>;
     errors: Record<string, { status: number; description?: string; strength: string }>;
     access_denied_descriptions: Record<'service_not_found' | 'client_not_authorized', { text: string; strength: string }>;
     rate_limit: BucketFact;
@@ -86,6 +87,7 @@ export interface ObservedFacts {
   rate_limit: {
     headers: { limit: string; remaining: string; reset: string };
     reset_unit: string;
+    reset_within_seconds: Fact<number>;
     on_success: boolean;
     sdk_retry: { attempts: number; max_wait_seconds: number };
     profiles: Record<RateLimitProfileName, BucketFact>;

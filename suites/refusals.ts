@@ -61,6 +61,18 @@ export const refusals = {
     needs: [fixture('selfServiceProfile'), writes],
     input: (t) => ({ params: { id: t.fixture('selfServiceProfile') }, body: { ttl_sec: ttlRange().max + 1 } }),
   },
+  ticketBodyNull: {
+    what: 'a ticket body that is JSON null',
+    op: 'sso-ticket',
+    needs: [fixture('selfServiceProfile'), writes],
+    input: (t) => ({ params: { id: t.fixture('selfServiceProfile') }, body: null }),
+  },
+  ticketBodyArray: {
+    what: 'a ticket body that is an empty JSON array',
+    op: 'sso-ticket',
+    needs: [fixture('selfServiceProfile'), writes],
+    input: (t) => ({ params: { id: t.fixture('selfServiceProfile') }, body: [] }),
+  },
 } satisfies Record<string, Refusal>;
 
 /** The plan of a test that reads one refusal (and nothing else). */

@@ -2,9 +2,9 @@
 // the requests several tests read (sent once per run). Plumbing only: the meaning stays in the
 // tests, which vary one thing of these requests (the credential, an id, a field).
 import fc from 'fast-check';
-import { fixture, role, type CallInput, type Credential, type Exchange, type Need, type RoleName, type TargetSession, type TestPlan } from '../harness/index.ts';
+import { fixture, role, writes, type CallInput, type Credential, type Exchange, type Need, type PlanContext, type RoleName, type TargetSession, type TestPlan } from '../harness/index.ts';
 import { operationTable } from '../harness/operations.ts';
-import { operationKeys, type OperationKey } from '../specs/index.ts';
+import { operation, operationKeys, type OperationKey } from '../specs/index.ts';
 
 /** What each operation's valid request needs from the target file (harness/operations.ts). */
 export const operationNeeds = Object.fromEntries(operationKeys.map((key) => [key, operationTable[key].fixtures.map((name) => fixture(name))])) as Record<OperationKey, Need[]>;
@@ -27,12 +27,30 @@ export function validRequest(target: TargetSession, key: OperationKey): CallInpu
 export const sharedRequest = {
   /** An operation's valid request sent with a named credential (a refusal, read by several clauses). */
   as: (op: OperationKey, credential: string) => `${op} as ${credential}`,
+  /** An operation's valid request changed in one named way (where the credential travels, an id). */
+  with: (op: OperationKey, change: string) => `${op} with ${change}`,
+  /** A client-credentials request of the global role changed in one named way (a wrong secret, another audience). */
+  tokenRequestWith: (change: string) => `token request with ${change}`,
   vaultRead: (id: string) => `vault read ${id}`,
   ticketWithEmptyBody: 'sso-ticket with an empty body',
   redeliveryOfFailedEvent: 'redelivery of the failed event',
   /** A request with one thing wrong, read by a contract clause and its observed refinement. */
   refusal: (what: string) => `refusal: ${what}`,
 } as const;
+
+/**
+ * An operation's valid request as the shared request its success clauses read (the redelivery of
+ * the failed event, a ticket with an empty body, a read of the first connection). Writes but for
+ * the read.
+ */
+export function successOf(op: OperationKey): SharedCall {
+  const keyOf = (fixtures: PlanContext['target']['fixtures']) =>
+    op === 'redeliver' ? sharedRequest.redeliveryOfFailedEvent : op === 'sso-ticket' ? sharedRequest.ticketWithEmptyBody : sharedRequest.vaultRead(fixtures.vaultConnections[0]!);
+  return {
+    plan: { operation: op, needs: [...operationNeeds[op], ...(operation(op).method === 'GET' ? [] : [writes])], requests: 0, shared: (c) => [keyOf(c.target.fixtures)] },
+    send: (target) => target.call(op, { ...validRequest(target, op), shared: keyOf(target.target.fixtures) }),
+  };
+}
 
 /** Every vault connection of the fixtures, read once per run. */
 export function vaultReads(context: { target: { fixtures: { vaultConnections: string[] } } }): string[] {
@@ -60,10 +78,31 @@ export function withCredential(
   make: (target: TargetSession) => Promise<Credential>,
   extra: { needs?: Need[]; shared?: string[] } = {},
 ): SharedCall {
-  const key = sharedRequest.as(op, name);
+  return sharedVariation(op, sharedRequest.as(op, name), async (target, request) => ({ ...request, as: await make(target) }), extra);
+}
+
+/**
+ * An operation's valid request changed in one named way (the credential moved out of the
+ * Authorization header, an id off by its case), sent once per run.
+ */
+export function withChange(
+  op: OperationKey,
+  name: string,
+  change: (target: TargetSession, request: CallInput) => Promise<CallInput>,
+  extra: { needs?: Need[]; shared?: string[] } = {},
+): SharedCall {
+  return sharedVariation(op, sharedRequest.with(op, name), change, extra);
+}
+
+function sharedVariation(
+  op: OperationKey,
+  key: string,
+  change: (target: TargetSession, request: CallInput) => Promise<CallInput>,
+  extra: { needs?: Need[]; shared?: string[] },
+): SharedCall {
   return {
     plan: { operation: op, needs: [...operationNeeds[op], ...(extra.needs ?? [])], requests: 0, shared: [key, ...(extra.shared ?? [])] },
-    send: async (target) => target.call(op, { ...validRequest(target, op), as: await make(target), shared: key }),
+    send: async (target) => target.call(op, { ...(await change(target, validRequest(target, op))), shared: key }),
   };
 }
 

@@ -18,7 +18,10 @@ import {
   eventIdTooLong,
   eventIdTooShort,
   extendedId,
+  idInOtherCase,
+  idWithEscapedCharacter,
   organizationId,
+  paddedId,
   selfServiceProfileId,
   streamId,
   streamIdOfLength,
@@ -171,6 +174,41 @@ describe('ids derived from an existing one', () => {
     fc.assert(
       fc.property(extendedId(client!, 1), (id) => {
         expect(id).toMatch(shapePattern(shapes.client, 33));
+      }),
+      runs,
+    );
+  });
+
+  it('idInOtherCase changes the case of one letter and keeps the shape, so only a case-insensitive lookup finds the existing id', () => {
+    fc.assert(
+      fc.property(idInOtherCase(existing!), (id) => {
+        expect(id).not.toBe(existing);
+        expect(id.toLowerCase()).toBe(existing!.toLowerCase());
+        expect([...id].filter((c, at) => c !== existing![at])).toHaveLength(1);
+        expect(id).toMatch(shapePattern(shapes.event_stream));
+        expectValid(redeliverId.observed, id);
+      }),
+      runs,
+    );
+    expect(() => idInOtherCase('est_1234')).toThrow(RangeError);
+  });
+
+  it('paddedId adds one space or tab at one end', () => {
+    fc.assert(
+      fc.property(paddedId(existing!), (id) => {
+        expect(id).toHaveLength(existing!.length + 1);
+        expect(id.trim()).toBe(existing);
+      }),
+      runs,
+    );
+  });
+
+  it('idWithEscapedCharacter writes one character as its percent-escape, which decodes to the existing id', () => {
+    fc.assert(
+      fc.property(idWithEscapedCharacter(existing!), (id) => {
+        expect(id).toHaveLength(existing!.length + 2);
+        expect(id).toMatch(/%[0-9A-F]{2}/);
+        expect(decodeURIComponent(id)).toBe(existing);
       }),
       runs,
     );

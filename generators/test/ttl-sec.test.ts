@@ -10,6 +10,7 @@ import {
   ttlSecNonInteger,
   ttlSecOfWrongType,
   ttlSecWithinRange,
+  ttlSecWrappingIntoRange,
   ticketRequestBodyWithTtlSec,
 } from '../index.ts';
 import { runs, sampleOptions } from './support/runs.ts';
@@ -56,6 +57,17 @@ describe('invalid ttl_sec', () => {
       fc.property(arbitrary as fc.Arbitrary<unknown>, (ttl) => {
         expect(holds(ttl), `${JSON.stringify(ttl)} is not what the name says`).toBe(true);
         expectRefusedOnlyFor(contract, ttl, { keywords: [keyword] });
+      }),
+      runs,
+    );
+  });
+
+  it('ttlSecWrappingIntoRange is outside the range, and inside it once a 32-bit integer wraps it', () => {
+    fc.assert(
+      fc.property(ttlSecWrappingIntoRange(), (ttl) => {
+        const wrapped = ttl >>> 0;
+        expect(wrapped >= 0 && wrapped <= 432000, `${ttl} wraps to ${wrapped}`).toBe(true);
+        expectRefusedOnlyFor(contract, ttl, { keywords: [ttl < 0 ? 'minimum' : 'maximum'] });
       }),
       runs,
     );

@@ -3,7 +3,8 @@
 // publishes, a valid signature, then the claims: not expired, not used before nbf or iat, an
 // issuer of the tenant and the management audience of that same identity (see tenant.ts), and a
 // client that exists. Each failure names the error catalogue entry the 401 answers with. Time
-// comes from the injected clock.
+// comes from the injected clock; exp, nbf and iat allow a small clock skew
+// (observed.tokens.clock_skew_seconds), nothing more.
 import { compactVerify } from 'jose';
 import { observed } from '../../specs/index.ts';
 import type { Clock } from '../clock.ts';
@@ -44,6 +45,9 @@ export interface VerifierParts {
  * carry a valid signature.
  */
 const VERIFIED_CACHE_SIZE = 1024;
+
+/** How far issuer and verifier clocks may disagree, in milliseconds. */
+const CLOCK_SKEW_MS = observed.tokens.clock_skew_seconds.value * 1000;
 
 /** The scope claim as a set, parsed once per (frozen, cached) claims object. */
 const parsedScopes = new WeakMap<object, ReadonlySet<string>>();
@@ -102,9 +106,9 @@ export function createTokenVerifier({ keys, clock, tenant, store }: VerifierPart
     const nowMs = clock.now();
     const { exp, nbf, iat, iss, aud, azp, sub, scope } = claims;
     if (typeof exp !== 'number') return refuse('invalid_token', 'exp is missing');
-    if (nowMs >= exp * 1000) return refuse('expired_token', 'exp has passed');
-    if (nbf !== undefined && (typeof nbf !== 'number' || nowMs < nbf * 1000)) return refuse('invalid_token', 'nbf is in the future');
-    if (iat !== undefined && (typeof iat !== 'number' || nowMs < iat * 1000)) return refuse('invalid_token', 'iat is in the future');
+    if (nowMs >= exp * 1000 + CLOCK_SKEW_MS) return refuse('expired_token', 'exp has passed');
+    if (nbf !== undefined && (typeof nbf !== 'number' || nowMs < nbf * 1000 - CLOCK_SKEW_MS)) return refuse('invalid_token', 'nbf is in the future');
+    if (iat !== undefined && (typeof iat !== 'number' || nowMs < iat * 1000 - CLOCK_SKEW_MS)) return refuse('invalid_token', 'iat is in the future');
     const identity = typeof iss === 'string' ? tenant.identityForIssuer(iss, host) : undefined;
     if (!identity) return refuse('invalid_token', 'iss is not the tenant');
     const audiences = typeof aud === 'string' ? [aud] : Array.isArray(aud) ? aud : [];

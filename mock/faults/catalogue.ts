@@ -1,16 +1,19 @@
 // Every deliberate fault the mock knows, family by family. Each family file is a table of faults
 // that break the same thing (see fault.ts and README.md); adding a fault is a row in its family,
 // adding a family is a file listed here once. Each fault breaks one clause of specs/clauses.yaml.
+import { clientCredentialFaults } from './client-credentials.ts';
 import { errorBodyFaults } from './error-bodies.ts';
 import type { Fault, FaultFamily } from './fault.ts';
 import { pathIdLengthFaults } from './path-id-lengths.ts';
 import { rateLimitFaults } from './rate-limit.ts';
 import { redeliveryFaults } from './redelivery.ts';
+import { resourceLookupFaults } from './resource-lookups.ts';
 import { routeAuthenticationFaults } from './route-authentication.ts';
 import { scopeAndClientFaults } from './scopes-and-clients.ts';
 import { ticketBoundFaults } from './ticket-bounds.ts';
 import { ticketCreationFaults } from './ticket-creation.ts';
 import { ticketIgnoresFieldTypeFaults } from './ticket-ignores-field-type.ts';
+import { tokenClaimLeniencyFaults } from './token-claim-leniency.ts';
 import { tokenIssuingFaults } from './token-issuing.ts';
 import { tokenVerificationFaults } from './token-verification.ts';
 import { vaultReadFaults } from './vault-read.ts';
@@ -20,10 +23,13 @@ export const faultFamilies: readonly FaultFamily[] = [
   // Redelivery and the length of path ids (spec 4.1, 4.3, 7, 8)
   redeliveryFaults,
   pathIdLengthFaults,
+  resourceLookupFaults,
   // Tokens, credentials, scopes and clients (spec 5, 6, 7)
   tokenVerificationFaults,
+  tokenClaimLeniencyFaults,
   routeAuthenticationFaults,
   tokenIssuingFaults,
+  clientCredentialFaults,
   scopeAndClientFaults,
   // Rate limit and error bodies (spec 7, 8, observed)
   rateLimitFaults,

@@ -100,4 +100,29 @@ export const rateLimitFaults = faultFamily([
     bug: 'Two headers written from the same variable: X-RateLimit-Limit shows the requests left (falling with each request) instead of the constant bucket size.',
     install: (app) => editQuota(app, (quota) => ({ ...quota, limit: quota.remaining })),
   },
+  {
+    id: 'no-rate-limit-headers-on-refusals',
+    clause: 'rate-limit.headers.consistent',
+    bug: 'Refusals (400, 401, 403, 404, 409) answered by an error handler that does not go through the code adding X-RateLimit headers: they carry none (successes and 429s still do).',
+    install: (app) =>
+      editReplies(app, MANAGEMENT_ROUTES, (reply) => (reply.status >= 400 && reply.status !== TOO_MANY_REQUESTS ? withoutHeaders(reply, [HEADER.limit, HEADER.remaining, HEADER.reset]) : reply)),
+  },
+  {
+    id: 'limit-header-is-the-refill-rate',
+    clause: 'rate-limit.headers.consistent',
+    bug: 'X-RateLimit-Limit written from the refill rate (requests per second) instead of the bucket size: Remaining reads above Limit while the bucket holds more than a second of refill (Limit still constant).',
+    install: (app) =>
+      app.override('limiter', (limiter) => ({
+        config: limiter.config,
+        take() {
+          return { ...limiter.take(), limit: limiter.config.refillPerSecond };
+        },
+      })),
+  },
+  {
+    id: 'reset-at-the-end-of-the-hour',
+    clause: 'rate-limit.headers.consistent',
+    bug: 'A Reset taken from an hourly quota window instead of the per-second bucket: X-RateLimit-Reset is up to an hour ahead of the answer.',
+    install: (app) => editQuota(app, (quota) => ({ ...quota, resetSeconds: Math.ceil((quota.resetSeconds + 1) / 3600) * 3600 })),
+  },
 ]);

@@ -1,11 +1,15 @@
 // What a route does with the credential before (or instead of) the verifier (spec 5, 7): a gateway
-// that checks only its shape, a parser that takes any scheme, a route that refuses the token flow
-// the spec allows, and checks run in the wrong order.
+// that checks only its shape, a parser that takes any scheme, a token taken from somewhere else than
+// the Authorization header, a route that refuses the token flow the spec allows, and checks run in
+// the wrong order.
 import { observed, type OperationKey } from '../../specs/index.ts';
 import type { TokenIssuer } from '../auth/issuer.ts';
 import { bearerToken, decodeJws } from '../auth/bearer.ts';
+import type { FaultHooks } from '../app.ts';
 import type { Clock } from '../clock.ts';
+import type { Exchange } from '../exchange.ts';
 import { Refusal } from '../refusal.ts';
+import { isFormMediaType } from '../stages/json-body.ts';
 import { validatePath } from '../stages/validate.ts';
 import type { Store } from '../store.ts';
 import { faultFamily } from './fault.ts';
@@ -25,6 +29,43 @@ async function serviceCredential(issuer: TokenIssuer, store: Store, clock: Clock
   const token = await issuer.issue(client, [VAULT_SCOPE]);
   return { authorization: `Bearer ${token.accessToken}`, renewAt: clock.now() + (token.expiresIn * 1000) / 2 };
 }
+
+const TOKEN_PARAMETER = 'access_token';
+const FORWARDED_AUTHORIZATION = 'x-forwarded-authorization';
+
+/**
+ * A route that, finding no Authorization header, takes a bearer token from `elsewhere` in the
+ * request (RFC 6750's other two methods, or a header a gateway is trusted to set) and goes on as if
+ * the header had carried it.
+ */
+function tokenTakenFrom(elsewhere: (exchange: Exchange) => { token: string; exchange: Exchange } | undefined): (app: FaultHooks, key: OperationKey) => void {
+  return (app, key) =>
+    editRequests(app, key, (exchange) => {
+      if (exchange.headers.authorization !== undefined) return exchange;
+      const found = elsewhere(exchange);
+      return found ? { ...found.exchange, headers: { ...found.exchange.headers, authorization: `Bearer ${found.token}` } } : exchange;
+    });
+}
+
+const fromQuery = tokenTakenFrom((exchange) => {
+  const token = new URLSearchParams(exchange.query).get(TOKEN_PARAMETER);
+  return token ? { token, exchange } : undefined;
+});
+
+/** As passport-http-bearer reads a form body; the parameter is taken out, so the body checks see the rest. */
+const fromFormBody = tokenTakenFrom((exchange) => {
+  if (!isFormMediaType(exchange.headers['content-type'])) return undefined;
+  const form = new URLSearchParams(exchange.body.toString('utf8'));
+  const token = form.get(TOKEN_PARAMETER);
+  if (!token) return undefined;
+  form.delete(TOKEN_PARAMETER);
+  return { token, exchange: { ...exchange, body: Buffer.from(form.toString(), 'utf8') } };
+});
+
+const fromForwardedHeader = tokenTakenFrom((exchange) => {
+  const token = bearerToken(exchange.headers[FORWARDED_AUTHORIZATION] as string | undefined);
+  return token ? { token, exchange } : undefined;
+});
 
 export const routeAuthenticationFaults = faultFamily([
   {
@@ -54,6 +95,30 @@ export const routeAuthenticationFaults = faultFamily([
         if (!match) return exchange;
         return { ...exchange, headers: { ...exchange.headers, authorization: `Bearer ${match[2]!}` } };
       }),
+  },
+  {
+    id: 'vault-reads-token-from-query',
+    clause: 'auth.bearer.required',
+    bug: 'Bearer middleware that also reads an access_token query parameter (RFC 6750 section 2.3) when there is no Authorization header: the vault read accepts a valid token in the query string.',
+    install: (app) => fromQuery(app, 'vault'),
+  },
+  {
+    id: 'redeliver-reads-token-from-form-body',
+    clause: 'redeliver.errors.401.invalid-token',
+    bug: 'Bearer middleware that also reads an access_token form parameter (RFC 6750 section 2.2) when there is no Authorization header: redelivery accepts a valid token in a form-encoded body.',
+    install: (app) => fromFormBody(app, 'redeliver'),
+  },
+  {
+    id: 'ticket-reads-token-from-form-body',
+    clause: 'auth.bearer.required',
+    bug: 'Bearer middleware that takes an access_token form parameter out of the body when there is no Authorization header: ticket creation accepts a valid token in a form-encoded body (and creates a ticket from what is left).',
+    install: (app) => fromFormBody(app, 'sso-ticket'),
+  },
+  {
+    id: 'ticket-trusts-x-forwarded-authorization',
+    clause: 'errors.401.all-operations',
+    bug: 'A service that trusts X-Forwarded-Authorization, where the gateway in front of it moves the client\'s credential: a client that sets that header itself is authenticated by ticket creation without an Authorization header.',
+    install: (app) => fromForwardedHeader(app, 'sso-ticket'),
   },
   {
     id: 'vault-refuses-client-credentials-tokens',

@@ -1,10 +1,11 @@
 // Authorization (spec 5, 7): the scope each operation requires, and redelivery's global-client
-// rule, forgotten or answered with the wrong status.
+// rule, forgotten, answered with the wrong status, or matched leniently (a scope that merely
+// contains, extends or resembles the one needed; a client named by one claim of two).
 import { observed, type OperationKey } from '../../specs/index.ts';
 import { faultFamily, type FaultRow } from './fault.ts';
 import { editErrors } from './support/error-edits.ts';
 import { replaceStatus, withStatus } from './support/route-edits.ts';
-import { editPrincipal } from './support/verifier-edits.ts';
+import { editPrincipal, forgiveClaim } from './support/verifier-edits.ts';
 
 const UNAUTHORIZED = 401;
 const FORBIDDEN = 403;
@@ -13,6 +14,42 @@ const FORBIDDEN = 403;
 function noPermissionEntryFor(key: OperationKey): FaultRow['install'] {
   const scope = observed.operations[key].scope.value;
   return (app) => editPrincipal(app, (principal) => ({ ...principal, scopes: new Set([...principal.scopes, scope]) }));
+}
+
+/** Permission checks that match a scope the token holds against the one needed, leniently. */
+const lenientMatches: Array<{ name: string; check: (scope: string) => string; matches: (held: string, needed: string) => boolean }> = [
+  { name: 'without-start-anchor', check: (scope) => `A permission pattern without its start anchor (/${scope}$/)`, matches: (held, needed) => held.endsWith(needed) },
+  { name: 'without-end-anchor', check: (scope) => `A permission pattern without its end anchor (/^${scope}/)`, matches: (held, needed) => held.startsWith(needed) },
+  { name: 'case-insensitive', check: () => 'Scopes compared ignoring case', matches: (held, needed) => held.toLowerCase() === needed.toLowerCase() },
+  { name: 'by-resource', check: () => 'A permission check that compares the resource and forgets the action', matches: (held, needed) => held.split(':')[1] === needed.split(':')[1] },
+];
+
+const operations: Array<{ key: OperationKey; prefix: string; name: string; clause: string }> = [
+  { key: 'redeliver', prefix: 'redeliver', name: 'redelivery', clause: 'redeliver.scope' },
+  { key: 'sso-ticket', prefix: 'ticket', name: 'ticket creation', clause: 'sso-ticket.scope' },
+  { key: 'vault', prefix: 'vault', name: 'the vault read', clause: 'vault.scope' },
+];
+
+/** One fault per operation and lenient check: each breaks that operation's scope clause alone. */
+const scopeLeniencyRows: FaultRow[] = operations.flatMap(({ key, prefix, name, clause }) => {
+  const scope = observed.operations[key].scope.value;
+  return lenientMatches.map(({ name: how, check, matches }) => ({
+    id: `${prefix}-scope-${how}`,
+    clause,
+    bug: `${check(scope)} in ${name}: a token holding a near miss of ${scope} in its place is authorized there.`,
+    install: (app) =>
+      editPrincipal(app, (principal) => ([...principal.scopes].some((held) => matches(held, scope)) ? { ...principal, scopes: new Set([...principal.scopes, scope]) } : principal)),
+  }));
+});
+
+/** A verifier that names the token's client by one of its two claims, taking the other on trust. */
+function clientNamedBy(claim: 'sub' | 'azp'): FaultRow['install'] {
+  const suffix = observed.tokens.subject_suffix;
+  return (app) =>
+    forgiveClaim(app, (claims) => {
+      if (typeof claims.sub !== 'string' || typeof claims.azp !== 'string') return claims;
+      return claim === 'sub' ? { ...claims, azp: claims.sub.replace(new RegExp(`${suffix}$`), '') } : { ...claims, sub: `${claims.azp}${suffix}` };
+    });
 }
 
 export const scopeAndClientFaults = faultFamily([
@@ -47,9 +84,22 @@ export const scopeAndClientFaults = faultFamily([
     install: (app) => editPrincipal(app, (principal) => ({ ...principal, client: { ...principal.client, global: true } })),
   },
   {
+    id: 'global-client-named-by-sub',
+    clause: 'redeliver.global-client',
+    bug: 'A server that names the caller by sub and never compares it with azp: a token whose sub names the global client is taken for the global client\'s even when azp names a client that is not global.',
+    install: clientNamedBy('sub'),
+  },
+  {
+    id: 'global-client-named-by-azp',
+    clause: 'redeliver.global-client',
+    bug: 'A server that names the caller by azp and never compares it with sub: a token whose azp names the global client is taken for the global client\'s even when sub names a client that is not global.',
+    install: clientNamedBy('azp'),
+  },
+  {
     id: '403-for-non-global',
     clause: 'redeliver.errors.401.not-global',
     bug: '"The client is not global" filed under authorization: redelivery answers it 403 instead of 401 (still a refusal, same message).',
     install: (app) => editErrors(app, ['client_not_global'], (reply) => withStatus(reply, FORBIDDEN)),
   },
+  ...scopeLeniencyRows,
 ]);

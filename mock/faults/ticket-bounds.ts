@@ -1,5 +1,6 @@
 // The limits of the ticket request (spec 8): ttl_sec's type and range, and the length of the
-// tenant-custom-domain header, each checked with an off-by-one or another limit than the spec's.
+// tenant-custom-domain header, each checked with an off-by-one or another limit than the spec's,
+// or past the edges of an implementation (a 32-bit integer, an empty header taken for none).
 // A fault edits the one rule of the check it breaks; bounds are read from the clauses.
 import type { ValidateFunction } from 'ajv';
 import { closedLimit, type JsonObject } from '../../specs/index.ts';
@@ -7,6 +8,7 @@ import type { FaultHooks } from '../app.ts';
 import { HOST_NAME_PATTERN } from '../validators.ts';
 import { faultFamily } from './fault.ts';
 import { compileCheck, editBodySchema, fieldNode, replaceParameterCheck } from './support/check-edits.ts';
+import { editJsonBody, editRequests } from './support/route-edits.ts';
 
 const TTL_SEC = closedLimit('sso-ticket.body.ttl_sec.range');
 const CUSTOM_DOMAIN = closedLimit('sso-ticket.header.custom-domain.length');
@@ -34,6 +36,15 @@ function customDomainLength(app: FaultHooks, bounds: { min: number; max: number 
     ],
   });
   replaceParameterCheck(app, 'sso-ticket', 'headers', CUSTOM_DOMAIN_HEADER, () => check);
+}
+
+/** ttl_sec read into a 32-bit integer before the range check: values wrap modulo 2^32. */
+function ttlSecIn32Bits(app: FaultHooks): void {
+  editJsonBody(app, 'sso-ticket', (body) => {
+    const ttlSec = (body as { ttl_sec?: unknown } | null)?.ttl_sec;
+    // `| 0` is JavaScript's conversion to a signed 32-bit integer (ToInt32).
+    return typeof ttlSec === 'number' && Number.isInteger(ttlSec) ? { ...(body as object), ttl_sec: ttlSec | 0 } : body;
+  });
 }
 
 export const ticketBoundFaults = faultFamily([
@@ -66,6 +77,23 @@ export const ticketBoundFaults = faultFamily([
     clause: 'sso-ticket.body.ttl_sec.range',
     bug: 'A validator that wants a positive lifetime and forgets that 0 means the default: ticket creation refuses ttl_sec 0 with 400.',
     install: (app) => patchTtlSec(app, { minimum: undefined, exclusiveMinimum: TTL_SEC.min }),
+  },
+  {
+    id: 'ttl-sec-wraps-in-32-bits',
+    clause: 'sso-ticket.body.ttl_sec.range',
+    bug: 'ttl_sec read into a 32-bit integer before the range is checked: a value of the range plus or minus 2^32 wraps into it and is accepted (432001 and -1 are still refused).',
+    install: ttlSecIn32Bits,
+  },
+  {
+    id: 'empty-custom-domain-taken-as-absent',
+    clause: 'sso-ticket.header.custom-domain.length',
+    bug: 'Headers read with `if (header)`, so an empty value counts as no header: ticket creation accepts a tenant-custom-domain header that is present but empty and builds the ticket on the tenant\'s domain.',
+    install: (app) =>
+      editRequests(app, 'sso-ticket', (exchange) => {
+        if (exchange.headers[CUSTOM_DOMAIN_HEADER] !== '') return exchange;
+        const { [CUSTOM_DOMAIN_HEADER]: _empty, ...headers } = exchange.headers;
+        return { ...exchange, headers };
+      }),
   },
   {
     id: 'accepts-2-char-custom-domain',

@@ -1,12 +1,12 @@
 // Ticket creation's answer and the rules of its request beyond types and limits (spec 2.2, 4.2):
-// the status and content type of the answer, the ticket URL it holds, which bodies it takes, and
-// the taken-name conflict.
+// the status and content type of the answer, the ticket URL it holds, which bodies it takes (an
+// object, every field optional), and the taken-name conflict.
 import { observed, type JsonObject } from '../../specs/index.ts';
 import type { FaultHooks } from '../app.ts';
 import { faultFamily } from './fault.ts';
 import { capture } from './support/captured.ts';
 import { editBodySchema } from './support/check-edits.ts';
-import { editSuccessReplies, withContentType } from './support/route-edits.ts';
+import { editJsonBody, editSuccessReplies, withContentType } from './support/route-edits.ts';
 import { editStore } from './support/store-view.ts';
 
 const OK = 200;
@@ -80,6 +80,18 @@ export const ticketCreationFaults = faultFamily([
       editBodySchema(app, 'sso-ticket', (body) => {
         body.dependentRequired = { connection_id: ['enabled_features'] };
       }),
+  },
+  {
+    id: 'ticket-null-body-as-empty',
+    clause: 'sso-ticket.body.object',
+    bug: 'A body read as `JSON.parse(text) ?? {}`: ticket creation takes a body of JSON null for an empty object and creates a ticket.',
+    install: (app) => editJsonBody(app, 'sso-ticket', (value) => value ?? {}),
+  },
+  {
+    id: 'ticket-array-body-as-empty',
+    clause: 'sso-ticket.body.object',
+    bug: 'A body checked with `typeof body === \'object\'`, then read field by field: ticket creation takes an array, which has none of the fields, for an empty object and creates a ticket.',
+    install: (app) => editJsonBody(app, 'sso-ticket', (value) => (Array.isArray(value) ? {} : value)),
   },
   {
     id: 'ticket-accepts-unknown-nested-properties',

@@ -1,7 +1,8 @@
 // The token verifier accepting what it must refuse (spec 5, 7): a claim it forgets, a signature it
-// does not check, an algorithm or key it lets the token choose. Each row keeps every other check,
-// and every operation shares the verifier, so each breaks the clause at all three.
-import { compactVerify, exportSPKI, importJWK } from 'jose';
+// does not check, an algorithm or key it lets the token choose (by its alg, kid or jwk header).
+// Each row keeps every other check, and every operation shares the verifier, so each breaks the
+// clause at all three.
+import { compactVerify, exportSPKI, importJWK, type JWK } from 'jose';
 import { observed } from '../../specs/index.ts';
 import { bearerToken, decodeJws, jsonObjectOf } from '../auth/bearer.ts';
 import { faultFamily } from './fault.ts';
@@ -73,6 +74,22 @@ export const tokenVerificationFaults = faultFamily([
         const pem = await exportSPKI((await importJWK({ ...jwk }, jwk.alg, { extractable: true })) as Parameters<typeof exportSPKI>[0]);
         try {
           const { payload } = await compactVerify(token, new TextEncoder().encode(pem), { algorithms: [HS256] });
+          return jsonObjectOf(Buffer.from(payload).toString('base64url'));
+        } catch {
+          return undefined;
+        }
+      }),
+  },
+  {
+    id: 'trusts-embedded-jwk',
+    clause: 'redeliver.errors.401.signature',
+    bug: 'A verifier that prefers the key a token carries in its jwk header to the tenant\'s (CVE-2018-0114): a token signed with any key that it carries itself is accepted by every operation.',
+    install: (app) =>
+      alsoAccept(app, async (token) => {
+        const jwk = decodeJws(token)?.header.jwk;
+        if (jwk === null || typeof jwk !== 'object') return undefined;
+        try {
+          const { payload } = await compactVerify(token, await importJWK(jwk as JWK, observed.tokens.alg), { algorithms: [observed.tokens.alg] });
           return jsonObjectOf(Buffer.from(payload).toString('base64url'));
         } catch {
           return undefined;

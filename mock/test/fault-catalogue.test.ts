@@ -43,10 +43,10 @@ describe('the catalogue', () => {
     expect(faultCatalogue.filter((f) => untestable.has(f.clause)).map((f) => f.id)).toEqual([]);
   });
 
-  test('the catalogue holds 109 faults over 86 clauses', () => {
+  test('the catalogue holds 159 faults over 90 clauses', () => {
     // A fault added or removed on purpose changes these numbers; nothing else may.
-    expect(faultIds).toHaveLength(109);
-    expect(new Set(faultCatalogue.map((f) => f.clause)).size).toBe(86);
+    expect(faultIds).toHaveLength(159);
+    expect(new Set(faultCatalogue.map((f) => f.clause)).size).toBe(90);
   });
 
   test('every family file is listed once in the catalogue, and exports its family alone', async () => {
@@ -129,7 +129,7 @@ const rows: Row[] = [
   { fault: 'accepts-not-yet-valid-token', does: 'accepts a token that is not yet valid', probe: forged((m, t) => resigned(m, t, (c, now) => ({ ...c, iat: now + 3600, nbf: now + 3600, exp: now + 7200 }))), faulted: 202, conformant: 401 },
   { fault: 'accepts-wrong-audience', does: 'accepts a token for another audience', probe: forged((m, t) => resigned(m, t, (c) => ({ ...c, aud: 'https://another-api.example.com/' }))), faulted: 202, conformant: 401 },
   { fault: 'accepts-wrong-issuer', does: 'accepts a token from another issuer', probe: forged((m, t) => resigned(m, t, (c) => ({ ...c, iss: 'https://issuer.example.com/' }))), faulted: 202, conformant: 401 },
-  { fault: 'accepts-wrong-issuer', does: 'still refuses an expired token', probe: forged((m, t) => resigned(m, t, (c, now) => ({ ...c, iss: 'https://issuer.example.com/', exp: now - 1 }))), faulted: 401, conformant: 401 },
+  { fault: 'accepts-wrong-issuer', does: 'still refuses an expired token', probe: forged((m, t) => resigned(m, t, (c, now) => ({ ...c, iss: 'https://issuer.example.com/', exp: now - 3600 }))), faulted: 401, conformant: 401 },
   { fault: 'vault-accepts-any-bearer-token', does: 'accepts "Bearer not-a-jwt" at the vault read', probe: (m) => status(m, 'GET', vaultPath(ids.vaultFull), { headers: { authorization: 'Bearer not-a-jwt' } }), faulted: 200, conformant: 401 },
   { fault: 'vault-accepts-any-bearer-token', does: 'still refuses a request without a credential', probe: (m) => status(m, 'GET', vaultPath(ids.vaultFull)), faulted: 401, conformant: 401 },
   { fault: 'ticket-accepts-any-auth-scheme', does: 'accepts a token sent as Basic at ticket creation', probe: async (m) => status(m, 'POST', ticketPath(ids.profile), { headers: { authorization: `Basic ${await tokenFor(m, 'global')}` }, body: {} }), faulted: 201, conformant: 401 },

@@ -2,6 +2,7 @@
 // and the error catalogue entry each one maps to. Time is a manual clock.
 import { SignJWT, exportSPKI, generateKeyPair, type JWTPayload } from 'jose';
 import { beforeAll, describe, expect, test } from 'vitest';
+import { observed } from '../../specs/index.ts';
 import { createTokenIssuer } from '../auth/issuer.ts';
 import { loadSigningKeys, type SigningKeys } from '../auth/keys.ts';
 import { createTokenVerifier, type TokenVerifier } from '../auth/verifier.ts';
@@ -11,6 +12,7 @@ import { Store } from '../store.ts';
 import { createTenant } from '../tenant.ts';
 
 const START = Date.UTC(2025, 0, 1);
+const SKEW_MS = observed.tokens.clock_skew_seconds.value * 1000;
 const fixtures = loadFixtures().data;
 const globalClient = fixtures.clients.find((c) => c.name === 'global')!;
 
@@ -77,11 +79,17 @@ describe('accepted', () => {
     expect((await verifier.verify(`bearer ${await issue()}`)).ok).toBe(true);
   });
 
-  test('a token one millisecond before it expires', async () => {
+  test('a token one millisecond before the clock skew past its expiry ends', async () => {
     const { clock, verifier, issue } = setup();
     const token = await issue();
-    clock.advance(86400 * 1000 - 1);
+    clock.advance(86400 * 1000 + SKEW_MS - 1);
     expect((await verifier.verify(`Bearer ${token}`)).ok).toBe(true);
+  });
+
+  test('a token whose nbf and iat are ahead of the clock by the clock skew', async () => {
+    const { verifier } = setup();
+    const ahead = START / 1000 + SKEW_MS / 1000;
+    expect((await verifier.verify(`Bearer ${await signed(claims({ nbf: ahead, iat: ahead }))}`)).ok).toBe(true);
   });
 
   test('an audience array that holds the tenant audience', async () => {
@@ -104,21 +112,21 @@ describe('refused', () => {
     expect(await refusedAs(setup().verifier, authorization)).toBe('invalid_token');
   });
 
-  test('an expired token is expired_token', async () => {
+  test('a token expired by the clock skew is expired_token', async () => {
     const { clock, verifier, issue } = setup();
     const token = await issue();
-    clock.advance(86400 * 1000);
+    clock.advance(86400 * 1000 + SKEW_MS);
     expect(await refusedAs(verifier, `Bearer ${token}`)).toBe('expired_token');
   });
 
   test('a token used before its nbf is invalid_token', async () => {
     const { verifier } = setup();
-    expect(await refusedAs(verifier, `Bearer ${await signed(claims({ nbf: START / 1000 + 60 }))}`)).toBe('invalid_token');
+    expect(await refusedAs(verifier, `Bearer ${await signed(claims({ nbf: START / 1000 + SKEW_MS / 1000 + 1 }))}`)).toBe('invalid_token');
   });
 
   test('a token whose iat is in the future is invalid_token', async () => {
     const { verifier } = setup();
-    expect(await refusedAs(verifier, `Bearer ${await signed(claims({ iat: START / 1000 + 1 }))}`)).toBe('invalid_token');
+    expect(await refusedAs(verifier, `Bearer ${await signed(claims({ iat: START / 1000 + SKEW_MS / 1000 + 1 }))}`)).toBe('invalid_token');
   });
 
   test('a token without exp is invalid_token', async () => {
@@ -213,7 +221,7 @@ describe('refused', () => {
     const { clock, verifier, issue } = setup();
     const token = await issue();
     expect((await verifier.verify(`Bearer ${token}`)).ok).toBe(true);
-    clock.advance(86400 * 1000);
+    clock.advance(86400 * 1000 + SKEW_MS);
     expect(await refusedAs(verifier, `Bearer ${token}`)).toBe('expired_token');
   });
 });

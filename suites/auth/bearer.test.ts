@@ -4,31 +4,13 @@
 // read by each clause it bears on.
 import { conformance, expectRefused, expectStatus, generatedCases } from '../../harness/index.ts';
 import { malformedAuthorization } from '../../generators/index.ts';
-import { clause, operationKeys } from '../../specs/index.ts';
+import { operationKeys } from '../../specs/index.ts';
 import { operationNeeds, validRequest, withCredential } from '../requests.ts';
 import { badCredentials } from './credentials.ts';
-
-const redeliverClause = (signature: boolean) => (signature ? 'redeliver.errors.401.signature' : 'redeliver.errors.401.invalid-token');
+import { refusedAsUnauthenticated } from './unauthenticated.ts';
 
 for (const bad of badCredentials) {
-  for (const op of operationKeys) {
-    const request = withCredential(op, bad.name, bad.make, bad);
-
-    if (op === 'redeliver') {
-      const id = redeliverClause(bad.signature);
-      conformance(`[§${clause(id).section} ${id}] redelivery answers 401 to ${bad.name}`, request.plan, async ({ target }) => {
-        expectStatus(await request.send(target), 401);
-      });
-    } else {
-      conformance(`[§7 errors.401.all-operations] ${op} answers 401 to ${bad.name}`, request.plan, async ({ target }) => {
-        expectStatus(await request.send(target), 401);
-      });
-    }
-
-    conformance(`[§5 auth.bearer.required] ${op} refuses ${bad.name}`, request.plan, async ({ target }) => {
-      expectRefused(await request.send(target));
-    });
-  }
+  for (const op of operationKeys) refusedAsUnauthenticated(op, bad.name, withCredential(op, bad.name, bad.make, bad), bad.signature);
 }
 
 for (const op of operationKeys) {

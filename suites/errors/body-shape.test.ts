@@ -29,6 +29,8 @@ const errorCases: ErrorCase[] = [
   ...operationKeys.flatMap((op) => [withoutToken(op), scopeMissing(op)]),
   refused('404 (unknown connection)', refusals.unknownVaultConnection),
   refused('404 (unknown stream)', refusals.unknownStream),
+  refused('404 (unknown event)', refusals.unknownEvent),
+  refused('400 (stream id too short)', refusals.streamIdOneShort),
   refused('400 (id too long)', refusals.vaultIdOverMaximum),
   refused('400 (ttl_sec over the maximum)', refusals.ttlSecOverMaximum),
 ];

@@ -3,7 +3,7 @@
 // in seconds. Reads of a vault connection are the probe (they write nothing).
 import { conformance, expectEqual, expectNoProblems, expectPresent, expectSuccess, fixture, shown, type TargetSession } from '../../harness/index.ts';
 import { sharedRequest } from '../requests.ts';
-import { rateLimitHeaderNames, rateLimitOf, rateLimitProblems } from './headers.ts';
+import { answerSecondsOf, rateLimitHeaderNames, rateLimitOf, rateLimitProblems } from './headers.ts';
 
 const firstRead = { operation: 'vault' as const, needs: [fixture('vaultConnections')], requests: 0, shared: (c: { target: { fixtures: { vaultConnections: string[] } } }) => [sharedRequest.vaultRead(c.target.fixtures.vaultConnections[0]!)] };
 
@@ -35,9 +35,7 @@ conformance(
 conformance('[§8 rate-limit.reset.unix-seconds] X-RateLimit-Reset is a Unix time in seconds, not in the past', firstRead, async ({ target }) => {
   const exchange = await read(target);
   const reset = rateLimitOf(exchange).reset;
-  // The target's own clock (its Date header) is the reference, so clock skew does not matter.
-  const dated = Date.parse(exchange.headers.date ?? '');
-  const now = Math.floor((Number.isNaN(dated) ? Date.now() : dated) / 1000);
+  const now = answerSecondsOf(exchange);
   const plausibleSeconds = reset !== undefined && reset > 1e9 && reset < 1e11;
   const problems = [...(plausibleSeconds ? [] : ['not Unix seconds']), ...(plausibleSeconds && reset < now ? [`before the answer's Date (${now})`] : [])];
   expectNoProblems(problems.map((p) => `X-RateLimit-Reset ${shown(exchange.headers['x-ratelimit-reset'])}: ${p}`), `X-RateLimit-Reset in Unix seconds, at or after the answer's Date (${now})`, {

@@ -1,5 +1,5 @@
 // Reads the three X-RateLimit headers of an exchange as integers (undefined when absent or not
-// a plain non-negative integer). Plumbing for the rate-limit suites.
+// a plain non-negative integer), and what they say of each other. Plumbing for the rate-limit suites.
 import type { Exchange } from '../../harness/index.ts';
 import { observed } from '../../specs/index.ts';
 
@@ -39,4 +39,29 @@ export function rateLimitProblems(exchange: Exchange): string[] {
     if (value === undefined) return [`${name} absent`];
     return integer(value) === undefined ? [`${name} ${JSON.stringify(value)} is not a whole number`] : [];
   });
+}
+
+/** The answer's own time in Unix seconds (its Date header; the suite's clock without one), so clock skew does not matter. */
+export function answerSecondsOf(exchange: Exchange): number {
+  const dated = Date.parse(exchange.headers.date ?? '');
+  return Math.floor((Number.isNaN(dated) ? Date.now() : dated) / 1000);
+}
+
+const RESET_WITHIN_SECONDS = observed.rate_limit.reset_within_seconds.value;
+
+/**
+ * What is wrong with an answer's headers as a whole: any missing or not a whole number, Remaining
+ * above Limit or, on a 429, above 0, Reset before the answer's Date or more than a minute after it.
+ */
+export function rateLimitConsistencyProblems(exchange: Exchange): string[] {
+  const { limit, remaining, reset } = rateLimitOf(exchange);
+  const date = answerSecondsOf(exchange);
+  return [
+    ...rateLimitProblems(exchange),
+    ...(limit !== undefined && limit < 1 ? [`${names.limit} ${limit} allows nothing`] : []),
+    ...(limit !== undefined && remaining !== undefined && remaining > limit ? [`${names.remaining} ${remaining} is above ${names.limit} ${limit}`] : []),
+    ...(exchange.status === 429 && remaining !== undefined && remaining !== 0 ? [`${names.remaining} ${remaining} on a 429`] : []),
+    ...(reset !== undefined && reset < date ? [`${names.reset} ${reset} is before the answer's Date (${date})`] : []),
+    ...(reset !== undefined && reset > date + RESET_WITHIN_SECONDS ? [`${names.reset} ${reset} is ${reset - date} s after the answer's Date (${date}), more than ${RESET_WITHIN_SECONDS}`] : []),
+  ];
 }

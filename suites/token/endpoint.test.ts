@@ -4,6 +4,7 @@
 import { createLocalJWKSet, decodeJwt, decodeProtectedHeader, jwtVerify } from 'jose';
 import { conformance, expectEqual, expectIncludes, expectNoProblems, expectNotEqual, expectPresent, expectSchema, expectStatus, sharedKeys } from '../../harness/index.ts';
 import { checkScopeString, observed, operation, validator } from '../../specs/index.ts';
+import { wrongSecret } from './refused-token-requests.ts';
 
 const JWS_COMPACT = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
 
@@ -89,8 +90,8 @@ conformance('[§5 token.observed.json-request] the token endpoint accepts a JSON
   expectPresent(token, 'access_token', { exchange });
 });
 
-conformance('[§5 token.observed.errors] a wrong client secret is answered 401 invalid_client in the endpoint\'s own error shape', ownRequest, async ({ target }) => {
-  const { exchange } = await target.tokenRequest('global', { clientSecret: 'a-wrong-secret-for-the-conformance-suite' });
+conformance('[§5 token.observed.errors] a wrong client secret is answered 401 invalid_client in the endpoint\'s own error shape', wrongSecret.plan, async ({ target }) => {
+  const { exchange } = await wrongSecret.send(target);
   expectStatus(exchange, observed.tokens.errors.invalid_client!.status);
   expectSchema(exchange, validator('TokenError', 'observed'), '{error: "invalid_client", error_description}');
   expectEqual((exchange.json as { error?: unknown } | undefined)?.error, 'invalid_client', 'error', { exchange });

@@ -4,6 +4,7 @@ import { observed, type OperationKey } from '../../../specs/index.ts';
 import type { FaultHooks } from '../../app.ts';
 import { reasonPhrase } from '../../errors.ts';
 import type { Exchange, Reply, RouteKey } from '../../exchange.ts';
+import { isJsonMediaType } from '../../stages/json-body.ts';
 
 /** The routes under the management interface's base path (every answer of /api/v2). */
 export const MANAGEMENT_ROUTES: readonly RouteKey[] = ['redeliver', 'sso-ticket', 'vault', 'not-found', 'method-not-allowed'];
@@ -29,6 +30,21 @@ export function replaceStatus(app: FaultHooks, keys: readonly RouteKey[], from: 
 /** Changes the request before the route sees it. */
 export function editRequests(app: FaultHooks, key: RouteKey, edit: (exchange: Exchange) => Exchange | Promise<Exchange>): void {
   app.wrapRoute(key, (next) => async (exchange) => next(await edit(exchange)));
+}
+
+/** Changes a JSON request body before the route reads it; `edit` returns the value unchanged when it does not apply. */
+export function editJsonBody(app: FaultHooks, key: RouteKey, edit: (value: unknown) => unknown): void {
+  editRequests(app, key, (exchange) => {
+    if (!isJsonMediaType(exchange.headers['content-type'])) return exchange;
+    let value: unknown;
+    try {
+      value = JSON.parse(exchange.body.toString('utf8'));
+    } catch {
+      return exchange;
+    }
+    const edited = edit(value);
+    return edited === value ? exchange : { ...exchange, body: Buffer.from(JSON.stringify(edited), 'utf8') };
+  });
 }
 
 export function isErrorBody(body: unknown): body is Record<string, unknown> & { statusCode: number } {

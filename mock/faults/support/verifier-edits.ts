@@ -1,13 +1,16 @@
 // Faults in token checking. A lenient verifier still checks the signature (with the tenant's own
 // key, RS256 only) and every claim but the one it forgives: the forgiven claim is replaced with a
-// value that passes, and the claims are checked again.
-import { compactVerify } from 'jose';
-import { observed } from '../../../specs/index.ts';
+// value that passes, and the claims are checked again. The leniency is the verifier's (every
+// operation) or one route's own (forgiveClaimAt).
+import { SignJWT, compactVerify, decodeProtectedHeader, type JWTHeaderParameters } from 'jose';
+import { observed, type OperationKey } from '../../../specs/index.ts';
 import type { FaultHooks } from '../../app.ts';
 import { bearerToken, decodeJws, jsonObjectOf } from '../../auth/bearer.ts';
 import type { SigningKeys } from '../../auth/keys.ts';
 import type { Principal, TokenVerifier, Verification } from '../../auth/verifier.ts';
 import type { Components } from '../../components.ts';
+import { captureAll } from './captured.ts';
+import { editRequests } from './route-edits.ts';
 
 type Claims = Record<string, unknown>;
 
@@ -30,14 +33,37 @@ export function editVerifier(app: FaultHooks, edit: (verifier: TokenVerifier, pa
   app.override('verifier', (verifier, built) => edit(verifier, { keys: built.keys!, clock: built.clock!, tenant: built.tenant!, store: built.store! }));
 }
 
+/** What a lenient claim check knows: who the tenant is, and the time. */
+export type ForgivingParts = Pick<Components, 'tenant' | 'clock'>;
+
 /**
  * Accepts a correctly signed token that fails only on a claim `forgive` repairs: a refused token is
- * checked again with `forgive(claims)`.
+ * checked again with `forgive(claims)` (which returns the claims unchanged where it forgives nothing).
  */
-export function forgiveClaim(app: FaultHooks, forgive: (claims: Claims, parts: Pick<Components, 'tenant'>) => Claims): void {
+export function forgiveClaim(app: FaultHooks, forgive: (claims: Claims, parts: ForgivingParts) => Claims): void {
   alsoAccept(app, async (token, parts) => {
     const claims = await signedPayload(token, parts.keys);
     return claims && forgive(claims, parts);
+  });
+}
+
+/**
+ * The leniency of forgiveClaim in one route's own token check (a service of its own behind the
+ * same gateway), the other routes staying strict: a token the verifier refuses but `forgive`
+ * repairs reaches the route re-signed with its claims repaired.
+ */
+export function forgiveClaimAt(app: FaultHooks, key: OperationKey, forgive: (claims: Claims, parts: ForgivingParts) => Claims): void {
+  const components = captureAll(app);
+  editRequests(app, key, async (exchange) => {
+    const { verifier, keys } = components();
+    const { authorization, host } = exchange.headers;
+    const token = bearerToken(authorization);
+    if (token === undefined || (await verifier.verify(authorization, host)).ok) return exchange;
+    const claims = await signedPayload(token, keys);
+    const repaired = claims && forgive(claims, components());
+    if (!repaired || !verifier.checkClaims(repaired, host).ok) return exchange;
+    const resigned = await new SignJWT(repaired).setProtectedHeader(decodeProtectedHeader(token) as JWTHeaderParameters).sign(keys.privateKey);
+    return { ...exchange, headers: { ...exchange.headers, authorization: `Bearer ${resigned}` } };
   });
 }
 
@@ -60,7 +86,7 @@ export function editPrincipal(app: FaultHooks, edit: (principal: Principal) => P
  * Accepts, besides what the verifier accepts, tokens that `accepts` vouches for: their claims are
  * still checked, and a token that fails that check keeps the verifier's own refusal.
  */
-export function alsoAccept(app: FaultHooks, accepts: (token: string, parts: Pick<Components, 'keys' | 'tenant'>) => Promise<Claims | undefined>): void {
+export function alsoAccept(app: FaultHooks, accepts: (token: string, parts: Pick<Components, 'keys' | 'tenant' | 'clock'>) => Promise<Claims | undefined>): void {
   editVerifier(app, (verifier, parts) => ({
     ...verifier,
     async verify(authorization) {

@@ -1,0 +1,103 @@
+// What the token endpoint takes for the client's credentials and the audience it asks for (spec 5,
+// rule 3), compared leniently: a secret matched by prefix, by the stored secret's length or
+// ignoring case, an audience normalised, or matched by its start or its end. Each rewrites the near miss into
+// the right value before the endpoint sees it, as the lenient comparison would have matched it.
+import type { FaultHooks } from '../app.ts';
+import type { Components } from '../components.ts';
+import type { Exchange } from '../exchange.ts';
+import { isFormMediaType, isJsonMediaType } from '../stages/json-body.ts';
+import { faultFamily } from './fault.ts';
+import { captureAll } from './support/captured.ts';
+import { editRequests } from './support/route-edits.ts';
+
+type Parameters = Record<string, unknown>;
+
+function parametersOf(exchange: Exchange): Parameters | undefined {
+  const text = exchange.body.toString('utf8');
+  if (isFormMediaType(exchange.headers['content-type'])) return Object.fromEntries(new URLSearchParams(text));
+  if (!isJsonMediaType(exchange.headers['content-type'])) return undefined;
+  try {
+    const value: unknown = JSON.parse(text);
+    return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Parameters) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function withParameters(exchange: Exchange, parameters: Parameters): Exchange {
+  const text = isFormMediaType(exchange.headers['content-type']) ? new URLSearchParams(parameters as Record<string, string>).toString() : JSON.stringify(parameters);
+  return { ...exchange, body: Buffer.from(text, 'utf8') };
+}
+
+/** Rewrites one parameter of each token request where `rewrite` gives another value. */
+function editParameter(app: FaultHooks, name: string, rewrite: (value: string, parameters: Parameters, components: Components) => string | undefined): void {
+  const components = captureAll(app);
+  editRequests(app, 'token', (exchange) => {
+    const parameters = parametersOf(exchange);
+    const value = parameters?.[name];
+    if (typeof value !== 'string') return exchange;
+    const rewritten = rewrite(value, parameters!, components());
+    return rewritten === undefined || rewritten === value ? exchange : withParameters(exchange, { ...parameters, [name]: rewritten });
+  });
+}
+
+/** The client's own secret where `matches(sent, stored)`. */
+function secretMatching(matches: (sent: string, stored: string) => boolean) {
+  return (app: FaultHooks) =>
+    editParameter(app, 'client_secret', (sent, parameters, { store }) => {
+      const stored = typeof parameters.client_id === 'string' ? store.client(parameters.client_id)?.secret : undefined;
+      return stored !== undefined && matches(sent, stored) ? stored : undefined;
+    });
+}
+
+/** The management audience where `matches(sent, audience)`. */
+function audienceMatching(matches: (sent: string, audience: string) => boolean) {
+  return (app: FaultHooks) => editParameter(app, 'audience', (sent, _parameters, { tenant }) => (matches(sent, tenant.audience) ? tenant.audience : undefined));
+}
+
+const withoutTrailingSlash = (url: string) => url.replace(/\/+$/, '');
+
+export const clientCredentialFaults = faultFamily([
+  {
+    id: 'token-secret-matched-by-prefix',
+    clause: 'token.endpoint.wrong-secret',
+    bug: 'Secrets compared with startsWith in the wrong direction (the stored secret starts with the one sent): a secret without its last character, or any prefix of it, gets a token.',
+    install: secretMatching((sent, stored) => sent.length > 0 && stored.startsWith(sent)),
+  },
+  {
+    id: 'token-secret-compared-over-its-length',
+    clause: 'token.endpoint.wrong-secret',
+    bug: 'Secrets compared over the stored secret\'s length only (a fixed-size buffer): a secret with characters added after the right one gets a token.',
+    install: secretMatching((sent, stored) => sent.startsWith(stored)),
+  },
+  {
+    id: 'token-secret-case-insensitive',
+    clause: 'token.endpoint.wrong-secret',
+    bug: 'Secrets kept in a column with a case-insensitive collation: the client\'s secret in the other letter case gets a token.',
+    install: secretMatching((sent, stored) => sent.toLowerCase() === stored.toLowerCase()),
+  },
+  {
+    id: 'token-audience-without-trailing-slash',
+    clause: 'token.endpoint.audience',
+    bug: 'Audiences normalised before the API is looked up, trailing slashes trimmed: a token is issued for the management audience without its slash.',
+    install: audienceMatching((sent, audience) => withoutTrailingSlash(sent) === withoutTrailingSlash(audience)),
+  },
+  {
+    id: 'token-audience-matched-by-prefix',
+    clause: 'token.endpoint.audience',
+    bug: 'The API looked up by the longest identifier the audience starts with: a token is issued for the management audience with a path segment added.',
+    install: audienceMatching((sent, audience) => sent.startsWith(audience)),
+  },
+  {
+    id: 'token-audience-matched-by-its-end',
+    clause: 'token.endpoint.audience',
+    bug: 'API identifiers matched by their end, so that the tenant\'s custom domains work: a token is issued for the management audience with its host name prefixed (https://other-<tenant domain>/api/v2/).',
+    install: audienceMatching((sent, audience) => sent.endsWith(audience.replace(/^https?:\/\//, ''))),
+  },
+  {
+    id: 'token-audience-case-insensitive',
+    clause: 'token.endpoint.audience',
+    bug: 'API identifiers looked up ignoring case: a token is issued for the management audience in capitals.',
+    install: audienceMatching((sent, audience) => sent.toLowerCase() === audience.toLowerCase()),
+  },
+]);

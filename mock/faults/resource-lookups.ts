@@ -1,0 +1,95 @@
+// How the operations find the resource a path names (spec 4.1, 4.3, 7, 8), leniently: a collation
+// that ignores case, a binder that trims, a path decoded twice, events looked up by their id alone.
+// Each lets an id that differs from an existing one only by case, padding or an escape (or an event
+// of another stream) reach the existing resource.
+import type { OperationKey } from '../../specs/index.ts';
+import type { FaultHooks } from '../app.ts';
+import { faultFamily } from './fault.ts';
+import { editRequests } from './support/route-edits.ts';
+import { editStore } from './support/store-view.ts';
+
+const sameIgnoringCase = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
+
+function decoded(segment: string): string | undefined {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Changes a path parameter (still percent-encoded, as sent) before the route reads it. */
+function editParameter(app: FaultHooks, key: OperationKey, name: string, edit: (raw: string) => string | undefined): void {
+  editRequests(app, key, (exchange) => {
+    const raw = exchange.params[name];
+    const edited = raw === undefined ? undefined : edit(raw);
+    return edited === undefined ? exchange : { ...exchange, params: { ...exchange.params, [name]: edited } };
+  });
+}
+
+/** A binder that trims the decoded parameter, then hands it on encoded again. */
+function trimmed(raw: string): string | undefined {
+  const value = decoded(raw);
+  return value === undefined ? undefined : encodeURIComponent(value.trim());
+}
+
+/** A proxy that decodes the path before the application decodes it again. */
+function decodedOnce(raw: string): string | undefined {
+  return decoded(raw);
+}
+
+export const resourceLookupFaults = faultFamily([
+  {
+    id: 'vault-ids-case-insensitive',
+    clause: 'vault.response.record',
+    bug: 'Vault connections kept in a table with a case-insensitive collation: an existing id with one letter in the other case is answered with that connection\'s record.',
+    install: (app) =>
+      editStore(app, (store) => ({
+        vaultConnection: (id) => store.vaultConnection(id) ?? store.vaultConnections().find((record) => sameIgnoringCase(record.id, id)),
+      })),
+  },
+  {
+    id: 'vault-ids-trimmed',
+    clause: 'vault.response.record',
+    bug: 'A request binder that trims path parameters: an existing vault connection id with a space or tab at one end is answered with that connection\'s record.',
+    install: (app) => editParameter(app, 'vault', 'id', trimmed),
+  },
+  {
+    id: 'vault-path-decoded-twice',
+    clause: 'vault.response.record',
+    bug: 'A proxy that decodes the path before the application decodes it again: an existing vault connection id with a character escaped twice (%255F) is answered with that connection\'s record.',
+    install: (app) => editParameter(app, 'vault', 'id', decodedOnce),
+  },
+  {
+    id: 'stream-ids-case-insensitive',
+    clause: 'redeliver.errors.404.stream',
+    bug: 'Event streams kept in a table with a case-insensitive collation: redelivery under an existing stream id with one letter in the other case is accepted (202) instead of 404.',
+    install: (app) =>
+      editStore(app, (store) => {
+        const stream = (id: string) => store.stream(id) ?? store.streams().find((candidate) => sameIgnoringCase(candidate.id, id));
+        return { stream, event: (streamId, eventId) => stream(streamId)?.events.get(eventId) };
+      }),
+  },
+  {
+    id: 'event-ids-trimmed',
+    clause: 'redeliver.path.event_id.length',
+    bug: 'A request binder that trims path parameters before they are validated: redelivery accepts an existing event id with a space or tab at one end (27 characters as sent).',
+    install: (app) => editParameter(app, 'redeliver', 'event_id', trimmed),
+  },
+  {
+    id: 'redeliver-path-decoded-twice',
+    clause: 'redeliver.path.id.length',
+    bug: 'A proxy that decodes the path before the application decodes it again: redelivery accepts an existing stream id with a character escaped twice (28 characters as sent).',
+    install: (app) => editParameter(app, 'redeliver', 'id', decodedOnce),
+  },
+  {
+    id: 'event-found-in-any-stream',
+    clause: 'redeliver.errors.404.event',
+    bug: 'Events looked up by their id alone, the stream only checked to exist: redelivery of an event of another stream through an existing stream is accepted (202) instead of 404.',
+    install: (app) =>
+      editStore(app, (store) => ({
+        event: (streamId, eventId) =>
+          store.event(streamId, eventId) ?? (store.stream(streamId) ? store.streams().flatMap((stream) => [...stream.events.values()]).find((event) => event.id === eventId) : undefined),
+      })),
+  },
+]);
