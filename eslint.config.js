@@ -14,6 +14,21 @@ export default tseslint.config(
     rules: {
       // Deliberate: `_` marks a parameter or binding kept for its position.
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      // Deliberate: an async function that does not await still answers a Promise and turns a throw
+      // into a rejection, which is what the interfaces it implements (routes, hooks, send) expect.
+      '@typescript-eslint/require-await': 'off',
+    },
+  },
+  {
+    // The project's own tests read JSON the programs under test wrote (reports, results, answers):
+    // they take it as it comes and say what they expect of it in assertions.
+    files: ['**/test/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-explicit-any': 'off',
+      '@typescript-eslint/no-unsafe-assignment': 'off',
+      '@typescript-eslint/no-unsafe-member-access': 'off',
+      '@typescript-eslint/no-unsafe-return': 'off',
+      '@typescript-eslint/no-unsafe-argument': 'off',
     },
   },
 );

@@ -47,7 +47,7 @@ function main(): number {
   const runs = Number(values.runs);
   const deadline = Date.now() + Number(values['bound-minutes']) * 60_000;
   const pinned = spawnSync('taskset', ['--version']).status === 0;
-  const pin = (command: string[]) => (pinned ? ['taskset', '-c', values.core!, ...command] : command);
+  const pin = (command: string[]) => (pinned ? ['taskset', '-c', values.core, ...command] : command);
   if (!pinned) process.stdout.write('note: taskset is not available; the runs share every core with the busy process instead of one\n');
 
   // The competitor: a loop that never yields, on the same core, for as long as the script lives.

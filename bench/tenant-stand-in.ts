@@ -75,7 +75,7 @@ async function main(): Promise<number> {
     process.stdout.write(`${USAGE}\n`);
     return 0;
   }
-  const wanted = values.profiles!.split(',');
+  const wanted = values.profiles.split(',');
   const keys = { free: PROFILES[0]!, burst2: PROFILES[1]!, production: PROFILES[2]! } as Record<string, Profile>;
   const rows: Row[] = [];
   for (const name of wanted) {
@@ -104,7 +104,7 @@ async function standIn(profile: Profile, runTimeoutS: number, declareLimits: boo
     const fixtures = parse(readFileSync(join(root, 'mock', 'fixtures', 'default.yaml'), 'utf8')) as { clients: Array<{ name: string; client_id: string; client_secret?: string }> };
     const otherFixtures = parse(readFileSync(join(root, 'mock', 'fixtures', 'other-tenant.yaml'), 'utf8')) as typeof fixtures;
     const client = (name: string, from = fixtures) => from.clients.find((c) => c.name === name)!;
-    const description = parse(readFileSync(join(root, 'targets', 'mock.yaml'), 'utf8')) as Record<string, any>;
+    const description = parse(readFileSync(join(root, 'targets', 'mock.yaml'), 'utf8')) as Record<string, unknown> & { roles: Record<string, unknown> };
     delete description.test_double;
     delete description.signing_key_file;
     const env: Record<string, string> = {};

@@ -17,7 +17,7 @@ import { projectRoot } from './paths.ts';
 
 export interface EmbeddedTarget {
   target: ResolvedTarget;
-  close(): Promise<void>;
+  close: () => Promise<void>;
 }
 
 export interface EmbeddedOptions {

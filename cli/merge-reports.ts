@@ -8,6 +8,7 @@ import { exitWhenFlushed } from './exit.ts';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import type { RunResult } from './reporters/results.ts';
 
 const USAGE = `Usage: npm run merge-reports -- [--out DIR] [--shards N]
 
@@ -40,7 +41,7 @@ async function main(): Promise<number> {
     return 0;
   }
   if (values.shards !== undefined && !/^[1-9]\d*$/.test(values.shards)) return fail(2, `--shards needs a positive integer, got "${values.shards}"`);
-  const outDir = resolve(values.out!);
+  const outDir = resolve(values.out);
   const shardsDir = join(outDir, 'shards');
   const found = existsSync(shardsDir)
     ? readdirSync(shardsDir).flatMap((name) => {
@@ -59,7 +60,7 @@ async function main(): Promise<number> {
   }
   const { mergeShardResults } = await import('./reporters/merge.ts');
   const shards = found.filter((f) => f.count === count).sort((a, b) => a.index - b.index);
-  const merged = mergeShardResults(shards.map((s) => JSON.parse(readFileSync(join(s.dir, 'results.json'), 'utf8'))));
+  const merged = mergeShardResults(shards.map((s) => JSON.parse(readFileSync(join(s.dir, 'results.json'), 'utf8')) as RunResult));
   if ('problem' in merged) return fail(3, merged.problem);
   const { writeReports, prepareReportDir } = await import('./reporters/write.ts');
   const { printRunSummary } = await import('./reporters/console.ts');

@@ -28,7 +28,7 @@ import { prepareReportDir, writeReports } from './reporters/write.ts';
 import { SuiteRunner } from './suite-runner.ts';
 
 export interface RunIo {
-  print(line: string): void;
+  print: (line: string) => void;
   env: NodeJS.ProcessEnv;
 }
 

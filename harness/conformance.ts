@@ -81,6 +81,8 @@ export function conformance(title: string, plan: TestPlan, body: Body): void {
     if (evaluated.skip) context.skip(skipNote(evaluated.skip.category, evaluated.skip.reason));
     const outcome = await runBody(title, evaluated, body, settings, context, true);
     if (outcome.state === 'skipped') context.skip(outcome.detail);
+    // Rethrown as the body threw it (an assertion error, a target error), so vitest reports it as such.
+    // eslint-disable-next-line @typescript-eslint/only-throw-error
     if (outcome.error !== undefined) throw outcome.error;
   });
 }
@@ -115,7 +117,8 @@ async function runBody(title: string, evaluated: EvaluatedPlan, body: Body, sett
   const unplannedBefore = runtime.pacer.unplanned429s;
   const answersBefore = runtime.answers.length;
   try {
-    await body(Object.assign(Object.create(context) as TestContext, { target: session }) as ConformanceContext);
+    const withTarget: ConformanceContext = Object.assign(Object.create(context) as TestContext, { target: session });
+    await body(withTarget);
     return { state: 'passed' };
   } catch (error) {
     if (error instanceof SkipRequest) return { state: 'skipped', detail: skipNote(error.category, error.message) };

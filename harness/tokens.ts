@@ -38,7 +38,7 @@ export class TokenProvider {
       const reason = exchange.json && typeof exchange.json === 'object' ? (exchange.json as { error?: unknown }).error : undefined;
       throw new HarnessError(
         'TOKEN_UNAVAILABLE',
-        `the token endpoint refused role ${role} (status ${exchange.status}${reason ? `, ${String(reason)}` : ''}); check its credentials in the target file`,
+        `the token endpoint refused role ${role} (status ${exchange.status}${reason ? `, ${typeof reason === 'string' ? reason : JSON.stringify(reason)}` : ''}); check its credentials in the target file`,
       );
     }
     return sendable(token);

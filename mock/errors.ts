@@ -123,7 +123,7 @@ export interface ErrorCatalogue {
   /** The message of an entry, with its details where the entry takes some. */
   message(kind: ApiErrorKind, detail?: string): string;
   /** The reply of an entry; stages stop a request with refuse(deps, kind), which asks this. */
-  reply(kind: ApiErrorKind, detail?: string): Reply;
+  reply: (kind: ApiErrorKind, detail?: string) => Reply;
   /** A token-endpoint error reply; `status` overrides the entry's (e.g. 413 for an oversized body). */
   tokenReply(kind: TokenErrorKind, description: string, status?: number): Reply;
 }

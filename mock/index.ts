@@ -102,7 +102,7 @@ export interface MockServer {
   components: Components;
   /** Ids of the installed faults. */
   faults: readonly string[];
-  close(): Promise<void>;
+  close: () => Promise<void>;
 }
 
 export async function createMockServer(options: MockServerOptions = {}): Promise<MockServer> {

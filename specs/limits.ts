@@ -33,8 +33,8 @@ export function boundsAt(location: LimitLocation, kind: Bounds['kind']): Bounds 
   const node = schemaAt(location);
   const [minKey, maxKey] = kind === 'length' ? ['minLength', 'maxLength'] : ['minimum', 'maximum'];
   const bounds: Bounds = { kind };
-  if (typeof node[minKey] === 'number') bounds.min = node[minKey] as number;
-  if (typeof node[maxKey] === 'number') bounds.max = node[maxKey] as number;
+  if (typeof node[minKey] === 'number') bounds.min = node[minKey];
+  if (typeof node[maxKey] === 'number') bounds.max = node[maxKey];
   return bounds;
 }
 

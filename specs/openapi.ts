@@ -51,7 +51,7 @@ export function deref(node: unknown): JsonObject {
   const object = node as JsonObject;
   if (typeof object.$ref !== 'string') return object;
   const { $ref, ...siblings } = object;
-  return { ...deref(resolvePointer($ref as string)), ...siblings };
+  return { ...deref(resolvePointer($ref)), ...siblings };
 }
 
 function readOperations(): OperationSpec[] {
@@ -59,7 +59,7 @@ function readOperations(): OperationSpec[] {
   const result: OperationSpec[] = [];
   for (const [pathTemplate, item] of Object.entries(paths)) {
     for (const [method, raw] of Object.entries(item)) {
-      const op = raw as JsonObject;
+      const op = raw;
       const parameters = ((op.parameters as unknown[]) ?? []).map((p) => {
         const param = deref(p);
         return {

@@ -51,7 +51,7 @@ function convert(node: unknown, level: Level): unknown {
 function inlined(node: JsonObject): JsonObject {
   if (typeof node.$ref !== 'string') return node;
   const { $ref, ...siblings } = node;
-  return { ...(resolvePointer($ref as string) as JsonObject), ...siblings };
+  return { ...(resolvePointer($ref) as JsonObject), ...siblings };
 }
 
 /**

@@ -13,12 +13,16 @@ import type { RunResult, TestOutcome } from './results.ts';
 import { unverifiedReasons } from './results.ts';
 
 function escape(text: string): string {
-  return text
-    .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g, '')
+  return (
+    text
+      // XML 1.0 cannot carry these control characters, even escaped: they are dropped.
+      // eslint-disable-next-line no-control-regex
+      .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g, '')
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')
     .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;');
+    .replace(/"/g, '&quot;')
+  );
 }
 
 function attributes(values: Record<string, string | number>): string {

@@ -141,7 +141,7 @@ function outcomeOf(test: TestCase, file: string, strict: boolean, baseline: Base
   const plan: EvaluatedPlan | undefined = meta.plan;
   let state: TestState = result.state === 'passed' ? 'passed' : result.state === 'failed' ? 'failed' : 'skipped';
   const note = result.state === 'skipped' ? result.note ?? (plan?.skip ? `[${plan.skip.category}] ${plan.skip.reason}` : undefined) : undefined;
-  const errors = (result.errors ?? []).map((e) => redactor.redact(withoutStackFrames(e.message ?? String(e))));
+  const errors = (result.errors ?? []).map((e) => redactor.redact(withoutStackFrames(e.message ?? JSON.stringify(e))));
   const listed = baseline.find((entry) => entry.match === known?.id || entry.match === test.name);
   if (state === 'skipped' && !note && test.options.mode === 'skip') state = 'skipped';
   const level = known?.level;

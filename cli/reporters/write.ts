@@ -27,7 +27,7 @@ export function writeReports(result: RunResult, dir: string, extra: Partial<Reco
     ['summary.md', renderSummary(result)],
     ['results.json', `${JSON.stringify(result, null, 2)}\n`],
     ['report.html', renderHtml(result)],
-    ...(Object.entries(extra) as Array<[string, string]>),
+    ...Object.entries(extra),
   ];
   for (const [name, text] of files) writeFileSync(join(dir, name), redactor.redact(text));
   return files.map(([name]) => join(dir, name));

@@ -31,7 +31,7 @@ describe('jsonValueOfWrongType', () => {
     const fractions = jsonValueOfWrongType(['integer'], { range: { min: 900 } }).filter((value) => typeof value === 'number');
     fc.assert(
       fc.property(fractions, (value) => {
-        expect(value as number).toBeGreaterThan(900);
+        expect(value).toBeGreaterThan(900);
         expect(Number.isInteger(value)).toBe(false);
       }),
       runs,

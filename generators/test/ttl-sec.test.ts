@@ -54,7 +54,7 @@ describe('invalid ttl_sec', () => {
 
   it.each(rows)('$name fails the contract on $keyword only', ({ arbitrary, keyword, holds }) => {
     fc.assert(
-      fc.property(arbitrary as fc.Arbitrary<unknown>, (ttl) => {
+      fc.property(arbitrary, (ttl) => {
         expect(holds(ttl), `${JSON.stringify(ttl)} is not what the name says`).toBe(true);
         expectRefusedOnlyFor(contract, ttl, { keywords: [keyword] });
       }),

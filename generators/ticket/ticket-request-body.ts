@@ -60,7 +60,7 @@ function independentPart(constraints: TicketRequestBodyConstraints): fc.Arbitrar
     const value = validTicketField(field, constraints);
     if (value) model[field] = value;
   }
-  return fc.record(model, { requiredKeys: [], noNullPrototype: true }) as fc.Arbitrary<TicketRequestBody>;
+  return fc.record(model, { requiredKeys: [], noNullPrototype: true });
 }
 
 function merged([connection, independent]: [TicketRequestBody, TicketRequestBody]): TicketRequestBody {

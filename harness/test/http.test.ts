@@ -192,7 +192,7 @@ describe('TargetHttp behind an HTTP proxy', () => {
     proxyServer.on('connect', (req, client: Socket, head: Buffer) => {
       proxied.push(req.url ?? '');
       const [host, port] = (req.url ?? '').split(':');
-      const upstream = connect(Number(port), host!, () => {
+      const upstream = connect(Number(port), host, () => {
         client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
         upstream.write(head);
         upstream.pipe(client);

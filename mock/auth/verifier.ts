@@ -85,7 +85,7 @@ export function createTokenVerifier({ keys, clock, tenant, store }: VerifierPart
     if (!decoded) return refuse('invalid_token', 'the token does not decode to a JOSE header and a JSON payload');
     const { alg, kid } = decoded.header;
     if (alg === 'none' || alg === undefined) return refuse('invalid_token', 'the token is not signed');
-    if (alg !== observed.tokens.alg) return refuse('invalid_signature', `alg ${String(alg)} is not accepted`);
+    if (alg !== observed.tokens.alg) return refuse('invalid_signature', `alg ${typeof alg === 'string' ? alg : JSON.stringify(alg)} is not accepted`);
     // Without a kid no published key is named (observed.tokens.kid_required).
     if (kid === undefined) return refuse('invalid_token', 'the token has no kid');
     if (typeof kid !== 'string') return refuse('invalid_token', 'kid is not a string');

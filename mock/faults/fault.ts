@@ -13,7 +13,7 @@ export interface Fault {
   clause: string;
   /** One sentence: what the faulty mock does instead. */
   description: string;
-  install(app: FaultHooks): void;
+  install: (app: FaultHooks) => void;
 }
 
 /** A fault as a row of its family's table. */
@@ -25,7 +25,7 @@ export interface FaultRow {
    * help breaking. It is the fault's description.
    */
   bug: string;
-  install(app: FaultHooks): void;
+  install: (app: FaultHooks) => void;
 }
 
 /** The faults of one family file, in the order of its table. */

@@ -12,6 +12,9 @@ import { editReplies } from './support/route-edits.ts';
 import { editPrincipal } from './support/verifier-edits.ts';
 
 const OK = 200;
+
+/** The token's scope claim, a space-separated string ('' when absent). */
+const scopeOf = (claims: JWTPayload): string => (typeof claims.scope === 'string' ? claims.scope : '');
 const ERROR_FROM = 400;
 /** A common default lifetime, where the real service issues tokens for a day. */
 const ONE_HOUR = 3600;
@@ -92,7 +95,7 @@ export const tokenIssuingFaults = faultFamily([
     clause: 'token.scopes',
     bug: 'An off-by-one in the code that writes the scope claim (a slice from 1): the claim leaves out the first granted scope (update:event_deliveries for the global client); authorization still uses the client\'s grants.',
     install(app) {
-      reissueTokens(app, { claims: (claims) => ({ ...claims, scope: String(claims.scope ?? '').split(' ').slice(1).join(' ') }) });
+      reissueTokens(app, { claims: (claims) => ({ ...claims, scope: scopeOf(claims).split(' ').slice(1).join(' ') }) });
       editPrincipal(app, (principal) => ({ ...principal, scopes: new Set(principal.client.scopes) }));
     },
   },
@@ -100,7 +103,7 @@ export const tokenIssuingFaults = faultFamily([
     id: 'token-carries-scope-outside-catalogue',
     clause: 'scopes.catalogue',
     bug: 'Tokens that still carry a legacy scope name: besides their granted scopes they hold update:event_redeliveries, which is not in the scope catalogue.',
-    install: (app) => reissueTokens(app, { claims: (claims) => ({ ...claims, scope: `${String(claims.scope ?? '')} ${LEGACY_SCOPE}`.trim() }) }),
+    install: (app) => reissueTokens(app, { claims: (claims) => ({ ...claims, scope: `${scopeOf(claims)} ${LEGACY_SCOPE}`.trim() }) }),
   },
   {
     id: 'token-without-kid',

@@ -69,7 +69,7 @@ export const vaultRecordFaults = faultFamily([
     id: 'vault-record-refreshed-at-as-epoch-ms',
     clause: 'vault.record.refreshed_at',
     bug: 'The refresh time sent as the number a JavaScript Date holds: refreshed_at, when present, is milliseconds since 1970 instead of an ISO 8601 date-time.',
-    install: writesField('refreshed_at', (refreshedAt) => (refreshedAt === undefined ? undefined : Date.parse(String(refreshedAt)))),
+    install: writesField('refreshed_at', (refreshedAt) => (typeof refreshedAt === 'string' ? Date.parse(refreshedAt) : refreshedAt)),
   },
   {
     id: 'vault-record-fingerprint-empty-when-not-ready',

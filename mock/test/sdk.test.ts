@@ -38,8 +38,8 @@ function startMock(args: string[]): Promise<Started> {
         resolve({ child, domain: ready[1]!, certPath: trust[1]! });
       }
     };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
     child.on('exit', (code) => reject(new Error(`the mock exited with ${code}: ${output}`)));
   });
 }
@@ -54,8 +54,8 @@ function runSdk(config: SdkScenarioConfig, certPath: string): Promise<Map<string
     started.push(child);
     let stdout = '';
     let stderr = '';
-    child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     child.on('exit', (code) => {
       if (code !== 0) return reject(new Error(`the SDK process exited with ${code}: ${stderr}`));
       const results = stdout.trim().split('\n').map((line) => JSON.parse(line) as ScenarioResult);

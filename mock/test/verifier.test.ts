@@ -49,7 +49,7 @@ function claims(overrides: JWTPayload = {}): JWTPayload {
 }
 
 function signed(payload: JWTPayload, header: Record<string, unknown> = {}): Promise<string> {
-  return new SignJWT(payload).setProtectedHeader({ alg: 'RS256', typ: 'JWT', kid: keys.kid, ...header } as { alg: string }).sign(keys.privateKey);
+  return new SignJWT(payload).setProtectedHeader({ alg: 'RS256', typ: 'JWT', kid: keys.kid, ...header }).sign(keys.privateKey);
 }
 
 const segment = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');

@@ -10,7 +10,8 @@ import * as x509 from '@peculiar/x509';
 x509.cryptoProvider.set(webcrypto as unknown as Parameters<typeof x509.cryptoProvider.set>[0]);
 
 type KeyPair = webcrypto.CryptoKeyPair;
-type SigningAlgorithm = NonNullable<Parameters<typeof x509.X509CertificateGenerator.createSelfSigned>[0]['signingAlgorithm']>;
+/** How the certificate is signed: ECDSA or RSASSA-PKCS1-v1_5, both with SHA-256 (a Web Crypto algorithm). */
+type SigningAlgorithm = webcrypto.Algorithm & { hash: string };
 
 const DAY_MS = 86_400_000;
 
@@ -82,7 +83,7 @@ function describe(certificate: x509.X509Certificate): Certificate {
 }
 
 function signingAlgorithmOf(key: webcrypto.CryptoKey): SigningAlgorithm {
-  return (key.algorithm.name === 'ECDSA' ? { name: 'ECDSA', hash: 'SHA-256' } : { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' }) as SigningAlgorithm;
+  return (key.algorithm.name === 'ECDSA' ? { name: 'ECDSA', hash: 'SHA-256' } : { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' });
 }
 
 /** A positive serial of 9 random bytes, hex (as a tenant's signing certificate has). */

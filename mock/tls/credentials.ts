@@ -58,7 +58,7 @@ function reusable(dir: string): TlsCredentials | undefined {
 }
 
 async function generate(dir: string): Promise<TlsCredentials> {
-  const keys = (await webcrypto.subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, true, ['sign', 'verify'])) as webcrypto.CryptoKeyPair;
+  const keys = (await webcrypto.subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, true, ['sign', 'verify']));
   const certificate = await selfSignedCertificate({
     keys,
     commonName: 'localhost',

@@ -25,7 +25,7 @@ describe('openapi.yaml', () => {
   });
 
   it('fails validation when a response lacks its description (the validator can fail)', async () => {
-    const broken = structuredClone(openapi) as JsonObject;
+    const broken = structuredClone<JsonObject>(openapi);
     const paths = broken.paths as Record<string, Record<string, JsonObject>>;
     const post = paths['/event-streams/{id}/redeliver/{event_id}']!.post!;
     delete ((post.responses as JsonObject)['202'] as JsonObject).description;

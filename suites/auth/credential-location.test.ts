@@ -13,7 +13,7 @@ const TOKEN_PARAMETER = 'access_token';
 
 interface Location {
   where: string;
-  applies(op: OperationKey): boolean;
+  applies: (op: OperationKey) => boolean;
   place(request: CallInput, token: string): CallInput;
 }
 

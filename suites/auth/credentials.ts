@@ -11,7 +11,7 @@ export interface BadCredential {
   signature: boolean;
   needs: Need[];
   shared: string[];
-  make(target: TargetSession): Promise<Credential>;
+  make: (target: TargetSession) => Promise<Credential>;
 }
 
 const globalToken = (target: TargetSession) => target.tokenFor('global');

@@ -26,7 +26,7 @@ const nearMisses: Array<{ what: string; of: (scope: string) => string }> = [
 
 /** The claims with the operation's scope replaced by its near miss; the other scopes stay. */
 function withScopeReplaced(claims: JWTPayload, scope: string, nearMiss: string): JWTPayload {
-  const others = String(claims.scope ?? '').split(' ').filter((s) => s.length > 0 && s !== scope);
+  const others = (typeof claims.scope === 'string' ? claims.scope : '').split(' ').filter((s) => s.length > 0 && s !== scope);
   return { ...claims, scope: [...others, nearMiss].join(' ') };
 }
 

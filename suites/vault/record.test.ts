@@ -23,11 +23,14 @@ const fields = Object.entries(record.properties as Record<string, JsonObject>).m
   rule: `${required.has(field) ? 'required' : 'optional'} ${field}: ${describe(fieldSchema)}`,
 }));
 
+/** A schema keyword's value as it reads in a title. */
+const text = (value: unknown): string => (typeof value === 'string' || typeof value === 'number' ? String(value) : JSON.stringify(value));
+
 function describe(fieldSchema: JsonObject): string {
   const parts = [String(fieldSchema.type)];
-  if (fieldSchema.format) parts.push(`format ${String(fieldSchema.format)}`);
+  if (fieldSchema.format) parts.push(`format ${text(fieldSchema.format)}`);
   if (fieldSchema.minLength !== undefined || fieldSchema.maxLength !== undefined) {
-    parts.push(`length ${String(fieldSchema.minLength ?? 0)}..${String(fieldSchema.maxLength ?? '∞')}`);
+    parts.push(`length ${text(fieldSchema.minLength ?? 0)}..${text(fieldSchema.maxLength ?? '∞')}`);
   }
   return parts.join(', ');
 }

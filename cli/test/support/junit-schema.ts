@@ -49,7 +49,7 @@ export function junitProblems(xml: string): string[] {
   const roots = parsed.filter((node) => !('?xml' in node));
   if (roots.length !== 1 || !('testsuites' in roots[0]!)) return ['the root element is not <testsuites>'];
   const problems: string[] = [];
-  check(roots[0]!, 'testsuites', '/testsuites', problems);
+  check(roots[0], 'testsuites', '/testsuites', problems);
   return problems;
 }
 

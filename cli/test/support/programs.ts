@@ -49,7 +49,7 @@ export function startMockProgram(args: string[]): Promise<Started> {
       child.kill('SIGKILL');
       reject(new Error(`the mock did not start: ${output}`));
     }, 30_000);
-    child.stdout!.on('data', (chunk: Buffer) => {
+    child.stdout.on('data', (chunk: Buffer) => {
       output += chunk.toString();
       const match = /mock listening on (http:\/\/\S+)/.exec(output);
       if (match) {
@@ -65,7 +65,7 @@ export function startMockProgram(args: string[]): Promise<Started> {
         });
       }
     });
-    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.on('exit', (code) => reject(new Error(`the mock exited with ${code}: ${output}`)));
   });
 }
