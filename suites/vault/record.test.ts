@@ -1,13 +1,26 @@
 // Section 2.1: the fields of a flows vault connection, one test per field, each checked on every
 // connection the target names (the mock names one with every optional field, one with none and
 // one with every string at its maximum length).
-import { conformance, expectEqual, expectJsonMediaType, expectSchema, expectStatus, expectSuccess, fixture, type TargetSession } from '../../harness/index.ts';
+import {
+  conformance,
+  expectEqual,
+  expectJsonMediaType,
+  expectSchema,
+  expectStatus,
+  expectSuccess,
+  fixture,
+  type TargetSession,
+} from '../../harness/index.ts';
 import { clause, compileNode, observed, schema, validator, type JsonObject } from '../../specs/index.ts';
 import { sharedRequest, vaultReads } from '../requests.ts';
 
 /** Every test here reads the fixtures' connections, each read once per run. */
 const readsAll = { needs: [fixture('vaultConnections')], requests: 0, shared: vaultReads };
-const readsFirst = { needs: [fixture('vaultConnections')], requests: 0, shared: (c: Parameters<typeof vaultReads>[0]) => vaultReads(c).slice(0, 1) };
+const readsFirst = {
+  needs: [fixture('vaultConnections')],
+  requests: 0,
+  shared: (c: Parameters<typeof vaultReads>[0]) => vaultReads(c).slice(0, 1),
+};
 
 function read(target: TargetSession, id: string) {
   return target.call('vault', { params: { id }, shared: sharedRequest.vaultRead(id) });
@@ -24,7 +37,9 @@ const fields = Object.entries(record.properties as Record<string, JsonObject>).m
 }));
 
 /** A schema keyword's value as it reads in a title. */
-const text = (value: unknown): string => (typeof value === 'string' || typeof value === 'number' ? String(value) : JSON.stringify(value));
+function text(value: unknown): string {
+  return typeof value === 'string' || typeof value === 'number' ? String(value) : JSON.stringify(value);
+}
 
 function describe(fieldSchema: JsonObject): string {
   const parts = [String(fieldSchema.type)];
@@ -45,14 +60,18 @@ for (const row of fields) {
   });
 }
 
-conformance('[§4.3 vault.response.record] the read answers the record of the connection named in the path', readsAll, async ({ target }) => {
-  for (const id of target.fixture('vaultConnections')) {
-    const exchange = await read(target, id);
-    const got = (exchange.json as { id?: unknown } | undefined)?.id;
-    expectSuccess(exchange);
-    expectEqual(got, id, 'record id', { exchange });
-  }
-});
+conformance(
+  '[§4.3 vault.response.record] the read answers the record of the connection named in the path',
+  readsAll,
+  async ({ target }) => {
+    for (const id of target.fixture('vaultConnections')) {
+      const exchange = await read(target, id);
+      const got = (exchange.json as { id?: unknown } | undefined)?.id;
+      expectSuccess(exchange);
+      expectEqual(got, id, 'record id', { exchange });
+    }
+  },
+);
 
 conformance('[§4 vault.response.content-type] the vault read answers with a JSON body', readsFirst, async ({ target }) => {
   const exchange = await read(target, target.fixture('vaultConnections')[0]!);
@@ -67,6 +86,10 @@ conformance('[§4.4 vault.success.status] the vault read answers 200', readsFirs
 conformance('[§2.1 vault.response.shape] every connection read has the recorded shape', readsAll, async ({ target }) => {
   for (const id of target.fixture('vaultConnections')) {
     const exchange = await read(target, id);
-    expectSchema(exchange, validator('FlowsVaultConnection', 'observed'), 'the fields of section 2.1 only, unset ones omitted, millisecond UTC timestamps, 32-hex fingerprint, upper-case app_id');
+    expectSchema(
+      exchange,
+      validator('FlowsVaultConnection', 'observed'),
+      'the fields of section 2.1 only, unset ones omitted, millisecond UTC timestamps, 32-hex fingerprint, upper-case app_id',
+    );
   }
 });
