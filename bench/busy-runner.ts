@@ -59,29 +59,58 @@ function main(): number {
   const work = mkdtempSync(join(tmpdir(), 'busy-runner-'));
   try {
     const node = [process.execPath, '--import', 'tsx'];
-    const once = (what: string, args: string[], judge: (code: number | null, out: string, outDir: string) => string | undefined, timeoutMs: number) => {
+    const once = (
+      what: string,
+      args: string[],
+      judge: (code: number | null, out: string, outDir: string) => string | undefined,
+      timeoutMs: number,
+    ) => {
       if (Date.now() > deadline) return;
       const outDir = join(work, `${outcomes.length}`);
       const [command, ...rest] = pin([...node, ...args.map((a) => a.replace('{out}', outDir))]);
       const started = Date.now();
-      const result = spawnSync(command!, rest, { cwd: root, encoding: 'utf8', timeout: Math.min(timeoutMs, deadline - Date.now()), maxBuffer: 64 * 1024 * 1024 });
-      const problem = result.error ? `did not finish: ${result.error.message}` : judge(result.status, result.stdout + result.stderr, outDir);
+      const result = spawnSync(command!, rest, {
+        cwd: root,
+        encoding: 'utf8',
+        timeout: Math.min(timeoutMs, deadline - Date.now()),
+        maxBuffer: 64 * 1024 * 1024,
+      });
+      const problem = result.error
+        ? `did not finish: ${result.error.message}`
+        : judge(result.status, result.stdout + result.stderr, outDir);
       const outcome = { what, ok: problem === undefined, ms: Date.now() - started, detail: problem ?? '' };
       outcomes.push(outcome);
-      process.stdout.write(`${outcome.ok ? 'ok  ' : 'FAIL'} ${what} (${(outcome.ms / 1000).toFixed(1)} s)${problem ? `: ${problem}` : ''}\n`);
+      process.stdout.write(
+        `${outcome.ok ? 'ok  ' : 'FAIL'} ${what} (${(outcome.ms / 1000).toFixed(1)} s)${problem ? `: ${problem}` : ''}\n`,
+      );
     };
     for (let i = 1; i <= runs; i += 1) {
-      once(`429 clause, run ${i}/${runs}`, ['cli/conformance.ts', '--grep', '[§7 redeliver.errors.429]', '--out', '{out}'], (_, out, outDir) => {
-        const results = readResults(outDir);
-        const test = results?.tests.find((t) => t.clause === 'redeliver.errors.429');
-        return test?.state === 'passed' ? undefined : `the 429 test ${test?.state ?? 'did not run'}: ${lastLines(out)}`;
-      }, 300_000);
+      once(
+        `429 clause, run ${i}/${runs}`,
+        ['cli/conformance.ts', '--grep', '[§7 redeliver.errors.429]', '--out', '{out}'],
+        (_, out, outDir) => {
+          const results = readResults(outDir);
+          const test = results?.tests.find((t) => t.clause === 'redeliver.errors.429');
+          return test?.state === 'passed' ? undefined : `the 429 test ${test?.state ?? 'did not run'}: ${lastLines(out)}`;
+        },
+        300_000,
+      );
     }
     for (let i = 1; i <= runs; i += 1) {
-      once(`npm start, run ${i}/${runs}`, ['cli/conformance.ts', '--out', '{out}'], (code, out) => (code === 0 ? undefined : `exit ${code}: ${lastLines(out)}`), 600_000);
+      once(
+        `npm start, run ${i}/${runs}`,
+        ['cli/conformance.ts', '--out', '{out}'],
+        (code, out) => (code === 0 ? undefined : `exit ${code}: ${lastLines(out)}`),
+        600_000,
+      );
     }
     if (!values['no-mutation']) {
-      once('mutation gate, one worker', ['cli/mutation.ts', '--jobs', '1'], (code, out) => (code === 0 ? undefined : `exit ${code}: ${lastLines(out, 4)}`), 1_800_000);
+      once(
+        'mutation gate, one worker',
+        ['cli/mutation.ts', '--jobs', '1'],
+        (code, out) => (code === 0 ? undefined : `exit ${code}: ${lastLines(out, 4)}`),
+        1_800_000,
+      );
     }
     if (values['with-tests']) {
       const [command, ...rest] = pin(['npx', 'vitest', 'run']);
@@ -104,7 +133,9 @@ function main(): number {
   for (const [group, list] of groups) {
     const times = list.map((o) => o.ms / 1000).sort((a, b) => a - b);
     const median = times[Math.floor(times.length / 2)]!;
-    process.stdout.write(`${group}: ${list.filter((o) => o.ok).length} of ${list.length} as expected; wall ${times[0]!.toFixed(1)} / ${median.toFixed(1)} / ${times.at(-1)!.toFixed(1)} s (min / median / max)\n`);
+    process.stdout.write(
+      `${group}: ${list.filter((o) => o.ok).length} of ${list.length} as expected; wall ${times[0]!.toFixed(1)} / ${median.toFixed(1)} / ${times.at(-1)!.toFixed(1)} s (min / median / max)\n`,
+    );
   }
   if (Date.now() > deadline) process.stdout.write('the script reached its time bound; runs after it were not made\n');
   return outcomes.length > 0 && outcomes.every((o) => o.ok) && Date.now() <= deadline ? 0 : 1;

@@ -108,7 +108,12 @@ async function accessToken(url: string): Promise<string> {
   const response = await request(`${url}${observed.tokens.path}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ grant_type: 'client_credentials', client_id: global.client_id, client_secret: global.client_secret, audience: `https://${fixtures.tenant.domain}/api/v2/` }),
+    body: JSON.stringify({
+      grant_type: 'client_credentials',
+      client_id: global.client_id,
+      client_secret: global.client_secret,
+      audience: `https://${fixtures.tenant.domain}/api/v2/`,
+    }),
   });
   const body = (await response.body.json()) as { access_token?: string };
   if (!body.access_token) throw new Error(`the mock issued no token (status ${response.statusCode})`);
@@ -119,11 +124,13 @@ async function accessToken(url: string): Promise<string> {
 async function stateIntact(url: string, token: string): Promise<string[]> {
   const problems: string[] = [];
   const read = await request(`${url}${vaultPath}`, { headers: { authorization: `Bearer ${token}` } });
-  if (read.statusCode !== 200 || (await read.body.text()) !== expectedBody) problems.push(`the record reads back as status ${read.statusCode} or another body`);
+  if (read.statusCode !== 200 || (await read.body.text()) !== expectedBody)
+    problems.push(`the record reads back as status ${read.statusCode} or another body`);
   const redeliverPath = `${basePath}${operation('redeliver').pathTemplate.replace('{id}', stream.id).replace('{event_id}', failedEvent.id)}`;
   const redelivery = await request(`${url}${redeliverPath}`, { method: 'POST', headers: { authorization: `Bearer ${token}` } });
   await redelivery.body.dump();
-  if (redelivery.statusCode !== observed.operations.redeliver.success.status) problems.push(`a redelivery after the load answered ${redelivery.statusCode}`);
+  if (redelivery.statusCode !== observed.operations.redeliver.success.status)
+    problems.push(`a redelivery after the load answered ${redelivery.statusCode}`);
   return problems;
 }
 
@@ -141,15 +148,28 @@ async function measure(server: Server, headers: Record<string, string>): Promise
   await load(server.url, headers, WARMUP_MS, MAX_REQUESTS);
   const result = await load(server.url, headers, DURATION_MS, MAX_REQUESTS);
   const sorted = Float64Array.from(result.latenciesMs).sort();
-  return { name: server.name, rps: result.requests / result.seconds, p50: percentile(sorted, 50), p99: percentile(sorted, 99), requests: result.requests, wrong: result.wrong };
+  return {
+    name: server.name,
+    rps: result.requests / result.seconds,
+    p50: percentile(sorted, 50),
+    p99: percentile(sorted, 99),
+    requests: result.requests,
+    wrong: result.wrong,
+  };
 }
 
 async function main(): Promise<void> {
-  console.log(`bench: GET ${vaultPath}, ${CONNECTIONS} connections x pipelining ${PIPELINING}, ${values.duration} s or ${MAX_REQUESTS} requests (after ${values.warmup} s warm-up)`);
+  console.log(
+    `bench: GET ${vaultPath}, ${CONNECTIONS} connections x pipelining ${PIPELINING}, ${values.duration} s or ${MAX_REQUESTS} requests (after ${values.warmup} s warm-up)`,
+  );
   const results: Figures[] = [];
   const problems: string[] = [];
 
-  const bare = await startServer('bare node:http', './servers/bare-server.ts', { BENCH_PATH: vaultPath, BENCH_BODY: expectedBody, BENCH_CONTENT_TYPE: observed.content_type });
+  const bare = await startServer('bare node:http', './servers/bare-server.ts', {
+    BENCH_PATH: vaultPath,
+    BENCH_BODY: expectedBody,
+    BENCH_CONTENT_TYPE: observed.content_type,
+  });
   const bareFigures = await measure(bare, {});
   results.push({ ...bareFigures, rssMb: (await stopServer(bare)) / 1024 });
 
@@ -168,7 +188,9 @@ async function main(): Promise<void> {
   console.log('server           requests   req/s     p50 ms   p99 ms   peak RSS MB   wrong answers');
   for (const r of results) {
     const wrong = [...r.wrong.entries()].map(([k, n]) => `${n} x ${k}`).join(', ') || 'none';
-    console.log(`${r.name.padEnd(16)} ${String(r.requests).padStart(8)}   ${r.rps.toFixed(0).padStart(6)}   ${r.p50.toFixed(2).padStart(6)}   ${r.p99.toFixed(2).padStart(6)}   ${r.rssMb.toFixed(1).padStart(11)}   ${wrong}`);
+    console.log(
+      `${r.name.padEnd(16)} ${String(r.requests).padStart(8)}   ${r.rps.toFixed(0).padStart(6)}   ${r.p50.toFixed(2).padStart(6)}   ${r.p99.toFixed(2).padStart(6)}   ${r.rssMb.toFixed(1).padStart(11)}   ${wrong}`,
+    );
     for (const [kind, n] of r.wrong) problems.push(`${r.name}: ${n} answers of ${kind}`);
   }
   const [bareResult, mockResult] = results as [Figures, Figures];
@@ -176,7 +198,9 @@ async function main(): Promise<void> {
   console.log('');
   console.log(`throughput ratio mock/bare: ${ratio.toFixed(2)} (goal >= ${GOAL.ratio})`);
   console.log(`mock peak RSS: ${mockResult.rssMb.toFixed(1)} MB (goal < ${GOAL.rssMb} MB)`);
-  console.log(`correctness under load: ${problems.length === 0 ? 'every answer 200 with the exact record; record unchanged and redelivery accepted afterwards' : problems.join('; ')}`);
+  console.log(
+    `correctness under load: ${problems.length === 0 ? 'every answer 200 with the exact record; record unchanged and redelivery accepted afterwards' : problems.join('; ')}`,
+  );
   process.exitCode = problems.length === 0 ? 0 : 1;
 }
 

@@ -83,11 +83,16 @@ async function main(): Promise<number> {
     if (!profile) throw new Error(`unknown profile ${name}; use ${Object.keys(keys).join(', ')}`);
     rows.push(await standIn(profile, Number(values['run-timeout']), !values['measure-limits']));
   }
-  process.stdout.write(`\n| Profile | Verdict | Requests | Wall time | Waiting for the rate limit | Suite 429s outside the exhaustion | Other client's 429s (before / during the exhaustion, of its reads) | Gating clauses verified |\n|---|---|---|---|---|---|---|---|\n`);
+  process.stdout.write(
+    `\n| Profile | Verdict | Requests | Wall time | Waiting for the rate limit | Suite 429s outside the exhaustion | Other client's 429s (before / during the exhaustion, of its reads) | Gating clauses verified |\n|---|---|---|---|---|---|---|---|\n`,
+  );
   for (const r of rows) {
-    process.stdout.write(`| ${r.profile} | ${r.verdict} | ${r.requests} | ${r.wallS.toFixed(0)} s | ${r.waitedS.toFixed(0)} s | ${r.suite429s} | ${r.other429sBefore} / ${r.other429sDuring} of ${r.otherReads} | ${r.verified} |\n`);
+    process.stdout.write(
+      `| ${r.profile} | ${r.verdict} | ${r.requests} | ${r.wallS.toFixed(0)} s | ${r.waitedS.toFixed(0)} s | ${r.suite429s} | ${r.other429sBefore} / ${r.other429sDuring} of ${r.otherReads} | ${r.verified} |\n`,
+    );
   }
-  for (const r of rows.filter((row) => row.unverified.length > 0)) process.stdout.write(`\n${r.profile}: not verified: ${r.unverified.join('; ')}\n`);
+  for (const r of rows.filter((row) => row.unverified.length > 0))
+    process.stdout.write(`\n${r.profile}: not verified: ${r.unverified.join('; ')}\n`);
   return 0;
 }
 
@@ -95,16 +100,25 @@ async function standIn(profile: Profile, runTimeoutS: number, declareLimits: boo
   const work = mkdtempSync(join(tmpdir(), 'tenant-stand-in-'));
   const keyFile = join(work, 'tenant-signing-key.pem');
   writeFileSync(keyFile, await exportPKCS8((await generateKeyPair('RS256', { extractable: true })).privateKey), { mode: 0o600 });
-  const tenant = await createMockServer({ tls: true, signingKey: keyFile, rateLimit: { bucketSize: profile.bucketSize, refillPerSecond: profile.refillPerSecond }, report: () => {} });
+  const tenant = await createMockServer({
+    tls: true,
+    signingKey: keyFile,
+    rateLimit: { bucketSize: profile.bucketSize, refillPerSecond: profile.refillPerSecond },
+    report: () => {},
+  });
   const other = await createMockServer({ tls: true, fixtures: join(root, 'mock', 'fixtures', 'other-tenant.yaml'), report: () => {} });
   const certPath = tenant.tls?.certPath;
   if (!certPath) throw new Error('the stand-in has no certificate file to trust');
   const agent = new Agent({ connect: { ca: readFileSync(certPath, 'utf8') } });
   try {
-    const fixtures = parse(readFileSync(join(root, 'mock', 'fixtures', 'default.yaml'), 'utf8')) as { clients: Array<{ name: string; client_id: string; client_secret?: string }> };
+    const fixtures = parse(readFileSync(join(root, 'mock', 'fixtures', 'default.yaml'), 'utf8')) as {
+      clients: Array<{ name: string; client_id: string; client_secret?: string }>;
+    };
     const otherFixtures = parse(readFileSync(join(root, 'mock', 'fixtures', 'other-tenant.yaml'), 'utf8')) as typeof fixtures;
     const client = (name: string, from = fixtures) => from.clients.find((c) => c.name === name)!;
-    const description = parse(readFileSync(join(root, 'targets', 'mock.yaml'), 'utf8')) as Record<string, unknown> & { roles: Record<string, unknown> };
+    const description = parse(readFileSync(join(root, 'targets', 'mock.yaml'), 'utf8')) as Record<string, unknown> & {
+      roles: Record<string, unknown>;
+    };
     delete description.test_double;
     delete description.signing_key_file;
     const env: Record<string, string> = {};
@@ -120,8 +134,17 @@ async function standIn(profile: Profile, runTimeoutS: number, declareLimits: boo
     env.STAND_IN_OTHER_TENANT_SECRET = client('global', otherFixtures).client_secret!;
     description.token_alternatives = {
       expired_token_env: 'STAND_IN_EXPIRED_TOKEN',
-      other_audience: { audience: 'https://reports-api.example.com/', client_id: client('reports-client').client_id, client_secret_env: 'STAND_IN_REPORTS_SECRET' },
-      other_tenant: { auth_url: other.url, audience: `https://${other.tenantDomain}/api/v2/`, client_id: client('global', otherFixtures).client_id, client_secret_env: 'STAND_IN_OTHER_TENANT_SECRET' },
+      other_audience: {
+        audience: 'https://reports-api.example.com/',
+        client_id: client('reports-client').client_id,
+        client_secret_env: 'STAND_IN_REPORTS_SECRET',
+      },
+      other_tenant: {
+        auth_url: other.url,
+        audience: `https://${other.tenantDomain}/api/v2/`,
+        client_id: client('global', otherFixtures).client_id,
+        client_secret_env: 'STAND_IN_OTHER_TENANT_SECRET',
+      },
     };
     const targetFile = join(work, 'stand-in.yaml');
     writeFileSync(targetFile, stringify(description));
@@ -133,7 +156,10 @@ async function standIn(profile: Profile, runTimeoutS: number, declareLimits: boo
     const reader = (async () => {
       while (reading) {
         const at = Date.now();
-        const answer = await request(`${tenant.apiBaseUrl}/flows/vault/connections/ac_NbWaizZTo4vfWnCwDq76Vj`, { dispatcher: agent, headers: { authorization: `Bearer ${token}` } }).catch(() => undefined);
+        const answer = await request(`${tenant.apiBaseUrl}/flows/vault/connections/ac_NbWaizZTo4vfWnCwDq76Vj`, {
+          dispatcher: agent,
+          headers: { authorization: `Bearer ${token}` },
+        }).catch(() => undefined);
         if (answer) {
           await answer.body.dump();
           reads.push({ at, status: answer.statusCode });
@@ -145,13 +171,19 @@ async function standIn(profile: Profile, runTimeoutS: number, declareLimits: boo
     const out = join(work, 'reports');
     process.stdout.write(`${profile.name}: running the suite against ${tenant.url} ...\n`);
     const started = Date.now();
-    const exit = await runSuite(['--target-file', targetFile, '--allow-writes', '--allow-rate-limit-exhaustion', '--run-timeout', String(runTimeoutS), '--out', out], { ...env, NODE_EXTRA_CA_CERTS: certPath });
+    const exit = await runSuite(
+      ['--target-file', targetFile, '--allow-writes', '--allow-rate-limit-exhaustion', '--run-timeout', String(runTimeoutS), '--out', out],
+      { ...env, NODE_EXTRA_CA_CERTS: certPath },
+    );
     const wallS = (Date.now() - started) / 1000;
     reading = false;
     await reader;
 
     const results = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as RunResult;
-    const exhaustionStart = Math.min(...results.tests.filter((t) => t.paid['rate-limit exhaustion'] !== undefined).flatMap((t) => t.rateLimit.map((p) => p.at)), Number.POSITIVE_INFINITY);
+    const exhaustionStart = Math.min(
+      ...results.tests.filter((t) => t.paid['rate-limit exhaustion'] !== undefined).flatMap((t) => t.rateLimit.map((p) => p.at)),
+      Number.POSITIVE_INFINITY,
+    );
     const gating = results.clauses.filter((c) => c.gating);
     const row: Row = {
       profile: profile.name,
@@ -165,9 +197,13 @@ async function standIn(profile: Profile, runTimeoutS: number, declareLimits: boo
       other429sDuring: reads.filter((r) => r.status === 429 && r.at >= exhaustionStart).length,
       otherReads: reads.length,
       verified: `${gating.filter((c) => c.status === 'verified').length} of ${gating.length}`,
-      unverified: gating.filter((c) => c.status !== 'verified').map((c) => `${c.id} (${c.status}${c.reasons.length ? `: ${c.reasons.join(', ')}` : ''})`),
+      unverified: gating
+        .filter((c) => c.status !== 'verified')
+        .map((c) => `${c.id} (${c.status}${c.reasons.length ? `: ${c.reasons.join(', ')}` : ''})`),
     };
-    process.stdout.write(`${profile.name}: ${row.verdict}, ${row.requests} requests, ${row.wallS.toFixed(0)} s, waited ${row.waitedS.toFixed(0)} s, suite 429s ${row.suite429s}, other client 429s ${row.other429sBefore} before / ${row.other429sDuring} during the exhaustion\n`);
+    process.stdout.write(
+      `${profile.name}: ${row.verdict}, ${row.requests} requests, ${row.wallS.toFixed(0)} s, waited ${row.waitedS.toFixed(0)} s, suite 429s ${row.suite429s}, other client 429s ${row.other429sBefore} before / ${row.other429sDuring} during the exhaustion\n`,
+    );
     return row;
   } finally {
     await agent.close();
@@ -181,7 +217,11 @@ async function standIn(profile: Profile, runTimeoutS: number, declareLimits: boo
 async function capturedTokenSinceExpired(keyFile: string, tenant: MockServer, clientId: string): Promise<string> {
   const key = await importPKCS8(readFileSync(keyFile, 'utf8'), 'RS256');
   const now = Math.floor(Date.now() / 1000);
-  return new SignJWT({ scope: 'update:event_deliveries create:sso_access_tickets read:flows_vault_connections', azp: clientId, gty: 'client-credentials' })
+  return new SignJWT({
+    scope: 'update:event_deliveries create:sso_access_tickets read:flows_vault_connections',
+    azp: clientId,
+    gty: 'client-credentials',
+  })
     .setProtectedHeader({ alg: 'RS256', typ: 'JWT', kid: tenant.keys.kid })
     .setIssuer(tenant.issuer)
     .setAudience(tenant.audience)
@@ -196,14 +236,23 @@ async function tokenOf(tenant: MockServer, agent: Agent, clientId: string, clien
     method: 'POST',
     dispatcher: agent,
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ grant_type: 'client_credentials', client_id: clientId, client_secret: clientSecret, audience: tenant.audience }).toString(),
+    body: new URLSearchParams({
+      grant_type: 'client_credentials',
+      client_id: clientId,
+      client_secret: clientSecret,
+      audience: tenant.audience,
+    }).toString(),
   });
   return ((await answer.body.json()) as { access_token: string }).access_token;
 }
 
 function runSuite(args: string[], env: Record<string, string>): Promise<number | null> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'cli', 'conformance.ts'), ...args], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'cli', 'conformance.ts'), ...args], {
+      cwd: root,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let tail = '';
     const keep = (chunk: Buffer) => {
       tail = (tail + chunk.toString()).slice(-2_000);

@@ -27,8 +27,9 @@ export function loadBaseline(path: string): Baseline {
     const at = `${where}: entry ${index + 1}`;
     if (item === null || typeof item !== 'object') throw new ConfigError(`${at} must be { clause | test, reason }`);
     const keys = Object.keys(item).filter((k) => k !== 'reason');
-    if (keys.length !== 1 || (keys[0] !== 'clause' && keys[0] !== 'test')) throw new ConfigError(`${at} needs exactly one of clause or test`);
-    const match = (item.clause ?? item.test);
+    if (keys.length !== 1 || (keys[0] !== 'clause' && keys[0] !== 'test'))
+      throw new ConfigError(`${at} needs exactly one of clause or test`);
+    const match = item.clause ?? item.test;
     if (typeof match !== 'string' || match === '') throw new ConfigError(`${at}: ${keys[0]} must be a non-empty string`);
     if (item.clause !== undefined && !hasClause(match)) throw new ConfigError(`${at}: clause ${match} is not in specs/clauses.yaml`);
     if (typeof item.reason !== 'string' || item.reason.trim() === '') throw new ConfigError(`${at} needs a reason`);

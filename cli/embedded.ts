@@ -50,7 +50,10 @@ function description(): Record<string, unknown> {
  */
 export async function embeddedTargetForPlanning(): Promise<ResolvedTarget> {
   const { signing_key_file: _key, ...rest } = description();
-  const target = await resolveTarget({ ...rest, base_url: 'http://127.0.0.1:9/api/v2', auth_url: 'http://127.0.0.1:9' }, { source: SOURCE, baseDir: projectRoot });
+  const target = await resolveTarget(
+    { ...rest, base_url: 'http://127.0.0.1:9/api/v2', auth_url: 'http://127.0.0.1:9' },
+    { source: SOURCE, baseDir: projectRoot },
+  );
   return { ...target, signingKeyJwk: '(the embedded mock shares its key when it starts)' };
 }
 

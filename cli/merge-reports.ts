@@ -32,7 +32,11 @@ const fail = (code: number, message: string): number => {
 async function main(): Promise<number> {
   let values;
   try {
-    ({ values } = parseArgs({ args: process.argv.slice(2), strict: true, options: { out: { type: 'string', default: 'reports' }, shards: { type: 'string' }, help: { type: 'boolean', short: 'h' } } }));
+    ({ values } = parseArgs({
+      args: process.argv.slice(2),
+      strict: true,
+      options: { out: { type: 'string', default: 'reports' }, shards: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    }));
   } catch (error) {
     return fail(2, `${(error as Error).message.split('\n')[0]} (see --help)`);
   }
@@ -40,23 +44,36 @@ async function main(): Promise<number> {
     process.stdout.write(`${USAGE}\n`);
     return 0;
   }
-  if (values.shards !== undefined && !/^[1-9]\d*$/.test(values.shards)) return fail(2, `--shards needs a positive integer, got "${values.shards}"`);
+  if (values.shards !== undefined && !/^[1-9]\d*$/.test(values.shards))
+    return fail(2, `--shards needs a positive integer, got "${values.shards}"`);
   const outDir = resolve(values.out);
   const shardsDir = join(outDir, 'shards');
   const found = existsSync(shardsDir)
     ? readdirSync(shardsDir).flatMap((name) => {
         const match = /^(\d+)-of-(\d+)$/.exec(name);
-        return match && existsSync(join(shardsDir, name, 'results.json')) ? [{ index: Number(match[1]), count: Number(match[2]), dir: join(shardsDir, name) }] : [];
+        return match && existsSync(join(shardsDir, name, 'results.json'))
+          ? [{ index: Number(match[1]), count: Number(match[2]), dir: join(shardsDir, name) }]
+          : [];
       })
     : [];
   const counts = [...new Set(found.map((f) => f.count))];
   const count = values.shards !== undefined ? Number(values.shards) : counts.length === 1 ? counts[0]! : undefined;
   if (count === undefined) {
-    return fail(3, found.length === 0 ? `no shard reports in ${shardsDir}; run npm start -- --shard I/N first` : `the shard reports in ${shardsDir} are of runs with ${counts.join(' and ')} shards; say which with --shards N`);
+    return fail(
+      3,
+      found.length === 0
+        ? `no shard reports in ${shardsDir}; run npm start -- --shard I/N first`
+        : `the shard reports in ${shardsDir} are of runs with ${counts.join(' and ')} shards; say which with --shards N`,
+    );
   }
-  const missing = Array.from({ length: count }, (_, i) => i + 1).filter((index) => !found.some((f) => f.index === index && f.count === count));
+  const missing = Array.from({ length: count }, (_, i) => i + 1).filter(
+    (index) => !found.some((f) => f.index === index && f.count === count),
+  );
   if (missing.length > 0) {
-    return fail(3, `${missing.map((i) => `shard ${i}/${count}`).join(', ')} ${missing.length === 1 ? 'is' : 'are'} missing (no ${missing.map((i) => join(shardsDir, `${i}-of-${count}`, 'results.json')).join(', ')}); a merge of part of a run would not be its verdict`);
+    return fail(
+      3,
+      `${missing.map((i) => `shard ${i}/${count}`).join(', ')} ${missing.length === 1 ? 'is' : 'are'} missing (no ${missing.map((i) => join(shardsDir, `${i}-of-${count}`, 'results.json')).join(', ')}); a merge of part of a run would not be its verdict`,
+    );
   }
   const { mergeShardResults } = await import('./reporters/merge.ts');
   const shards = found.filter((f) => f.count === count).sort((a, b) => a.index - b.index);

@@ -5,7 +5,13 @@
 import { randomUUID } from 'node:crypto';
 import { parseClauseTag } from '../specs/index.ts';
 import type { MatrixEntry, RunSettings } from '../harness/settings.ts';
-import { EMBEDDED_BUCKET_MARGIN, embeddedTargetForPlanning, exhaustionCapFor, startEmbeddedTarget, type EmbeddedTarget } from './embedded.ts';
+import {
+  EMBEDDED_BUCKET_MARGIN,
+  embeddedTargetForPlanning,
+  exhaustionCapFor,
+  startEmbeddedTarget,
+  type EmbeddedTarget,
+} from './embedded.ts';
 import type { ConformantResult, FaultResult } from './mutation.ts';
 import { DEFAULTS } from './options.ts';
 import { projectRoot } from './paths.ts';
@@ -61,8 +67,11 @@ export async function runWorker(job: WorkerJob, say: (line: string) => void, fau
         entries.push({ id, clauses: [fault.clause], settings: settingsFor(mock.target, 1000, faultNumRuns, exhaustionCapFor(bucketSize)) });
       }
       const clauses = new Set(clauseOfFault.values());
-      const filesOfClauses = files.filter((file) => tests.some((t) => file.endsWith(t.file) && clauses.has(parseClauseTag(t.name)?.id ?? '')));
-      const matrixRunner = filesOfClauses.length === files.length ? runner : await SuiteRunner.create({ files: filesOfClauses, testTimeoutMs: RUN_BOUND_MS });
+      const filesOfClauses = files.filter((file) =>
+        tests.some((t) => file.endsWith(t.file) && clauses.has(parseClauseTag(t.name)?.id ?? '')),
+      );
+      const matrixRunner =
+        filesOfClauses.length === files.length ? runner : await SuiteRunner.create({ files: filesOfClauses, testTimeoutMs: RUN_BOUND_MS });
       const base = settingsFor(entries[0]!.settings.target, 1000, faultNumRuns, 0);
       const { modules, unhandled } = await matrixRunner.run({ ...base, matrix: entries });
       if (matrixRunner !== runner) await matrixRunner.close();
@@ -70,7 +79,11 @@ export async function runWorker(job: WorkerJob, say: (line: string) => void, fau
       for (const entry of entries) {
         const clause = clauseOfFault.get(entry.id)!;
         const mine = cases.filter((test) => parseClauseTag(test.name)?.id === clause);
-        const outcomes = mine.map((test) => ({ name: test.name, outcome: test.meta().matrix?.[entry.id], ms: test.diagnostic()?.duration ?? 0 }));
+        const outcomes = mine.map((test) => ({
+          name: test.name,
+          outcome: test.meta().matrix?.[entry.id],
+          ms: test.diagnostic()?.duration ?? 0,
+        }));
         const failed = outcomes.filter((o) => o.outcome?.state === 'failed');
         const result: FaultResult = {
           fault: entry.id,
@@ -82,13 +95,22 @@ export async function runWorker(job: WorkerJob, say: (line: string) => void, fau
             failed: failed.length,
             skipped: outcomes.filter((o) => o.outcome?.state === 'skipped').length,
           },
-          ms: Math.round(outcomes.reduce((sum, o) => sum + o.ms / Math.max(1, entries.filter((e) => e.clauses !== 'all' && e.clauses.includes(clause)).length), 0)),
+          ms: Math.round(
+            outcomes.reduce(
+              (sum, o) => sum + o.ms / Math.max(1, entries.filter((e) => e.clauses !== 'all' && e.clauses.includes(clause)).length),
+              0,
+            ),
+          ),
           ...(mine.length === 0
             ? { error: `no test cites ${clause}` }
             : unhandled.length > 0
               ? { error: unhandled.join('; ') }
               : failed.length === 0
-                ? { error: outcomes.map((o) => `${o.outcome?.state ?? 'did not run'}${o.outcome?.detail ? `: ${o.outcome.detail}` : ''}`).join(' | ') }
+                ? {
+                    error: outcomes
+                      .map((o) => `${o.outcome?.state ?? 'did not run'}${o.outcome?.detail ? `: ${o.outcome.detail}` : ''}`)
+                      .join(' | '),
+                  }
                 : {}),
         };
         say(`FAULT ${JSON.stringify(result)}`);
@@ -100,9 +122,16 @@ export async function runWorker(job: WorkerJob, say: (line: string) => void, fau
       const bucketSize = planOf(await planTests(files, planning), 0).total + EMBEDDED_BUCKET_MARGIN;
       const mock = await startEmbeddedTarget({ bucketSize, signingKey: job.keyFile });
       try {
-        const { modules, unhandled } = await runner.run(settingsFor(mock.target, seed, DEFAULTS.embeddedNumRuns, exhaustionCapFor(bucketSize)));
+        const { modules, unhandled } = await runner.run(
+          settingsFor(mock.target, seed, DEFAULTS.embeddedNumRuns, exhaustionCapFor(bucketSize)),
+        );
         const { tests, unhandled: moduleErrors } = testsOf(modules, true, projectRoot);
-        const problems = [...tests.filter((t) => t.state === 'failed').map((t) => t.name), ...tests.filter((t) => !t.clause).map((t) => `untagged: ${t.name}`), ...unhandled, ...moduleErrors];
+        const problems = [
+          ...tests.filter((t) => t.state === 'failed').map((t) => t.name),
+          ...tests.filter((t) => !t.clause).map((t) => `untagged: ${t.name}`),
+          ...unhandled,
+          ...moduleErrors,
+        ];
         const result: ConformantResult = { seed, passed: problems.length === 0 && tests.length > 0, problems, ms: Date.now() - started };
         say(`CONFORMANT ${JSON.stringify(result)}`);
       } finally {

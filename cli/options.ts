@@ -142,7 +142,8 @@ function integer(name: string, value: string | undefined, allowZero = false): nu
 function fraction(name: string, value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   const number = Number(value);
-  if (!/^\d*\.?\d+$/.test(value) || !(number > 0 && number <= 1)) throw new UsageError(`--${name} needs a number above 0 and at most 1, got "${value}"`);
+  if (!/^\d*\.?\d+$/.test(value) || !(number > 0 && number <= 1))
+    throw new UsageError(`--${name} needs a number above 0 and at most 1, got "${value}"`);
   return number;
 }
 

@@ -16,8 +16,20 @@ export function suiteVersion(): string {
 /** The commit the suite runs from, when it runs from a git checkout (a packed copy has none). */
 export function suiteCommit(): string {
   try {
-    const commit = execFileSync('git', ['rev-parse', '--short=12', 'HEAD'], { cwd: projectRoot, stdio: ['ignore', 'pipe', 'ignore'], timeout: 2_000 }).toString().trim();
-    const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], { cwd: projectRoot, stdio: ['ignore', 'pipe', 'ignore'], timeout: 2_000 }).toString().trim();
+    const commit = execFileSync('git', ['rev-parse', '--short=12', 'HEAD'], {
+      cwd: projectRoot,
+      stdio: ['ignore', 'pipe', 'ignore'],
+      timeout: 2_000,
+    })
+      .toString()
+      .trim();
+    const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], {
+      cwd: projectRoot,
+      stdio: ['ignore', 'pipe', 'ignore'],
+      timeout: 2_000,
+    })
+      .toString()
+      .trim();
     return dirty ? `${commit} (with local changes)` : commit;
   } catch {
     return 'unknown (not a git checkout)';

@@ -35,15 +35,24 @@ export function planOf(tests: PlannedTest[], exhaustionMax: number): RunPlan {
 }
 
 export function renderPlan(plan: RunPlan, target: string, exhaustionMax: number): string[] {
-  const lines = [`request plan against ${target}: ${plan.tests.length} tests, ${plan.runnable.length} to run, ${plan.skipped.length} skipped`, ''];
+  const lines = [
+    `request plan against ${target}: ${plan.tests.length} tests, ${plan.runnable.length} to run, ${plan.skipped.length} skipped`,
+    '',
+  ];
   const width = Math.max(...plan.tests.map((t) => t.name.length), 10);
   for (const test of plan.tests) {
-    const what = test.plan.skip ? `skipped [${test.plan.skip.category}] ${test.plan.skip.reason}` : `${test.plan.requests} request${test.plan.requests === 1 ? '' : 's'}${test.plan.shared.length ? ` + shared: ${test.plan.shared.join(', ')}` : ''}`;
+    const what = test.plan.skip
+      ? `skipped [${test.plan.skip.category}] ${test.plan.skip.reason}`
+      : `${test.plan.requests} request${test.plan.requests === 1 ? '' : 's'}${test.plan.shared.length ? ` + shared: ${test.plan.shared.join(', ')}` : ''}`;
     lines.push(`  ${test.name.padEnd(width)}  ${what}`);
   }
   lines.push('', 'shared requests (sent once, read by every test that names them):');
-  for (const [key, cost] of plan.shared) lines.push(`  ${key}: ${key === sharedKeys.exhaustion ? `up to one bucket, at most ${exhaustionMax}` : cost}`);
+  for (const [key, cost] of plan.shared)
+    lines.push(`  ${key}: ${key === sharedKeys.exhaustion ? `up to one bucket, at most ${exhaustionMax}` : cost}`);
   const exhaustion = plan.shared.has(sharedKeys.exhaustion) ? ` (the exhaustion counted at its cap of ${exhaustionMax})` : '';
-  lines.push('', `total: ${plan.total} requests = ${plan.ownRequests} of the tests + ${plan.total - plan.ownRequests - (plan.runnable.length > 0 ? PREFLIGHT_REQUESTS : 0)} shared + ${plan.runnable.length > 0 ? PREFLIGHT_REQUESTS : 0} preflight${exhaustion}`);
+  lines.push(
+    '',
+    `total: ${plan.total} requests = ${plan.ownRequests} of the tests + ${plan.total - plan.ownRequests - (plan.runnable.length > 0 ? PREFLIGHT_REQUESTS : 0)} shared + ${plan.runnable.length > 0 ? PREFLIGHT_REQUESTS : 0} preflight${exhaustion}`,
+  );
   return lines;
 }

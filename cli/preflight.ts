@@ -31,7 +31,12 @@ export async function preflight(target: ResolvedTarget, requestTimeoutMs: number
     const id = target.fixtures.vaultConnections[0];
     if (id === undefined) return { requests: budget.used };
     const path = operation('vault').pathTemplate.replace('{id}', encodeURIComponent(id));
-    const exchange = await http.send({ method: 'GET', url: `${target.baseUrl}${path}`, headers: { accept: 'application/json', authorization: `Bearer ${token}` }, label: 'vault' });
+    const exchange = await http.send({
+      method: 'GET',
+      url: `${target.baseUrl}${path}`,
+      headers: { accept: 'application/json', authorization: `Bearer ${token}` },
+      label: 'vault',
+    });
     return { requests: budget.used, probe: observationOf(exchange.headers) };
   } catch (error) {
     if (error instanceof HarnessError) throw Object.assign(error, { requests: budget.used });

@@ -106,11 +106,15 @@ export async function conformanceRun(options: ConformanceOptions, io: RunIo): Pr
     files,
     testTimeoutMs: runTimeoutMs + 10_000,
     onFileDone: (module) => {
-      const tests = [...module.children.allTests()].filter((t) => !(t.result().state === 'skipped' && t.meta().plan?.skip?.category === 'not-selected'));
+      const tests = [...module.children.allTests()].filter(
+        (t) => !(t.result().state === 'skipped' && t.meta().plan?.skip?.category === 'not-selected'),
+      );
       if (tests.length === 0) return;
       const count = (state: string) => tests.filter((t) => t.result().state === state).length;
       const failed = count('failed');
-      print(`${failed > 0 ? '✗' : '✓'} ${module.moduleId.slice(module.moduleId.indexOf('suites/'))}  ${count('passed')} passed${failed ? `, ${failed} failed` : ''}${count('skipped') ? `, ${count('skipped')} skipped` : ''}`);
+      print(
+        `${failed > 0 ? '✗' : '✓'} ${module.moduleId.slice(module.moduleId.indexOf('suites/'))}  ${count('passed')} passed${failed ? `, ${failed} failed` : ''}${count('skipped') ? `, ${count('skipped')} skipped` : ''}`,
+      );
     },
   });
   let close = async () => {};
@@ -124,7 +128,9 @@ export async function conformanceRun(options: ConformanceOptions, io: RunIo): Pr
       target = mock.target;
       settings.target = target;
     }
-    print(`conformance run against ${target.source} (${target.baseUrl}), seed ${seed}${options.shard ? `, shard ${options.shard.index}/${options.shard.count}` : ''}; plan: ${plan.total} requests`);
+    print(
+      `conformance run against ${target.source} (${target.baseUrl}), seed ${seed}${options.shard ? `, shard ${options.shard.index}/${options.shard.count}` : ''}; plan: ${plan.total} requests`,
+    );
 
     let preflightRequests = 0;
     let stoppedEarly: string | undefined;
@@ -135,7 +141,10 @@ export async function conformanceRun(options: ConformanceOptions, io: RunIo): Pr
       stoppedEarly = waitPastBound(checked.probe, settings.deadline);
     } catch (error) {
       if (error instanceof HarnessError) {
-        throw new RunStop(error.code === 'TOKEN_UNAVAILABLE' ? EXIT.usage : EXIT.cannotRun, `cannot run against ${target.baseUrl}: ${error.message}`);
+        throw new RunStop(
+          error.code === 'TOKEN_UNAVAILABLE' ? EXIT.usage : EXIT.cannotRun,
+          `cannot run against ${target.baseUrl}: ${error.message}`,
+        );
       }
       throw error;
     }
@@ -170,7 +179,15 @@ export async function conformanceRun(options: ConformanceOptions, io: RunIo): Pr
       const { tests, unhandled: moduleErrors } = testsOf(modules, options.strict, projectRoot, baseline);
       const shared = Object.assign({}, ...tests.map((t) => t.paid)) as Record<string, number>;
       const sum = (read: (t: (typeof tests)[number]) => number) => tests.reduce((total, t) => total + read(t), 0);
-      result = summarize(tests, [...unhandled, ...moduleErrors], info(shared, sum((t) => t.waitedMs), sum((t) => t.unplanned429s)));
+      result = summarize(
+        tests,
+        [...unhandled, ...moduleErrors],
+        info(
+          shared,
+          sum((t) => t.waitedMs),
+          sum((t) => t.unplanned429s),
+        ),
+      );
     }
     const paths = writeReports(result, reportDir);
     printRunSummary(result, paths, print);

@@ -62,7 +62,10 @@ export class SuiteRunner {
     this.#running.value = true;
     try {
       const result = await this.#vitest.runTestSpecifications(this.#specifications);
-      return { modules: result.testModules, unhandled: result.unhandledErrors.map((e) => String((e as { message?: string }).message ?? e)) };
+      return {
+        modules: result.testModules,
+        unhandled: result.unhandledErrors.map((e) => String((e as { message?: string }).message ?? e)),
+      };
     } finally {
       this.#running.value = false;
     }

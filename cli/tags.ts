@@ -20,7 +20,8 @@ export function lintTitles(titles: readonly string[]): TagProblem[] {
     const tag = parseClauseTag(title);
     if (!tag) problems.push({ title, problem: 'has no clause tag [§<section> <clause-id>]' });
     else if (!hasClause(tag.id)) problems.push({ title, problem: `cites ${tag.id}, which is not in specs/clauses.yaml` });
-    else if (clause(tag.id).section !== tag.section) problems.push({ title, problem: `cites §${tag.section}, but ${tag.id} is in §${clause(tag.id).section}` });
+    else if (clause(tag.id).section !== tag.section)
+      problems.push({ title, problem: `cites §${tag.section}, but ${tag.id} is in §${clause(tag.id).section}` });
     else if (!clause(tag.id).testable) problems.push({ title, problem: `cites ${tag.id}, which the registry marks not testable` });
   }
   return problems;

@@ -8,13 +8,7 @@ import { basePath, compileNode, createAjv, describeErrors, tokenPath } from '../
 import { fixturesFileSchema, fixtureValueSchemas, readFixtures } from './fixtures.ts';
 import { ConfigError } from './errors.ts';
 import { redactor } from './redact.ts';
-import {
-  roleNames,
-  type ForeignClient,
-  type ResolvedTarget,
-  type RoleCredentials,
-  type TokenAlternatives,
-} from './settings.ts';
+import { roleNames, type ForeignClient, type ResolvedTarget, type RoleCredentials, type TokenAlternatives } from './settings.ts';
 
 const roleSchema = {
   type: 'object',
@@ -89,8 +83,17 @@ const checkFile = createAjv().compile(targetFileSchema);
 /** Fixture ids must fit the contract's own limits, or every test built on them would mislead. */
 const fixtureChecks = fixtureValueSchemas().map(({ field, schema }) => ({ field, check: compileNode(schema, 'contract') }));
 
-interface RawRole { client_id: string; client_secret?: string; client_secret_env?: string }
-interface RawForeignClient { auth_url?: string; audience: string; client_id: string; client_secret_env: string }
+interface RawRole {
+  client_id: string;
+  client_secret?: string;
+  client_secret_env?: string;
+}
+interface RawForeignClient {
+  auth_url?: string;
+  audience: string;
+  client_id: string;
+  client_secret_env: string;
+}
 interface RawTarget {
   base_url: string;
   auth_url: string;
@@ -192,7 +195,9 @@ function resolveAlternatives(where: string, file: RawTarget, authUrl: string, en
   });
   if (given.other_audience) {
     if (given.other_audience.audience === file.audience) {
-      throw new ConfigError(`${where}: token_alternatives.other_audience.audience must be another API than the management interface (${file.audience})`);
+      throw new ConfigError(
+        `${where}: token_alternatives.other_audience.audience must be another API than the management interface (${file.audience})`,
+      );
     }
     out.otherAudience = foreign('other_audience', given.other_audience);
   }
@@ -211,7 +216,9 @@ function expiredToken(where: string, variable: string, env: NodeJS.ProcessEnv): 
   }
   if (typeof exp !== 'number') throw new ConfigError(`${where}: the token in ${variable} has no exp claim`);
   if (exp * 1000 > Date.now()) {
-    throw new ConfigError(`${where}: the token in ${variable} has not expired yet (exp ${new Date(exp * 1000).toISOString()}); capture one and use it after it expires`);
+    throw new ConfigError(
+      `${where}: the token in ${variable} has not expired yet (exp ${new Date(exp * 1000).toISOString()}); capture one and use it after it expires`,
+    );
   }
   return token;
 }
@@ -263,12 +270,12 @@ function trimSlash(url: string): string {
   return url.endsWith('/') ? url.slice(0, -1) : url;
 }
 
-
 function describeConfigErrors(errors: typeof checkFile.errors): string {
   const first = errors?.find((e) => e.keyword !== 'oneOf' && e.keyword !== 'if') ?? errors?.[0];
   if (!first) return 'is not a valid target file';
   const field = first.instancePath.slice(1).replace(/\//g, '.') || '(top level)';
-  if (first.keyword === 'additionalProperties') return `${field === '(top level)' ? '' : `${field}.`}${first.params.additionalProperty} is not a known field`;
+  if (first.keyword === 'additionalProperties')
+    return `${field === '(top level)' ? '' : `${field}.`}${first.params.additionalProperty} is not a known field`;
   if (first.keyword === 'required') return `${field === '(top level)' ? '' : `${field}.`}${first.params.missingProperty} is required`;
   if (first.keyword === 'oneOf' || first.keyword === 'not') return `${field} needs exactly one of client_secret or client_secret_env`;
   return `${field} ${first.message}`;

@@ -99,7 +99,8 @@ function matrixTest(title: string, plan: TestPlan, body: Body, settings: RunSett
         continue;
       }
       const outcome = await runBody(title, evaluated, body, entry.settings, context, false);
-      outcomes[entry.id] = outcome.error !== undefined ? { state: 'failed', detail: String((outcome.error as Error).message ?? outcome.error) } : outcome;
+      outcomes[entry.id] =
+        outcome.error !== undefined ? { state: 'failed', detail: String((outcome.error as Error).message ?? outcome.error) } : outcome;
     }
     context.task.meta.matrix = outcomes;
     // The test reports its targets' outcomes in its meta; it holds no assertion of its own.
@@ -108,7 +109,14 @@ function matrixTest(title: string, plan: TestPlan, body: Body, settings: RunSett
 }
 
 /** Runs a test's body against the settings' target; an error is returned, not thrown. */
-async function runBody(title: string, evaluated: EvaluatedPlan, body: Body, settings: RunSettings, context: TestContext, recordMeta: boolean): Promise<BodyOutcome & { error?: unknown }> {
+async function runBody(
+  title: string,
+  evaluated: EvaluatedPlan,
+  body: Body,
+  settings: RunSettings,
+  context: TestContext,
+  recordMeta: boolean,
+): Promise<BodyOutcome & { error?: unknown }> {
   const runtime = runtimeFor(settings);
   const session = new TargetSession(runtime, title, evaluated);
   runtime.current = session;
@@ -134,7 +142,10 @@ async function runBody(title: string, evaluated: EvaluatedPlan, body: Body, sett
       context.task.meta.unplanned429s = runtime.pacer.unplanned429s - unplannedBefore;
       context.task.meta.rateLimit = runtime.answers.slice(answersBefore).map(rateLimitPoint);
       context.task.meta.paid = Object.fromEntries(
-        runtime.shared.summary().filter((s) => !paidBefore.has(s.key) && s.paidBy === title).map((s) => [s.key, s.requests]),
+        runtime.shared
+          .summary()
+          .filter((s) => !paidBefore.has(s.key) && s.paidBy === title)
+          .map((s) => [s.key, s.requests]),
       );
     }
   }
@@ -146,11 +157,16 @@ function rateLimitPoint(exchange: { at: number; status: number; headers: Record<
     return raw !== undefined && /^\d+$/.test(raw) ? Number(raw) : undefined;
   };
   const [limit, remaining, reset] = [integer('x-ratelimit-limit'), integer('x-ratelimit-remaining'), integer('x-ratelimit-reset')];
-  return { at: exchange.at, status: exchange.status, ...(limit !== undefined ? { limit } : {}), ...(remaining !== undefined ? { remaining } : {}), ...(reset !== undefined ? { reset } : {}) };
+  return {
+    at: exchange.at,
+    status: exchange.status,
+    ...(limit !== undefined ? { limit } : {}),
+    ...(remaining !== undefined ? { remaining } : {}),
+    ...(reset !== undefined ? { reset } : {}),
+  };
 }
 
 /** A plan's request count for a test that runs `examples` deterministic cases plus the run's generated ones. */
 export function cases(examples: number, requestsPerCase = 1): (context: PlanContext) => number {
   return (context) => (examples + context.numRuns) * requestsPerCase;
 }
-

@@ -61,19 +61,32 @@ function isEqual(a: unknown, b: unknown): boolean {
   if (Array.isArray(a) !== Array.isArray(b)) return false;
   const keys = Object.keys(a);
   if (keys.length !== Object.keys(b).length) return false;
-  return keys.every((key) => key in (b) && isEqual((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key]));
+  return keys.every((key) => key in b && isEqual((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key]));
 }
 
-const context = (seen: Seen) => ({ ...(seen.exchange ? { exchange: seen.exchange } : {}), ...(seen.headers ? { headers: seen.headers } : {}) });
+const context = (seen: Seen) => ({
+  ...(seen.exchange ? { exchange: seen.exchange } : {}),
+  ...(seen.headers ? { headers: seen.headers } : {}),
+});
 
 /** `what` of the target is `expected` (deep equality of JSON values); the message shows both values. */
 export function expectEqual(actual: unknown, expected: unknown, what: string, seen: Seen = {}): void {
-  expectClause({ pass: isEqual(actual, expected), expected: `${what} ${shown(expected)}`, actual: `${what} ${shown(actual)}`, ...context(seen) });
+  expectClause({
+    pass: isEqual(actual, expected),
+    expected: `${what} ${shown(expected)}`,
+    actual: `${what} ${shown(actual)}`,
+    ...context(seen),
+  });
 }
 
 /** `what` of the target is anything but `unexpected`. */
 export function expectNotEqual(actual: unknown, unexpected: unknown, what: string, seen: Seen = {}): void {
-  expectClause({ pass: !isEqual(actual, unexpected), expected: `${what} other than ${shown(unexpected)}`, actual: `${what} ${shown(actual)}`, ...context(seen) });
+  expectClause({
+    pass: !isEqual(actual, unexpected),
+    expected: `${what} other than ${shown(unexpected)}`,
+    actual: `${what} ${shown(actual)}`,
+    ...context(seen),
+  });
 }
 
 /** `what` of the target holds every one of `expected` (in any order, among others). */
@@ -89,17 +102,32 @@ export function expectIncludes(actual: readonly unknown[] | undefined, expected:
 
 /** `what` of the target is present (not undefined, not null). */
 export function expectPresent(actual: unknown, what: string, seen: Seen = {}): void {
-  expectClause({ pass: actual !== undefined && actual !== null, expected: `${what} present`, actual: `${what} ${shown(actual)}`, ...context(seen) });
+  expectClause({
+    pass: actual !== undefined && actual !== null,
+    expected: `${what} present`,
+    actual: `${what} ${shown(actual)}`,
+    ...context(seen),
+  });
 }
 
 /** `what` of the target matches a pattern (a string rule, e.g. a path prefix). */
 export function expectMatch(actual: string | undefined, pattern: RegExp, what: string, seen: Seen = {}): void {
-  expectClause({ pass: actual !== undefined && pattern.test(actual), expected: `${what} matching ${pattern}`, actual: `${what} ${shown(actual)}`, ...context(seen) });
+  expectClause({
+    pass: actual !== undefined && pattern.test(actual),
+    expected: `${what} matching ${pattern}`,
+    actual: `${what} ${shown(actual)}`,
+    ...context(seen),
+  });
 }
 
 /** A list of what is wrong is empty; the message lists it. `rule` says what was expected. */
 export function expectNoProblems(problems: readonly string[], rule: string, seen: Seen = {}): void {
-  expectClause({ pass: problems.length === 0, expected: rule, actual: problems.length === 0 ? 'as expected' : problems.join('; '), ...context(seen) });
+  expectClause({
+    pass: problems.length === 0,
+    expected: rule,
+    actual: problems.length === 0 ? 'as expected' : problems.join('; '),
+    ...context(seen),
+  });
 }
 
 export function expectStatus(exchange: Exchange, expected: number, headers?: string[]): void {
@@ -169,7 +197,8 @@ export function expectObservedErrorBody(exchange: Exchange): void {
   const body = exchange.json as { statusCode?: unknown; error?: unknown } | undefined;
   const problems: string[] = [];
   if (!validate(body)) problems.push(describeErrors(validate.errors));
-  if (body?.statusCode !== exchange.status) problems.push(`statusCode ${JSON.stringify(body?.statusCode)} is not the status ${exchange.status}`);
+  if (body?.statusCode !== exchange.status)
+    problems.push(`statusCode ${JSON.stringify(body?.statusCode)} is not the status ${exchange.status}`);
   const phrase = observed.reason_phrases[exchange.status];
   if (body?.error !== phrase) problems.push(`error ${JSON.stringify(body?.error)} is not the reason phrase ${JSON.stringify(phrase)}`);
   expectClause({
@@ -186,9 +215,15 @@ export function expectObservedError(exchange: Exchange, kind: string, details?: 
   if (!fact) throw new Error(`observed.yaml has no error ${kind}`);
   const body = exchange.json as { message?: unknown; errorCode?: unknown } | undefined;
   const message = typeof body?.message === 'string' ? body.message : undefined;
-  const messageOk = fact.message !== undefined ? message === fact.message : message?.startsWith(fact.prefix!) === true && (details === undefined || new RegExp(`\\b${details}\\b`).test(message));
+  const messageOk =
+    fact.message !== undefined
+      ? message === fact.message
+      : message?.startsWith(fact.prefix!) === true && (details === undefined || new RegExp(`\\b${details}\\b`).test(message));
   const codeOk = fact.errorCode === undefined || body?.errorCode === fact.errorCode;
-  const expectedMessage = fact.message !== undefined ? JSON.stringify(fact.message) : `starting ${JSON.stringify(fact.prefix)}${details ? ` and naming ${details}` : ''}`;
+  const expectedMessage =
+    fact.message !== undefined
+      ? JSON.stringify(fact.message)
+      : `starting ${JSON.stringify(fact.prefix)}${details ? ` and naming ${details}` : ''}`;
   expectClause({
     pass: exchange.status === fact.status && messageOk && codeOk,
     expected: `status ${fact.status}, message ${expectedMessage}${fact.errorCode ? `, errorCode ${fact.errorCode}` : ''}`,

@@ -26,11 +26,7 @@ export function excerpt(text: string): string {
 export function describeCheck(check: ClauseCheck): string {
   const summary = hasClause(check.clause) ? clauseEntry(check.clause).summary : '(clause not in the registry)';
   const section = hasClause(check.clause) ? clauseEntry(check.clause).section : '?';
-  const lines = [
-    `[§${section} ${check.clause}] ${summary}`,
-    `  expected: ${check.expected}`,
-    `  actual:   ${check.actual}`,
-  ];
+  const lines = [`[§${section} ${check.clause}] ${summary}`, `  expected: ${check.expected}`, `  actual:   ${check.actual}`];
   const exchange = check.exchange;
   if (exchange) {
     const contentType = exchange.headers['content-type'] ?? 'no content type';

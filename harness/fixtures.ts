@@ -20,7 +20,12 @@ export const fixtureTable = {
   /** An event that exists, but in another stream than eventStream. */
   eventOfAnotherStream: { field: 'event_of_another_stream', id: () => parameter('redeliver', 'path', 'event_id').schema },
   selfServiceProfile: { field: 'self_service_profile', id: () => parameter('sso-ticket', 'path', 'id').schema },
-  vaultConnections: { field: 'vault_connections', list: true, required: true, id: () => schemaAt({ operation: 'vault', in: 'path', name: 'id' }) },
+  vaultConnections: {
+    field: 'vault_connections',
+    list: true,
+    required: true,
+    id: () => schemaAt({ operation: 'vault', in: 'path', name: 'id' }),
+  },
   connectionId: { field: 'connection_id' },
   existingConnectionName: { field: 'existing_connection_name' },
 } as const satisfies Record<string, FixtureEntry>;

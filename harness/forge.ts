@@ -56,7 +56,11 @@ function foreignKeys() {
   return foreignKeyPair;
 }
 
-async function sign(claims: JWTPayload, key: Parameters<SignJWT['sign']>[0], header: { alg: string; kid?: string; jwk?: JWK }): Promise<string> {
+async function sign(
+  claims: JWTPayload,
+  key: Parameters<SignJWT['sign']>[0],
+  header: { alg: string; kid?: string; jwk?: JWK },
+): Promise<string> {
   return new SignJWT(claims).setProtectedHeader({ typ: 'JWT', ...header }).sign(key);
 }
 

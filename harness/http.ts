@@ -55,12 +55,23 @@ export interface HttpOptions {
 /** A CI runner behind an HTTP proxy reaches the target through it; NO_PROXY names what it reaches directly. */
 function dispatcherFor(options: HttpOptions): Dispatcher {
   const env = options.env ?? process.env;
-  const timeouts = { connectTimeout: options.requestTimeoutMs, headersTimeout: options.requestTimeoutMs, bodyTimeout: options.requestTimeoutMs, keepAliveTimeout: 4_000, connections: 8 };
+  const timeouts = {
+    connectTimeout: options.requestTimeoutMs,
+    headersTimeout: options.requestTimeoutMs,
+    bodyTimeout: options.requestTimeoutMs,
+    keepAliveTimeout: 4_000,
+    connections: 8,
+  };
   const read = (name: string) => env[name] ?? env[name.toLowerCase()];
   const httpProxy = read('HTTP_PROXY');
   const httpsProxy = read('HTTPS_PROXY');
   if (!httpProxy && !httpsProxy) return new Agent(timeouts);
-  return new EnvHttpProxyAgent({ ...timeouts, ...(httpProxy ? { httpProxy } : {}), ...(httpsProxy ? { httpsProxy } : {}), noProxy: read('NO_PROXY') ?? '' });
+  return new EnvHttpProxyAgent({
+    ...timeouts,
+    ...(httpProxy ? { httpProxy } : {}),
+    ...(httpsProxy ? { httpsProxy } : {}),
+    noProxy: read('NO_PROXY') ?? '',
+  });
 }
 
 const DEFAULT_MAX_RESPONSE_BYTES = 1024 * 1024;
@@ -113,7 +124,12 @@ export class TargetHttp {
     const expired = new Promise<never>((_, reject) => {
       timer = setTimeout(() => {
         controller.abort();
-        reject(new HarnessError('TARGET_TIMEOUT', `${outgoing.method} ${pathOf(outgoing.url)}: the target did not answer within ${timeoutMs} ms`));
+        reject(
+          new HarnessError(
+            'TARGET_TIMEOUT',
+            `${outgoing.method} ${pathOf(outgoing.url)}: the target did not answer within ${timeoutMs} ms`,
+          ),
+        );
       }, timeoutMs);
     });
     const exchange = (async () => {
@@ -211,7 +227,8 @@ function describeTransportError(error: unknown, outgoing: OutgoingRequest, timeo
     error instanceof undiciErrors.HeadersTimeoutError ||
     error instanceof undiciErrors.BodyTimeoutError ||
     error instanceof undiciErrors.ConnectTimeoutError ||
-    err.name === 'TimeoutError' || err.name === 'AbortError'
+    err.name === 'TimeoutError' ||
+    err.name === 'AbortError'
   ) {
     return new HarnessError('TARGET_TIMEOUT', `${what}: the target did not answer within ${timeoutMs} ms`);
   }
@@ -219,7 +236,10 @@ function describeTransportError(error: unknown, outgoing: OutgoingRequest, timeo
     return new HarnessError('TARGET_GARBAGE', `${what}: the target answered with something that is not HTTP (${err.message ?? err.code})`);
   }
   if (err.code === 'ECONNRESET' || error instanceof undiciErrors.SocketError) {
-    return new HarnessError('TARGET_UNREACHABLE', `${what}: the target closed the connection without an answer (${err.code ?? err.message})`);
+    return new HarnessError(
+      'TARGET_UNREACHABLE',
+      `${what}: the target closed the connection without an answer (${err.code ?? err.message})`,
+    );
   }
   if (err.code === 'ECONNREFUSED' || err.code === 'ENOTFOUND' || err.code === 'EHOSTUNREACH') {
     return new HarnessError('TARGET_UNREACHABLE', `${what}: the target cannot be reached (${err.code})`);

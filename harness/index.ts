@@ -2,7 +2,18 @@
 export { cases, conformance } from './conformance.ts';
 export * from './expect.ts';
 export type { Exchange } from './http.ts';
-export { exhaustion, fixture, generatedCases, minted, role, sharedKeys, writes, type Need, type PlanContext, type TestPlan } from './plan.ts';
+export {
+  exhaustion,
+  fixture,
+  generatedCases,
+  minted,
+  role,
+  sharedKeys,
+  writes,
+  type Need,
+  type PlanContext,
+  type TestPlan,
+} from './plan.ts';
 export type { CallInput, Credential, TargetSession } from './session.ts';
 export type { RoleName } from './settings.ts';
 export { withAlgNone, withTamperedPayload, withTamperedSignature } from './forge.ts';

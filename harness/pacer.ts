@@ -104,7 +104,12 @@ export class RateLimitPacer {
   }
 
   estimate(): PacerEstimate {
-    return { ...(this.#limit !== undefined ? { limit: this.#limit } : {}), refillPerSecond: this.#rate(), measured: this.#measured !== undefined, floor: this.#floor() };
+    return {
+      ...(this.#limit !== undefined ? { limit: this.#limit } : {}),
+      refillPerSecond: this.#rate(),
+      measured: this.#measured !== undefined,
+      floor: this.#floor(),
+    };
   }
 
   /** Reads the headers of an answer of the management interface. `sample`: one request of ours since the last answer. */
@@ -149,7 +154,8 @@ export class RateLimitPacer {
     const needed = floor + 1 - this.#remaining;
     if (needed > 0) {
       // No request comes back before Reset; after it, one every 1/rate seconds.
-      const firstAt = this.#resetAtMs !== undefined && this.#resetAtMs > this.#observedAt ? this.#resetAtMs + RESET_MARGIN_MS : this.#observedAt;
+      const firstAt =
+        this.#resetAtMs !== undefined && this.#resetAtMs > this.#observedAt ? this.#resetAtMs + RESET_MARGIN_MS : this.#observedAt;
       bucketAt = firstAt + ((needed - 1) * 1000) / rate;
     }
     // A test double has no other client to leave room for: only the bucket itself holds the suite back.
@@ -203,7 +209,8 @@ export class RateLimitPacer {
 
   #sample(atMs: number, remaining: number): void {
     const sample = { atMs, remaining, sent: this.#sent };
-    while (this.#samples.length > 0 && (this.#samples.length >= MEASURE_SAMPLES || atMs - this.#samples[0]!.atMs > MEASURE_WINDOW_MS)) this.#samples.shift();
+    while (this.#samples.length > 0 && (this.#samples.length >= MEASURE_SAMPLES || atMs - this.#samples[0]!.atMs > MEASURE_WINDOW_MS))
+      this.#samples.shift();
     for (const earlier of this.#samples) {
       const elapsed = atMs - earlier.atMs;
       if (elapsed < MIN_MEASURE_MS) break;

@@ -31,7 +31,18 @@ export type SkipCategory =
   /** Generated cases only, and the run asks for none: other tests cover the clause deterministically. */
   | 'random-only';
 
-export const skipCategories: readonly SkipCategory[] = ['opt-in', 'config', 'alternative', 'not-applicable', 'budget', 'time', 'rate-limit', 'depends', 'not-selected', 'random-only'];
+export const skipCategories: readonly SkipCategory[] = [
+  'opt-in',
+  'config',
+  'alternative',
+  'not-applicable',
+  'budget',
+  'time',
+  'rate-limit',
+  'depends',
+  'not-selected',
+  'random-only',
+];
 
 /**
  * Planning mode: while the runner imports the suite files to plan a run (cli/planner.ts), this
@@ -83,7 +94,10 @@ export const exhaustion: Need = { exhaustion: true };
 export const minted = (token: MintedToken): Need => ({ token });
 /** A test of generated cases only: it runs when the run asks for generated cases (--num-runs). */
 export const generatedCases: Need = {
-  check: (context) => (context.numRuns > 0 ? undefined : 'generated cases only, and this run asks for none (--num-runs N adds them); deterministic tests cover the clause'),
+  check: (context) =>
+    context.numRuns > 0
+      ? undefined
+      : 'generated cases only, and this run asks for none (--num-runs N adds them); deterministic tests cover the clause',
   category: 'random-only',
 };
 
@@ -192,10 +206,17 @@ function firstUnmet(needs: Need[], context: PlanContext): EvaluatedPlan['skip'] 
       }
     }
     if ('writes' in need && !target.testDouble && !context.allowWrites) {
-      return { category: 'opt-in', reason: 'it makes the target write; against a target that is not a test double that needs --allow-writes' };
+      return {
+        category: 'opt-in',
+        reason: 'it makes the target write; against a target that is not a test double that needs --allow-writes',
+      };
     }
     if ('exhaustion' in need && !target.testDouble && !context.allowRateLimitExhaustion) {
-      return { category: 'opt-in', reason: "it spends the target's rate limit on purpose; against a target that is not a test double that needs --allow-rate-limit-exhaustion" };
+      return {
+        category: 'opt-in',
+        reason:
+          "it spends the target's rate limit on purpose; against a target that is not a test double that needs --allow-rate-limit-exhaustion",
+      };
     }
     if ('token' in need) {
       const missing = missingTokenSource(need.token, context);
@@ -215,13 +236,33 @@ function missingTokenSource(token: MintedToken, context: PlanContext): Evaluated
   const alternatives = target.tokenAlternatives;
   switch (token) {
     case 'expired':
-      return alternatives.expiredToken ? undefined : { category: 'alternative', reason: 'needs an expired token: signing_key_file, or token_alternatives.expired_token_env (a token captured earlier that has since expired)' };
+      return alternatives.expiredToken
+        ? undefined
+        : {
+            category: 'alternative',
+            reason:
+              'needs an expired token: signing_key_file, or token_alternatives.expired_token_env (a token captured earlier that has since expired)',
+          };
     case 'wrong-audience':
-      return alternatives.otherAudience ? undefined : { category: 'alternative', reason: 'needs a token for another audience: signing_key_file, or token_alternatives.other_audience (a client of this tenant authorized for another API)' };
+      return alternatives.otherAudience
+        ? undefined
+        : {
+            category: 'alternative',
+            reason:
+              'needs a token for another audience: signing_key_file, or token_alternatives.other_audience (a client of this tenant authorized for another API)',
+          };
     case 'wrong-issuer':
-      return alternatives.otherTenant ? undefined : { category: 'alternative', reason: 'needs a token from another issuer: signing_key_file, or token_alternatives.other_tenant (a client of a second tenant)' };
+      return alternatives.otherTenant
+        ? undefined
+        : {
+            category: 'alternative',
+            reason: 'needs a token from another issuer: signing_key_file, or token_alternatives.other_tenant (a client of a second tenant)',
+          };
     case 'signing-key':
-      return { category: 'not-applicable', reason: "only the target's own signing key can make this token (signing_key_file); a real tenant never gives it" };
+      return {
+        category: 'not-applicable',
+        reason: "only the target's own signing key can make this token (signing_key_file); a real tenant never gives it",
+      };
   }
 }
 

@@ -94,12 +94,14 @@ export class TargetSession implements RequestCounter {
   // --- What the plan declared --------------------------------------------------------------
 
   role(role: RoleName): RoleName {
-    if (role !== 'global' && !this.plan.roles.includes(role)) this.#violation(`uses role ${role} without declaring it (needs: [role('${role}')])`);
+    if (role !== 'global' && !this.plan.roles.includes(role))
+      this.#violation(`uses role ${role} without declaring it (needs: [role('${role}')])`);
     return role;
   }
 
   fixture<K extends keyof TargetFixtures>(name: K): NonNullable<TargetFixtures[K]> {
-    if (!this.plan.fixtures.includes(name)) this.#violation(`uses fixture ${fixtureField(name)} without declaring it (needs: [fixture('${name}')])`);
+    if (!this.plan.fixtures.includes(name))
+      this.#violation(`uses fixture ${fixtureField(name)} without declaring it (needs: [fixture('${name}')])`);
     return this.target.fixtures[name] as NonNullable<TargetFixtures[K]>;
   }
 
@@ -132,12 +134,29 @@ export class TargetSession implements RequestCounter {
       if (input.rawBody !== undefined) body = input.rawBody;
       else if (input.body !== undefined) body = JSON.stringify(input.body);
       if (body !== undefined) headers['content-type'] = input.contentType ?? 'application/json';
-      const request: OutgoingRequest = { method: op.method, url: this.url(key, input.params, input.query), headers, label: key, rateLimited: true, ...(body === undefined ? {} : { body }) };
+      const request: OutgoingRequest = {
+        method: op.method,
+        url: this.url(key, input.params, input.query),
+        headers,
+        label: key,
+        rateLimited: true,
+        ...(body === undefined ? {} : { body }),
+      };
       return this.send(request, input);
     };
     if (input.shared === undefined) return send();
-    if (!this.plan.shared.includes(input.shared)) this.#violation(`reads shared request "${input.shared}" without declaring it (shared: [...])`);
-    const identity = JSON.stringify([key, input.params, input.query, input.headers, input.body, input.rawBody, input.contentType, credentialIdentity(credential)]);
+    if (!this.plan.shared.includes(input.shared))
+      this.#violation(`reads shared request "${input.shared}" without declaring it (shared: [...])`);
+    const identity = JSON.stringify([
+      key,
+      input.params,
+      input.query,
+      input.headers,
+      input.body,
+      input.rawBody,
+      input.contentType,
+      credentialIdentity(credential),
+    ]);
     return this.#guard(() => this.runtime.shared.once(input.shared!, identity, this.name, send));
   }
 
@@ -181,9 +200,13 @@ export class TargetSession implements RequestCounter {
         case 'expired':
           return holdsKey ? this.forge.expired(await this.tokenFor('global')) : alternatives.expiredToken!;
         case 'wrong-audience':
-          return holdsKey ? this.forge.wrongAudience(await this.tokenFor('global')) : this.tokens.foreignToken('other_audience', alternatives.otherAudience!, this.name);
+          return holdsKey
+            ? this.forge.wrongAudience(await this.tokenFor('global'))
+            : this.tokens.foreignToken('other_audience', alternatives.otherAudience!, this.name);
         case 'wrong-issuer':
-          return holdsKey ? this.forge.wrongIssuer(await this.tokenFor('global')) : this.tokens.foreignToken('other_tenant', alternatives.otherTenant!, this.name);
+          return holdsKey
+            ? this.forge.wrongIssuer(await this.tokenFor('global'))
+            : this.tokens.foreignToken('other_tenant', alternatives.otherTenant!, this.name);
       }
     });
   }

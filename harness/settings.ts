@@ -9,7 +9,11 @@ export type { TargetFixtures } from './fixtures.ts';
 /** The roles the suites use; each is one client of the target. */
 export type RoleName = 'global' | 'non_global' | (typeof operationTable)[keyof typeof operationTable]['roleWithoutScope'];
 
-export const roleNames: readonly RoleName[] = ['global', ...Object.values(operationTable).map((entry) => entry.roleWithoutScope), 'non_global'];
+export const roleNames: readonly RoleName[] = [
+  'global',
+  ...Object.values(operationTable).map((entry) => entry.roleWithoutScope),
+  'non_global',
+];
 
 export interface RoleCredentials {
   clientId: string;

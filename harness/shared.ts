@@ -30,7 +30,10 @@ export class SharedRequests {
     const existing = this.#entries.get(key);
     if (existing) {
       if (existing.identity !== identity) {
-        throw new HarnessError('PLAN_VIOLATION', `shared request "${key}" was first ${existing.identity} and is now ${identity}: one key, one request`);
+        throw new HarnessError(
+          'PLAN_VIOLATION',
+          `shared request "${key}" was first ${existing.identity} and is now ${identity}: one key, one request`,
+        );
       }
       return existing.promise as Promise<T>;
     }

@@ -52,12 +52,26 @@ export class TokenProvider {
   /** A token of a real-tenant alternative client (another API of this tenant, or a second tenant), once per run. */
   foreignToken(name: 'other_audience' | 'other_tenant', client: ForeignClient, payer?: string): Promise<string> {
     return this.#shared.once(sharedKeys.token(name), `a client-credentials token of ${name}`, payer, async () => {
-      const fields = { grant_type: 'client_credentials', client_id: client.clientId, client_secret: client.clientSecret, audience: client.audience };
-      const exchange = await this.#http.send({ method: 'POST', url: client.tokenUrl, label: 'token', headers: FORM_HEADERS, body: new URLSearchParams(fields).toString() });
+      const fields = {
+        grant_type: 'client_credentials',
+        client_id: client.clientId,
+        client_secret: client.clientSecret,
+        audience: client.audience,
+      };
+      const exchange = await this.#http.send({
+        method: 'POST',
+        url: client.tokenUrl,
+        label: 'token',
+        headers: FORM_HEADERS,
+        body: new URLSearchParams(fields).toString(),
+      });
       const token = exchange.status === 200 ? accessTokenOf(exchange.json) : undefined;
       redactor.add(token);
       if (!token) {
-        throw new HarnessError('TOKEN_UNAVAILABLE', `the token endpoint at ${client.tokenUrl} refused token_alternatives.${name} (status ${exchange.status}); check that client in the target file`);
+        throw new HarnessError(
+          'TOKEN_UNAVAILABLE',
+          `the token endpoint at ${client.tokenUrl} refused token_alternatives.${name} (status ${exchange.status}); check that client in the target file`,
+        );
       }
       return sendable(token);
     });
@@ -67,7 +81,10 @@ export class TokenProvider {
    * One client-credentials request, as the spec describes it, with overrides for tests of the
    * token endpoint itself. The exchange is returned whatever its status.
    */
-  async request(role: RoleName, overrides: { audience?: string; clientSecret?: string; url?: string; json?: boolean } = {}): Promise<TokenResult> {
+  async request(
+    role: RoleName,
+    overrides: { audience?: string; clientSecret?: string; url?: string; json?: boolean } = {},
+  ): Promise<TokenResult> {
     const credentials = this.#target.roles[role];
     if (!credentials) throw new HarnessError('TOKEN_UNAVAILABLE', `role ${role} is not configured`);
     const fields = {

@@ -67,7 +67,11 @@ export function parseCli(argv: readonly string[]): CliCommand {
   if (values.host !== undefined) options.host = values.host;
   if (values.fixtures !== undefined) options.fixtures = nonEmpty('--fixtures', values.fixtures);
   if (values['signing-key'] !== undefined) options.signingKey = nonEmpty('--signing-key', values['signing-key']);
-  if (values.fault) options.faults = values.fault.flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
+  if (values.fault)
+    options.faults = values.fault
+      .flatMap((v) => v.split(','))
+      .map((v) => v.trim())
+      .filter(Boolean);
   const tls = tlsOption(values.tls, values['tls-cert'], values['tls-key']);
   if (tls) options.tls = tls;
   const limit = values['rate-limit'] === undefined ? undefined : parseRateLimit(values['rate-limit']);
@@ -78,7 +82,11 @@ export function parseCli(argv: readonly string[]): CliCommand {
   const refillPerSecond = positiveNumber('--refill-per-second', values['refill-per-second']);
   if (limit && 'config' in limit) options.rateLimit = { ...limit.config };
   if (bucketSize !== undefined || refillPerSecond !== undefined) {
-    options.rateLimit = { ...options.rateLimit, ...(bucketSize !== undefined ? { bucketSize } : {}), ...(refillPerSecond !== undefined ? { refillPerSecond } : {}) };
+    options.rateLimit = {
+      ...options.rateLimit,
+      ...(bucketSize !== undefined ? { bucketSize } : {}),
+      ...(refillPerSecond !== undefined ? { refillPerSecond } : {}),
+    };
   }
   if (values.log) options.log = (line) => console.log(line);
   return { kind: 'start', options };
@@ -112,7 +120,8 @@ function integer(option: string, value: string | undefined, min: number, max: nu
 function positiveNumber(option: string, value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   const number = /^\d+(\.\d+)?$/.test(value) ? Number(value) : Number.NaN;
-  if (!(number > 0) || !Number.isFinite(number)) throw new MockConfigError(`option ${option} must be a number above 0 (got ${JSON.stringify(value)})`);
+  if (!(number > 0) || !Number.isFinite(number))
+    throw new MockConfigError(`option ${option} must be a number above 0 (got ${JSON.stringify(value)})`);
   return number;
 }
 

@@ -20,9 +20,14 @@ async function main(argv: readonly string[]): Promise<void> {
   }
   const mock = await createMockServer(command.options);
   console.log(`mock listening on ${mock.url} (API base ${mock.apiBaseUrl})`);
-  if (mock.tls?.certPath) console.log(`mock: ${mock.tls.source === 'generated' ? 'made a' : 'reusing the'} self-signed TLS certificate ${mock.tls.certPath}; trust it with NODE_EXTRA_CA_CERTS=${mock.tls.certPath}`);
+  if (mock.tls?.certPath)
+    console.log(
+      `mock: ${mock.tls.source === 'generated' ? 'made a' : 'reusing the'} self-signed TLS certificate ${mock.tls.certPath}; trust it with NODE_EXTRA_CA_CERTS=${mock.tls.certPath}`,
+    );
   const { management, token } = mock.rateLimits;
-  console.log(`mock: rate limit ${management.bucketSize} burst, ${management.refillPerSecond}/s (token endpoint ${token.bucketSize}, ${token.refillPerSecond}/s)`);
+  console.log(
+    `mock: rate limit ${management.bucketSize} burst, ${management.refillPerSecond}/s (token endpoint ${token.bucketSize}, ${token.refillPerSecond}/s)`,
+  );
   const source = mock.keys.source;
   if (source.kind === 'created-file') console.log(`mock: wrote a new signing key to ${source.path} (kid ${mock.keys.kid})`);
   if (source.kind === 'file') console.log(`mock: signing with the key in ${source.path} (kid ${mock.keys.kid})`);

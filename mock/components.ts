@@ -52,7 +52,8 @@ export function buildComponents(inputs: ComponentInputs, overrides: OverrideTabl
   const built: Partial<Components> = {};
   function make<K extends ComponentName>(name: K, value: Components[K]): Components[K] {
     let current = value;
-    for (const override of (overrides.get(name) ?? []) as unknown as ReadonlyArray<ComponentOverride<K>>) current = override(current, built);
+    for (const override of (overrides.get(name) ?? []) as unknown as ReadonlyArray<ComponentOverride<K>>)
+      current = override(current, built);
     built[name] = current;
     return current;
   }

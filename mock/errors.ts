@@ -57,7 +57,11 @@ export const apiErrorCatalogue = {
   event_not_redeliverable: { status: 409, message: 'The event is not in a state that allows redelivery.', source: 'mock' },
   connection_name_taken: { status: 409, message: 'A connection with the same name already exists.', source: 'mock' },
   invalid_headers: { status: 400, prefix: 'Header validation error: ', errorCode: 'invalid_headers', source: 'mock' },
-  unsupported_media_type: { status: 415, message: 'The request body must be sent with Content-Type: application/json or application/x-www-form-urlencoded.', source: 'mock' },
+  unsupported_media_type: {
+    status: 415,
+    message: 'The request body must be sent with Content-Type: application/json or application/x-www-form-urlencoded.',
+    source: 'mock',
+  },
   payload_too_large: { status: 413, prefix: 'The request body is larger than the limit of ', suffix: ' bytes.', source: 'mock' },
   route_not_found: { status: 404, message: 'Not Found', source: 'mock' },
   method_not_allowed: { status: 405, prefix: 'Method not allowed on this path; allowed: ', source: 'mock' },
@@ -90,10 +94,12 @@ export const tokenDescriptions = {
   clientAuthenticationFailed: observed.tokens.errors.invalid_client!.description!,
   tooManyRequests: observed.tokens.errors.too_many_requests!.description!,
   serviceNotFound: (audience: string) => observed.tokens.access_denied_descriptions.service_not_found.text.replace(AUDIENCE, audience),
-  clientNotAuthorized: (audience: string) => observed.tokens.access_denied_descriptions.client_not_authorized.text.replace(AUDIENCE, audience),
+  clientNotAuthorized: (audience: string) =>
+    observed.tokens.access_denied_descriptions.client_not_authorized.text.replace(AUDIENCE, audience),
   assertion: {
     malformed: 'The client assertion is not a signed JWT.',
-    algorithm: (alg: string) => `The client assertion is signed with ${alg}; expected one of ${observed.tokens.client_assertion.algorithms.value.join(', ')}.`,
+    algorithm: (alg: string) =>
+      `The client assertion is signed with ${alg}; expected one of ${observed.tokens.client_assertion.algorithms.value.join(', ')}.`,
     subject: 'The client assertion must name the client in both iss and sub.',
     claimTooLong: (claim: string) => `The client assertion's ${claim} is too long.`,
     audience: 'The client assertion is not addressed to this tenant (aud).',

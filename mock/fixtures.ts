@@ -113,7 +113,10 @@ function crossCheck(fixtures: FixturesObject): string | undefined {
     ['client name', clients.map((c, i) => ({ at: `clients[${i}].name`, value: c.name }))],
     ['event stream id', streams.map((s, i) => ({ at: `event_streams[${i}].id`, value: s.id }))],
     ['event id', streams.flatMap((s, i) => s.events.map((e, j) => ({ at: `event_streams[${i}].events[${j}].id`, value: e.id })))],
-    ['self-service profile id', (fixtures.self_service_profiles ?? []).map((p, i) => ({ at: `self_service_profiles[${i}].id`, value: p.id }))],
+    [
+      'self-service profile id',
+      (fixtures.self_service_profiles ?? []).map((p, i) => ({ at: `self_service_profiles[${i}].id`, value: p.id })),
+    ],
     ['connection id', (fixtures.connections ?? []).map((c, i) => ({ at: `connections[${i}].id`, value: c.id }))],
     ['connection name', (fixtures.connections ?? []).map((c, i) => ({ at: `connections[${i}].name`, value: c.name }))],
     ['vault connection id', (fixtures.vault_connections ?? []).map((v, i) => ({ at: `vault_connections[${i}].id`, value: v.id }))],
@@ -137,7 +140,8 @@ function crossCheck(fixtures: FixturesObject): string | undefined {
     }
     // A client authenticates with a secret, a key (private_key_jwt), or either.
     if (client.client_secret === undefined && client.public_key === undefined) return `clients[${i}] needs a client_secret or a public_key`;
-    if (client.public_key !== undefined && !publicKeyOf(client.public_key)) return `clients[${i}].public_key is not a public key (PEM or JWK)`;
+    if (client.public_key !== undefined && !publicKeyOf(client.public_key))
+      return `clients[${i}].public_key is not a public key (PEM or JWK)`;
   }
   return undefined;
 }

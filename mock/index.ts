@@ -124,7 +124,16 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
   const beforeReady = createErrorCatalogue();
   let app: App | undefined;
   const http = createHttpServer(
-    { host, port, timeouts, maxBodyBytes, clock, report, ...(options.log ? { log: options.log } : {}), ...(tls ? { tls: { cert: tls.cert, key: tls.key } } : {}) },
+    {
+      host,
+      port,
+      timeouts,
+      maxBodyBytes,
+      clock,
+      report,
+      ...(options.log ? { log: options.log } : {}),
+      ...(tls ? { tls: { cert: tls.cert, key: tls.key } } : {}),
+    },
     {
       handle: async (exchange) => (app ? app.handle(exchange) : beforeReady.reply('internal_error')),
       problem: (kind, detail) => (app ?? { problem: beforeReady.reply }).problem(kind, detail),
@@ -171,14 +180,16 @@ function loopbackHost(host: string): string {
 }
 
 function integerOption(name: string, value: number, min: number, max: number): number {
-  if (!Number.isInteger(value) || value < min || value > max) throw new MockConfigError(`${name} must be an integer from ${min} to ${max} (got ${value})`);
+  if (!Number.isInteger(value) || value < min || value > max)
+    throw new MockConfigError(`${name} must be an integer from ${min} to ${max} (got ${value})`);
   return value;
 }
 
 function timeoutsOption(given: Partial<Timeouts> = {}): Timeouts {
   const timeouts = { ...defaultTimeouts, ...given };
   for (const [name, value] of Object.entries(timeouts)) integerOption(`timeouts.${name}`, value, 1, 24 * 3600 * 1000);
-  if (timeouts.headersMs > timeouts.requestMs) throw new MockConfigError(`timeouts.headersMs (${timeouts.headersMs}) must not exceed timeouts.requestMs (${timeouts.requestMs})`);
+  if (timeouts.headersMs > timeouts.requestMs)
+    throw new MockConfigError(`timeouts.headersMs (${timeouts.headersMs}) must not exceed timeouts.requestMs (${timeouts.requestMs})`);
   return timeouts;
 }
 

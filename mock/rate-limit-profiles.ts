@@ -48,8 +48,16 @@ export function parseRateLimit(text: string): { profile: RateLimitProfile } | { 
   if (isRateLimitProfile(text)) return { profile: text };
   const match = /^(\d+)\/(\d+(?:\.\d+)?)$/.exec(text);
   const config = match ? { bucketSize: Number(match[1]), refillPerSecond: Number(match[2]) } : undefined;
-  if (!config || !Number.isSafeInteger(config.bucketSize) || config.bucketSize < 1 || !(config.refillPerSecond > 0) || !Number.isFinite(config.refillPerSecond)) {
-    throw new MockConfigError(`option --rate-limit must be ${rateLimitProfileNames.join(', ')} or BURST/PER_SECOND such as 100/5 (got ${JSON.stringify(text)})`);
+  if (
+    !config ||
+    !Number.isSafeInteger(config.bucketSize) ||
+    config.bucketSize < 1 ||
+    !(config.refillPerSecond > 0) ||
+    !Number.isFinite(config.refillPerSecond)
+  ) {
+    throw new MockConfigError(
+      `option --rate-limit must be ${rateLimitProfileNames.join(', ')} or BURST/PER_SECOND such as 100/5 (got ${JSON.stringify(text)})`,
+    );
   }
   return { config };
 }

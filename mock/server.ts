@@ -83,7 +83,16 @@ export function createHttpServer(config: HttpServerConfig, dispatcher: Dispatche
     // answering it without waiting a tick lets pipelined answers leave in one write.
     const read = hasBody(req) ? await readBody(req, config.maxBodyBytes) : NO_BODY;
     if (!read) return; // The client went away mid-body: nobody to answer.
-    const exchange: Exchange = { method: req.method ?? '', path, query, headers: req.headers, repeatedHeaders: repeatedHeaders(req.rawHeaders), body: read.body, bodyTooLarge: read.tooLarge, params: {} };
+    const exchange: Exchange = {
+      method: req.method ?? '',
+      path,
+      query,
+      headers: req.headers,
+      repeatedHeaders: repeatedHeaders(req.rawHeaders),
+      body: read.body,
+      bodyTooLarge: read.tooLarge,
+      params: {},
+    };
     writeReply(res, await dispatch(exchange), !read.complete);
   }
 
@@ -122,7 +131,16 @@ export function createHttpServer(config: HttpServerConfig, dispatcher: Dispatche
 
   async function answerOnSocket(socket: Duplex, method: string, target: string): Promise<void> {
     const { path, query } = splitTarget(target);
-    const reply = await dispatch({ method, path, query, headers: {}, repeatedHeaders: [], body: Buffer.alloc(0), bodyTooLarge: false, params: {} });
+    const reply = await dispatch({
+      method,
+      path,
+      query,
+      headers: {},
+      repeatedHeaders: [],
+      body: Buffer.alloc(0),
+      bodyTooLarge: false,
+      params: {},
+    });
     writeRaw(socket, reply);
   }
 
@@ -133,14 +151,24 @@ export function createHttpServer(config: HttpServerConfig, dispatcher: Dispatche
       return;
     }
     const kind: ServerProblem =
-      error.code === 'HPE_HEADER_OVERFLOW' ? 'header_fields_too_large' : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 'request_timeout' : 'bad_request';
+      error.code === 'HPE_HEADER_OVERFLOW'
+        ? 'header_fields_too_large'
+        : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+          ? 'request_timeout'
+          : 'bad_request';
     writeRaw(socket, dispatcher.problem(kind, `the request is not valid HTTP/1.1 (${error.code ?? 'parse error'})`));
   }
 
   function writeRaw(socket: Duplex, reply: Reply): void {
     const payload = Buffer.from(JSON.stringify(reply.body ?? {}), 'utf8');
-    const headers = Object.assign({}, reply.headers, { date: httpDate(clock), 'content-length': String(payload.length), connection: 'close' });
-    const head = [`HTTP/1.1 ${reply.status} ${reasonPhrase(reply.status)}`, ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`)].join('\r\n');
+    const headers = Object.assign({}, reply.headers, {
+      date: httpDate(clock),
+      'content-length': String(payload.length),
+      connection: 'close',
+    });
+    const head = [`HTTP/1.1 ${reply.status} ${reasonPhrase(reply.status)}`, ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`)].join(
+      '\r\n',
+    );
     socket.on('error', () => socket.destroy());
     socket.end(Buffer.concat([Buffer.from(`${head}\r\n\r\n`, 'latin1'), payload]));
   }
@@ -155,7 +183,10 @@ export function createHttpServer(config: HttpServerConfig, dispatcher: Dispatche
           server.off('error', reject);
           const address = server.address();
           const port = typeof address === 'object' && address ? address.port : config.port;
-          resolve({ origin: `${config.tls ? 'https' : 'http'}://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`, port });
+          resolve({
+            origin: `${config.tls ? 'https' : 'http'}://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`,
+            port,
+          });
         });
       });
     },

@@ -73,7 +73,12 @@ function compileValidators(): Validators {
           .filter((p) => p.in === 'header' && p.name.toLowerCase() !== 'authorization')
           .map((p) => ({
             name: p.name.toLowerCase(),
-            validate: compileNode(HOST_NAME_HEADERS.has(p.name.toLowerCase()) ? { allOf: [p.schema, { type: 'string', pattern: HOST_NAME_PATTERN }] } : p.schema, 'observed'),
+            validate: compileNode(
+              HOST_NAME_HEADERS.has(p.name.toLowerCase())
+                ? { allOf: [p.schema, { type: 'string', pattern: HOST_NAME_PATTERN }] }
+                : p.schema,
+              'observed',
+            ),
             ...(HEADER_ALIASES[p.name.toLowerCase()] ? { aliases: HEADER_ALIASES[p.name.toLowerCase()] } : {}),
           })),
       };

@@ -34,11 +34,14 @@ export interface IdentifierShape {
 
 export interface ObservedFacts {
   content_type: string;
-  operations: Record<OperationKey, {
-    success: { status: number; body?: unknown; strength: string };
-    scope: { value: string; strength: string };
-    failure_statuses: number[];
-  }>;
+  operations: Record<
+    OperationKey,
+    {
+      success: { status: number; body?: unknown; strength: string };
+      scope: { value: string; strength: string };
+      failure_statuses: number[];
+    }
+  >;
   reason_phrases: Record<string, string>;
   errors: Record<string, ErrorFact>;
   tokens: {
@@ -99,9 +102,7 @@ export const observed = readSpecFile('observed.yaml') as ObservedFacts;
 
 /** The alphabet string of an identifier shape. */
 export function alphabetOf(shape: IdentifierShape): string {
-  return shape.alphabet === 'base58'
-    ? observed.identifiers.base58_alphabet
-    : observed.identifiers.alphanumeric_alphabet;
+  return shape.alphabet === 'base58' ? observed.identifiers.base58_alphabet : observed.identifiers.alphanumeric_alphabet;
 }
 
 /** The identifier shape a named format of the API description stands for, e.g. connection-id. */

@@ -70,9 +70,7 @@ function readOperations(): OperationSpec[] {
         };
       });
       const body = op.requestBody as JsonObject | undefined;
-      const bodySchema = body
-        ? ((body.content as JsonObject)['application/json'] as JsonObject).schema as JsonObject
-        : undefined;
+      const bodySchema = body ? (((body.content as JsonObject)['application/json'] as JsonObject).schema as JsonObject) : undefined;
       result.push({
         key: op['x-key'] as OperationKey,
         operationId: op.operationId as string,
@@ -105,15 +103,12 @@ export function parameter(key: OperationKey, where: ParameterSpec['in'], name: s
 }
 
 /** The base path of every operation, from servers[0].url (e.g. /api/v2). */
-export const basePath: string = new URL(
-  ((openapi.servers as JsonObject[])[0]!.url as string).replace('{tenant_host}', 'host.invalid'),
-).pathname;
+export const basePath: string = new URL(((openapi.servers as JsonObject[])[0]!.url as string).replace('{tenant_host}', 'host.invalid'))
+  .pathname;
 
 const oauth = (openapi.components as JsonObject).securitySchemes as Record<string, JsonObject>;
 /** The token endpoint path and the audience path of the client-credentials scheme (spec 5, rule 3). */
 export const tokenPath: string = oauth.oAuth2ClientCredentials!['x-token-path'] as string;
 export const audiencePath: string = oauth.oAuth2ClientCredentials!['x-audience-path'] as string;
 
-export const rateLimitHeaders: readonly string[] = Object.keys(
-  ((openapi.components as JsonObject).headers as JsonObject),
-);
+export const rateLimitHeaders: readonly string[] = Object.keys((openapi.components as JsonObject).headers as JsonObject);

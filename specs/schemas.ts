@@ -12,7 +12,18 @@ import { type JsonObject, resolvePointer } from './openapi.ts';
 export type Level = 'contract' | 'observed';
 
 const SCHEMA_MAP_KEYWORDS = new Set(['properties', 'patternProperties', '$defs', 'dependentSchemas']);
-const SCHEMA_KEYWORDS = new Set(['items', 'additionalProperties', 'not', 'contains', 'propertyNames', 'if', 'then', 'else', 'unevaluatedProperties', 'unevaluatedItems']);
+const SCHEMA_KEYWORDS = new Set([
+  'items',
+  'additionalProperties',
+  'not',
+  'contains',
+  'propertyNames',
+  'if',
+  'then',
+  'else',
+  'unevaluatedProperties',
+  'unevaluatedItems',
+]);
 const SCHEMA_LIST_KEYWORDS = new Set(['allOf', 'anyOf', 'oneOf', 'prefixItems']);
 /** OpenAPI keywords that are not JSON Schema; ajv's strict mode would refuse them. */
 const OPENAPI_ONLY_KEYWORDS = new Set(['example', 'discriminator', 'xml', 'externalDocs']);
@@ -33,9 +44,7 @@ function convert(node: unknown, level: Level): unknown {
   for (const [key, value] of Object.entries(source)) {
     if (key.startsWith('x-') || OPENAPI_ONLY_KEYWORDS.has(key)) continue;
     if (SCHEMA_MAP_KEYWORDS.has(key)) {
-      out[key] = Object.fromEntries(
-        Object.entries(value as JsonObject).map(([name, sub]) => [name, convert(sub, level)]),
-      );
+      out[key] = Object.fromEntries(Object.entries(value as JsonObject).map(([name, sub]) => [name, convert(sub, level)]));
     } else if (SCHEMA_KEYWORDS.has(key)) {
       out[key] = convert(value, level);
     } else if (SCHEMA_LIST_KEYWORDS.has(key)) {
@@ -60,7 +69,8 @@ function inlined(node: JsonObject): JsonObject {
  */
 function refined(node: JsonObject, observed: JsonObject): JsonObject {
   const merged = { ...node, ...observed };
-  if (node.properties && observed.properties) merged.properties = { ...(node.properties as JsonObject), ...(observed.properties as JsonObject) };
+  if (node.properties && observed.properties)
+    merged.properties = { ...(node.properties as JsonObject), ...(observed.properties as JsonObject) };
   return merged;
 }
 
@@ -73,9 +83,7 @@ export function schema(name: string, level: Level = 'contract'): JsonObject {
 }
 
 /** Names of components.schemas. */
-export const schemaNames: readonly string[] = Object.keys(
-  ((resolvePointer('#/components') as JsonObject).schemas as JsonObject),
-);
+export const schemaNames: readonly string[] = Object.keys((resolvePointer('#/components') as JsonObject).schemas as JsonObject);
 
 /**
  * An ajv instance in strict mode with the standard formats and the named formats of the spec and
@@ -106,7 +114,8 @@ const namedFormats: Record<string, (value: string) => boolean> = {
 
 function idShapeCheck(shape: IdentifierShape): (value: string) => boolean {
   const body = new Set(alphabetOf(shape));
-  return (value) => value.length > shape.prefix.length && value.startsWith(shape.prefix) && [...value.slice(shape.prefix.length)].every((c) => body.has(c));
+  return (value) =>
+    value.length > shape.prefix.length && value.startsWith(shape.prefix) && [...value.slice(shape.prefix.length)].every((c) => body.has(c));
 }
 
 function isHttpsUrl(value: string): boolean {

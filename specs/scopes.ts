@@ -11,13 +11,12 @@ const file = readSpecFile('scopes.yaml') as ScopeFile;
 export const scopeActions: readonly string[] = Object.values(file.actions);
 
 /** Every action:resource pair of the catalogue, in table order. */
-export const scopeCatalogue: readonly string[] = Object.entries(file.resources).flatMap(
-  ([resource, letters]) =>
-    [...letters].map((letter) => {
-      const action = file.actions[letter];
-      if (!action) throw new Error(`scopes.yaml: unknown action letter ${letter} for ${resource}`);
-      return `${action}:${resource}`;
-    }),
+export const scopeCatalogue: readonly string[] = Object.entries(file.resources).flatMap(([resource, letters]) =>
+  [...letters].map((letter) => {
+    const action = file.actions[letter];
+    if (!action) throw new Error(`scopes.yaml: unknown action letter ${letter} for ${resource}`);
+    return `${action}:${resource}`;
+  }),
 );
 
 const catalogue = new Set(scopeCatalogue);

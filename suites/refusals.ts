@@ -21,14 +21,19 @@ export const refusals = {
     what: 'an event stream that does not exist',
     op: 'redeliver',
     needs: [fixture('eventStream'), fixture('failedEvent')],
-    input: (t) => ({ params: { id: exampleOf(t, unknownIdOf(streamId(), [t.fixture('eventStream')])), event_id: t.fixture('failedEvent') } }),
+    input: (t) => ({
+      params: { id: exampleOf(t, unknownIdOf(streamId(), [t.fixture('eventStream')])), event_id: t.fixture('failedEvent') },
+    }),
   },
   unknownEvent: {
     what: 'an event that does not exist in an existing stream',
     op: 'redeliver',
     needs: [fixture('eventStream'), fixture('failedEvent'), fixture('notRedeliverableEvent')],
     input: (t) => ({
-      params: { id: t.fixture('eventStream'), event_id: exampleOf(t, unknownIdOf(eventId(), [t.fixture('failedEvent'), t.fixture('notRedeliverableEvent')])) },
+      params: {
+        id: t.fixture('eventStream'),
+        event_id: exampleOf(t, unknownIdOf(eventId(), [t.fixture('failedEvent'), t.fixture('notRedeliverableEvent')])),
+      },
     }),
   },
   streamIdOneShort: {

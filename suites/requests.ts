@@ -2,15 +2,32 @@
 // the requests several tests read (sent once per run). Plumbing only: the meaning stays in the
 // tests, which vary one thing of these requests (the credential, an id, a field).
 import fc from 'fast-check';
-import { fixture, role, writes, type CallInput, type Credential, type Exchange, type Need, type PlanContext, type RoleName, type TargetSession, type TestPlan } from '../harness/index.ts';
+import {
+  fixture,
+  role,
+  writes,
+  type CallInput,
+  type Credential,
+  type Exchange,
+  type Need,
+  type PlanContext,
+  type RoleName,
+  type TargetSession,
+  type TestPlan,
+} from '../harness/index.ts';
 import { operationTable } from '../harness/operations.ts';
 import { operation, operationKeys, type OperationKey } from '../specs/index.ts';
 
 /** What each operation's valid request needs from the target file (harness/operations.ts). */
-export const operationNeeds = Object.fromEntries(operationKeys.map((key) => [key, operationTable[key].fixtures.map((name) => fixture(name))])) as Record<OperationKey, Need[]>;
+export const operationNeeds = Object.fromEntries(
+  operationKeys.map((key) => [key, operationTable[key].fixtures.map((name) => fixture(name))]),
+) as Record<OperationKey, Need[]>;
 
 /** The role holding every scope of the three operations but the one each operation needs. */
-export const roleWithoutScopeOf = Object.fromEntries(operationKeys.map((key) => [key, operationTable[key].roleWithoutScope])) as Record<OperationKey, RoleName>;
+export const roleWithoutScopeOf = Object.fromEntries(operationKeys.map((key) => [key, operationTable[key].roleWithoutScope])) as Record<
+  OperationKey,
+  RoleName
+>;
 
 /** The well-formed request of each operation: one builder per operation, or the compiler says which is missing. */
 const validRequests: { [K in OperationKey]: (target: TargetSession) => CallInput } = {
@@ -45,9 +62,18 @@ export const sharedRequest = {
  */
 export function successOf(op: OperationKey): SharedCall {
   const keyOf = (fixtures: PlanContext['target']['fixtures']) =>
-    op === 'redeliver' ? sharedRequest.redeliveryOfFailedEvent : op === 'sso-ticket' ? sharedRequest.ticketWithEmptyBody : sharedRequest.vaultRead(fixtures.vaultConnections[0]!);
+    op === 'redeliver'
+      ? sharedRequest.redeliveryOfFailedEvent
+      : op === 'sso-ticket'
+        ? sharedRequest.ticketWithEmptyBody
+        : sharedRequest.vaultRead(fixtures.vaultConnections[0]!);
   return {
-    plan: { operation: op, needs: [...operationNeeds[op], ...(operation(op).method === 'GET' ? [] : [writes])], requests: 0, shared: (c) => [keyOf(c.target.fixtures)] },
+    plan: {
+      operation: op,
+      needs: [...operationNeeds[op], ...(operation(op).method === 'GET' ? [] : [writes])],
+      requests: 0,
+      shared: (c) => [keyOf(c.target.fixtures)],
+    },
     send: (target) => target.call(op, { ...validRequest(target, op), shared: keyOf(target.target.fixtures) }),
   };
 }

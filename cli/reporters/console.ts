@@ -11,7 +11,13 @@ export function printRunSummary(result: RunResult, reportPaths: string[], print:
   for (const test of ordered) {
     say('');
     say(`${test.gating ? 'FAIL' : test.known ? `FAIL (known: ${test.known.reason})` : 'FAIL (observed, not gating)'} ${test.fullName}`);
-    for (const error of test.errors) say(error.split('\n').map((l) => `  ${l}`).join('\n'));
+    for (const error of test.errors)
+      say(
+        error
+          .split('\n')
+          .map((l) => `  ${l}`)
+          .join('\n'),
+      );
   }
   for (const error of result.unhandled) say(`\nERROR outside tests: ${error}`);
   for (const test of result.untagged) say(`\nUNTAGGED ${test}: no known clause tag [§<section> <clause-id>]`);
@@ -26,9 +32,15 @@ export function printRunSummary(result: RunResult, reportPaths: string[], print:
   const { info } = result;
   say('');
   say(`contract: ${result.contract.passed} passed, ${result.contract.failed} failed, ${result.contract.skipped} skipped`);
-  say(`observed: ${result.observed.passed} passed, ${result.observed.failed} failed, ${result.observed.skipped} skipped${info.strict ? ' (gating)' : ' (not gating)'}`);
-  say(`gating clauses: ${count('verified')} verified, ${count('failed')} failed, ${count('partial')} partial, ${count('not verified')} not verified${info.shard ? '' : `, ${count('not selected')} not selected`}`);
-  say(`requests: ${result.requests} sent, ${requestsPlanned(info)}    waiting for the rate limit: ${(info.waitedMs / 1000).toFixed(1)} s    429s outside the exhaustion: ${info.unplanned429s}`);
+  say(
+    `observed: ${result.observed.passed} passed, ${result.observed.failed} failed, ${result.observed.skipped} skipped${info.strict ? ' (gating)' : ' (not gating)'}`,
+  );
+  say(
+    `gating clauses: ${count('verified')} verified, ${count('failed')} failed, ${count('partial')} partial, ${count('not verified')} not verified${info.shard ? '' : `, ${count('not selected')} not selected`}`,
+  );
+  say(
+    `requests: ${result.requests} sent, ${requestsPlanned(info)}    waiting for the rate limit: ${(info.waitedMs / 1000).toFixed(1)} s    429s outside the exhaustion: ${info.unplanned429s}`,
+  );
   say(`seed: ${info.seed}    wall time: ${(info.wallMs / 1000).toFixed(1)} s`);
   say(`reports:  ${reportPaths.join(', ')}`);
   say(`RESULT: ${result.verdict}`);

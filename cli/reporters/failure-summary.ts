@@ -16,7 +16,11 @@ export function failureSummary(title: string, errors: readonly string[]): string
   if (expected !== undefined && actual !== undefined) {
     summary = `${prefix}expected ${expected}; actual ${actual}${generated ? ` (generated case ${generated.trim()})` : ''}`;
   } else {
-    const first = text.split('\n').map((line) => line.trim()).find((line) => line.length > 0 && !line.startsWith('Property failed')) ?? 'failed';
+    const first =
+      text
+        .split('\n')
+        .map((line) => line.trim())
+        .find((line) => line.length > 0 && !line.startsWith('Property failed')) ?? 'failed';
     summary = `${prefix}${first}`;
   }
   const flat = summary.replace(/\s+/g, ' ').trim();

@@ -6,14 +6,19 @@ import type { RunResult } from './results.ts';
 import { renderSummary } from './summary.ts';
 
 /** Workflow-command escaping of a property value and of the message. */
-const property = (text: string) => text.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A').replace(/:/g, '%3A').replace(/,/g, '%2C');
+const property = (text: string) =>
+  text.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A').replace(/:/g, '%3A').replace(/,/g, '%2C');
 const message = (text: string) => text.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
 
 export function githubAnnotations(result: RunResult): string[] {
   return result.tests
     .filter((t) => t.state === 'failed' && t.gating)
     .map((t) => {
-      const where = [`file=${property(t.file)}`, ...(t.line ? [`line=${t.line}`] : []), `title=${property(t.clause ? `conformance: ${t.clause}` : 'conformance')}`];
+      const where = [
+        `file=${property(t.file)}`,
+        ...(t.line ? [`line=${t.line}`] : []),
+        `title=${property(t.clause ? `conformance: ${t.clause}` : 'conformance')}`,
+      ];
       return redactor.redact(`::error ${where.join(',')}::${message(t.failure ?? t.name)}`);
     });
 }

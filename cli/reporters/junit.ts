@@ -18,10 +18,10 @@ function escape(text: string): string {
       // XML 1.0 cannot carry these control characters, even escaped: they are dropped.
       // eslint-disable-next-line no-control-regex
       .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g, '')
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
+      .replace(/&/g, '&amp;')
+      .replace(/</g, '&lt;')
+      .replace(/>/g, '&gt;')
+      .replace(/"/g, '&quot;')
   );
 }
 
@@ -39,7 +39,8 @@ const seconds = (ms: number) => (ms / 1000).toFixed(3);
 
 function testcase(test: TestOutcome, failuresAreReal: boolean): string {
   const head = `    <testcase ${attributes({ name: test.name, classname: test.file.replace(/\.test\.ts$/, '').replace(/[\\/]/g, '.'), time: seconds(test.durationMs) })}`;
-  if (test.state === 'skipped') return `${head}>\n      <skipped ${attributes({ message: test.skip ? `[${test.skip.category ?? 'skipped'}] ${test.skip.reason}` : 'skipped' })}/>\n    </testcase>`;
+  if (test.state === 'skipped')
+    return `${head}>\n      <skipped ${attributes({ message: test.skip ? `[${test.skip.category ?? 'skipped'}] ${test.skip.reason}` : 'skipped' })}/>\n    </testcase>`;
   if (test.state === 'failed' && failuresAreReal && !test.known) {
     const type = test.clause ? `clause ${test.clause}` : 'untagged test';
     return `${head}>\n      <failure ${attributes({ message: test.failure ?? 'failed', type })}>${escape(test.errors.join('\n\n'))}</failure>\n    </testcase>`;
@@ -98,9 +99,15 @@ function render(result: RunResult, tests: TestOutcome[], suiteName: string, fail
     );
   }
   if (errors > 0) {
-    suites.push(`  <testsuite ${attributes({ name: 'errors outside tests', tests: errors, failures: 0, errors, skipped: 0, time: '0.000' })}>`);
+    suites.push(
+      `  <testsuite ${attributes({ name: 'errors outside tests', tests: errors, failures: 0, errors, skipped: 0, time: '0.000' })}>`,
+    );
     result.unhandled.forEach((message, i) => {
-      suites.push(`    <testcase ${attributes({ name: `error ${i + 1}`, classname: 'run' })}>`, `      <error ${attributes({ message: message.split('\n')[0] ?? '', type: 'error' })}>${escape(message)}</error>`, '    </testcase>');
+      suites.push(
+        `    <testcase ${attributes({ name: `error ${i + 1}`, classname: 'run' })}>`,
+        `      <error ${attributes({ message: message.split('\n')[0] ?? '', type: 'error' })}>${escape(message)}</error>`,
+        '    </testcase>',
+      );
     });
     suites.push('  </testsuite>');
   }

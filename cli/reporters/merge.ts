@@ -29,7 +29,20 @@ export function mergeShardResults(shards: RunResult[]): { result: RunResult } | 
     plannedRequests: sum((i) => i.plannedRequests),
     waitedMs: sum((i) => i.waitedMs),
     unplanned429s: sum((i) => i.unplanned429s),
-    ...(shards.some((s) => s.info.stoppedEarly) ? { stoppedEarly: shards.map((s) => s.info.stoppedEarly).filter(Boolean).join('; ') } : {}),
+    ...(shards.some((s) => s.info.stoppedEarly)
+      ? {
+          stoppedEarly: shards
+            .map((s) => s.info.stoppedEarly)
+            .filter(Boolean)
+            .join('; '),
+        }
+      : {}),
   };
-  return { result: summarize(shards.flatMap((s) => s.tests), shards.flatMap((s) => s.unhandled), info) };
+  return {
+    result: summarize(
+      shards.flatMap((s) => s.tests),
+      shards.flatMap((s) => s.unhandled),
+      info,
+    ),
+  };
 }

@@ -120,7 +120,12 @@ export interface Tally {
 export type Baseline = ReadonlyArray<{ match: string; reason: string }>;
 
 /** The tests of vitest's modules that are part of this run (a filter's leftovers are not). */
-export function testsOf(modules: ReadonlyArray<TestModule>, strict: boolean, root: string, baseline: Baseline = []): { tests: TestOutcome[]; unhandled: string[] } {
+export function testsOf(
+  modules: ReadonlyArray<TestModule>,
+  strict: boolean,
+  root: string,
+  baseline: Baseline = [],
+): { tests: TestOutcome[]; unhandled: string[] } {
   const tests: TestOutcome[] = [];
   const unhandled: string[] = [];
   for (const module of modules) {
@@ -140,7 +145,8 @@ function outcomeOf(test: TestCase, file: string, strict: boolean, baseline: Base
   const meta = test.meta();
   const plan: EvaluatedPlan | undefined = meta.plan;
   let state: TestState = result.state === 'passed' ? 'passed' : result.state === 'failed' ? 'failed' : 'skipped';
-  const note = result.state === 'skipped' ? result.note ?? (plan?.skip ? `[${plan.skip.category}] ${plan.skip.reason}` : undefined) : undefined;
+  const note =
+    result.state === 'skipped' ? (result.note ?? (plan?.skip ? `[${plan.skip.category}] ${plan.skip.reason}` : undefined)) : undefined;
   const errors = (result.errors ?? []).map((e) => redactor.redact(withoutStackFrames(e.message ?? JSON.stringify(e))));
   const listed = baseline.find((entry) => entry.match === known?.id || entry.match === test.name);
   if (state === 'skipped' && !note && test.options.mode === 'skip') state = 'skipped';
@@ -159,7 +165,7 @@ function outcomeOf(test: TestCase, file: string, strict: boolean, baseline: Base
     errors,
     ...(listed ? { known: { reason: listed.reason } } : {}),
     durationMs: Math.round(test.diagnostic()?.duration ?? 0),
-    plannedRequests: plan?.skip ? 0 : plan?.requests ?? 0,
+    plannedRequests: plan?.skip ? 0 : (plan?.requests ?? 0),
     requests: meta.requests ?? 0,
     retries: meta.retries ?? 0,
     paid: meta.paid ?? {},
@@ -176,7 +182,10 @@ function redactSkip(skip: { category: SkipCategory | undefined; reason: string }
 
 /** fast-check puts the failing assertion, stack and all, inside its message; the frames say nothing to a reader. */
 function withoutStackFrames(message: string): string {
-  return message.split('\n').filter((line) => !/^\s+at .+:\d+:\d+\)?$/.test(line)).join('\n');
+  return message
+    .split('\n')
+    .filter((line) => !/^\s+at .+:\d+:\d+\)?$/.test(line))
+    .join('\n');
 }
 
 /** Joins tests to the registry: each clause's status, and the run's verdict. */
@@ -218,8 +227,21 @@ export function summarize(tests: TestOutcome[], unhandled: string[], info: RunIn
   const verdict: Verdict = failing ? 'FAIL' : unverified.length > 0 || tests.length === 0 || info.stoppedEarly ? 'INCOMPLETE' : 'PASS';
   const fixedKnownFailures = tests.filter((t) => t.known && t.state === 'passed').map((t) => t.name);
   const requests =
-    tests.reduce((sum, t) => sum + t.requests + t.retries, 0) + Object.values(info.shared).reduce((a, b) => a + b, 0) + info.preflightRequests;
-  return { verdict, info, tests, clauses, unhandled, untagged, contract: tally('contract'), observed: tally('observed'), requests, fixedKnownFailures };
+    tests.reduce((sum, t) => sum + t.requests + t.retries, 0) +
+    Object.values(info.shared).reduce((a, b) => a + b, 0) +
+    info.preflightRequests;
+  return {
+    verdict,
+    info,
+    tests,
+    clauses,
+    unhandled,
+    untagged,
+    contract: tally('contract'),
+    observed: tally('observed'),
+    requests,
+    fixedKnownFailures,
+  };
 }
 
 /** A gating clause the run did not verify. A shard answers only for its own clauses: the merge checks the rest. */
@@ -236,7 +258,9 @@ export function unverifiedReasons(result: RunResult): Array<{ id: string; reason
 }
 
 function notSelectedReason(info: RunInfo): string {
-  return info.filtered ? '[not-selected] no test of it was selected (--grep, --grep-invert or --operation)' : '[not-selected] no test of it ran';
+  return info.filtered
+    ? '[not-selected] no test of it was selected (--grep, --grep-invert or --operation)'
+    : '[not-selected] no test of it ran';
 }
 
 export interface OperationCoverage {

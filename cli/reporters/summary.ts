@@ -54,17 +54,43 @@ export function renderSummary(result: RunResult): string {
   const unverified = unverifiedReasons(result);
   if (info.stoppedEarly) lines.push(`The run stopped before its tests: ${cell(info.stoppedEarly)}`, '');
   if (unverified.length > 0) {
-    lines.push('## Gating clauses not verified', '', '| Clause | Why |', '|---|---|', ...unverified.map((u) => `| \`${u.id}\` | ${cell(u.reasons.join('; '))} |`), '');
+    lines.push(
+      '## Gating clauses not verified',
+      '',
+      '| Clause | Why |',
+      '|---|---|',
+      ...unverified.map((u) => `| \`${u.id}\` | ${cell(u.reasons.join('; '))} |`),
+      '',
+    );
   }
   if (result.unhandled.length > 0) lines.push('## Errors outside tests', '', ...result.unhandled.map((e) => `- ${cell(e)}`), '');
   if (result.untagged.length > 0) lines.push('## Tests without a known clause tag', '', ...result.untagged.map((t) => `- ${cell(t)}`), '');
 
   const failed = result.tests.filter((t) => t.state === 'failed');
-  failures(lines, 'Gating failures', failed.filter((t) => t.gating));
-  failures(lines, 'Observed failures (not gating)', failed.filter((t) => !t.gating && !t.known));
-  failures(lines, 'Known failures (baseline, not gating)', failed.filter((t) => t.known));
+  failures(
+    lines,
+    'Gating failures',
+    failed.filter((t) => t.gating),
+  );
+  failures(
+    lines,
+    'Observed failures (not gating)',
+    failed.filter((t) => !t.gating && !t.known),
+  );
+  failures(
+    lines,
+    'Known failures (baseline, not gating)',
+    failed.filter((t) => t.known),
+  );
   if (result.fixedKnownFailures.length > 0) {
-    lines.push('## Known failures that passed', '', 'The baseline can shrink: these are listed as known failures but passed.', '', ...result.fixedKnownFailures.map((n) => `- ${cell(n)}`), '');
+    lines.push(
+      '## Known failures that passed',
+      '',
+      'The baseline can shrink: these are listed as known failures but passed.',
+      '',
+      ...result.fixedKnownFailures.map((n) => `- ${cell(n)}`),
+      '',
+    );
   }
 
   const count = (status: ClauseStatus, level: string) => result.clauses.filter((c) => c.status === status && c.level === level).length;
@@ -80,16 +106,29 @@ export function renderSummary(result: RunResult): string {
   for (const row of result.clauses) {
     const level = row.level === 'observed' ? 'observed' : row.level;
     const total = row.passed + row.failed + row.skipped;
-    const note = row.status === 'not testable' ? row.note ?? '' : row.status === 'gap' ? row.summary : row.reasons.join('; ');
-    lines.push(`| \`${row.id}\` | ${row.section} | ${level} | ${total === 0 ? '0' : `${row.passed}/${total}`} | ${ICON[row.status]} | ${cell(note)} |`);
+    const note = row.status === 'not testable' ? (row.note ?? '') : row.status === 'gap' ? row.summary : row.reasons.join('; ');
+    lines.push(
+      `| \`${row.id}\` | ${row.section} | ${level} | ${total === 0 ? '0' : `${row.passed}/${total}`} | ${ICON[row.status]} | ${cell(note)} |`,
+    );
   }
-  lines.push('', '## Per operation', '', '| Operation | Tests sending to it | Passed | Failed | Skipped | Requests |', '|---|---|---|---|---|---|');
+  lines.push(
+    '',
+    '## Per operation',
+    '',
+    '| Operation | Tests sending to it | Passed | Failed | Skipped | Requests |',
+    '|---|---|---|---|---|---|',
+  );
   for (const row of operationCoverage(result.tests)) {
     lines.push(`| ${row.operation} | ${row.tests} | ${row.passed} | ${row.failed} | ${row.skipped} | ${row.requests} |`);
   }
   const skipped = result.tests.filter((t) => t.state === 'skipped');
   if (skipped.length > 0) {
-    lines.push('', '## Skipped tests', '', ...skipped.map((t) => `- ${cell(t.name)}: [${t.skip?.category ?? 'skipped'}] ${cell(t.skip?.reason ?? '')}`));
+    lines.push(
+      '',
+      '## Skipped tests',
+      '',
+      ...skipped.map((t) => `- ${cell(t.name)}: [${t.skip?.category ?? 'skipped'}] ${cell(t.skip?.reason ?? '')}`),
+    );
   }
   lines.push('');
   return lines.join('\n');
@@ -99,6 +138,15 @@ function failures(lines: string[], heading: string, tests: TestOutcome[]): void 
   if (tests.length === 0) return;
   lines.push(`## ${heading}`, '');
   for (const t of tests) {
-    lines.push(`### ${cell(t.name)}`, '', `\`${t.file}${t.line ? `:${t.line}` : ''}\`${t.known ? ` (known: ${cell(t.known.reason)})` : ''}`, '', '```', ...t.errors, '```', '');
+    lines.push(
+      `### ${cell(t.name)}`,
+      '',
+      `\`${t.file}${t.line ? `:${t.line}` : ''}\`${t.known ? ` (known: ${cell(t.known.reason)})` : ''}`,
+      '',
+      '```',
+      ...t.errors,
+      '```',
+      '',
+    );
   }
 }

@@ -14,7 +14,9 @@ import { outcomes, resultsOf, root, run, startMockProgram, type Finished, type S
 
 const SEED = '20261122';
 const work = mkdtempSync(join(tmpdir(), 'conformance-e2e-'));
-const mockTarget = parse(readFileSync(join(root, 'targets', 'mock.yaml'), 'utf8')) as { roles: Record<string, { client_id: string; client_secret?: string }> } & Record<string, unknown>;
+const mockTarget = parse(readFileSync(join(root, 'targets', 'mock.yaml'), 'utf8')) as {
+  roles: Record<string, { client_id: string; client_secret?: string }>;
+} & Record<string, unknown>;
 delete mockTarget.signing_key_file;
 const secrets = Object.values(mockTarget.roles).map((role) => role.client_secret!);
 /** A hand-started mock's rate limit: room for a run, refilled slower than any machine sends. */
@@ -23,14 +25,27 @@ const MOCK_RATE = ['--rate-limit', '1200/10'];
 const EXHAUST = ['--exhaustion-max', '2500'];
 
 /** A target file for a mock at `url`, with every secret moved to an environment variable. */
-function targetFileFor(url: string, keyFile: string | undefined, name: string, change: (t: Record<string, any>) => void = () => {}): { path: string; env: Record<string, string> } {
+function targetFileFor(
+  url: string,
+  keyFile: string | undefined,
+  name: string,
+  change: (t: Record<string, any>) => void = () => {},
+): { path: string; env: Record<string, string> } {
   const env: Record<string, string> = {};
-  const roles = Object.fromEntries(Object.entries(mockTarget.roles).map(([role, credentials]) => {
-    const variable = `E2E_SECRET_${role.toUpperCase()}`;
-    env[variable] = credentials.client_secret!;
-    return [role, { client_id: credentials.client_id, client_secret_env: variable }];
-  }));
-  const description: Record<string, any> = { ...structuredClone(mockTarget), base_url: `${url}/api/v2`, auth_url: url, ...(keyFile ? { signing_key_file: keyFile } : {}), roles };
+  const roles = Object.fromEntries(
+    Object.entries(mockTarget.roles).map(([role, credentials]) => {
+      const variable = `E2E_SECRET_${role.toUpperCase()}`;
+      env[variable] = credentials.client_secret!;
+      return [role, { client_id: credentials.client_id, client_secret_env: variable }];
+    }),
+  );
+  const description: Record<string, any> = {
+    ...structuredClone(mockTarget),
+    base_url: `${url}/api/v2`,
+    auth_url: url,
+    ...(keyFile ? { signing_key_file: keyFile } : {}),
+    roles,
+  };
   change(description);
   const path = join(work, name);
   writeFileSync(path, stringify(description));
@@ -45,7 +60,8 @@ function expectNoSecret(...texts: string[]): void {
   }
 }
 
-const reports = (out: string) => ['junit.xml', 'junit-observed.xml', 'summary.md', 'results.json'].map((f) => readFileSync(join(out, f), 'utf8'));
+const reports = (out: string) =>
+  ['junit.xml', 'junit-observed.xml', 'summary.md', 'results.json'].map((f) => readFileSync(join(out, f), 'utf8'));
 
 describe('npm start against the embedded mock', () => {
   const out = join(work, 'embedded');
@@ -67,7 +83,7 @@ describe('npm start against the embedded mock', () => {
     expect(finished.stdout).toMatch(/wall time of the whole run: \d+\.\d s/);
   });
 
-  it('writes JUnit files valid for the CI tools, and results.json with every test\'s clause and level', () => {
+  it("writes JUnit files valid for the CI tools, and results.json with every test's clause and level", () => {
     const [junit, observed] = reports(out);
     expect(junitProblems(junit!)).toEqual([]);
     expect(junitProblems(observed!)).toEqual([]);
@@ -96,7 +112,11 @@ describe('npm start against the embedded mock', () => {
       const keyFile = join(work, 'keys', 'mock.pem');
       mock = await startMockProgram(['--port', '0', '--signing-key', keyFile, ...MOCK_RATE]);
       const target = targetFileFor(mock.url, keyFile, 'by-hand.yaml');
-      byHand = await run('cli/conformance.ts', ['--target-file', target.path, '--seed', SEED, '--num-runs', '5', ...EXHAUST, '--out', handOut], target.env);
+      byHand = await run(
+        'cli/conformance.ts',
+        ['--target-file', target.path, '--seed', SEED, '--num-runs', '5', ...EXHAUST, '--out', handOut],
+        target.env,
+      );
     }, 180_000);
     afterAll(() => mock?.stop());
 
@@ -121,14 +141,28 @@ describe('npm start against a mock with a gating fault and an observed fault', (
   const summaryFile = join(work, 'step-summary.md');
   beforeAll(async () => {
     const keyFile = join(work, 'keys', 'faulty.pem');
-    mock = await startMockProgram(['--port', '0', '--signing-key', keyFile, ...MOCK_RATE, '--fault', 'redeliver-200-instead-of-202', '--fault', 'vault-404-generic-message']);
+    mock = await startMockProgram([
+      '--port',
+      '0',
+      '--signing-key',
+      keyFile,
+      ...MOCK_RATE,
+      '--fault',
+      'redeliver-200-instead-of-202',
+      '--fault',
+      'vault-404-generic-message',
+    ]);
     const target = targetFileFor(mock.url, keyFile, 'faulty.yaml');
     writeFileSync(summaryFile, '');
-    finished = await run('cli/conformance.ts', ['--target-file', target.path, '--seed', SEED, '--operation', 'redeliver,vault', ...EXHAUST, '--out', out], {
-      ...target.env,
-      GITHUB_ACTIONS: 'true',
-      GITHUB_STEP_SUMMARY: summaryFile,
-    });
+    finished = await run(
+      'cli/conformance.ts',
+      ['--target-file', target.path, '--seed', SEED, '--operation', 'redeliver,vault', ...EXHAUST, '--out', out],
+      {
+        ...target.env,
+        GITHUB_ACTIONS: 'true',
+        GITHUB_STEP_SUMMARY: summaryFile,
+      },
+    );
   }, 180_000);
   afterAll(() => mock?.stop());
 
@@ -142,7 +176,9 @@ describe('npm start against a mock with a gating fault and an observed fault', (
     expect(finished.stdout).toContain('expected: status 202');
     expect(finished.stdout).toContain('actual:   status 200');
     expect(finished.stdout).toMatch(/response: 200 application\/json/);
-    expect(finished.stdout).toMatch(/replay: {3}curl -sS -i -X POST 'http:\/\/127\.0\.0\.1:\d+\/api\/v2\/event-streams\/est_\w+\/redeliver\/evt_\w+'.* -H "authorization: Bearer \$TOKEN"/);
+    expect(finished.stdout).toMatch(
+      /replay: {3}curl -sS -i -X POST 'http:\/\/127\.0\.0\.1:\d+\/api\/v2\/event-streams\/est_\w+\/redeliver\/evt_\w+'.* -H "authorization: Bearer \$TOKEN"/,
+    );
   });
 
   it('counts the gating failure in junit.xml, with a one-line message, and shows the observed one in junit-observed.xml', () => {
@@ -150,13 +186,19 @@ describe('npm start against a mock with a gating fault and an observed fault', (
     expect(junitProblems(junit!)).toEqual([]);
     expect(junitProblems(observed!)).toEqual([]);
     expect(junit).toMatch(/<testsuites [^>]* failures="1"/);
-    expect(junit).toContain('<failure message="[§4.1 redeliver.success.202] expected status 202; actual status 200" type="clause redeliver.success.202">');
+    expect(junit).toContain(
+      '<failure message="[§4.1 redeliver.success.202] expected status 202; actual status 200" type="clause redeliver.success.202">',
+    );
     expect(junit).toContain('file="suites/redeliver/success.test.ts"');
-    expect(observed).toMatch(/<failure message="\[§7 errors\.404\.vault\] expected status 404, message &quot;Connection not found&quot;; actual status 404, message &quot;Not Found&quot;"/);
+    expect(observed).toMatch(
+      /<failure message="\[§7 errors\.404\.vault\] expected status 404, message &quot;Connection not found&quot;; actual status 404, message &quot;Not Found&quot;"/,
+    );
   });
 
   it('annotates the gating failure for GitHub and writes the step summary', () => {
-    expect(finished.stdout).toMatch(/^::error file=suites\/redeliver\/success\.test\.ts,line=\d+,title=conformance%3A redeliver\.success\.202::\[§4\.1 redeliver\.success\.202\] expected status 202; actual status 200$/m);
+    expect(finished.stdout).toMatch(
+      /^::error file=suites\/redeliver\/success\.test\.ts,line=\d+,title=conformance%3A redeliver\.success\.202::\[§4\.1 redeliver\.success\.202\] expected status 202; actual status 200$/m,
+    );
     expect(finished.stdout).not.toMatch(/^::error .*errors\.404\.vault/m);
     expect(readFileSync(summaryFile, 'utf8')).toContain('Result: **FAIL**');
   });
@@ -178,7 +220,11 @@ describe('an observed-level failure', () => {
 
   it('is reported but does not fail the run without --strict', async () => {
     const out = join(work, 'observed-lenient');
-    const finished = await run('cli/conformance.ts', ['--target-file', target.path, '--grep', 'ticket creation answers 201', '--out', out], target.env);
+    const finished = await run(
+      'cli/conformance.ts',
+      ['--target-file', target.path, '--grep', 'ticket creation answers 201', '--out', out],
+      target.env,
+    );
     expect(finished.stdout).toContain('FAIL (observed, not gating) [§4.4 sso-ticket.success.status] ticket creation answers 201');
     // --grep leaves the other gating clauses unverified: never PASS.
     expect(finished.code).toBe(4);
@@ -188,7 +234,11 @@ describe('an observed-level failure', () => {
 
   it('fails the run with --strict', async () => {
     const out = join(work, 'observed-strict');
-    const finished = await run('cli/conformance.ts', ['--target-file', target.path, '--grep', 'ticket creation answers 201', '--strict', '--out', out], target.env);
+    const finished = await run(
+      'cli/conformance.ts',
+      ['--target-file', target.path, '--grep', 'ticket creation answers 201', '--strict', '--out', out],
+      target.env,
+    );
     expect(finished.code).toBe(1);
     expect(readFileSync(join(out, 'junit.xml'), 'utf8')).toMatch(/<testsuites [^>]* failures="1"/);
   });
@@ -196,8 +246,18 @@ describe('an observed-level failure', () => {
   it('stays green as a known failure of a baseline, and says so', async () => {
     const out = join(work, 'observed-known');
     const baseline = join(work, 'baseline.yaml');
-    writeFileSync(baseline, stringify([{ clause: 'sso-ticket.success.status', reason: 'staging answers 200 until TICKET-1 ships' }, { clause: 'vault.scope', reason: 'fixed already' }]));
-    const finished = await run('cli/conformance.ts', ['--target-file', target.path, '--grep', 'ticket creation answers 201', '--strict', '--baseline', baseline, '--out', out], target.env);
+    writeFileSync(
+      baseline,
+      stringify([
+        { clause: 'sso-ticket.success.status', reason: 'staging answers 200 until TICKET-1 ships' },
+        { clause: 'vault.scope', reason: 'fixed already' },
+      ]),
+    );
+    const finished = await run(
+      'cli/conformance.ts',
+      ['--target-file', target.path, '--grep', 'ticket creation answers 201', '--strict', '--baseline', baseline, '--out', out],
+      target.env,
+    );
     expect(finished.stdout).toContain('FAIL (known: staging answers 200 until TICKET-1 ships) [§4.4 sso-ticket.success.status]');
     expect(finished.code).toBe(4);
     expect(readFileSync(join(out, 'junit.xml'), 'utf8')).toMatch(/<testsuites [^>]* failures="0"/);
@@ -212,17 +272,27 @@ describe('npm start with a role missing from the target file', () => {
     const keyFile = join(work, 'keys', 'no-role.pem');
     mock = await startMockProgram(['--port', '0', '--signing-key', keyFile, ...MOCK_RATE]);
     const target = targetFileFor(mock.url, keyFile, 'no-role.yaml', (t) => delete t.roles.non_global);
-    finished = await run('cli/conformance.ts', ['--target-file', target.path, '--operation', 'redeliver', ...EXHAUST, '--out', out], target.env);
+    finished = await run(
+      'cli/conformance.ts',
+      ['--target-file', target.path, '--operation', 'redeliver', ...EXHAUST, '--out', out],
+      target.env,
+    );
   }, 120_000);
   afterAll(() => mock?.stop());
 
   it('is INCOMPLETE, naming the clauses of that role and the missing field, never PASS', () => {
     expect(finished.code).toBe(4);
     expect(finished.stdout).toContain('RESULT: INCOMPLETE');
-    expect(finished.stdout).toContain('redeliver.global-client: [config] role non_global is not configured (roles.non_global in the target file)');
+    expect(finished.stdout).toContain(
+      'redeliver.global-client: [config] role non_global is not configured (roles.non_global in the target file)',
+    );
     const junit = readFileSync(join(out, 'junit.xml'), 'utf8');
-    expect(junit.match(/<skipped message="\[config\] role non_global is not configured \(roles\.non_global in the target file\)"\/>/g)?.length).toBe(4); // the two global-client tests and their two near misses
-    expect(readFileSync(join(out, 'summary.md'), 'utf8')).toMatch(/\| `redeliver.global-client` \| \[config\] role non_global is not configured/);
+    expect(
+      junit.match(/<skipped message="\[config\] role non_global is not configured \(roles\.non_global in the target file\)"\/>/g)?.length,
+    ).toBe(4); // the two global-client tests and their two near misses
+    expect(readFileSync(join(out, 'summary.md'), 'utf8')).toMatch(
+      /\| `redeliver.global-client` \| \[config\] role non_global is not configured/,
+    );
   });
 });
 
@@ -258,7 +328,11 @@ describe('npm start against a target that misbehaves', () => {
       t.test_double = true;
     });
     const started = Date.now();
-    finished = await run('cli/conformance.ts', ['--target-file', target.path, '--request-timeout', '200', '--run-timeout', '30', '--out', join(work, 'broken')], target.env);
+    finished = await run(
+      'cli/conformance.ts',
+      ['--target-file', target.path, '--request-timeout', '200', '--run-timeout', '30', '--out', join(work, 'broken')],
+      target.env,
+    );
     wallMs = Date.now() - started;
   }, 120_000);
   afterAll(async () => {
@@ -271,7 +345,9 @@ describe('npm start against a target that misbehaves', () => {
     expect(finished.code).toBe(1);
     expect(finished.stdout).toMatch(/GET \/api\/v2\/flows\/vault\/connections\/\S+: the target did not answer within 200 ms/);
     expect(finished.stdout).toMatch(/POST \/api\/v2\/event-streams\/\S+: the target closed the connection without an answer/);
-    expect(finished.stdout).toMatch(/POST \/api\/v2\/self-service-profiles\/\S+: (the target answered with something that is not HTTP|the target closed the connection)/);
+    expect(finished.stdout).toMatch(
+      /POST \/api\/v2\/self-service-profiles\/\S+: (the target answered with something that is not HTTP|the target closed the connection)/,
+    );
   });
 });
 
@@ -293,7 +369,11 @@ describe('npm start refuses what it cannot run, and fails closed', () => {
 
   it('says the target cannot be reached and exits 3', async () => {
     const target = targetFileFor('http://127.0.0.1:9', undefined, 'unreachable.yaml');
-    const finished = await run('cli/conformance.ts', ['--target-file', target.path, '--request-timeout', '2000', '--out', join(work, 'unreachable')], target.env);
+    const finished = await run(
+      'cli/conformance.ts',
+      ['--target-file', target.path, '--request-timeout', '2000', '--out', join(work, 'unreachable')],
+      target.env,
+    );
     expect(finished.code).toBe(3);
     expect(finished.stderr).toMatch(/^error: cannot run against http:\/\/127\.0\.0\.1:9\/api\/v2: .*cannot be reached \(ECONNREFUSED\)/);
   });
@@ -322,7 +402,7 @@ describe('npm start refuses what it cannot run, and fails closed', () => {
     }
   });
 
-  it('removes the previous run\'s reports before it starts, so a failed run leaves no old verdict', async () => {
+  it("removes the previous run's reports before it starts, so a failed run leaves no old verdict", async () => {
     const out = join(work, 'stale');
     mkdirSync(out, { recursive: true });
     for (const file of ['junit.xml', 'summary.md', 'results.json']) writeFileSync(join(out, file), 'the previous run: PASS');
@@ -345,7 +425,8 @@ describe('sharded runs', () => {
   let merged: Finished;
   beforeAll(async () => {
     shards = [];
-    for (const shard of ['1/2', '2/2']) shards.push(await run('cli/conformance.ts', ['--seed', SEED, '--num-runs', '5', '--shard', shard, '--out', out]));
+    for (const shard of ['1/2', '2/2'])
+      shards.push(await run('cli/conformance.ts', ['--seed', SEED, '--num-runs', '5', '--shard', shard, '--out', out]));
     merged = await run('cli/merge-reports.ts', ['--out', out]);
   }, 240_000);
 

@@ -4,34 +4,96 @@ import { DEFAULTS, UsageError, envName, parseConformanceOptions } from '../optio
 describe('parseConformanceOptions', () => {
   it('has defaults for everything, leaving to the run what depends on the target', () => {
     expect(parseConformanceOptions([])).toEqual({
-      strict: false, allowWrites: false, allowRateLimitExhaustion: false, help: false, list: false,
-      requestTimeoutMs: DEFAULTS.requestTimeoutMs, runTimeoutSeconds: DEFAULTS.runTimeoutSeconds, rateShare: DEFAULTS.rateShare, outDir: DEFAULTS.outDir,
+      strict: false,
+      allowWrites: false,
+      allowRateLimitExhaustion: false,
+      help: false,
+      list: false,
+      requestTimeoutMs: DEFAULTS.requestTimeoutMs,
+      runTimeoutSeconds: DEFAULTS.runTimeoutSeconds,
+      rateShare: DEFAULTS.rateShare,
+      outDir: DEFAULTS.outDir,
     });
   });
 
   it('reads every option', () => {
     const options = parseConformanceOptions([
-      '--target-file', 't.yaml', '--strict', '--seed', '7', '--shard', '2/3', '--allow-writes',
-      '--allow-rate-limit-exhaustion', '--max-requests', '50', '--request-timeout', '900',
-      '--run-timeout', '30', '--num-runs', '3', '--grep', 'redeliver', '--grep-invert', '429', '--operation', 'vault,token',
-      '--operation', 'redeliver', '--rate-share', '0.25', '--exhaustion-max', '12', '--baseline', 'known.yaml', '--out', 'out', '--plan',
+      '--target-file',
+      't.yaml',
+      '--strict',
+      '--seed',
+      '7',
+      '--shard',
+      '2/3',
+      '--allow-writes',
+      '--allow-rate-limit-exhaustion',
+      '--max-requests',
+      '50',
+      '--request-timeout',
+      '900',
+      '--run-timeout',
+      '30',
+      '--num-runs',
+      '3',
+      '--grep',
+      'redeliver',
+      '--grep-invert',
+      '429',
+      '--operation',
+      'vault,token',
+      '--operation',
+      'redeliver',
+      '--rate-share',
+      '0.25',
+      '--exhaustion-max',
+      '12',
+      '--baseline',
+      'known.yaml',
+      '--out',
+      'out',
+      '--plan',
     ]);
     expect(options).toMatchObject({
-      targetFile: 't.yaml', strict: true, seed: 7, shard: { index: 2, count: 3 }, allowWrites: true,
-      allowRateLimitExhaustion: true, maxRequests: 50, requestTimeoutMs: 900, runTimeoutSeconds: 30,
-      numRuns: 3, grep: 'redeliver', grepInvert: '429', operations: ['vault', 'token', 'redeliver'], rateShare: 0.25, exhaustionMax: 12,
-      baseline: 'known.yaml', outDir: 'out', list: true,
+      targetFile: 't.yaml',
+      strict: true,
+      seed: 7,
+      shard: { index: 2, count: 3 },
+      allowWrites: true,
+      allowRateLimitExhaustion: true,
+      maxRequests: 50,
+      requestTimeoutMs: 900,
+      runTimeoutSeconds: 30,
+      numRuns: 3,
+      grep: 'redeliver',
+      grepInvert: '429',
+      operations: ['vault', 'token', 'redeliver'],
+      rateShare: 0.25,
+      exhaustionMax: 12,
+      baseline: 'known.yaml',
+      outDir: 'out',
+      list: true,
     });
   });
 
   it('takes every option from its environment variable, the flag winning', () => {
     const env = {
-      [envName('target-file')]: 'from-env.yaml', CONFORMANCE_ALLOW_WRITES: 'true', CONFORMANCE_MAX_REQUESTS: '80',
-      CONFORMANCE_OPERATION: 'vault,sso-ticket', CONFORMANCE_STRICT: '0',
+      [envName('target-file')]: 'from-env.yaml',
+      CONFORMANCE_ALLOW_WRITES: 'true',
+      CONFORMANCE_MAX_REQUESTS: '80',
+      CONFORMANCE_OPERATION: 'vault,sso-ticket',
+      CONFORMANCE_STRICT: '0',
     };
-    expect(parseConformanceOptions([], env)).toMatchObject({ targetFile: 'from-env.yaml', allowWrites: true, maxRequests: 80, operations: ['vault', 'sso-ticket'], strict: false });
+    expect(parseConformanceOptions([], env)).toMatchObject({
+      targetFile: 'from-env.yaml',
+      allowWrites: true,
+      maxRequests: 80,
+      operations: ['vault', 'sso-ticket'],
+      strict: false,
+    });
     expect(parseConformanceOptions(['--max-requests', '9'], env).maxRequests).toBe(9);
-    expect(() => parseConformanceOptions([], { CONFORMANCE_ALLOW_WRITES: 'maybe' })).toThrow('CONFORMANCE_ALLOW_WRITES needs true or false, got "maybe"');
+    expect(() => parseConformanceOptions([], { CONFORMANCE_ALLOW_WRITES: 'maybe' })).toThrow(
+      'CONFORMANCE_ALLOW_WRITES needs true or false, got "maybe"',
+    );
   });
 
   it.each([

@@ -7,7 +7,13 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { root } from './support/programs.ts';
 
-const npx = (cwd: string, args: string[]) => spawnSync('npx', ['--no-install', ...args], { cwd, encoding: 'utf8', timeout: 120_000, env: { ...process.env, npm_config_update_notifier: 'false' } });
+const npx = (cwd: string, args: string[]) =>
+  spawnSync('npx', ['--no-install', ...args], {
+    cwd,
+    encoding: 'utf8',
+    timeout: 120_000,
+    env: { ...process.env, npm_config_update_notifier: 'false' },
+  });
 
 describe('npx mgmt-api-conformance from the clone', () => {
   it('runs the command and its subcommands', () => {
@@ -27,11 +33,25 @@ describe('a packed tarball installed into another project', () => {
     execFileSync('npm', ['pack', '--pack-destination', consumer], { cwd: root, stdio: 'ignore', timeout: 60_000 });
     const tarball = readdirSync(consumer).find((name) => name.endsWith('.tgz'))!;
     writeFileSync(join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', version: '1.0.0', private: true }));
-    execFileSync('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', `./${tarball}`], { cwd: consumer, stdio: 'ignore', timeout: 180_000 });
+    execFileSync('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', `./${tarball}`], {
+      cwd: consumer,
+      stdio: 'ignore',
+      timeout: 180_000,
+    });
   }, 240_000);
 
   it('holds no test of the project itself', () => {
-    const listed = execFileSync('tar', ['-tzf', join(consumer, readdirSync(consumer).find((n) => n.endsWith('.tgz'))!)], { encoding: 'utf8' });
+    const listed = execFileSync(
+      'tar',
+      [
+        '-tzf',
+        join(
+          consumer,
+          readdirSync(consumer).find((n) => n.endsWith('.tgz'))!,
+        ),
+      ],
+      { encoding: 'utf8' },
+    );
     expect(listed).toContain('package/suites/redeliver/success.test.ts');
     expect(listed).not.toMatch(/package\/(mock|harness|cli|generators|specs)\/test\//);
   });

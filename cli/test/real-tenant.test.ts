@@ -17,14 +17,20 @@ const work = mkdtempSync(join(tmpdir(), 'real-tenant-e2e-'));
 const mockTarget = parse(readFileSync(join(root, 'targets', 'mock.yaml'), 'utf8')) as Record<string, any>;
 
 /** A target file that does not declare a test double: the suite treats it as someone's tenant. */
-function tenantFile(url: string, name: string, change: (t: Record<string, any>) => void = () => {}): { path: string; env: Record<string, string> } {
+function tenantFile(
+  url: string,
+  name: string,
+  change: (t: Record<string, any>) => void = () => {},
+): { path: string; env: Record<string, string> } {
   const env: Record<string, string> = {};
   const description: Record<string, any> = structuredClone(mockTarget);
   delete description.test_double;
   delete description.signing_key_file;
   description.base_url = `${url}/api/v2`;
   description.auth_url = url;
-  for (const [role, credentials] of Object.entries(description.roles as Record<string, { client_id: string; client_secret?: string; client_secret_env?: string }>)) {
+  for (const [role, credentials] of Object.entries(
+    description.roles as Record<string, { client_id: string; client_secret?: string; client_secret_env?: string }>,
+  )) {
     env[`TENANT_SECRET_${role.toUpperCase()}`] = credentials.client_secret!;
     description.roles[role] = { client_id: credentials.client_id, client_secret_env: `TENANT_SECRET_${role.toUpperCase()}` };
   }
@@ -34,7 +40,9 @@ function tenantFile(url: string, name: string, change: (t: Record<string, any>) 
   return { path, env };
 }
 
-async function fakeTarget(handler: (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => void): Promise<{ server: Server; url: string }> {
+async function fakeTarget(
+  handler: (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => void,
+): Promise<{ server: Server; url: string }> {
   const server = createServer(handler);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
@@ -56,9 +64,15 @@ describe('a tenant without opt-ins', () => {
   it('is INCOMPLETE (exit 4), never PASS, naming each unverified clause and why', () => {
     expect(finished.code).toBe(4);
     expect(finished.stdout).toContain('RESULT: INCOMPLETE');
-    expect(finished.stdout).toMatch(/redeliver\.success\.202: \[opt-in\] it makes the target write; against a target that is not a test double that needs --allow-writes/);
-    expect(finished.stdout).toMatch(/redeliver\.errors\.429: \[opt-in\] it spends the target's rate limit on purpose; .* needs --allow-rate-limit-exhaustion/);
-    expect(finished.stdout).toMatch(/redeliver\.errors\.401\.invalid-token: \[alternative\] needs an expired token: signing_key_file, or token_alternatives\.expired_token_env/);
+    expect(finished.stdout).toMatch(
+      /redeliver\.success\.202: \[opt-in\] it makes the target write; against a target that is not a test double that needs --allow-writes/,
+    );
+    expect(finished.stdout).toMatch(
+      /redeliver\.errors\.429: \[opt-in\] it spends the target's rate limit on purpose; .* needs --allow-rate-limit-exhaustion/,
+    );
+    expect(finished.stdout).toMatch(
+      /redeliver\.errors\.401\.invalid-token: \[alternative\] needs an expired token: signing_key_file, or token_alternatives\.expired_token_env/,
+    );
     const results = resultsOf(out);
     expect(results.verdict).toBe('INCOMPLETE');
     expect(results.tests.filter((t) => t.state === 'failed')).toEqual([]);
@@ -94,7 +108,9 @@ describe('--list', () => {
     expect(listed.code).toBe(0);
     expect(listed.stdout).toMatch(/^request plan against .*listed\.yaml: \d+ tests, \d+ to run, 0 skipped$/m);
     expect(listed.stdout).toMatch(/\[§7 redeliver\.errors\.409\.state\] redelivery answers 409 .* 1 request/);
-    expect(listed.stdout).toMatch(/^total: \d+ requests = \d+ of the tests \+ \d+ shared \+ 2 preflight \(the exhaustion counted at its cap of 120\)$/m);
+    expect(listed.stdout).toMatch(
+      /^total: \d+ requests = \d+ of the tests \+ \d+ shared \+ 2 preflight \(the exhaustion counted at its cap of 120\)$/m,
+    );
     expect(mock.requests()).toBe(0);
   });
 
@@ -117,9 +133,15 @@ describe('the budget', () => {
     const mock = await startMockProgram(['--port', '0', '--log']);
     try {
       const target = tenantFile(mock.url, 'budget.yaml');
-      const finished = await run('cli/conformance.ts', ['--target-file', target.path, '--max-requests', '10', '--out', join(work, 'budget')], target.env);
+      const finished = await run(
+        'cli/conformance.ts',
+        ['--target-file', target.path, '--max-requests', '10', '--out', join(work, 'budget')],
+        target.env,
+      );
       expect(finished.code).toBe(2);
-      expect(finished.stderr).toMatch(/^error: the plan needs \d+ requests \(the rate-limit exhaustion counted at its cap of 120\), over --max-requests 10; nothing was sent\./);
+      expect(finished.stderr).toMatch(
+        /^error: the plan needs \d+ requests \(the rate-limit exhaustion counted at its cap of 120\), over --max-requests 10; nothing was sent\./,
+      );
       expect(mock.requests()).toBe(0);
     } finally {
       await mock.stop();
@@ -135,7 +157,11 @@ describe('a rate limit that outlasts the time bound', () => {
     mock = await startMockProgram(['--port', '0', '--bucket-size', '3', '--refill-per-second', '1']);
     const target = tenantFile(mock.url, 'slow.yaml');
     const started = Date.now();
-    finished = await run('cli/conformance.ts', ['--target-file', target.path, '--run-timeout', '30', '--out', join(work, 'slow')], target.env);
+    finished = await run(
+      'cli/conformance.ts',
+      ['--target-file', target.path, '--run-timeout', '30', '--out', join(work, 'slow')],
+      target.env,
+    );
     wallMs = Date.now() - started;
   }, 120_000);
   afterAll(() => mock?.stop());
@@ -148,22 +174,40 @@ describe('a rate limit that outlasts the time bound', () => {
     const stopped = results.tests.filter((t) => t.skip?.category === 'rate-limit' || t.skip?.category === 'time');
     expect(stopped.length).toBeGreaterThan(10);
     expect(results.tests.filter((t) => t.state === 'passed').length).toBeGreaterThan(0);
-    expect(finished.stdout).toMatch(/\[(rate-limit|time)\] .*(the target's rate limit would keep the suite waiting \d+ s .*past the run's time bound|the run reached its time bound)/);
+    expect(finished.stdout).toMatch(
+      /\[(rate-limit|time)\] .*(the target's rate limit would keep the suite waiting \d+ s .*past the run's time bound|the run reached its time bound)/,
+    );
     expect(results.info.waitedMs).toBeGreaterThan(0);
   });
 });
 
 describe('a target that never rate-limits', () => {
   it('fails the 429 clause after one bucket and its refill, not the whole budget', async () => {
-    const mock = await startMockProgram(['--port', '0', '--log', '--bucket-size', '40', '--refill-per-second', '10', '--fault', 'never-limits']);
+    const mock = await startMockProgram([
+      '--port',
+      '0',
+      '--log',
+      '--bucket-size',
+      '40',
+      '--refill-per-second',
+      '10',
+      '--fault',
+      'never-limits',
+    ]);
     try {
       const target = tenantFile(mock.url, 'never-limits.yaml', (t) => {
         t.test_double = true;
       });
       const out = join(work, 'never-limits');
-      const finished = await run('cli/conformance.ts', ['--target-file', target.path, '--grep', '[§7 redeliver.errors.429]', '--out', out], target.env);
+      const finished = await run(
+        'cli/conformance.ts',
+        ['--target-file', target.path, '--grep', '[§7 redeliver.errors.429]', '--out', out],
+        target.env,
+      );
       expect(finished.code).toBe(1);
-      expect(finished.stdout).toMatch(/actual: {3}no 429 after (\d+) requests in [\d.]+ s, more than two buckets \(X-RateLimit-Limit 40\), X-RateLimit-Remaining no longer falling; last X-RateLimit-Remaining 40/);
+      expect(finished.stdout).toMatch(
+        /actual: {3}no 429 after (\d+) requests in [\d.]+ s, more than two buckets \(X-RateLimit-Limit 40\), X-RateLimit-Remaining no longer falling; last X-RateLimit-Remaining 40/,
+      );
       const sent = Number(/no 429 after (\d+) requests/.exec(finished.stdout)![1]);
       expect(sent).toBeGreaterThanOrEqual(2 * 40);
       expect(sent).toBeLessThan(2 * 40 + 30);
@@ -178,11 +222,20 @@ describe('a target whose headers say nothing is left for an hour', () => {
   it('is INCOMPLETE up front, said as such, not as a time-out', async () => {
     const { server, url } = await fakeTarget((req, res) => {
       if (req.url?.startsWith('/oauth/token')) {
-        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ access_token: 'eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJ4In0.c2ln', token_type: 'Bearer', expires_in: 86400 }));
+        res
+          .writeHead(200, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ access_token: 'eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJ4In0.c2ln', token_type: 'Bearer', expires_in: 86400 }));
         return;
       }
       const reset = Math.ceil(Date.now() / 1000) + 3600;
-      res.writeHead(200, { 'content-type': 'application/json', 'x-ratelimit-limit': '10', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(reset) }).end('{}');
+      res
+        .writeHead(200, {
+          'content-type': 'application/json',
+          'x-ratelimit-limit': '10',
+          'x-ratelimit-remaining': '0',
+          'x-ratelimit-reset': String(reset),
+        })
+        .end('{}');
     });
     try {
       const target = tenantFile(url, 'stuck.yaml');
@@ -190,7 +243,9 @@ describe('a target whose headers say nothing is left for an hour', () => {
       const finished = await run('cli/conformance.ts', ['--target-file', target.path, '--out', join(work, 'stuck')], target.env);
       expect(Date.now() - started).toBeLessThan(20_000);
       expect(finished.code).toBe(4);
-      expect(finished.stdout).toMatch(/STOPPED before the tests: the target's rate limit would keep the suite waiting 3\d\d\d s \(X-RateLimit-Remaining 0, X-RateLimit-Reset .*\), past the run's time bound of \d+ s/);
+      expect(finished.stdout).toMatch(
+        /STOPPED before the tests: the target's rate limit would keep the suite waiting 3\d\d\d s \(X-RateLimit-Remaining 0, X-RateLimit-Reset .*\), past the run's time bound of \d+ s/,
+      );
       expect(finished.stdout).toContain('RESULT: INCOMPLETE');
     } finally {
       server.close();
@@ -201,7 +256,9 @@ describe('a target whose headers say nothing is left for an hour', () => {
 describe('a token endpoint that issues a token with CR/LF', () => {
   it('is a clear target error within seconds, not a jammed client', async () => {
     const { server, url } = await fakeTarget((_, res) => {
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ access_token: 'abc\r\nX-Injected: yes', token_type: 'Bearer', expires_in: 86400 }));
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ access_token: 'abc\r\nX-Injected: yes', token_type: 'Bearer', expires_in: 86400 }));
     });
     try {
       const target = tenantFile(url, 'crlf.yaml');
@@ -236,7 +293,11 @@ describe('token alternatives of a real tenant', () => {
     const key = await importPKCS8(readFileSync(keyFile, 'utf8'), 'RS256');
     const now = Math.floor(Date.now() / 1000);
     const jwks = (await (await fetch(`${mock.url}/.well-known/jwks.json`)).json()) as { keys: Array<{ kid: string }> };
-    const expired = await new SignJWT({ scope: 'read:flows_vault_connections', azp: mockTarget.roles.global.client_id, gty: 'client-credentials' })
+    const expired = await new SignJWT({
+      scope: 'read:flows_vault_connections',
+      azp: mockTarget.roles.global.client_id,
+      gty: 'client-credentials',
+    })
       .setProtectedHeader({ alg: 'RS256', typ: 'JWT', kid: jwks.keys[0]!.kid })
       .setIssuer('https://tenant.example.com/')
       .setAudience('https://tenant.example.com/api/v2/')
@@ -248,7 +309,12 @@ describe('token alternatives of a real tenant', () => {
       t.rate_limit = { limit: 60, refill_per_second: 30 };
       t.token_alternatives = {
         expired_token_env: 'CAPTURED_TOKEN',
-        other_tenant: { auth_url: other.url, audience: 'https://other-tenant.example.com/api/v2/', client_id: mockTarget.roles.global.client_id, client_secret_env: 'OTHER_TENANT_SECRET' },
+        other_tenant: {
+          auth_url: other.url,
+          audience: 'https://other-tenant.example.com/api/v2/',
+          client_id: mockTarget.roles.global.client_id,
+          client_secret_env: 'OTHER_TENANT_SECRET',
+        },
       };
     });
     finished = await run('cli/conformance.ts', ['--target-file', target.path, '--grep', 'redelivery answers 401', '--out', out], {

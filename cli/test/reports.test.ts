@@ -18,20 +18,37 @@ describe('the verdict', () => {
   });
 
   it('is FAIL when a gating test fails, whatever else', () => {
-    const tests = everyClause((t) => [...t.filter((x) => x.clause !== 'redeliver.errors.404.stream'), failing('redeliver.errors.404.stream')]);
+    const tests = everyClause((t) => [
+      ...t.filter((x) => x.clause !== 'redeliver.errors.404.stream'),
+      failing('redeliver.errors.404.stream'),
+    ]);
     expect(summarize(tests, [], info).verdict).toBe('FAIL');
   });
 
   it('is INCOMPLETE, naming the clause and why, when a gating clause ran only in part', () => {
-    const skipped = outcome('redeliver.success.202', 'skipped', { skip: { category: 'opt-in', reason: 'it makes the target write; ... needs --allow-writes' } });
-    const result = summarize(everyClause((t) => [...t, skipped]), [], info);
+    const skipped = outcome('redeliver.success.202', 'skipped', {
+      skip: { category: 'opt-in', reason: 'it makes the target write; ... needs --allow-writes' },
+    });
+    const result = summarize(
+      everyClause((t) => [...t, skipped]),
+      [],
+      info,
+    );
     expect(result.verdict).toBe('INCOMPLETE');
     expect(result.clauses.find((c) => c.id === 'redeliver.success.202')!.status).toBe('partial');
-    expect(unverifiedReasons(result)).toEqual([{ id: 'redeliver.success.202', reasons: ['[opt-in] it makes the target write; ... needs --allow-writes'] }]);
+    expect(unverifiedReasons(result)).toEqual([
+      { id: 'redeliver.success.202', reasons: ['[opt-in] it makes the target write; ... needs --allow-writes'] },
+    ]);
   });
 
   it('is INCOMPLETE when the budget or the time cut a gating clause short, never a failure of it', () => {
-    const tests = everyClause((t) => t.map((x) => (x.clause === 'token.endpoint' ? { ...x, state: 'skipped' as const, skip: { category: 'budget' as const, reason: 'the request budget of 150 is spent' } } : x)));
+    const tests = everyClause((t) =>
+      t.map((x) =>
+        x.clause === 'token.endpoint'
+          ? { ...x, state: 'skipped' as const, skip: { category: 'budget' as const, reason: 'the request budget of 150 is spent' } }
+          : x,
+      ),
+    );
     const result = summarize(tests, [], info);
     expect(result.verdict).toBe('INCOMPLETE');
     expect(result.clauses.find((c) => c.id === 'token.endpoint')!.status).toBe('not verified');
@@ -40,7 +57,9 @@ describe('the verdict', () => {
   it('counts what cannot apply to the target, and redundant random cases, as no gap', () => {
     const tests = everyClause((t) => [
       ...t,
-      outcome('redeliver.errors.401.invalid-token', 'skipped', { skip: { category: 'not-applicable', reason: "only the target's own signing key can make this token" } }),
+      outcome('redeliver.errors.401.invalid-token', 'skipped', {
+        skip: { category: 'not-applicable', reason: "only the target's own signing key can make this token" },
+      }),
       outcome('auth.bearer.required', 'skipped', { skip: { category: 'random-only', reason: 'generated cases only' } }),
     ]);
     expect(summarize(tests, [], info).verdict).toBe('PASS');
@@ -48,12 +67,27 @@ describe('the verdict', () => {
 
   it('lets an observed failure gate only with --strict', () => {
     const tests = everyClause((t) => [...t, failing('errors.404.vault')]);
-    expect(summarize(tests.map((x) => ({ ...x, gating: x.level === 'contract' })), [], info).verdict).toBe('PASS');
-    expect(summarize(tests.map((x) => ({ ...x, gating: x.level !== 'gap' })), [], { ...info, strict: true }).verdict).toBe('FAIL');
+    expect(
+      summarize(
+        tests.map((x) => ({ ...x, gating: x.level === 'contract' })),
+        [],
+        info,
+      ).verdict,
+    ).toBe('PASS');
+    expect(
+      summarize(
+        tests.map((x) => ({ ...x, gating: x.level !== 'gap' })),
+        [],
+        { ...info, strict: true },
+      ).verdict,
+    ).toBe('FAIL');
   });
 
   it('leaves a known failure out of the gate, and reports a known failure that passed', () => {
-    const tests = everyClause((t) => [...t.filter((x) => x.clause !== 'redeliver.success.202'), { ...failing('redeliver.success.202'), gating: false, known: { reason: 'TICKET-1' } }]);
+    const tests = everyClause((t) => [
+      ...t.filter((x) => x.clause !== 'redeliver.success.202'),
+      { ...failing('redeliver.success.202'), gating: false, known: { reason: 'TICKET-1' } },
+    ]);
     const result = summarize([...tests, outcome('vault.scope', 'passed', { known: { reason: 'TICKET-2' } })], [], info);
     expect(result.verdict).toBe('PASS');
     expect(result.clauses.find((c) => c.id === 'redeliver.success.202')!.status).toBe('failed (known)');
@@ -94,10 +128,14 @@ describe('junit.xml and junit-observed.xml', () => {
   });
 
   it('the rules catch what the Jenkins xUnit plugin refuses', () => {
-    expect(junitProblems('<testsuites skipped="1"></testsuites>')).toEqual(['/testsuites: attribute skipped is not allowed on <testsuites>']);
-    expect(junitProblems('<testsuites><testsuite name="a" tests="1" failures="0" errors="0"><testcase name="t"><properties/></testcase></testsuite></testsuites>')).toEqual([
-      '/testsuites/testsuite[0]/testcase[0]: <properties> may not be inside <testcase>',
+    expect(junitProblems('<testsuites skipped="1"></testsuites>')).toEqual([
+      '/testsuites: attribute skipped is not allowed on <testsuites>',
     ]);
+    expect(
+      junitProblems(
+        '<testsuites><testsuite name="a" tests="1" failures="0" errors="0"><testcase name="t"><properties/></testcase></testsuite></testsuites>',
+      ),
+    ).toEqual(['/testsuites/testsuite[0]/testcase[0]: <properties> may not be inside <testcase>']);
     expect(junitProblems('<testsuites><testsuite name="a" tests="1"><testcase name="t" file="x.ts"/></testsuite></testsuites>')).toEqual([
       '/testsuites/testsuite[0]: <testsuite> lacks its required attribute failures',
       '/testsuites/testsuite[0]: <testsuite> lacks its required attribute errors',
@@ -109,7 +147,9 @@ describe('junit.xml and junit-observed.xml', () => {
   it('count gating failures only in the gate, with a one-line message and the file of each suite', () => {
     const junit = renderJunit(result);
     expect(junit).toMatch(/<testsuites [^>]*failures="1" errors="1"/);
-    expect(junit).toContain('<failure message="[§7 redeliver.errors.404.stream] expected status 404; actual status 202" type="clause redeliver.errors.404.stream">');
+    expect(junit).toContain(
+      '<failure message="[§7 redeliver.errors.404.stream] expected status 404; actual status 202" type="clause redeliver.errors.404.stream">',
+    );
     expect(junit).toContain('file="suites/redeliver/x.test.ts"');
     expect(junit).toContain('<skipped message="[opt-in] needs --allow-writes"/>');
     expect(junit).not.toContain('errors.404.vault');
@@ -126,7 +166,11 @@ describe('junit.xml and junit-observed.xml', () => {
 
 describe('summary.md', () => {
   it('records the flags, the suite version and commit, and lists gating failures before observed ones', () => {
-    const result = summarize(everyClause((t) => [...t, { ...failing('errors.404.vault'), gating: false }, failing('redeliver.errors.404.stream')]), [], info);
+    const result = summarize(
+      everyClause((t) => [...t, { ...failing('errors.404.vault'), gating: false }, failing('redeliver.errors.404.stream')]),
+      [],
+      info,
+    );
     const summary = renderSummary(result);
     expect(summary).toContain('Result: **FAIL**');
     expect(summary).toContain('| Flags | `--allow-writes` |');
@@ -136,28 +180,48 @@ describe('summary.md', () => {
   });
 
   it('lists every unverified gating clause with its reason', () => {
-    const result = summarize(everyClause((t) => t.filter((x) => x.clause !== 'redeliver.errors.409.state').concat(outcome('redeliver.errors.409.state', 'skipped', { skip: { category: 'config', reason: 'fixture not_redeliverable_event is not configured' } }))), [], info);
-    expect(renderSummary(result)).toContain('| `redeliver.errors.409.state` | [config] fixture not_redeliverable_event is not configured |');
+    const result = summarize(
+      everyClause((t) =>
+        t
+          .filter((x) => x.clause !== 'redeliver.errors.409.state')
+          .concat(
+            outcome('redeliver.errors.409.state', 'skipped', {
+              skip: { category: 'config', reason: 'fixture not_redeliverable_event is not configured' },
+            }),
+          ),
+      ),
+      [],
+      info,
+    );
+    expect(renderSummary(result)).toContain(
+      '| `redeliver.errors.409.state` | [config] fixture not_redeliverable_event is not configured |',
+    );
   });
 });
 
 describe('failureSummary', () => {
   it('says clause, expected and actual in one line', () => {
-    expect(failureSummary('[§7 a.b] t', ['[§7 a.b] s\n  expected: status 404\n  actual:   status 200\n  replay: curl'])).toBe('[§7 a.b] expected status 404; actual status 200');
+    expect(failureSummary('[§7 a.b] t', ['[§7 a.b] s\n  expected: status 404\n  actual:   status 200\n  replay: curl'])).toBe(
+      '[§7 a.b] expected status 404; actual status 200',
+    );
   });
 
   it('reads a generated case out of a property failure', () => {
-    const text = 'Property failed after 2 tests\n{ seed: 1, path: "1", endOnFailure: true }\nCounterexample: ["Bearer x"]\nShrunk 0 time(s)\nGot error: x\n[§7 a.b] s\n  expected: status 401\n  actual:   status 200';
+    const text =
+      'Property failed after 2 tests\n{ seed: 1, path: "1", endOnFailure: true }\nCounterexample: ["Bearer x"]\nShrunk 0 time(s)\nGot error: x\n[§7 a.b] s\n  expected: status 401\n  actual:   status 200';
     expect(failureSummary('[§7 a.b] t', [text])).toBe('[§7 a.b] expected status 401; actual status 200 (generated case ["Bearer x"])');
   });
 
   it('falls back to the first line of another error', () => {
-    expect(failureSummary('[§7 a.b] t', ['GET /api/v2/x: the target did not answer within 200 ms\nmore'])).toBe('[§7 a.b] GET /api/v2/x: the target did not answer within 200 ms');
+    expect(failureSummary('[§7 a.b] t', ['GET /api/v2/x: the target did not answer within 200 ms\nmore'])).toBe(
+      '[§7 a.b] GET /api/v2/x: the target did not answer within 200 ms',
+    );
   });
 });
 
 describe('merging shards', () => {
-  const shard = (index: number, tests: TestOutcome[], change: Partial<RunInfo> = {}): RunResult => summarize(tests, [], { ...info, shard: { index, count: 2 }, ...change });
+  const shard = (index: number, tests: TestOutcome[], change: Partial<RunInfo> = {}): RunResult =>
+    summarize(tests, [], { ...info, shard: { index, count: 2 }, ...change });
   const all = everyClause();
 
   it('gives the verdict of the whole run', () => {
@@ -169,7 +233,8 @@ describe('merging shards', () => {
 
   it('refuses shards of different runs', () => {
     expect(mergeShardResults([shard(1, all.slice(0, 40)), shard(2, all.slice(40), { seed: 7 })])).toEqual({
-      problem: 'shard 2/2 comes from another run than shard 1/2 (seed 7, not 42); run every shard with the same --seed against the same target',
+      problem:
+        'shard 2/2 comes from another run than shard 1/2 (seed 7, not 42); run every shard with the same --seed against the same target',
     });
   });
 });

@@ -8,11 +8,28 @@ import { lintTitles, uncitedClauses } from '../tags.ts';
 const placeholder: RunSettings = {
   runId: 'collection only',
   target: {
-    source: 'collection only', baseUrl: 'http://127.0.0.1:9/api/v2', authUrl: 'http://127.0.0.1:9', audience: 'https://collection.invalid/api/v2/',
-    customDomainHeader: 'tenant-custom-domain', roles: {}, fixtures: { vaultConnections: [] }, tokenAlternatives: {}, rateLimit: {}, testDouble: true,
+    source: 'collection only',
+    baseUrl: 'http://127.0.0.1:9/api/v2',
+    authUrl: 'http://127.0.0.1:9',
+    audience: 'https://collection.invalid/api/v2/',
+    customDomainHeader: 'tenant-custom-domain',
+    roles: {},
+    fixtures: { vaultConnections: [] },
+    tokenAlternatives: {},
+    rateLimit: {},
+    testDouble: true,
   },
-  strict: false, seed: 1, numRuns: 1, allowWrites: false, allowRateLimitExhaustion: false, maxRequests: 0, requestTimeoutMs: 1,
-  rateShare: 1, exhaustionMax: 1, deadline: 0, filter: {},
+  strict: false,
+  seed: 1,
+  numRuns: 1,
+  allowWrites: false,
+  allowRateLimitExhaustion: false,
+  maxRequests: 0,
+  requestTimeoutMs: 1,
+  rateShare: 1,
+  exhaustionMax: 1,
+  deadline: 0,
+  filter: {},
 };
 
 describe('conformance tests', async () => {
@@ -51,7 +68,9 @@ describe('conformance tests', async () => {
 
 describe('the tag rule itself', () => {
   it('flags a title without a tag', () => {
-    expect(lintTitles(['redelivery answers 202'])).toEqual([{ title: 'redelivery answers 202', problem: 'has no clause tag [§<section> <clause-id>]' }]);
+    expect(lintTitles(['redelivery answers 202'])).toEqual([
+      { title: 'redelivery answers 202', problem: 'has no clause tag [§<section> <clause-id>]' },
+    ]);
   });
 
   it('flags an unknown clause, a wrong section and an untestable clause', () => {

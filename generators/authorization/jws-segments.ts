@@ -36,7 +36,11 @@ export function unsignedHeaderSegment(): fc.Arbitrary<string> {
 
 export function jwsPayloadSegment(): fc.Arbitrary<string> {
   const claims = fc.record(
-    { client: clientId(), iat: fc.integer({ min: 1_600_000_000, max: 2_000_000_000 }), scope: fc.constantFrom('update:event_deliveries', '') },
+    {
+      client: clientId(),
+      iat: fc.integer({ min: 1_600_000_000, max: 2_000_000_000 }),
+      scope: fc.constantFrom('update:event_deliveries', ''),
+    },
     { noNullPrototype: true },
   );
   return claims.map(function payloadOf({ client, iat, scope }) {

@@ -20,10 +20,13 @@ interface LabelPlan {
 export function hostNameOfLength(length: number): fc.Arbitrary<string> {
   if (!Number.isInteger(length) || length < 1) throw new RangeError(`a host name cannot have ${length} characters`);
   if (length < SHORTEST_DOTTED) return topLevelLabelOfLength(length);
-  const plan = fc.record({
-    topLevel: fc.integer({ min: SHORTEST_TOP_LEVEL, max: Math.min(LONGEST_TOP_LEVEL, length - 2) }),
-    preferred: fc.array(fc.integer({ min: 1, max: LONGEST_LABEL }), { minLength: 1, maxLength: 8 }),
-  }, { noNullPrototype: true });
+  const plan = fc.record(
+    {
+      topLevel: fc.integer({ min: SHORTEST_TOP_LEVEL, max: Math.min(LONGEST_TOP_LEVEL, length - 2) }),
+      preferred: fc.array(fc.integer({ min: 1, max: LONGEST_LABEL }), { minLength: 1, maxLength: 8 }),
+    },
+    { noNullPrototype: true },
+  );
   return plan.chain(labelsOfPlan(length)).map(joinedWithDots);
 }
 

@@ -57,7 +57,10 @@ function numberWithFraction(range: { min?: number; max?: number }): fc.Arbitrary
   // Whole part and fraction apart: a double drawn over the whole range is mostly integers or
   // subnormal noise such as 5e-324.
   const fraction = fc.double({ min: 0.001, max: 0.999, noNaN: true });
-  const anywhere = fc.tuple(fc.integer({ min: low, max: high - 1 }), fraction).map(sum).filter(hasFraction);
+  const anywhere = fc
+    .tuple(fc.integer({ min: low, max: high - 1 }), fraction)
+    .map(sum)
+    .filter(hasFraction);
   return fc.oneof(fc.constantFrom(...besideBounds), anywhere);
 }
 

@@ -2,14 +2,7 @@
 // parameter's schema; ids of a wrong length fail the contract for their length and nothing else.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  alphabetOf,
-  compileNode,
-  observed,
-  parameter,
-  type IdentifierShape,
-  type JsonObject,
-} from '../../specs/index.ts';
+import { alphabetOf, compileNode, observed, parameter, type IdentifierShape, type JsonObject } from '../../specs/index.ts';
 import {
   clientId,
   connectionId,
@@ -57,10 +50,20 @@ const ticketNode = (field: string) => ticketSchemaAt('contract', parseFieldPath(
 const validIds = [
   { name: 'streamId', arbitrary: streamId(), shape: shapes.event_stream, schemas: redeliverId },
   { name: 'eventId', arbitrary: eventId(), shape: shapes.event, schemas: redeliverEventId },
-  { name: 'selfServiceProfileId', arbitrary: selfServiceProfileId(), shape: shapes.self_service_profile, schemas: bothLevels(parameter('sso-ticket', 'path', 'id').schema) },
+  {
+    name: 'selfServiceProfileId',
+    arbitrary: selfServiceProfileId(),
+    shape: shapes.self_service_profile,
+    schemas: bothLevels(parameter('sso-ticket', 'path', 'id').schema),
+  },
   { name: 'vaultConnectionId', arbitrary: vaultConnectionId(), shape: shapes.flows_vault_connection, schemas: vaultId },
   { name: 'connectionId', arbitrary: connectionId(), shape: shapes.connection, schemas: bothLevels(ticketNode('connection_id')) },
-  { name: 'organizationId', arbitrary: organizationId(), shape: shapes.organization, schemas: bothLevels(ticketNode('enabled_organizations[].organization_id')) },
+  {
+    name: 'organizationId',
+    arbitrary: organizationId(),
+    shape: shapes.organization,
+    schemas: bothLevels(ticketNode('enabled_organizations[].organization_id')),
+  },
   { name: 'clientId', arbitrary: clientId(), shape: shapes.client, schemas: bothLevels(ticketNode('enabled_clients[]')) },
 ];
 
@@ -90,22 +93,60 @@ describe('valid ids', () => {
 
 describe('ids of a wrong length', () => {
   const rows = [
-    { name: 'streamIdTooShort', arbitrary: streamIdTooShort(), length: 25, keyword: 'minLength', shape: shapes.event_stream, schema: redeliverId.contract },
-    { name: 'streamIdTooLong', arbitrary: streamIdTooLong(), length: 27, keyword: 'maxLength', shape: shapes.event_stream, schema: redeliverId.contract },
-    { name: 'eventIdTooShort', arbitrary: eventIdTooShort(), length: 25, keyword: 'minLength', shape: shapes.event, schema: redeliverEventId.contract },
-    { name: 'eventIdTooLong', arbitrary: eventIdTooLong(), length: 27, keyword: 'maxLength', shape: shapes.event, schema: redeliverEventId.contract },
-    { name: 'vaultConnectionIdOverMaximum', arbitrary: vaultConnectionIdOverMaximum(), length: 31, keyword: 'maxLength', shape: shapes.flows_vault_connection, schema: vaultId.contract },
+    {
+      name: 'streamIdTooShort',
+      arbitrary: streamIdTooShort(),
+      length: 25,
+      keyword: 'minLength',
+      shape: shapes.event_stream,
+      schema: redeliverId.contract,
+    },
+    {
+      name: 'streamIdTooLong',
+      arbitrary: streamIdTooLong(),
+      length: 27,
+      keyword: 'maxLength',
+      shape: shapes.event_stream,
+      schema: redeliverId.contract,
+    },
+    {
+      name: 'eventIdTooShort',
+      arbitrary: eventIdTooShort(),
+      length: 25,
+      keyword: 'minLength',
+      shape: shapes.event,
+      schema: redeliverEventId.contract,
+    },
+    {
+      name: 'eventIdTooLong',
+      arbitrary: eventIdTooLong(),
+      length: 27,
+      keyword: 'maxLength',
+      shape: shapes.event,
+      schema: redeliverEventId.contract,
+    },
+    {
+      name: 'vaultConnectionIdOverMaximum',
+      arbitrary: vaultConnectionIdOverMaximum(),
+      length: 31,
+      keyword: 'maxLength',
+      shape: shapes.flows_vault_connection,
+      schema: vaultId.contract,
+    },
   ];
 
-  it.each(rows)('$name is $length characters of the real shape and fails the contract on $keyword only', ({ arbitrary, length, keyword, shape, schema }) => {
-    fc.assert(
-      fc.property(arbitrary, (id) => {
-        expect(id).toMatch(shapePattern(shape, length));
-        expectRefusedOnlyFor(schema, id, { keywords: [keyword] });
-      }),
-      runs,
-    );
-  });
+  it.each(rows)(
+    '$name is $length characters of the real shape and fails the contract on $keyword only',
+    ({ arbitrary, length, keyword, shape, schema }) => {
+      fc.assert(
+        fc.property(arbitrary, (id) => {
+          expect(id).toMatch(shapePattern(shape, length));
+          expectRefusedOnlyFor(schema, id, { keywords: [keyword] });
+        }),
+        runs,
+      );
+    },
+  );
 
   it.each([
     { name: 'streamIdOfLength', of: streamIdOfLength, shape: shapes.event_stream },
@@ -159,7 +200,7 @@ describe('unknownIdOf', () => {
 describe('ids derived from an existing one', () => {
   const [existing] = fc.sample(streamId(), sampleOptions);
 
-  it('extendedId appends characters of the id\'s own alphabet', () => {
+  it("extendedId appends characters of the id's own alphabet", () => {
     fc.assert(
       fc.property(extendedId(existing!, 2), (id) => {
         expect(id.startsWith(existing!)).toBe(true);

@@ -40,7 +40,7 @@ describe('ticketBodyTypeRules', () => {
     expect(hasClause(clause), `${clause} is not in specs/clauses.yaml`).toBe(true);
   });
 
-  it('items cite their array\'s clause', () => {
+  it("items cite their array's clause", () => {
     const clauseOf = (field: string) => ticketBodyTypeRules.find((rule) => rule.field === field)?.clause;
     expect(clauseOf('enabled_clients[]')).toBe('sso-ticket.body.enabled_clients.type');
     expect(clauseOf('enabled_organizations[].organization_id')).toBe('sso-ticket.body.enabled_organizations.organization_id.type');

@@ -33,15 +33,18 @@ describe('ticketRequestBodyBreakingObservedRule', () => {
     expect(Object.keys(expected).sort()).toEqual([...ticketObservedRules].sort());
   });
 
-  it.each(ticketObservedRules.map((rule) => ({ rule })))('a body with $rule passes the contract and fails that observed rule only', ({ rule }) => {
-    fc.assert(
-      fc.property(ticketRequestBodyBreakingObservedRule(rule), (body) => {
-        expectValid(contract, body);
-        expectRefusedOnlyFor(observedLevel, body, expected[rule]);
-      }),
-      { ...runs, numRuns: 60 },
-    );
-  });
+  it.each(ticketObservedRules.map((rule) => ({ rule })))(
+    'a body with $rule passes the contract and fails that observed rule only',
+    ({ rule }) => {
+      fc.assert(
+        fc.property(ticketRequestBodyBreakingObservedRule(rule), (body) => {
+          expectValid(contract, body);
+          expectRefusedOnlyFor(observedLevel, body, expected[rule]);
+        }),
+        { ...runs, numRuns: 60 },
+      );
+    },
+  );
 
   it('the rule check does not pass a valid body off as breaking a rule', () => {
     const [body] = fc.sample(ticketRequestBody(), sampleOptions);

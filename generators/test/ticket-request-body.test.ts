@@ -3,7 +3,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { validator } from '../../specs/index.ts';
-import { connectionName, ticketRequestBody, ticketRequestBodyWithEveryField, ticketRequestBodyWithFieldValue, type TicketRequestBody } from '../index.ts';
+import {
+  connectionName,
+  ticketRequestBody,
+  ticketRequestBodyWithEveryField,
+  ticketRequestBodyWithFieldValue,
+  type TicketRequestBody,
+} from '../index.ts';
 import { INDEPENDENT_FIELDS } from '../ticket/ticket-request-body.ts';
 import { runs, sampleOptions } from './support/runs.ts';
 import { expectRefusedOnlyFor, expectValid } from './support/schema-expectations.ts';
@@ -50,12 +56,20 @@ describe('ticketRequestBody', () => {
 
   it('gives the observed fields of nested objects too', () => {
     const bodies = fc.sample(ticketRequestBody(), { ...sampleOptions, numRuns: 200 });
-    const nested = new Set(bodies.flatMap((body) => [...Object.keys(body.connection_config ?? {}), ...Object.keys(body.provisioning_config ?? {})]));
-    expect(nested).toEqual(new Set(['name', 'display_name', 'is_domain_connection', 'show_as_button', 'scopes', 'token_lifetime', 'google_workspace']));
+    const nested = new Set(
+      bodies.flatMap((body) => [...Object.keys(body.connection_config ?? {}), ...Object.keys(body.provisioning_config ?? {})]),
+    );
+    expect(nested).toEqual(
+      new Set(['name', 'display_name', 'is_domain_connection', 'show_as_button', 'scopes', 'token_lifetime', 'google_workspace']),
+    );
   });
 
   it('draws ids only from the lists it is given', () => {
-    const constraints = { connectionIds: ['con_existing0000001'], clientIds: ['client-a', 'client-b'], organizationIds: ['org_existing0000001'] };
+    const constraints = {
+      connectionIds: ['con_existing0000001'],
+      clientIds: ['client-a', 'client-b'],
+      organizationIds: ['org_existing0000001'],
+    };
     fc.assert(
       fc.property(ticketRequestBody(constraints), (body: TicketRequestBody) => {
         if (body.connection_id !== undefined) expect(constraints.connectionIds).toContain(body.connection_id);

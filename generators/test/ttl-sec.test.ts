@@ -47,8 +47,18 @@ describe('valid ttl_sec', () => {
 
 describe('invalid ttl_sec', () => {
   const rows = [
-    { name: 'ttlSecBelowMinimum', arbitrary: ttlSecBelowMinimum(), keyword: 'minimum', holds: (ttl: unknown) => Number.isInteger(ttl) && (ttl as number) <= -1 },
-    { name: 'ttlSecAboveMaximum', arbitrary: ttlSecAboveMaximum(), keyword: 'maximum', holds: (ttl: unknown) => Number.isInteger(ttl) && (ttl as number) >= 432001 },
+    {
+      name: 'ttlSecBelowMinimum',
+      arbitrary: ttlSecBelowMinimum(),
+      keyword: 'minimum',
+      holds: (ttl: unknown) => Number.isInteger(ttl) && (ttl as number) <= -1,
+    },
+    {
+      name: 'ttlSecAboveMaximum',
+      arbitrary: ttlSecAboveMaximum(),
+      keyword: 'maximum',
+      holds: (ttl: unknown) => Number.isInteger(ttl) && (ttl as number) >= 432001,
+    },
     { name: 'ttlSecOfWrongType', arbitrary: ttlSecOfWrongType(), keyword: 'type', holds: (ttl: unknown) => typeof ttl !== 'number' },
   ];
 

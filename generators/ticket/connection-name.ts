@@ -14,7 +14,10 @@ export function connectionName(): fc.Arbitrary<string> {
   const character = fc.constantFrom(...observed.identifiers.alphanumeric_alphabet);
   const word = fc.string({ unit: character, minLength: 1, maxLength: 10 });
   const uniquePart = fc.string({ unit: character, minLength: UNIQUE_PART_LENGTH, maxLength: UNIQUE_PART_LENGTH });
-  const everyday = fc.tuple(fc.array(word, { maxLength: 3 }), uniquePart).map(joinedWithHyphens).filter(fitsIn(max));
+  const everyday = fc
+    .tuple(fc.array(word, { maxLength: 3 }), uniquePart)
+    .map(joinedWithHyphens)
+    .filter(fitsIn(max));
   const atMaximum = fc.string({ unit: character, minLength: max, maxLength: max });
   return fc.oneof({ arbitrary: everyday, weight: 4 }, { arbitrary: atMaximum, weight: 1 });
 }

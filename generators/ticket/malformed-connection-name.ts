@@ -19,12 +19,14 @@ export function malformedConnectionName(): fc.Arbitrary<string> {
   const tooLong = fc.integer({ min: max + 1, max: max + OVERSHOOT }).chain(function nameOfLength(length) {
     return fc.string({ unit: character, minLength: length, maxLength: length });
   });
-  const patternBreaker = fc.oneof(
-    connectionName().map(withLeadingHyphen),
-    connectionName().map(withTrailingHyphen),
-    fc.tuple(connectionName(), connectionName()).map(joinedWithDoubleHyphen),
-    fc.tuple(connectionName(), fc.constantFrom(...FOREIGN_CHARACTERS), fc.nat()).map(withCharacterInserted),
-  ).filter(fitsIn(max));
+  const patternBreaker = fc
+    .oneof(
+      connectionName().map(withLeadingHyphen),
+      connectionName().map(withTrailingHyphen),
+      fc.tuple(connectionName(), connectionName()).map(joinedWithDoubleHyphen),
+      fc.tuple(connectionName(), fc.constantFrom(...FOREIGN_CHARACTERS), fc.nat()).map(withCharacterInserted),
+    )
+    .filter(fitsIn(max));
   return fc.oneof(tooShort, tooLong, patternBreaker);
 }
 

@@ -22,7 +22,10 @@ export function provisioningConfig(): fc.Arbitrary<ProvisioningConfig> {
     {
       scopes: fc.shuffledSubarray(scopes, { minLength: fewestScopes }),
       token_lifetime: fc.oneof(fc.constant(shortest), fc.integer({ min: shortest, max: Math.max(shortest, LONGEST_TOKEN_LIFETIME_TRIED) })),
-      google_workspace: fc.record({ sync_users: fc.boolean(), sync_groups: fc.boolean() }, { requiredKeys: ['sync_users'], noNullPrototype: true }),
+      google_workspace: fc.record(
+        { sync_users: fc.boolean(), sync_groups: fc.boolean() },
+        { requiredKeys: ['sync_users'], noNullPrototype: true },
+      ),
     },
     // scopes always: whether the real service needs them is not known, and they are always valid.
     { requiredKeys: ['scopes'], noNullPrototype: true },

@@ -26,7 +26,8 @@ type Constraints = TicketRequestBodyConstraints;
 const OVERSHOOT = 20;
 
 const builders: Record<TicketObservedRule, (constraints: Constraints) => fc.Arbitrary<JsonObject>> = {
-  'an unknown top-level property': (c) => withUnknownProperty(ticketRequestBody(c) as fc.Arbitrary<JsonObject>, propertyNamesAt('observed', [])),
+  'an unknown top-level property': (c) =>
+    withUnknownProperty(ticketRequestBody(c) as fc.Arbitrary<JsonObject>, propertyNamesAt('observed', [])),
   'an unknown property in an enabled_organizations item': (c) =>
     ticketRequestBodyWithFieldValue('enabled_organizations', organizationsWithUnknownProperty(c), c),
   'an unknown property in domain_aliases_config': (c) =>
@@ -77,10 +78,7 @@ function oneItemWithProperty([items, name, value, position]: [EnabledOrganizatio
 }
 
 function organizationWithoutId(): fc.Arbitrary<Omit<EnabledOrganization, 'organization_id'>> {
-  return fc.record(
-    { assign_membership_on_login: fc.boolean(), show_as_button: fc.boolean() },
-    { requiredKeys: [], noNullPrototype: true },
-  );
+  return fc.record({ assign_membership_on_login: fc.boolean(), show_as_button: fc.boolean() }, { requiredKeys: [], noNullPrototype: true });
 }
 
 function organizationIdTooLong(): fc.Arbitrary<string> {
@@ -119,9 +117,11 @@ function domainVerificationOutsideAllowedValues(): fc.Arbitrary<string> {
   const nearMisses = allowed.flatMap(function variantsOf(value) {
     return [value.toUpperCase(), `${value} `, `${value[0]!.toUpperCase()}${value.slice(1)}`];
   });
-  return fc.oneof(fc.constantFrom(...nearMisses, '', 'mandatory', 'true'), fc.string({ maxLength: 12 })).filter(function isNotAllowed(value) {
-    return !allowed.includes(value);
-  });
+  return fc
+    .oneof(fc.constantFrom(...nearMisses, '', 'mandatory', 'true'), fc.string({ maxLength: 12 }))
+    .filter(function isNotAllowed(value) {
+      return !allowed.includes(value);
+    });
 }
 
 function pendingDomainOfWrongLength(): fc.Arbitrary<string> {

@@ -12,10 +12,7 @@ import { ticketRequestBodyWithFieldValue } from './ticket-request-body-with-fiel
 import type { TicketRequestBodyConstraints } from './ticket-request-body-constraints.ts';
 import { acceptedTypesAt, numericRangeAt, ticketSchemaAt } from './ticket-schema.ts';
 
-export function ticketRequestBodyWithWrongType(
-  field: string,
-  constraints: TicketRequestBodyConstraints = {},
-): fc.Arbitrary<JsonObject> {
+export function ticketRequestBodyWithWrongType(field: string, constraints: TicketRequestBodyConstraints = {}): fc.Arbitrary<JsonObject> {
   const rule = typeRuleOf(field);
   const value = jsonValueOfWrongType(acceptedTypesAt(rule.path), { range: numericRangeAt(rule.path) });
   return ticketRequestBodyWithFieldValue(field, value, constraints);

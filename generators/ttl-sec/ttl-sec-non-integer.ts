@@ -8,7 +8,10 @@ export function ttlSecNonInteger(): fc.Arbitrary<number> {
   const { min, max } = ttlSecRange();
   const besideBounds = fc.constantFrom(min - 0.5, min + 0.5, min + 1.5, max - 0.5, max + 0.5);
   const fraction = fc.double({ min: 0, max: 1, minExcluded: true, maxExcluded: true, noNaN: true });
-  const anywhere = fc.tuple(fc.integer({ min: min - 1, max }), fraction).map(sum).filter(hasFraction);
+  const anywhere = fc
+    .tuple(fc.integer({ min: min - 1, max }), fraction)
+    .map(sum)
+    .filter(hasFraction);
   return fc.oneof(besideBounds, anywhere);
 }
 

@@ -24,7 +24,10 @@ function variant(change: (target: Record<string, any>) => void): Record<string, 
 }
 
 async function configError(path: string, env: NodeJS.ProcessEnv = {}): Promise<string> {
-  const error = await loadTargetFile(path, { env }).then(() => undefined, (e: unknown) => e);
+  const error = await loadTargetFile(path, { env }).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(ConfigError);
   return (error as Error).message;
 }
@@ -36,19 +39,35 @@ describe('loadTargetFile', () => {
     expect(target.authUrl).toBe('http://127.0.0.1:4010');
     expect(target.testDouble).toBe(true);
     expect(target.customDomainHeader).toBe('tenant-custom-domain');
-    expect(Object.keys(target.roles).sort()).toEqual(['global', 'non_global', 'without_redeliver_scope', 'without_sso_ticket_scope', 'without_vault_scope']);
+    expect(Object.keys(target.roles).sort()).toEqual([
+      'global',
+      'non_global',
+      'without_redeliver_scope',
+      'without_sso_ticket_scope',
+      'without_vault_scope',
+    ]);
     expect(target.fixtures.vaultConnections).toHaveLength(3);
     expect(target.signingKeyJwk).toBeUndefined();
   });
 
   it('takes a secret from the environment variable it names', async () => {
-    const path = write('env.yaml', variant((t) => { t.roles.global = { client_id: 'abc', client_secret_env: 'MY_SECRET' }; }));
+    const path = write(
+      'env.yaml',
+      variant((t) => {
+        t.roles.global = { client_id: 'abc', client_secret_env: 'MY_SECRET' };
+      }),
+    );
     const target = await loadTargetFile(path, { env: { MY_SECRET: 'from-the-environment' } });
     expect(target.roles.global).toEqual({ clientId: 'abc', clientSecret: 'from-the-environment' });
   });
 
   it('names an environment variable that is not set', async () => {
-    const path = write('env-missing.yaml', variant((t) => { t.roles.global = { client_id: 'abc', client_secret_env: 'NOT_SET_HERE' }; }));
+    const path = write(
+      'env-missing.yaml',
+      variant((t) => {
+        t.roles.global = { client_id: 'abc', client_secret_env: 'NOT_SET_HERE' };
+      }),
+    );
     expect(await configError(path)).toMatch(/roles\.global\.client_secret_env names NOT_SET_HERE, which is not set/);
   });
 
@@ -61,32 +80,89 @@ describe('loadTargetFile', () => {
   });
 
   it('names a missing required field', async () => {
-    expect(await configError(write('no-base.yaml', variant((t) => delete t.base_url)))).toMatch(/base_url is required/);
+    expect(
+      await configError(
+        write(
+          'no-base.yaml',
+          variant((t) => delete t.base_url),
+        ),
+      ),
+    ).toMatch(/base_url is required/);
   });
 
   it('names an unknown field', async () => {
-    expect(await configError(write('unknown.yaml', variant((t) => { t.colour = 'blue'; })))).toMatch(/colour is not a known field/);
+    expect(
+      await configError(
+        write(
+          'unknown.yaml',
+          variant((t) => {
+            t.colour = 'blue';
+          }),
+        ),
+      ),
+    ).toMatch(/colour is not a known field/);
   });
 
   it('names an unknown role', async () => {
-    expect(await configError(write('role.yaml', variant((t) => { t.roles.admin = { client_id: 'x', client_secret: 'y' }; })))).toMatch(/roles\.admin is not a known field/);
+    expect(
+      await configError(
+        write(
+          'role.yaml',
+          variant((t) => {
+            t.roles.admin = { client_id: 'x', client_secret: 'y' };
+          }),
+        ),
+      ),
+    ).toMatch(/roles\.admin is not a known field/);
   });
 
   it('refuses a base URL without the version 2 base path', async () => {
-    expect(await configError(write('v1.yaml', variant((t) => { t.base_url = 'http://127.0.0.1:4010/api/v1'; })))).toMatch(/base_url must end with the version 2 base path \/api\/v2/);
+    expect(
+      await configError(
+        write(
+          'v1.yaml',
+          variant((t) => {
+            t.base_url = 'http://127.0.0.1:4010/api/v1';
+          }),
+        ),
+      ),
+    ).toMatch(/base_url must end with the version 2 base path \/api\/v2/);
   });
 
   it('refuses a URL that is not http', async () => {
-    expect(await configError(write('ftp.yaml', variant((t) => { t.auth_url = 'ftp://127.0.0.1'; })))).toMatch(/auth_url must be an http or https URL/);
+    expect(
+      await configError(
+        write(
+          'ftp.yaml',
+          variant((t) => {
+            t.auth_url = 'ftp://127.0.0.1';
+          }),
+        ),
+      ),
+    ).toMatch(/auth_url must be an http or https URL/);
   });
 
   it('refuses a fixture id that breaks the spec limits', async () => {
-    const path = write('short.yaml', variant((t) => { t.fixtures.event_stream = 'est_tooShort'; }));
+    const path = write(
+      'short.yaml',
+      variant((t) => {
+        t.fixtures.event_stream = 'est_tooShort';
+      }),
+    );
     expect(await configError(path)).toMatch(/fixtures\.event_stream does not fit the spec: .*fewer than 26 characters/);
   });
 
   it('names a role with neither secret nor secret variable', async () => {
-    expect(await configError(write('nosecret.yaml', variant((t) => { t.roles.global = { client_id: 'x' }; })))).toMatch(/roles\.global/);
+    expect(
+      await configError(
+        write(
+          'nosecret.yaml',
+          variant((t) => {
+            t.roles.global = { client_id: 'x' };
+          }),
+        ),
+      ),
+    ).toMatch(/roles\.global/);
   });
 
   it('reads a PKCS8 signing key relative to the target file', async () => {
@@ -99,48 +175,97 @@ describe('loadTargetFile', () => {
 
   it('names a signing key file that holds no key', async () => {
     writeFileSync(join(dir, 'not-a-key.pem'), 'hello');
-    expect(await configError(write('badkey.yaml', { ...mockTarget, signing_key_file: 'not-a-key.pem' }))).toMatch(/holds no private RSA key/);
+    expect(await configError(write('badkey.yaml', { ...mockTarget, signing_key_file: 'not-a-key.pem' }))).toMatch(
+      /holds no private RSA key/,
+    );
   });
 
-  it('takes a target for someone\'s tenant unless the file declares a test double, loopback or not', async () => {
-    const undeclared = write('undeclared.yaml', variant((t) => { delete t.test_double; }));
+  it("takes a target for someone's tenant unless the file declares a test double, loopback or not", async () => {
+    const undeclared = write(
+      'undeclared.yaml',
+      variant((t) => {
+        delete t.test_double;
+      }),
+    );
     expect((await loadTargetFile(undeclared, { env: {} })).testDouble).toBe(false);
-    const remote = write('remote.yaml', variant((t) => { delete t.test_double; t.base_url = 'https://tenant.example.com/api/v2'; t.auth_url = 'https://tenant.example.com'; }));
+    const remote = write(
+      'remote.yaml',
+      variant((t) => {
+        delete t.test_double;
+        t.base_url = 'https://tenant.example.com/api/v2';
+        t.auth_url = 'https://tenant.example.com';
+      }),
+    );
     expect((await loadTargetFile(remote, { env: {} })).testDouble).toBe(false);
   });
 
   it('reads the real-tenant token alternatives, secrets from the environment', async () => {
     const expired = await expiredToken();
-    const path = write('alternatives.yaml', variant((t) => {
-      t.token_alternatives = {
-        expired_token_env: 'OLD_TOKEN',
-        other_audience: { audience: 'https://reports.example.com/', client_id: 'reports-client', client_secret_env: 'REPORTS_SECRET' },
-        other_tenant: { auth_url: 'https://other.example.com/', audience: 'https://other.example.com/api/v2/', client_id: 'other-client', client_secret_env: 'OTHER_SECRET' },
-      };
-    }));
-    const target = await loadTargetFile(path, { env: { OLD_TOKEN: expired, REPORTS_SECRET: 'reports-secret', OTHER_SECRET: 'other-secret' } });
+    const path = write(
+      'alternatives.yaml',
+      variant((t) => {
+        t.token_alternatives = {
+          expired_token_env: 'OLD_TOKEN',
+          other_audience: { audience: 'https://reports.example.com/', client_id: 'reports-client', client_secret_env: 'REPORTS_SECRET' },
+          other_tenant: {
+            auth_url: 'https://other.example.com/',
+            audience: 'https://other.example.com/api/v2/',
+            client_id: 'other-client',
+            client_secret_env: 'OTHER_SECRET',
+          },
+        };
+      }),
+    );
+    const target = await loadTargetFile(path, {
+      env: { OLD_TOKEN: expired, REPORTS_SECRET: 'reports-secret', OTHER_SECRET: 'other-secret' },
+    });
     expect(target.tokenAlternatives).toEqual({
       expiredToken: expired,
-      otherAudience: { tokenUrl: 'http://127.0.0.1:4010/oauth/token/', audience: 'https://reports.example.com/', clientId: 'reports-client', clientSecret: 'reports-secret' },
-      otherTenant: { tokenUrl: 'https://other.example.com/oauth/token/', audience: 'https://other.example.com/api/v2/', clientId: 'other-client', clientSecret: 'other-secret' },
+      otherAudience: {
+        tokenUrl: 'http://127.0.0.1:4010/oauth/token/',
+        audience: 'https://reports.example.com/',
+        clientId: 'reports-client',
+        clientSecret: 'reports-secret',
+      },
+      otherTenant: {
+        tokenUrl: 'https://other.example.com/oauth/token/',
+        audience: 'https://other.example.com/api/v2/',
+        clientId: 'other-client',
+        clientSecret: 'other-secret',
+      },
     });
   });
 
   it('refuses a captured token that has not expired, or is no JWT', async () => {
-    const path = write('live-token.yaml', variant((t) => { t.token_alternatives = { expired_token_env: 'LIVE_TOKEN' }; }));
+    const path = write(
+      'live-token.yaml',
+      variant((t) => {
+        t.token_alternatives = { expired_token_env: 'LIVE_TOKEN' };
+      }),
+    );
     expect(await configError(path, { LIVE_TOKEN: await expiredToken(3600) })).toMatch(/the token in LIVE_TOKEN has not expired yet/);
     expect(await configError(path, { LIVE_TOKEN: 'not-a-jwt' })).toMatch(/LIVE_TOKEN, which does not hold a JWT/);
   });
 
   it('refuses another audience that is the management interface itself', async () => {
-    const path = write('same-audience.yaml', variant((t) => {
-      t.token_alternatives = { other_audience: { audience: t.audience, client_id: 'x', client_secret_env: 'X_SECRET' } };
-    }));
-    expect(await configError(path, { X_SECRET: 'x-secret' })).toMatch(/other_audience\.audience must be another API than the management interface/);
+    const path = write(
+      'same-audience.yaml',
+      variant((t) => {
+        t.token_alternatives = { other_audience: { audience: t.audience, client_id: 'x', client_secret_env: 'X_SECRET' } };
+      }),
+    );
+    expect(await configError(path, { X_SECRET: 'x-secret' })).toMatch(
+      /other_audience\.audience must be another API than the management interface/,
+    );
   });
 
   it('reads a declared rate limit', async () => {
-    const path = write('rate.yaml', variant((t) => { t.rate_limit = { limit: 10, refill_per_second: 2 }; }));
+    const path = write(
+      'rate.yaml',
+      variant((t) => {
+        t.rate_limit = { limit: 10, refill_per_second: 2 };
+      }),
+    );
     expect((await loadTargetFile(path, { env: {} })).rateLimit).toEqual({ limit: 10, refillPerSecond: 2 });
   });
 });
@@ -149,5 +274,9 @@ describe('loadTargetFile', () => {
 async function expiredToken(fromNowSeconds = -3600): Promise<string> {
   const { privateKey } = await generateKeyPair('RS256');
   const now = Math.floor(Date.now() / 1000);
-  return new SignJWT({ scope: 'read:flows_vault_connections' }).setProtectedHeader({ alg: 'RS256', kid: 'k' }).setIssuedAt(now - 86_400).setExpirationTime(now + fromNowSeconds).sign(privateKey);
+  return new SignJWT({ scope: 'read:flows_vault_connections' })
+    .setProtectedHeader({ alg: 'RS256', kid: 'k' })
+    .setIssuedAt(now - 86_400)
+    .setExpirationTime(now + fromNowSeconds)
+    .sign(privateKey);
 }

@@ -48,7 +48,9 @@ describe('[§7 errors.404.vault] conformance assertions', () => {
     expect(message).toContain('expected: body {"a":2}');
     expect(message).toContain('actual:   body {"a":1}');
     expect(message).toContain('response: 404 application/json; charset=utf-8 {}');
-    expect(message).toContain(`replay:   curl -sS -i -X GET 'https://tenant.example.com/api/v2/flows/vault/connections/ac_1' -H "authorization: Bearer $TOKEN"`);
+    expect(message).toContain(
+      `replay:   curl -sS -i -X GET 'https://tenant.example.com/api/v2/flows/vault/connections/ac_1' -H "authorization: Bearer $TOKEN"`,
+    );
     expect(failure(() => expectEqual(undefined, 'x', 'error'))).toContain('actual:   error (absent)');
     expect(failure(() => expectEqual([1, 2], [1], 'list'))).toContain('actual:   list [1,2]');
   });

@@ -28,12 +28,20 @@ async function listen(server: Server): Promise<string> {
 function client(options: { max?: number; timeoutMs?: number; deadline?: number; sleep?: (ms: number) => Promise<void> } = {}) {
   const budget = new RequestBudget(options.max ?? 10);
   const pacer = new RateLimitPacer({ share: 1, testDouble: true, deadline: Date.now() + 60_000, sleep: options.sleep ?? (async () => {}) });
-  const http = new TargetHttp({ budget, pacer, requestTimeoutMs: options.timeoutMs ?? 300, deadline: options.deadline ?? Date.now() + 60_000 });
+  const http = new TargetHttp({
+    budget,
+    pacer,
+    requestTimeoutMs: options.timeoutMs ?? 300,
+    deadline: options.deadline ?? Date.now() + 60_000,
+  });
   return { http, budget, pacer };
 }
 
 async function failureOf(promise: Promise<unknown>): Promise<HarnessError> {
-  const error = await promise.then(() => undefined, (e: unknown) => e);
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(HarnessError);
   return error as HarnessError;
 }
@@ -87,10 +95,12 @@ describe('TargetHttp against a misbehaving target', () => {
 describe('TargetHttp budget, deadline and pacing', () => {
   it('sends no request beyond the budget', async () => {
     let received = 0;
-    const url = await listen(createHttpServer((_, res) => {
-      received += 1;
-      res.end('{}');
-    }));
+    const url = await listen(
+      createHttpServer((_, res) => {
+        received += 1;
+        res.end('{}');
+      }),
+    );
     const { http, budget } = client({ max: 2 });
     await http.send({ method: 'GET', url, headers: {} });
     await http.send({ method: 'GET', url, headers: {} });
@@ -111,11 +121,13 @@ describe('TargetHttp budget, deadline and pacing', () => {
   it('retries a 429 after Reset at most twice and returns the last answer', async () => {
     let received = 0;
     const reset = Math.ceil(Date.now() / 1000) + 1;
-    const url = await listen(createHttpServer((_, res) => {
-      received += 1;
-      res.writeHead(429, { 'x-ratelimit-limit': '10', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(reset) });
-      res.end('{}');
-    }));
+    const url = await listen(
+      createHttpServer((_, res) => {
+        received += 1;
+        res.writeHead(429, { 'x-ratelimit-limit': '10', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(reset) });
+        res.end('{}');
+      }),
+    );
     const waits: number[] = [];
     const { http, pacer } = client({ sleep: async (ms) => void waits.push(ms) });
     const exchange = await http.send({ method: 'GET', url, headers: {}, rateLimited: true });
@@ -130,11 +142,13 @@ describe('TargetHttp budget, deadline and pacing', () => {
 
   it('does not retry a 429 when told not to', async () => {
     let received = 0;
-    const url = await listen(createHttpServer((_, res) => {
-      received += 1;
-      res.writeHead(429, { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(Math.ceil(Date.now() / 1000)) });
-      res.end('{}');
-    }));
+    const url = await listen(
+      createHttpServer((_, res) => {
+        received += 1;
+        res.writeHead(429, { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(Math.ceil(Date.now() / 1000)) });
+        res.end('{}');
+      }),
+    );
     const { http } = client();
     const { pacer } = client();
     const exchange = await http.send({ method: 'GET', url, headers: {}, rateLimited: true }, { retryRateLimited: false, pace: false });
@@ -146,10 +160,12 @@ describe('TargetHttp budget, deadline and pacing', () => {
   });
 
   it('parses JSON bodies and lower-cases header names', async () => {
-    const url = await listen(createHttpServer((_, res) => {
-      res.writeHead(200, { 'Content-Type': 'application/json', 'X-RateLimit-Limit': '50' });
-      res.end('{"a":1}');
-    }));
+    const url = await listen(
+      createHttpServer((_, res) => {
+        res.writeHead(200, { 'Content-Type': 'application/json', 'X-RateLimit-Limit': '50' });
+        res.end('{"a":1}');
+      }),
+    );
     const { http } = client();
     const exchange = await http.send({ method: 'GET', url, headers: {} });
     expect(exchange.json).toEqual({ a: 1 });
@@ -163,12 +179,14 @@ describe('TargetHttp refuses what cannot be a header value', () => {
     ['CR/LF', 'Bearer abc\r\nX-Injected: 1', 'U+0D'],
     ['DEL', 'Bearer abc\u007f', 'U+7F'],
     ['a non-Latin-1 character', 'Bearer abc\u20ac', 'U+20AC'],
-  ])('refuses a value with %s before sending, as the target\'s error, and keeps working', async (_, authorization, code) => {
+  ])("refuses a value with %s before sending, as the target's error, and keeps working", async (_, authorization, code) => {
     let received = 0;
-    const url = await listen(createHttpServer((_, res) => {
-      received += 1;
-      res.end('{}');
-    }));
+    const url = await listen(
+      createHttpServer((_, res) => {
+        received += 1;
+        res.end('{}');
+      }),
+    );
     const { http, budget } = client();
     for (let i = 0; i < 10; i += 1) {
       const error = await failureOf(http.send({ method: 'GET', url: `${url}/api/v2/x`, headers: { authorization } }));
@@ -207,7 +225,13 @@ describe('TargetHttp behind an HTTP proxy', () => {
     const through = new TargetHttp({ budget, pacer, requestTimeoutMs: 2_000, deadline: Date.now() + 60_000, env: { HTTP_PROXY: proxy } });
     expect((await through.send({ method: 'GET', url: `${target}/api/v2/x`, headers: {} })).json).toEqual({ from: 'target' });
     expect(proxied).toEqual([new URL(target).host]);
-    const direct = new TargetHttp({ budget, pacer, requestTimeoutMs: 2_000, deadline: Date.now() + 60_000, env: { HTTP_PROXY: proxy, NO_PROXY: '127.0.0.1' } });
+    const direct = new TargetHttp({
+      budget,
+      pacer,
+      requestTimeoutMs: 2_000,
+      deadline: Date.now() + 60_000,
+      env: { HTTP_PROXY: proxy, NO_PROXY: '127.0.0.1' },
+    });
     await direct.send({ method: 'GET', url: `${target}/api/v2/y`, headers: {} });
     expect(proxied).toHaveLength(1);
     await through.close();

@@ -49,7 +49,11 @@ interface Run {
 }
 
 /** The suite sends `requests` paced requests while another client reads every `otherEveryMs`. */
-async function shareTenant(bucket: SimulatedBucket, requests: number, options: { share?: number; otherEveryMs?: number; testDouble?: boolean; deadlineMs?: number; declaredRate?: number } = {}): Promise<Run> {
+async function shareTenant(
+  bucket: SimulatedBucket,
+  requests: number,
+  options: { share?: number; otherEveryMs?: number; testDouble?: boolean; deadlineMs?: number; declaredRate?: number } = {},
+): Promise<Run> {
   const started = bucket.now;
   const other = { next: started, statuses: [] as number[] };
   const advance = (ms: number) => {
@@ -139,7 +143,8 @@ describe('RateLimitPacer against a test double', () => {
 });
 
 describe('RateLimitPacer waits', () => {
-  const at = (now: number, deadline = now + 600_000) => new RateLimitPacer({ share: 0.5, testDouble: true, deadline, now: () => now, sleep: async () => {} });
+  const at = (now: number, deadline = now + 600_000) =>
+    new RateLimitPacer({ share: 0.5, testDouble: true, deadline, now: () => now, sleep: async () => {} });
 
   it('does not wait while requests remain', () => {
     const pacer = at(1_000_000);
@@ -162,10 +167,15 @@ describe('RateLimitPacer waits', () => {
   it('refuses, with the reason, a wait that would end past the run bound', async () => {
     const pacer = at(1_000_000, 1_000_000 + 30_000);
     pacer.observe({ 'x-ratelimit-limit': '10', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(1_000 + 3_600) });
-    const error = await pacer.beforeSend('GET /api/v2/x').then(() => undefined, (e: unknown) => e);
+    const error = await pacer.beforeSend('GET /api/v2/x').then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(HarnessError);
     expect((error as HarnessError).code).toBe('RATE_LIMIT_WAIT');
-    expect((error as Error).message).toMatch(/GET \/api\/v2\/x: the target's rate limit would keep the suite waiting 3600 s \(X-RateLimit-Remaining 0 of 10, Reset 1970-01-01T01:16:40\.000Z.*\), past the run's time bound \(30 s left\)/);
+    expect((error as Error).message).toMatch(
+      /GET \/api\/v2\/x: the target's rate limit would keep the suite waiting 3600 s \(X-RateLimit-Remaining 0 of 10, Reset 1970-01-01T01:16:40\.000Z.*\), past the run's time bound \(30 s left\)/,
+    );
   });
 
   it('ignores headers that are absent or not numbers', () => {

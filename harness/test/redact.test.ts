@@ -16,7 +16,9 @@ describe('Redactor', () => {
 
   it('replaces credential parameters in forms and JSON', () => {
     const r = new Redactor();
-    expect(r.redact('grant_type=client_credentials&client_secret=abc123&audience=x')).toBe(`grant_type=client_credentials&client_secret=${REDACTED}&audience=x`);
+    expect(r.redact('grant_type=client_credentials&client_secret=abc123&audience=x')).toBe(
+      `grant_type=client_credentials&client_secret=${REDACTED}&audience=x`,
+    );
     expect(r.redact('{"client_secret":"abc123","client_id":"id"}')).toBe(`{"client_secret":"${REDACTED}","client_id":"id"}`);
     expect(r.redact('{"access_token":"opaque-token"}')).toBe(`{"access_token":"${REDACTED}"}`);
   });
@@ -62,7 +64,9 @@ describe('SSO ticket URLs', () => {
     const redactor = new Redactor();
     const body = '{"ticket":"https://tenant.example.com/self-service/connections-flow?ticket=Xk3vQ9aLm2Pz8RtY0bNc4WdE6fGh1JuI"}';
     expect(redactor.redact(body)).toBe('{"ticket":"https://tenant.example.com/self-service/connections-flow?ticket=[redacted]"}');
-    expect(redactor.redact('see https://x.example/flow?a=1&ticket=abc123&b=2 and &quot;')).toBe('see https://x.example/flow?a=1&ticket=[redacted]&b=2 and &quot;');
+    expect(redactor.redact('see https://x.example/flow?a=1&ticket=abc123&b=2 and &quot;')).toBe(
+      'see https://x.example/flow?a=1&ticket=[redacted]&b=2 and &quot;',
+    );
     expect(redactor.redact('?ticket=[redacted]')).toBe('?ticket=[redacted]');
   });
 });

@@ -71,7 +71,8 @@ export function createAssertionVerifier({ store, tenant, clock }: { store: Store
       const nowMs = clock.now();
       if (typeof exp !== 'number' || exp * 1000 <= nowMs - SKEW_MS) return refuse(why.expired);
       const issuedMs = typeof iat === 'number' ? iat * 1000 : nowMs;
-      if (issuedMs > nowMs + SKEW_MS || (nbf !== undefined && (typeof nbf !== 'number' || nbf * 1000 > nowMs + SKEW_MS))) return refuse(why.notYetValid);
+      if (issuedMs > nowMs + SKEW_MS || (nbf !== undefined && (typeof nbf !== 'number' || nbf * 1000 > nowMs + SKEW_MS)))
+        return refuse(why.notYetValid);
       if (exp * 1000 - Math.min(issuedMs, nowMs) > MAX_LIFETIME_MS + SKEW_MS) return refuse(why.lifetime);
       if (typeof jti !== 'string' || jti === '') return refuse(why.jti);
       if (rules.single_use.value && !remember(`${iss}\n${jti}`, exp * 1000, nowMs)) return refuse(why.replayed);

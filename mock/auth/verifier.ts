@@ -85,7 +85,8 @@ export function createTokenVerifier({ keys, clock, tenant, store }: VerifierPart
     if (!decoded) return refuse('invalid_token', 'the token does not decode to a JOSE header and a JSON payload');
     const { alg, kid } = decoded.header;
     if (alg === 'none' || alg === undefined) return refuse('invalid_token', 'the token is not signed');
-    if (alg !== observed.tokens.alg) return refuse('invalid_signature', `alg ${typeof alg === 'string' ? alg : JSON.stringify(alg)} is not accepted`);
+    if (alg !== observed.tokens.alg)
+      return refuse('invalid_signature', `alg ${typeof alg === 'string' ? alg : JSON.stringify(alg)} is not accepted`);
     // Without a kid no published key is named (observed.tokens.kid_required).
     if (kid === undefined) return refuse('invalid_token', 'the token has no kid');
     if (typeof kid !== 'string') return refuse('invalid_token', 'kid is not a string');
@@ -107,14 +108,18 @@ export function createTokenVerifier({ keys, clock, tenant, store }: VerifierPart
     const { exp, nbf, iat, iss, aud, azp, sub, scope } = claims;
     if (typeof exp !== 'number') return refuse('invalid_token', 'exp is missing');
     if (nowMs >= exp * 1000 + CLOCK_SKEW_MS) return refuse('expired_token', 'exp has passed');
-    if (nbf !== undefined && (typeof nbf !== 'number' || nowMs < nbf * 1000 - CLOCK_SKEW_MS)) return refuse('invalid_token', 'nbf is in the future');
-    if (iat !== undefined && (typeof iat !== 'number' || nowMs < iat * 1000 - CLOCK_SKEW_MS)) return refuse('invalid_token', 'iat is in the future');
+    if (nbf !== undefined && (typeof nbf !== 'number' || nowMs < nbf * 1000 - CLOCK_SKEW_MS))
+      return refuse('invalid_token', 'nbf is in the future');
+    if (iat !== undefined && (typeof iat !== 'number' || nowMs < iat * 1000 - CLOCK_SKEW_MS))
+      return refuse('invalid_token', 'iat is in the future');
     const identity = typeof iss === 'string' ? tenant.identityForIssuer(iss, host) : undefined;
     if (!identity) return refuse('invalid_token', 'iss is not the tenant');
     const audiences = typeof aud === 'string' ? [aud] : Array.isArray(aud) ? aud : [];
-    if (!audiences.includes(identity.audience)) return refuse('bad_audience', 'aud is not the management interface', audiences.map(String).join(' '));
+    if (!audiences.includes(identity.audience))
+      return refuse('bad_audience', 'aud is not the management interface', audiences.map(String).join(' '));
     const clientId = typeof azp === 'string' ? azp : undefined;
-    if (clientId === undefined || sub !== `${clientId}${observed.tokens.subject_suffix}`) return refuse('invalid_token', 'sub and azp do not name a client');
+    if (clientId === undefined || sub !== `${clientId}${observed.tokens.subject_suffix}`)
+      return refuse('invalid_token', 'sub and azp do not name a client');
     const client = store.client(clientId);
     if (!client) return refuse('invalid_token', 'the client does not exist');
     if (scope !== undefined && typeof scope !== 'string') return refuse('invalid_token', 'scope is not a string');

@@ -25,12 +25,18 @@ function parametersOf(exchange: Exchange): Parameters | undefined {
 }
 
 function withParameters(exchange: Exchange, parameters: Parameters): Exchange {
-  const text = isFormMediaType(exchange.headers['content-type']) ? new URLSearchParams(parameters as Record<string, string>).toString() : JSON.stringify(parameters);
+  const text = isFormMediaType(exchange.headers['content-type'])
+    ? new URLSearchParams(parameters as Record<string, string>).toString()
+    : JSON.stringify(parameters);
   return { ...exchange, body: Buffer.from(text, 'utf8') };
 }
 
 /** Rewrites one parameter of each token request where `rewrite` gives another value. */
-function editParameter(app: FaultHooks, name: string, rewrite: (value: string, parameters: Parameters, components: Components) => string | undefined): void {
+function editParameter(
+  app: FaultHooks,
+  name: string,
+  rewrite: (value: string, parameters: Parameters, components: Components) => string | undefined,
+): void {
   const components = captureAll(app);
   editRequests(app, 'token', (exchange) => {
     const parameters = parametersOf(exchange);
@@ -52,7 +58,8 @@ function secretMatching(matches: (sent: string, stored: string) => boolean) {
 
 /** The management audience where `matches(sent, audience)`. */
 function audienceMatching(matches: (sent: string, audience: string) => boolean) {
-  return (app: FaultHooks) => editParameter(app, 'audience', (sent, _parameters, { tenant }) => (matches(sent, tenant.audience) ? tenant.audience : undefined));
+  return (app: FaultHooks) =>
+    editParameter(app, 'audience', (sent, _parameters, { tenant }) => (matches(sent, tenant.audience) ? tenant.audience : undefined));
 }
 
 const withoutTrailingSlash = (url: string) => url.replace(/\/+$/, '');
@@ -67,13 +74,13 @@ export const clientCredentialFaults = faultFamily([
   {
     id: 'token-secret-compared-over-its-length',
     clause: 'token.endpoint.wrong-secret',
-    bug: 'Secrets compared over the stored secret\'s length only (a fixed-size buffer): a secret with characters added after the right one gets a token.',
+    bug: "Secrets compared over the stored secret's length only (a fixed-size buffer): a secret with characters added after the right one gets a token.",
     install: secretMatching((sent, stored) => sent.startsWith(stored)),
   },
   {
     id: 'token-secret-case-insensitive',
     clause: 'token.endpoint.wrong-secret',
-    bug: 'Secrets kept in a column with a case-insensitive collation: the client\'s secret in the other letter case gets a token.',
+    bug: "Secrets kept in a column with a case-insensitive collation: the client's secret in the other letter case gets a token.",
     install: secretMatching((sent, stored) => sent.toLowerCase() === stored.toLowerCase()),
   },
   {
@@ -91,7 +98,7 @@ export const clientCredentialFaults = faultFamily([
   {
     id: 'token-audience-matched-by-its-end',
     clause: 'token.endpoint.audience',
-    bug: 'API identifiers matched by their end, so that the tenant\'s custom domains work: a token is issued for the management audience with its host name prefixed (https://other-<tenant domain>/api/v2/).',
+    bug: "API identifiers matched by their end, so that the tenant's custom domains work: a token is issued for the management audience with its host name prefixed (https://other-<tenant domain>/api/v2/).",
     install: audienceMatching((sent, audience) => sent.endsWith(audience.replace(/^https?:\/\//, ''))),
   },
   {

@@ -5,7 +5,15 @@ import type { FaultHooks } from '../app.ts';
 import type { Reply } from '../exchange.ts';
 import { faultFamily } from './fault.ts';
 import { editErrors } from './support/error-edits.ts';
-import { editReplies, isErrorBody, MANAGEMENT_ROUTES, replaceStatus, withContentType, withoutBodyField, withStatus } from './support/route-edits.ts';
+import {
+  editReplies,
+  isErrorBody,
+  MANAGEMENT_ROUTES,
+  replaceStatus,
+  withContentType,
+  withoutBodyField,
+  withStatus,
+} from './support/route-edits.ts';
 
 const UNAUTHORIZED = 401;
 const FORBIDDEN = 403;

@@ -74,7 +74,10 @@ export const rateLimitFaults = faultFamily([
     id: 'no-rate-limit-headers-on-success',
     clause: 'rate-limit.headers.on-success',
     bug: 'X-RateLimit headers added only by the 429 handler: successful answers carry none, so the headers cannot be read off a success (429s still have them).',
-    install: (app) => editReplies(app, MANAGEMENT_ROUTES, (reply) => (reply.status < SUCCESS_BELOW ? withoutHeaders(reply, [HEADER.limit, HEADER.remaining, HEADER.reset]) : reply)),
+    install: (app) =>
+      editReplies(app, MANAGEMENT_ROUTES, (reply) =>
+        reply.status < SUCCESS_BELOW ? withoutHeaders(reply, [HEADER.limit, HEADER.remaining, HEADER.reset]) : reply,
+      ),
   },
   {
     id: 'reset-in-milliseconds',
@@ -105,7 +108,11 @@ export const rateLimitFaults = faultFamily([
     clause: 'rate-limit.headers.consistent',
     bug: 'Refusals (400, 401, 403, 404, 409) answered by an error handler that does not go through the code adding X-RateLimit headers: they carry none (successes and 429s still do).',
     install: (app) =>
-      editReplies(app, MANAGEMENT_ROUTES, (reply) => (reply.status >= 400 && reply.status !== TOO_MANY_REQUESTS ? withoutHeaders(reply, [HEADER.limit, HEADER.remaining, HEADER.reset]) : reply)),
+      editReplies(app, MANAGEMENT_ROUTES, (reply) =>
+        reply.status >= 400 && reply.status !== TOO_MANY_REQUESTS
+          ? withoutHeaders(reply, [HEADER.limit, HEADER.remaining, HEADER.reset])
+          : reply,
+      ),
   },
   {
     id: 'limit-header-is-the-refill-rate',

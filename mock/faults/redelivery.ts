@@ -19,7 +19,7 @@ export const redeliveryFaults = faultFamily([
   {
     id: 'redeliver-200-instead-of-202',
     clause: 'redeliver.success.202',
-    bug: 'A handler that answers with its framework\'s default 200: redelivery of a failed event answers 200 instead of 202.',
+    bug: "A handler that answers with its framework's default 200: redelivery of a failed event answers 200 instead of 202.",
     install: (app) => replaceStatus(app, ['redeliver'], ACCEPTED.status, OK),
   },
   {
@@ -40,7 +40,8 @@ export const redeliveryFaults = faultFamily([
     bug: 'A queue that leaves the stream lookup to the worker that picks the job up later: redelivery under an unknown stream answers 202 instead of 404.',
     install: (app) =>
       editReplies(app, ['redeliver'], (reply) => {
-        const missingStream = reply.status === STREAM_NOT_FOUND.status && isErrorBody(reply.body) && reply.body.message === STREAM_NOT_FOUND.message;
+        const missingStream =
+          reply.status === STREAM_NOT_FOUND.status && isErrorBody(reply.body) && reply.body.message === STREAM_NOT_FOUND.message;
         return missingStream ? replacing(reply, jsonReply(ACCEPTED.status, ACCEPTED.body)) : reply;
       }),
   },
@@ -50,7 +51,9 @@ export const redeliveryFaults = faultFamily([
     bug: 'An upsert of the delivery record: redelivery creates a failed record for an event the stream does not have, so an unknown event answers 202 instead of 404.',
     install: (app) =>
       editStore(app, (store) => ({
-        event: (streamId, eventId) => store.event(streamId, eventId) ?? (store.stream(streamId) ? { id: eventId, streamId, status: 'failed', redeliveries: 0 } : undefined),
+        event: (streamId, eventId) =>
+          store.event(streamId, eventId) ??
+          (store.stream(streamId) ? { id: eventId, streamId, status: 'failed', redeliveries: 0 } : undefined),
       })),
   },
   {

@@ -42,7 +42,7 @@ export const resourceLookupFaults = faultFamily([
   {
     id: 'vault-ids-case-insensitive',
     clause: 'vault.response.record',
-    bug: 'Vault connections kept in a table with a case-insensitive collation: an existing id with one letter in the other case is answered with that connection\'s record.',
+    bug: "Vault connections kept in a table with a case-insensitive collation: an existing id with one letter in the other case is answered with that connection's record.",
     install: (app) =>
       editStore(app, (store) => ({
         vaultConnection: (id) => store.vaultConnection(id) ?? store.vaultConnections().find((record) => sameIgnoringCase(record.id, id)),
@@ -51,13 +51,13 @@ export const resourceLookupFaults = faultFamily([
   {
     id: 'vault-ids-trimmed',
     clause: 'vault.response.record',
-    bug: 'A request binder that trims path parameters: an existing vault connection id with a space or tab at one end is answered with that connection\'s record.',
+    bug: "A request binder that trims path parameters: an existing vault connection id with a space or tab at one end is answered with that connection's record.",
     install: (app) => editParameter(app, 'vault', 'id', trimmed),
   },
   {
     id: 'vault-path-decoded-twice',
     clause: 'vault.response.record',
-    bug: 'A proxy that decodes the path before the application decodes it again: an existing vault connection id with a character escaped twice (%255F) is answered with that connection\'s record.',
+    bug: "A proxy that decodes the path before the application decodes it again: an existing vault connection id with a character escaped twice (%255F) is answered with that connection's record.",
     install: (app) => editParameter(app, 'vault', 'id', decodedOnce),
   },
   {
@@ -89,7 +89,13 @@ export const resourceLookupFaults = faultFamily([
     install: (app) =>
       editStore(app, (store) => ({
         event: (streamId, eventId) =>
-          store.event(streamId, eventId) ?? (store.stream(streamId) ? store.streams().flatMap((stream) => [...stream.events.values()]).find((event) => event.id === eventId) : undefined),
+          store.event(streamId, eventId) ??
+          (store.stream(streamId)
+            ? store
+                .streams()
+                .flatMap((stream) => [...stream.events.values()])
+                .find((event) => event.id === eventId)
+            : undefined),
       })),
   },
 ]);

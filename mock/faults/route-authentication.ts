@@ -38,7 +38,9 @@ const FORWARDED_AUTHORIZATION = 'x-forwarded-authorization';
  * request (RFC 6750's other two methods, or a header a gateway is trusted to set) and goes on as if
  * the header had carried it.
  */
-function tokenTakenFrom(elsewhere: (exchange: Exchange) => { token: string; exchange: Exchange } | undefined): (app: FaultHooks, key: OperationKey) => void {
+function tokenTakenFrom(
+  elsewhere: (exchange: Exchange) => { token: string; exchange: Exchange } | undefined,
+): (app: FaultHooks, key: OperationKey) => void {
   return (app, key) =>
     editRequests(app, key, (exchange) => {
       if (exchange.headers.authorization !== undefined) return exchange;
@@ -117,7 +119,7 @@ export const routeAuthenticationFaults = faultFamily([
   {
     id: 'ticket-trusts-x-forwarded-authorization',
     clause: 'errors.401.all-operations',
-    bug: 'A service that trusts X-Forwarded-Authorization, where the gateway in front of it moves the client\'s credential: a client that sets that header itself is authenticated by ticket creation without an Authorization header.',
+    bug: "A service that trusts X-Forwarded-Authorization, where the gateway in front of it moves the client's credential: a client that sets that header itself is authenticated by ticket creation without an Authorization header.",
     install: (app) => fromForwardedHeader(app, 'sso-ticket'),
   },
   {

@@ -18,10 +18,26 @@ function noPermissionEntryFor(key: OperationKey): FaultRow['install'] {
 
 /** Permission checks that match a scope the token holds against the one needed, leniently. */
 const lenientMatches: Array<{ name: string; check: (scope: string) => string; matches: (held: string, needed: string) => boolean }> = [
-  { name: 'without-start-anchor', check: (scope) => `A permission pattern without its start anchor (/${scope}$/)`, matches: (held, needed) => held.endsWith(needed) },
-  { name: 'without-end-anchor', check: (scope) => `A permission pattern without its end anchor (/^${scope}/)`, matches: (held, needed) => held.startsWith(needed) },
-  { name: 'case-insensitive', check: () => 'Scopes compared ignoring case', matches: (held, needed) => held.toLowerCase() === needed.toLowerCase() },
-  { name: 'by-resource', check: () => 'A permission check that compares the resource and forgets the action', matches: (held, needed) => held.split(':')[1] === needed.split(':')[1] },
+  {
+    name: 'without-start-anchor',
+    check: (scope) => `A permission pattern without its start anchor (/${scope}$/)`,
+    matches: (held, needed) => held.endsWith(needed),
+  },
+  {
+    name: 'without-end-anchor',
+    check: (scope) => `A permission pattern without its end anchor (/^${scope}/)`,
+    matches: (held, needed) => held.startsWith(needed),
+  },
+  {
+    name: 'case-insensitive',
+    check: () => 'Scopes compared ignoring case',
+    matches: (held, needed) => held.toLowerCase() === needed.toLowerCase(),
+  },
+  {
+    name: 'by-resource',
+    check: () => 'A permission check that compares the resource and forgets the action',
+    matches: (held, needed) => held.split(':')[1] === needed.split(':')[1],
+  },
 ];
 
 const operations: Array<{ key: OperationKey; prefix: string; name: string; clause: string }> = [
@@ -38,7 +54,11 @@ const scopeLeniencyRows: FaultRow[] = operations.flatMap(({ key, prefix, name, c
     clause,
     bug: `${check(scope)} in ${name}: a token holding a near miss of ${scope} in its place is authorized there.`,
     install: (app) =>
-      editPrincipal(app, (principal) => ([...principal.scopes].some((held) => matches(held, scope)) ? { ...principal, scopes: new Set([...principal.scopes, scope]) } : principal)),
+      editPrincipal(app, (principal) =>
+        [...principal.scopes].some((held) => matches(held, scope))
+          ? { ...principal, scopes: new Set([...principal.scopes, scope]) }
+          : principal,
+      ),
   }));
 });
 
@@ -48,7 +68,9 @@ function clientNamedBy(claim: 'sub' | 'azp'): FaultRow['install'] {
   return (app) =>
     forgiveClaim(app, (claims) => {
       if (typeof claims.sub !== 'string' || typeof claims.azp !== 'string') return claims;
-      return claim === 'sub' ? { ...claims, azp: claims.sub.replace(new RegExp(`${suffix}$`), '') } : { ...claims, sub: `${claims.azp}${suffix}` };
+      return claim === 'sub'
+        ? { ...claims, azp: claims.sub.replace(new RegExp(`${suffix}$`), '') }
+        : { ...claims, sub: `${claims.azp}${suffix}` };
     });
 }
 
@@ -86,13 +108,13 @@ export const scopeAndClientFaults = faultFamily([
   {
     id: 'global-client-named-by-sub',
     clause: 'redeliver.global-client',
-    bug: 'A server that names the caller by sub and never compares it with azp: a token whose sub names the global client is taken for the global client\'s even when azp names a client that is not global.',
+    bug: "A server that names the caller by sub and never compares it with azp: a token whose sub names the global client is taken for the global client's even when azp names a client that is not global.",
     install: clientNamedBy('sub'),
   },
   {
     id: 'global-client-named-by-azp',
     clause: 'redeliver.global-client',
-    bug: 'A server that names the caller by azp and never compares it with sub: a token whose azp names the global client is taken for the global client\'s even when sub names a client that is not global.',
+    bug: "A server that names the caller by azp and never compares it with sub: a token whose azp names the global client is taken for the global client's even when sub names a client that is not global.",
     install: clientNamedBy('azp'),
   },
   {

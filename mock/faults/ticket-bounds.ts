@@ -87,7 +87,7 @@ export const ticketBoundFaults = faultFamily([
   {
     id: 'empty-custom-domain-taken-as-absent',
     clause: 'sso-ticket.header.custom-domain.length',
-    bug: 'Headers read with `if (header)`, so an empty value counts as no header: ticket creation accepts a tenant-custom-domain header that is present but empty and builds the ticket on the tenant\'s domain.',
+    bug: "Headers read with `if (header)`, so an empty value counts as no header: ticket creation accepts a tenant-custom-domain header that is present but empty and builds the ticket on the tenant's domain.",
     install: (app) =>
       editRequests(app, 'sso-ticket', (exchange) => {
         if (exchange.headers[CUSTOM_DOMAIN_HEADER] !== '') return exchange;

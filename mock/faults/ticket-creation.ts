@@ -29,13 +29,13 @@ export const ticketCreationFaults = faultFamily([
   {
     id: 'ticket-200-instead-of-201',
     clause: 'sso-ticket.success.status',
-    bug: 'A handler that answers with its framework\'s default 200: ticket creation answers 200 instead of 201 (still a success).',
+    bug: "A handler that answers with its framework's default 200: ticket creation answers 200 instead of 201 (still a success).",
     install: (app) => editSuccessReplies(app, 'sso-ticket', (reply) => ({ ...reply, status: OK })),
   },
   {
     id: 'ticket-content-type-text-html',
     clause: 'sso-ticket.response.content-type',
-    bug: 'The serialized ticket sent as a string through a writer that defaults to HTML (as Express\'s res.send does): ticket creation answers with content type text/html; charset=utf-8 instead of application/json (the body is still JSON).',
+    bug: "The serialized ticket sent as a string through a writer that defaults to HTML (as Express's res.send does): ticket creation answers with content type text/html; charset=utf-8 instead of application/json (the body is still JSON).",
     install: (app) => editSuccessReplies(app, 'sso-ticket', (reply) => withContentType(reply, 'text/html; charset=utf-8')),
   },
   {
@@ -53,7 +53,7 @@ export const ticketCreationFaults = faultFamily([
   {
     id: 'ticket-ignores-custom-domain',
     clause: 'sso-ticket.custom-domain.host',
-    bug: 'A server that validates tenant-custom-domain and then builds the ticket URL from the tenant\'s own domain anyway: the URL is on the tenant\'s domain even when the header names another.',
+    bug: "A server that validates tenant-custom-domain and then builds the ticket URL from the tenant's own domain anyway: the URL is on the tenant's domain even when the header names another.",
     install(app) {
       const tenant = capture(app, 'tenant');
       editTicketBody(app, ({ ticket }) => {
@@ -90,7 +90,7 @@ export const ticketCreationFaults = faultFamily([
   {
     id: 'ticket-array-body-as-empty',
     clause: 'sso-ticket.body.object',
-    bug: 'A body checked with `typeof body === \'object\'`, then read field by field: ticket creation takes an array, which has none of the fields, for an empty object and creates a ticket.',
+    bug: "A body checked with `typeof body === 'object'`, then read field by field: ticket creation takes an array, which has none of the fields, for an empty object and creates a ticket.",
     install: (app) => editJsonBody(app, 'sso-ticket', (value) => (Array.isArray(value) ? {} : value)),
   },
   {

@@ -19,11 +19,13 @@ const audienceOf = (claims: Claims) => String(Array.isArray(claims.aud) ? claims
 
 /** Sets `claim` to the tenant's own value where `matches(value, tenant's value)`. */
 function issuerMatching(matches: (iss: string, issuer: string) => boolean) {
-  return (claims: Claims, { tenant }: ForgivingParts): Claims => (typeof claims.iss === 'string' && matches(claims.iss, tenant.issuer) ? { ...claims, iss: tenant.issuer } : claims);
+  return (claims: Claims, { tenant }: ForgivingParts): Claims =>
+    typeof claims.iss === 'string' && matches(claims.iss, tenant.issuer) ? { ...claims, iss: tenant.issuer } : claims;
 }
 
 function audienceMatching(matches: (aud: string, audience: string) => boolean) {
-  return (claims: Claims, { tenant }: ForgivingParts): Claims => (matches(audienceOf(claims), tenant.audience) ? { ...claims, aud: tenant.audience } : claims);
+  return (claims: Claims, { tenant }: ForgivingParts): Claims =>
+    matches(audienceOf(claims), tenant.audience) ? { ...claims, aud: tenant.audience } : claims;
 }
 
 function pathOf(url: string): string | undefined {
@@ -34,13 +36,18 @@ export const tokenClaimLeniencyFaults = faultFamily([
   {
     id: 'exp-with-five-minute-leeway',
     clause: 'redeliver.errors.401.invalid-token',
-    bug: 'A verifier left at its library\'s default clock skew of five minutes on exp: a token that expired two minutes ago is accepted by every operation (one that expired an hour ago is still refused).',
-    install: (app) => forgiveClaim(app, (claims, parts) => (typeof claims.exp === 'number' && claims.exp + LIBRARY_LEEWAY_SECONDS > nowSeconds(parts) ? { ...claims, exp: FAR_FUTURE_SECONDS } : claims)),
+    bug: "A verifier left at its library's default clock skew of five minutes on exp: a token that expired two minutes ago is accepted by every operation (one that expired an hour ago is still refused).",
+    install: (app) =>
+      forgiveClaim(app, (claims, parts) =>
+        typeof claims.exp === 'number' && claims.exp + LIBRARY_LEEWAY_SECONDS > nowSeconds(parts)
+          ? { ...claims, exp: FAR_FUTURE_SECONDS }
+          : claims,
+      ),
   },
   {
     id: 'vault-nbf-with-five-minute-leeway',
     clause: 'auth.bearer.required',
-    bug: 'The vault read\'s own token check allows five minutes for clients whose clocks run ahead: a token valid only two minutes from now (nbf and iat ahead) is accepted there (an hour ahead is still refused; the other operations refuse both).',
+    bug: "The vault read's own token check allows five minutes for clients whose clocks run ahead: a token valid only two minutes from now (nbf and iat ahead) is accepted there (an hour ahead is still refused; the other operations refuse both).",
     install: (app) =>
       forgiveClaimAt(app, 'vault', (claims, parts) => {
         const ahead = Math.max(Number(claims.nbf ?? 0), Number(claims.iat ?? 0));
@@ -52,49 +59,85 @@ export const tokenClaimLeniencyFaults = faultFamily([
   {
     id: 'issuer-without-trailing-slash',
     clause: 'redeliver.errors.401.invalid-token',
-    bug: 'Issuers normalised before they are compared, trailing slashes trimmed: a token whose iss is the tenant\'s issuer without its slash is accepted by every operation.',
-    install: (app) => forgiveClaim(app, issuerMatching((iss, issuer) => withoutTrailingSlash(iss) === withoutTrailingSlash(issuer))),
+    bug: "Issuers normalised before they are compared, trailing slashes trimmed: a token whose iss is the tenant's issuer without its slash is accepted by every operation.",
+    install: (app) =>
+      forgiveClaim(
+        app,
+        issuerMatching((iss, issuer) => withoutTrailingSlash(iss) === withoutTrailingSlash(issuer)),
+      ),
   },
   {
     id: 'ticket-issuer-matched-by-prefix',
     clause: 'errors.401.all-operations',
-    bug: 'Ticket creation\'s own token check takes any issuer that starts with the tenant\'s (meant for paths under it): a token whose iss is the tenant\'s issuer with a path segment added is accepted there (401 elsewhere).',
-    install: (app) => forgiveClaimAt(app, 'sso-ticket', issuerMatching((iss, issuer) => iss.startsWith(issuer))),
+    bug: "Ticket creation's own token check takes any issuer that starts with the tenant's (meant for paths under it): a token whose iss is the tenant's issuer with a path segment added is accepted there (401 elsewhere).",
+    install: (app) =>
+      forgiveClaimAt(
+        app,
+        'sso-ticket',
+        issuerMatching((iss, issuer) => iss.startsWith(issuer)),
+      ),
   },
   {
     id: 'issuer-matched-by-host-suffix',
     clause: 'redeliver.errors.401.invalid-token',
-    bug: 'An issuer check that takes any host ending in the tenant\'s domain, meant for custom domains: a token whose iss is https://other-<tenant domain>/ is accepted by every operation.',
-    install: (app) => forgiveClaim(app, issuerMatching((iss, issuer) => iss.endsWith(issuer.replace(/^https?:\/\//, '')))),
+    bug: "An issuer check that takes any host ending in the tenant's domain, meant for custom domains: a token whose iss is https://other-<tenant domain>/ is accepted by every operation.",
+    install: (app) =>
+      forgiveClaim(
+        app,
+        issuerMatching((iss, issuer) => iss.endsWith(issuer.replace(/^https?:\/\//, ''))),
+      ),
   },
   {
     id: 'vault-issuer-case-insensitive',
     clause: 'auth.bearer.required',
-    bug: 'The vault read\'s own token check compares issuers as host names, ignoring case: a token whose iss is the tenant\'s issuer in capitals is accepted there (RFC 7519 compares them as they are; 401 elsewhere).',
-    install: (app) => forgiveClaimAt(app, 'vault', issuerMatching((iss, issuer) => iss.toLowerCase() === issuer.toLowerCase())),
+    bug: "The vault read's own token check compares issuers as host names, ignoring case: a token whose iss is the tenant's issuer in capitals is accepted there (RFC 7519 compares them as they are; 401 elsewhere).",
+    install: (app) =>
+      forgiveClaimAt(
+        app,
+        'vault',
+        issuerMatching((iss, issuer) => iss.toLowerCase() === issuer.toLowerCase()),
+      ),
   },
   {
     id: 'audience-without-trailing-slash',
     clause: 'redeliver.errors.401.invalid-token',
     bug: 'Audiences normalised before they are compared, trailing slashes trimmed: a token whose aud is the management audience without its slash is accepted by every operation.',
-    install: (app) => forgiveClaim(app, audienceMatching((aud, audience) => withoutTrailingSlash(aud) === withoutTrailingSlash(audience))),
+    install: (app) =>
+      forgiveClaim(
+        app,
+        audienceMatching((aud, audience) => withoutTrailingSlash(aud) === withoutTrailingSlash(audience)),
+      ),
   },
   {
     id: 'audience-matched-by-prefix',
     clause: 'redeliver.errors.401.invalid-token',
     bug: 'An audience check by prefix, so that every path under /api/v2/ passes: a token whose aud is the management audience with a path segment added is accepted by every operation.',
-    install: (app) => forgiveClaim(app, audienceMatching((aud, audience) => aud.startsWith(audience))),
+    install: (app) =>
+      forgiveClaim(
+        app,
+        audienceMatching((aud, audience) => aud.startsWith(audience)),
+      ),
   },
   {
     id: 'vault-audience-by-path-only',
     clause: 'errors.401.all-operations',
-    bug: 'The vault read\'s own token check, behind a proxy that rewrites hosts, compares only the audience\'s path /api/v2/: a token for https://other-<tenant domain>/api/v2/ is accepted there (401 elsewhere).',
-    install: (app) => forgiveClaimAt(app, 'vault', audienceMatching((aud, audience) => pathOf(aud) !== undefined && pathOf(aud) === pathOf(audience))),
+    bug: "The vault read's own token check, behind a proxy that rewrites hosts, compares only the audience's path /api/v2/: a token for https://other-<tenant domain>/api/v2/ is accepted there (401 elsewhere).",
+    install: (app) =>
+      forgiveClaimAt(
+        app,
+        'vault',
+        audienceMatching((aud, audience) => pathOf(aud) !== undefined && pathOf(aud) === pathOf(audience)),
+      ),
   },
   {
     id: 'ticket-audience-case-insensitive',
     clause: 'auth.bearer.required',
-    bug: 'Ticket creation\'s own token check compares audiences ignoring case: a token whose aud is the management audience in capitals is accepted there (401 elsewhere).',
-    install: (app) => forgiveClaimAt(app, 'sso-ticket', audienceMatching((aud, audience) => aud.toLowerCase() === audience.toLowerCase())),
+    bug: "Ticket creation's own token check compares audiences ignoring case: a token whose aud is the management audience in capitals is accepted there (401 elsewhere).",
+    install: (app) =>
+      forgiveClaimAt(
+        app,
+        'sso-ticket',
+        audienceMatching((aud, audience) => aud.toLowerCase() === audience.toLowerCase()),
+      ),
   },
 ]);

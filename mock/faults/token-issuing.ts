@@ -49,10 +49,13 @@ export const tokenIssuingFaults = faultFamily([
   {
     id: 'token-endpoint-without-trailing-slash',
     clause: 'token.endpoint',
-    bug: 'The token endpoint routed without the trailing slash: /oauth/token/ (the spec\'s path) is answered 404, so no test gets a token (every test fails).',
+    bug: "The token endpoint routed without the trailing slash: /oauth/token/ (the spec's path) is answered 404, so no test gets a token (every test fails).",
     install(app) {
       const errors = capture(app, 'errors');
-      app.wrapRoute('token', (next) => async (exchange) => (exchange.path.endsWith('/') ? errors().reply('route_not_found') : next(exchange)));
+      app.wrapRoute(
+        'token',
+        (next) => async (exchange) => (exchange.path.endsWith('/') ? errors().reply('route_not_found') : next(exchange)),
+      );
     },
   },
   {
@@ -61,16 +64,19 @@ export const tokenIssuingFaults = faultFamily([
     bug: 'A token endpoint that parses form bodies only: a JSON request body is refused with 400 invalid_request (form-encoded requests still work).',
     install(app) {
       const errors = capture(app, 'errors');
-      app.wrapRoute('token', (next) => async (exchange) =>
-        isJsonMediaType(exchange.headers['content-type'])
-          ? errors().tokenReply('invalid_request', 'Content-Type must be application/x-www-form-urlencoded.')
-          : next(exchange));
+      app.wrapRoute(
+        'token',
+        (next) => async (exchange) =>
+          isJsonMediaType(exchange.headers['content-type'])
+            ? errors().tokenReply('invalid_request', 'Content-Type must be application/x-www-form-urlencoded.')
+            : next(exchange),
+      );
     },
   },
   {
     id: 'token-errors-in-api-shape',
     clause: 'token.observed.errors',
-    bug: 'Token endpoint errors written by the management interface\'s error serializer: {statusCode, error: <reason phrase>, message} instead of {error, error_description}.',
+    bug: "Token endpoint errors written by the management interface's error serializer: {statusCode, error: <reason phrase>, message} instead of {error, error_description}.",
     install: (app) =>
       editReplies(app, ['token'], (reply) => {
         if (reply.status < ERROR_FROM) return reply;
@@ -82,18 +88,22 @@ export const tokenIssuingFaults = faultFamily([
     id: 'token-type-lowercase-bearer',
     clause: 'token.observed.response',
     bug: 'token_type written in lower case, which RFC 6749 lets clients compare case-insensitively: the token response has token_type "bearer" instead of the real service\'s "Bearer".',
-    install: (app) => editReplies(app, ['token'], (reply) => (reply.status === OK ? { ...reply, body: { ...(reply.body as object), token_type: 'bearer' } } : reply)),
+    install: (app) =>
+      editReplies(app, ['token'], (reply) =>
+        reply.status === OK ? { ...reply, body: { ...(reply.body as object), token_type: 'bearer' } } : reply,
+      ),
   },
   {
     id: 'token-lifetime-3600',
     clause: 'token.lifetime',
     bug: 'Tokens issued for an hour, a common default: expires_in 3600 and exp = iat + 3600 instead of 86400.',
-    install: (app) => reissueTokens(app, { claims: (claims) => ({ ...claims, exp: (claims.iat ?? 0) + ONE_HOUR }), expiresIn: () => ONE_HOUR }),
+    install: (app) =>
+      reissueTokens(app, { claims: (claims) => ({ ...claims, exp: (claims.iat ?? 0) + ONE_HOUR }), expiresIn: () => ONE_HOUR }),
   },
   {
     id: 'token-scope-claim-drops-first-scope',
     clause: 'token.scopes',
-    bug: 'An off-by-one in the code that writes the scope claim (a slice from 1): the claim leaves out the first granted scope (update:event_deliveries for the global client); authorization still uses the client\'s grants.',
+    bug: "An off-by-one in the code that writes the scope claim (a slice from 1): the claim leaves out the first granted scope (update:event_deliveries for the global client); authorization still uses the client's grants.",
     install(app) {
       reissueTokens(app, { claims: (claims) => ({ ...claims, scope: scopeOf(claims).split(' ').slice(1).join(' ') }) });
       editPrincipal(app, (principal) => ({ ...principal, scopes: new Set(principal.client.scopes) }));
@@ -108,7 +118,7 @@ export const tokenIssuingFaults = faultFamily([
   {
     id: 'token-without-kid',
     clause: 'token.observed.claims',
-    bug: 'A signer configured with the key but not its id: access tokens have no kid in their JOSE header (they still verify with the tenant\'s one key).',
+    bug: "A signer configured with the key but not its id: access tokens have no kid in their JOSE header (they still verify with the tenant's one key).",
     install: (app) => reissueTokens(app, { header: ({ kid: _dropped, ...header }) => header }),
   },
   {

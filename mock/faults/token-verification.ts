@@ -20,7 +20,7 @@ export const tokenVerificationFaults = faultFamily([
   {
     id: 'accepts-alg-none',
     clause: 'redeliver.errors.401.invalid-token',
-    bug: 'A verifier that trusts the token\'s alg header: an unsigned token (alg none) whose claims are otherwise valid is accepted.',
+    bug: "A verifier that trusts the token's alg header: an unsigned token (alg none) whose claims are otherwise valid is accepted.",
     install(app) {
       app.override('verifier', (verifier) => ({
         ...verifier,
@@ -61,7 +61,10 @@ export const tokenVerificationFaults = faultFamily([
     id: 'ignores-signature',
     clause: 'redeliver.errors.401.signature',
     bug: 'A verifier that checks alg RS256, the kid and the claims but never the signature bytes: a tampered or foreign-signed token is accepted by every operation.',
-    install: (app) => alsoAccept(app, async (token, { keys }) => unverifiedRs256(token, (kid) => kid === undefined || (typeof kid === 'string' && keys.publicKeyFor(kid) !== undefined))),
+    install: (app) =>
+      alsoAccept(app, async (token, { keys }) =>
+        unverifiedRs256(token, (kid) => kid === undefined || (typeof kid === 'string' && keys.publicKeyFor(kid) !== undefined)),
+      ),
   },
   {
     id: 'accepts-hs256-with-public-key',
@@ -83,13 +86,15 @@ export const tokenVerificationFaults = faultFamily([
   {
     id: 'trusts-embedded-jwk',
     clause: 'redeliver.errors.401.signature',
-    bug: 'A verifier that prefers the key a token carries in its jwk header to the tenant\'s (CVE-2018-0114): a token signed with any key that it carries itself is accepted by every operation.',
+    bug: "A verifier that prefers the key a token carries in its jwk header to the tenant's (CVE-2018-0114): a token signed with any key that it carries itself is accepted by every operation.",
     install: (app) =>
       alsoAccept(app, async (token) => {
         const jwk = decodeJws(token)?.header.jwk;
         if (jwk === null || typeof jwk !== 'object') return undefined;
         try {
-          const { payload } = await compactVerify(token, await importJWK(jwk as JWK, observed.tokens.alg), { algorithms: [observed.tokens.alg] });
+          const { payload } = await compactVerify(token, await importJWK(jwk as JWK, observed.tokens.alg), {
+            algorithms: [observed.tokens.alg],
+          });
           return jsonObjectOf(Buffer.from(payload).toString('base64url'));
         } catch {
           return undefined;
@@ -100,6 +105,9 @@ export const tokenVerificationFaults = faultFamily([
     id: 'accepts-unknown-kid',
     clause: 'redeliver.errors.401.signature',
     bug: 'A key lookup that falls through when no published key has the kid, and then skips the verification: an RS256 token signed with any key under an unknown kid is accepted by every operation.',
-    install: (app) => alsoAccept(app, async (token, { keys }) => unverifiedRs256(token, (kid) => typeof kid === 'string' && keys.publicKeyFor(kid) === undefined)),
+    install: (app) =>
+      alsoAccept(app, async (token, { keys }) =>
+        unverifiedRs256(token, (kid) => typeof kid === 'string' && keys.publicKeyFor(kid) === undefined),
+      ),
   },
 ]);

@@ -14,7 +14,9 @@ const VERSION_SUFFIX = '_V2';
 
 /** Changes a copy of each record served with the success status. */
 function serializeRecords(app: FaultHooks, edit: (record: WireRecord) => WireRecord): void {
-  editSuccessReplies(app, 'vault', (reply) => (reply.body === null || typeof reply.body !== 'object' ? reply : { ...reply, body: edit({ ...(reply.body as WireRecord) }) }));
+  editSuccessReplies(app, 'vault', (reply) =>
+    reply.body === null || typeof reply.body !== 'object' ? reply : { ...reply, body: edit({ ...(reply.body as WireRecord) }) },
+  );
 }
 
 /** A serializer that writes `field` as `write` says (undefined: no field). */
@@ -32,7 +34,7 @@ export const vaultRecordFaults = faultFamily([
   {
     id: 'vault-record-id-padded',
     clause: 'vault.record.id',
-    bug: 'Ids kept in a CHAR column wider than the spec allows and not trimmed: the record\'s id comes back right-padded with spaces past the 30-character maximum (so it also differs from the id in the path).',
+    bug: "Ids kept in a CHAR column wider than the spec allows and not trimmed: the record's id comes back right-padded with spaces past the 30-character maximum (so it also differs from the id in the path).",
     install: writesField('id', (id) => String(id).padEnd(ID_COLUMN_WIDTH)),
   },
   {

@@ -24,7 +24,8 @@ const MORE_THAN_ONE_METHOD = 'The client authenticated with more than one method
 
 /** The request's parameters, merged with Basic credentials; refuses what is ill-formed. */
 export function readTokenRequest(deps: Components, exchange: Exchange): TokenRequest {
-  if (exchange.repeatedHeaders.includes('authorization')) refuseToken(deps, 'invalid_request', 'The request has more than one Authorization header.');
+  if (exchange.repeatedHeaders.includes('authorization'))
+    refuseToken(deps, 'invalid_request', 'The request has more than one Authorization header.');
   const params = bodyParameters(deps, exchange);
   const basic = basicCredentials(deps, exchange.headers.authorization);
   const assertion = params.client_assertion !== undefined || params.client_assertion_type !== undefined;

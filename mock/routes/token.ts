@@ -41,19 +41,26 @@ export function tokenRoute(deps: Components): RouteHandler {
     if (client) return client;
     const refused = deps.errors.tokenReply('invalid_client', tokenDescriptions.clientAuthenticationFailed);
     // RFC 6749 section 5.2: a failed Basic authentication is answered with a Basic challenge.
-    throw new Refusal(request.authMethod === 'client_secret_basic' ? withHeaders(refused, { 'www-authenticate': 'Basic realm="token"' }) : refused);
+    throw new Refusal(
+      request.authMethod === 'client_secret_basic' ? withHeaders(refused, { 'www-authenticate': 'Basic realm="token"' }) : refused,
+    );
   }
 
   return async function issueToken(exchange) {
     const request = readTokenRequest(deps, exchange);
     if (!request.grant_type) refuseToken(deps, 'invalid_request', 'Missing required parameter: grant_type');
-    if (request.grant_type !== GRANT_TYPE) refuseToken(deps, 'unsupported_grant_type', `Grant type ${request.grant_type} is not supported; use ${GRANT_TYPE}.`);
+    if (request.grant_type !== GRANT_TYPE)
+      refuseToken(deps, 'unsupported_grant_type', `Grant type ${request.grant_type} is not supported; use ${GRANT_TYPE}.`);
     const client = await authenticated(request, exchange);
     if (!request.audience) refuseToken(deps, 'invalid_request', 'Missing required parameter: audience');
     const grant = grantFor(deps, client, request.audience, exchange.headers.host);
     const scopes = grantedScopes(deps, grant.scopes, request.scope);
     const token = await deps.issuer.issue(client, scopes, grant.target);
-    return jsonReply(200, { access_token: token.accessToken, token_type: 'Bearer', expires_in: token.expiresIn, scope: token.scope }, NO_STORE);
+    return jsonReply(
+      200,
+      { access_token: token.accessToken, token_type: 'Bearer', expires_in: token.expiresIn, scope: token.scope },
+      NO_STORE,
+    );
   };
 }
 

@@ -64,7 +64,12 @@ function lengthOf(value: unknown): number {
 }
 
 function pointerParts(pointer: string): string[] {
-  return pointer === '' ? [] : pointer.slice(1).split('/').map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+  return pointer === ''
+    ? []
+    : pointer
+        .slice(1)
+        .split('/')
+        .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
 }
 
 function valueAt(root: unknown, pointer: string): unknown {

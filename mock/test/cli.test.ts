@@ -15,7 +15,11 @@ import { MockConfigError } from '../config-error.ts';
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const READY = /^mock listening on (http:\/\/\S+) \(API base (\S+)\)$/m;
 
-function startCli(args: string[]): { child: ChildProcess; output: () => { stdout: string; stderr: string }; exited: Promise<number | null> } {
+function startCli(args: string[]): {
+  child: ChildProcess;
+  output: () => { stdout: string; stderr: string };
+  exited: Promise<number | null>;
+} {
   const child = spawn(process.execPath, ['--import', 'tsx', 'mock/cli.ts', ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
   onTestFinished(() => {
     if (child.exitCode === null) child.kill('SIGKILL');
@@ -71,8 +75,16 @@ describe('refusing bad input: one line on stderr, exit 2', () => {
     ['an unknown option', ['--bogus'], /^mock: Unknown option '--bogus'/],
     ['a port that is not a number', ['--port', 'abc'], /^mock: option --port must be an integer from 0 to 65535 \(got "abc"\)$/],
     ['a non-loopback host', ['--host', '0.0.0.0'], /^mock: host 0.0.0.0 is not a loopback address/],
-    ['a missing fixtures file', ['--fixtures', '/no/such/file.yaml'], /^mock: fixtures file \/no\/such\/file.yaml cannot be read \(ENOENT\)$/],
-    ['an invalid fixtures file', ['--fixtures', badFixtures], new RegExp(`^mock: fixtures file ${badFixtures}: tenant lacks the required field domain$`)],
+    [
+      'a missing fixtures file',
+      ['--fixtures', '/no/such/file.yaml'],
+      /^mock: fixtures file \/no\/such\/file.yaml cannot be read \(ENOENT\)$/,
+    ],
+    [
+      'an invalid fixtures file',
+      ['--fixtures', badFixtures],
+      new RegExp(`^mock: fixtures file ${badFixtures}: tenant lacks the required field domain$`),
+    ],
     ['an unknown fault', ['--fault', 'nope'], /^mock: unknown fault "nope"; valid faults: /],
   ] as const)('%s', async ([, args, message]) => {
     const run = startCli([...args]);
@@ -89,8 +101,40 @@ describe('parseCli', () => {
   });
 
   test('reads every option', () => {
-    const command = parseCli(['--port', '0', '--host', '::1', '--fixtures', 'f.yaml', '--signing-key', 'k.pem', '--fault', 'a', '--fault', 'b,c', '--tls', '--rate-limit', '9/9', '--bucket-size', '5', '--refill-per-second', '0.5']);
-    expect(command).toEqual({ kind: 'start', options: { port: 0, host: '::1', fixtures: 'f.yaml', signingKey: 'k.pem', faults: ['a', 'b', 'c'], tls: true, rateLimit: { bucketSize: 5, refillPerSecond: 0.5 }, fallbackRateLimitProfile: 'production' } });
+    const command = parseCli([
+      '--port',
+      '0',
+      '--host',
+      '::1',
+      '--fixtures',
+      'f.yaml',
+      '--signing-key',
+      'k.pem',
+      '--fault',
+      'a',
+      '--fault',
+      'b,c',
+      '--tls',
+      '--rate-limit',
+      '9/9',
+      '--bucket-size',
+      '5',
+      '--refill-per-second',
+      '0.5',
+    ]);
+    expect(command).toEqual({
+      kind: 'start',
+      options: {
+        port: 0,
+        host: '::1',
+        fixtures: 'f.yaml',
+        signingKey: 'k.pem',
+        faults: ['a', 'b', 'c'],
+        tls: true,
+        rateLimit: { bucketSize: 5, refillPerSecond: 0.5 },
+        fallbackRateLimitProfile: 'production',
+      },
+    });
   });
 
   test.for([
@@ -99,7 +143,10 @@ describe('parseCli', () => {
     ['100/5', { rateLimit: { bucketSize: 100, refillPerSecond: 5 } }],
     ['2/0.5', { rateLimit: { bucketSize: 2, refillPerSecond: 0.5 } }],
   ] as const)('--rate-limit %s', ([value, expected]) => {
-    expect(parseCli(['--rate-limit', value])).toEqual({ kind: 'start', options: { port: DEFAULT_PORT, fallbackRateLimitProfile: 'production', ...expected } });
+    expect(parseCli(['--rate-limit', value])).toEqual({
+      kind: 'start',
+      options: { port: DEFAULT_PORT, fallbackRateLimitProfile: 'production', ...expected },
+    });
   });
 
   test('--tls-cert and --tls-key read the files they name', () => {
@@ -115,7 +162,18 @@ describe('parseCli', () => {
     expect(parseCli(['--list-faults'])).toEqual({ kind: 'list-faults' });
   });
 
-  test.for([['--port', '70000'], ['--bucket-size', '0'], ['--refill-per-second', '-1'], ['--fixtures', ' '], ['positional'], ['--rate-limit', 'enterprise'], ['--rate-limit', '0/5'], ['--rate-limit', '5/0'], ['--tls-cert', 'c.pem'], ['--tls-cert', '/nonexistent/c.pem', '--tls-key', '/nonexistent/k.pem']])('%s is refused', (args) => {
+  test.for([
+    ['--port', '70000'],
+    ['--bucket-size', '0'],
+    ['--refill-per-second', '-1'],
+    ['--fixtures', ' '],
+    ['positional'],
+    ['--rate-limit', 'enterprise'],
+    ['--rate-limit', '0/5'],
+    ['--rate-limit', '5/0'],
+    ['--tls-cert', 'c.pem'],
+    ['--tls-cert', '/nonexistent/c.pem', '--tls-key', '/nonexistent/k.pem'],
+  ])('%s is refused', (args) => {
     expect(() => parseCli(args)).toThrow(MockConfigError);
   });
 });

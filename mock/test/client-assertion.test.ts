@@ -21,15 +21,35 @@ function keyClientId(): string {
   return mock().fixtures.data.clients.find((c) => c.name === 'private-key-jwt')!.client_id;
 }
 
-async function assertion(change: (claims: JWTPayload) => JWTPayload = (c) => c, alg = 'RS256', key?: Parameters<SignJWT['sign']>[0]): Promise<string> {
+async function assertion(
+  change: (claims: JWTPayload) => JWTPayload = (c) => c,
+  alg = 'RS256',
+  key?: Parameters<SignJWT['sign']>[0],
+): Promise<string> {
   const now = Math.floor(clock.now() / 1000);
-  const claims: JWTPayload = { iss: keyClientId(), sub: keyClientId(), aud: mock().issuer, iat: now, exp: now + 60, jti: `jti-${(jtis += 1)}` };
+  const claims: JWTPayload = {
+    iss: keyClientId(),
+    sub: keyClientId(),
+    aud: mock().issuer,
+    iat: now,
+    exp: now + 60,
+    jti: `jti-${(jtis += 1)}`,
+  };
   return new SignJWT(change(claims)).setProtectedHeader({ alg }).sign(key ?? (await importPKCS8(privateKeyPem, alg)));
 }
 
 function exchange(clientAssertion: string, extra: Record<string, string> = {}): Promise<Answer> {
-  const body = { grant_type: 'client_credentials', client_assertion_type: rules.type, client_assertion: clientAssertion, audience: mock().audience, ...extra };
-  return call(mock(), 'POST', tokenPath, { body: new URLSearchParams(body).toString(), headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+  const body = {
+    grant_type: 'client_credentials',
+    client_assertion_type: rules.type,
+    client_assertion: clientAssertion,
+    audience: mock().audience,
+    ...extra,
+  };
+  return call(mock(), 'POST', tokenPath, {
+    body: new URLSearchParams(body).toString(),
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+  });
 }
 
 function refusedWith(answer: Answer): [number, string | undefined, string | undefined] {
@@ -37,7 +57,7 @@ function refusedWith(answer: Answer): [number, string | undefined, string | unde
 }
 
 describe('accepted', () => {
-  test.for(rules.algorithms.value)('an assertion signed %s with the client\'s key gets a token', async (alg) => {
+  test.for(rules.algorithms.value)("an assertion signed %s with the client's key gets a token", async (alg) => {
     const answer = await exchange(await assertion((c) => c, alg));
     expect([answer.status, (answer.json as { token_type?: string }).token_type]).toEqual([200, 'Bearer']);
   });
@@ -45,7 +65,10 @@ describe('accepted', () => {
   test.for([
     ['the issuer', (m: () => { issuer: string }) => m().issuer],
     ['the token endpoint URL', (m: () => { issuer: string }) => `${m().issuer}oauth/token`],
-    ['the mock\'s own origin, as an SDK given domain 127.0.0.1:PORT sends it', (m: () => { port: number }) => `https://127.0.0.1:${m().port}/`],
+    [
+      "the mock's own origin, as an SDK given domain 127.0.0.1:PORT sends it",
+      (m: () => { port: number }) => `https://127.0.0.1:${m().port}/`,
+    ],
   ] as const)('aud may be %s', async ([, audience]) => {
     const answer = await exchange(await assertion((c) => ({ ...c, aud: audience(mock) })));
     expect(answer.status).toBe(200);
@@ -60,18 +83,46 @@ describe('refused as invalid_client', () => {
   const now = () => Math.floor(clock.now() / 1000);
   const cases: Array<[string, () => Promise<string>, string]> = [
     ['an expired assertion', () => assertion((c) => ({ ...c, iat: now() - 120, exp: now() - 60 })), tokenDescriptions.assertion.expired],
-    ['one that lives longer than five minutes', () => assertion((c) => ({ ...c, exp: now() + rules.max_lifetime_seconds.value + 60 })), tokenDescriptions.assertion.lifetime],
-    ['one issued in the future', () => assertion((c) => ({ ...c, iat: now() + 60, exp: now() + 120 })), tokenDescriptions.assertion.notYetValid],
-    ['one for another audience', () => assertion((c) => ({ ...c, aud: 'https://other-tenant.example.net/' })), tokenDescriptions.assertion.audience],
+    [
+      'one that lives longer than five minutes',
+      () => assertion((c) => ({ ...c, exp: now() + rules.max_lifetime_seconds.value + 60 })),
+      tokenDescriptions.assertion.lifetime,
+    ],
+    [
+      'one issued in the future',
+      () => assertion((c) => ({ ...c, iat: now() + 60, exp: now() + 120 })),
+      tokenDescriptions.assertion.notYetValid,
+    ],
+    [
+      'one for another audience',
+      () => assertion((c) => ({ ...c, aud: 'https://other-tenant.example.net/' })),
+      tokenDescriptions.assertion.audience,
+    ],
     ['iss and sub that differ', () => assertion((c) => ({ ...c, sub: 'someone-else' })), tokenDescriptions.assertion.subject],
     ['one without jti', () => assertion(({ jti: _jti, ...c }) => c), tokenDescriptions.assertion.jti],
-    ['a jti longer than allowed', () => assertion((c) => ({ ...c, jti: 'j'.repeat(rules.max_claim_length.value.jti + 1) })), tokenDescriptions.assertion.claimTooLong('jti')],
-    ['one signed with another key', async () => assertion((c) => c, 'RS256', (await generateKeyPair('RS256')).privateKey), tokenDescriptions.clientAuthenticationFailed],
-    ['one signed with an algorithm the tenant does not take', async () => assertion((c) => c, 'HS256', new TextEncoder().encode('a shared secret of thirty-two bytes!')), tokenDescriptions.assertion.algorithm('HS256')],
+    [
+      'a jti longer than allowed',
+      () => assertion((c) => ({ ...c, jti: 'j'.repeat(rules.max_claim_length.value.jti + 1) })),
+      tokenDescriptions.assertion.claimTooLong('jti'),
+    ],
+    [
+      'one signed with another key',
+      async () => assertion((c) => c, 'RS256', (await generateKeyPair('RS256')).privateKey),
+      tokenDescriptions.clientAuthenticationFailed,
+    ],
+    [
+      'one signed with an algorithm the tenant does not take',
+      async () => assertion((c) => c, 'HS256', new TextEncoder().encode('a shared secret of thirty-two bytes!')),
+      tokenDescriptions.assertion.algorithm('HS256'),
+    ],
     ['something that is not a JWT', async () => 'not-a-jwt', tokenDescriptions.assertion.malformed],
   ];
   test.for(cases)('%s', async ([, make, description]) => {
-    expect(refusedWith(await exchange(await make()))).toEqual([observed.tokens.errors.invalid_client!.status, 'invalid_client', description]);
+    expect(refusedWith(await exchange(await make()))).toEqual([
+      observed.tokens.errors.invalid_client!.status,
+      'invalid_client',
+      description,
+    ]);
   });
 
   test('an assertion used twice', async () => {
@@ -80,8 +131,12 @@ describe('refused as invalid_client', () => {
     expect(refusedWith(await exchange(once))).toEqual([401, 'invalid_client', tokenDescriptions.assertion.replayed]);
   });
 
-  test('a client_id other than the assertion\'s', async () => {
-    expect(refusedWith(await exchange(await assertion(), { client_id: 'another-client' }))).toEqual([401, 'invalid_client', tokenDescriptions.assertion.subject]);
+  test("a client_id other than the assertion's", async () => {
+    expect(refusedWith(await exchange(await assertion(), { client_id: 'another-client' }))).toEqual([
+      401,
+      'invalid_client',
+      tokenDescriptions.assertion.subject,
+    ]);
   });
 
   test('an assertion of a client that has no key', async () => {

@@ -12,8 +12,14 @@ const mock = sharedMock();
 
 test('two Authorization headers are 400 with a JSON error, whichever comes first', async () => {
   const token = await tokenFor(mock(), 'global');
-  for (const [first, second] of [[`Bearer ${token}`, 'Bearer x.y.z'], ['Bearer x.y.z', `Bearer ${token}`]]) {
-    const answer = await rawRequest(mock(), `GET ${vaultPath(ids.vaultFull)} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: ${first}\r\nAuthorization: ${second}\r\nConnection: close\r\n\r\n`);
+  for (const [first, second] of [
+    [`Bearer ${token}`, 'Bearer x.y.z'],
+    ['Bearer x.y.z', `Bearer ${token}`],
+  ]) {
+    const answer = await rawRequest(
+      mock(),
+      `GET ${vaultPath(ids.vaultFull)} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: ${first}\r\nAuthorization: ${second}\r\nConnection: close\r\n\r\n`,
+    );
     expect({ status: answer?.status, body: JSON.parse(answer?.body ?? '{}') as unknown }).toEqual({
       status: 400,
       body: { statusCode: 400, error: 'Bad Request', message: observed.errors.bad_authorization_header!.message },
@@ -23,7 +29,10 @@ test('two Authorization headers are 400 with a JSON error, whichever comes first
 
 test('two Authorization headers at the token endpoint are 400 invalid_request', async () => {
   const basic = `Basic ${Buffer.from('a:b').toString('base64')}`;
-  const answer = await rawRequest(mock(), `POST ${observed.tokens.path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: ${basic}\r\nAuthorization: ${basic}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`);
+  const answer = await rawRequest(
+    mock(),
+    `POST ${observed.tokens.path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: ${basic}\r\nAuthorization: ${basic}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`,
+  );
   expect([answer?.status, (JSON.parse(answer?.body ?? '{}') as { error?: string }).error]).toEqual([400, 'invalid_request']);
 });
 
@@ -31,15 +40,21 @@ test('a client that sends its request and half-closes still gets the answer', as
   const token = await tokenFor(mock(), 'global');
   const socket = connect({ port: mock().port, host: mock().host, allowHalfOpen: true });
   const answer = collectResponse(socket, 5_000);
-  socket.on('connect', () => socket.end(`GET ${vaultPath(ids.vaultFull)} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${token}\r\n\r\n`));
+  socket.on('connect', () =>
+    socket.end(`GET ${vaultPath(ids.vaultFull)} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${token}\r\n\r\n`),
+  );
   const response = await answer;
   expect([response?.status, (JSON.parse(response?.body ?? '{}') as { id?: string }).id]).toEqual([200, ids.vaultFull]);
 });
 
-test('HEAD where GET exists: the GET\'s status and headers, no body', async () => {
+test("HEAD where GET exists: the GET's status and headers, no body", async () => {
   const token = await tokenFor(mock(), 'global');
   const get = await call(mock(), 'GET', vaultPath(ids.vaultFull), { token });
-  const head = await rawRequest(mock(), `HEAD ${vaultPath(ids.vaultFull)} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${token}\r\nConnection: close\r\n\r\n`, { head: true });
+  const head = await rawRequest(
+    mock(),
+    `HEAD ${vaultPath(ids.vaultFull)} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${token}\r\nConnection: close\r\n\r\n`,
+    { head: true },
+  );
   expect({ status: head?.status, type: head?.headers['content-type'], length: head?.headers['content-length'], body: head?.body }).toEqual({
     status: 200,
     type: get.headers['content-type'],
@@ -53,7 +68,9 @@ test.for([observed.tokens.jwks_path, observed.discovery.path])('HEAD %s is 200 w
   expect([head?.status, head?.body]).toEqual([200, '']);
 });
 
-test('HEAD without a token is the GET\'s 401', async () => {
-  const head = await rawRequest(mock(), `HEAD ${vaultPath(ids.vaultFull)} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`, { head: true });
+test("HEAD without a token is the GET's 401", async () => {
+  const head = await rawRequest(mock(), `HEAD ${vaultPath(ids.vaultFull)} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`, {
+    head: true,
+  });
   expect(head?.status).toBe(401);
 });

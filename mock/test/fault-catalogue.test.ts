@@ -56,7 +56,10 @@ describe('the catalogue', () => {
     for (const file of files) {
       const exported = Object.values((await import(new URL(file, folder).href)) as Record<string, unknown>);
       expect(exported, `${file} exports one family`).toHaveLength(1);
-      expect(faultFamilies.filter((family) => family === exported[0]), `${file} is listed once`).toHaveLength(1);
+      expect(
+        faultFamilies.filter((family) => family === exported[0]),
+        `${file} is listed once`,
+      ).toHaveLength(1);
       expect((exported[0] as unknown[]).length, `${file} has faults`).toBeGreaterThan(0);
     }
     expect(faultFamilies).toHaveLength(files.length);
@@ -97,12 +100,15 @@ const host = (length: number) => `${'a'.repeat(length - 4)}.com`;
 const REDELIVER_SCOPE = observed.operations.redeliver.scope.value;
 const TINY_BUCKET = { bucketSize: 1, refillPerSecond: 0.001 };
 
-const status = async (mock: MockServer, method: string, path: string, options: CallOptions = {}) => (await call(mock, method, path, options)).status;
+const status = async (mock: MockServer, method: string, path: string, options: CallOptions = {}) =>
+  (await call(mock, method, path, options)).status;
 const asGlobal = async (mock: MockServer) => ({ token: await tokenFor(mock, 'global') });
-const redeliverAs = async (mock: MockServer, options: CallOptions, id: string = ids.stream, eventId: string = ids.failedEvent) => status(mock, 'POST', redeliverPath(id, eventId), options);
+const redeliverAs = async (mock: MockServer, options: CallOptions, id: string = ids.stream, eventId: string = ids.failedEvent) =>
+  status(mock, 'POST', redeliverPath(id, eventId), options);
 const ticketWith = async (mock: MockServer, body: unknown, headers: Record<string, string> = {}) =>
   status(mock, 'POST', ticketPath(ids.profile), { ...(await asGlobal(mock)), body, headers });
-const vaultRecord = async (mock: MockServer, id: string) => (await call(mock, 'GET', vaultPath(id), await asGlobal(mock))).json as Record<string, unknown>;
+const vaultRecord = async (mock: MockServer, id: string) =>
+  (await call(mock, 'GET', vaultPath(id), await asGlobal(mock))).json as Record<string, unknown>;
 const forged = (make: (mock: MockServer, token: string) => Promise<string>) => async (mock: MockServer) =>
   redeliverAs(mock, { token: await make(mock, await tokenFor(mock, 'global')) });
 const twoRequests = async (mock: MockServer) => {
@@ -113,70 +119,407 @@ const twoRequests = async (mock: MockServer) => {
 
 const rows: Row[] = [
   // Redelivery
-  { fault: 'redeliver-204-instead-of-202', does: 'answers a redelivery 204', probe: (m) => asGlobal(m).then((o) => redeliverAs(m, o)), faulted: 204, conformant: 202 },
-  { fault: 'accepts-27-char-stream-id', does: 'accepts an existing stream id with a character added', probe: (m) => asGlobal(m).then((o) => redeliverAs(m, o, `${ids.stream}x`)), faulted: 202, conformant: 400 },
-  { fault: 'accepts-25-char-stream-id', does: 'accepts an existing stream id without its last character', probe: (m) => asGlobal(m).then((o) => redeliverAs(m, o, ids.stream.slice(0, -1))), faulted: 202, conformant: 400 },
-  { fault: 'accepts-27-char-event-id', does: 'accepts an existing event id with a character added', probe: (m) => asGlobal(m).then((o) => redeliverAs(m, o, ids.stream, `${ids.failedEvent}x`)), faulted: 202, conformant: 400 },
-  { fault: 'accepts-25-char-event-id', does: 'accepts an existing event id without its last character', probe: (m) => asGlobal(m).then((o) => redeliverAs(m, o, ids.stream, ids.failedEvent.slice(0, -1))), faulted: 202, conformant: 400 },
-  { fault: '202-for-missing-stream', does: 'accepts a redelivery under an unknown stream', probe: (m) => asGlobal(m).then((o) => redeliverAs(m, o, 'est_AQXiyfL3iDNFp5RV9YTEMw')), faulted: 202, conformant: 404 },
-  { fault: '202-for-missing-event', does: 'accepts a redelivery of an unknown event', probe: (m) => asGlobal(m).then((o) => redeliverAs(m, o, ids.stream, 'evt_wx3cBnTHxX2mVaYMaBVtL9')), faulted: 202, conformant: 404 },
-  { fault: '202-for-non-redeliverable-event', does: 'accepts a redelivery of a delivered event', probe: (m) => asGlobal(m).then((o) => redeliverAs(m, o, ids.stream, ids.deliveredEvent)), faulted: 202, conformant: 409 },
+  {
+    fault: 'redeliver-204-instead-of-202',
+    does: 'answers a redelivery 204',
+    probe: (m) => asGlobal(m).then((o) => redeliverAs(m, o)),
+    faulted: 204,
+    conformant: 202,
+  },
+  {
+    fault: 'accepts-27-char-stream-id',
+    does: 'accepts an existing stream id with a character added',
+    probe: (m) => asGlobal(m).then((o) => redeliverAs(m, o, `${ids.stream}x`)),
+    faulted: 202,
+    conformant: 400,
+  },
+  {
+    fault: 'accepts-25-char-stream-id',
+    does: 'accepts an existing stream id without its last character',
+    probe: (m) => asGlobal(m).then((o) => redeliverAs(m, o, ids.stream.slice(0, -1))),
+    faulted: 202,
+    conformant: 400,
+  },
+  {
+    fault: 'accepts-27-char-event-id',
+    does: 'accepts an existing event id with a character added',
+    probe: (m) => asGlobal(m).then((o) => redeliverAs(m, o, ids.stream, `${ids.failedEvent}x`)),
+    faulted: 202,
+    conformant: 400,
+  },
+  {
+    fault: 'accepts-25-char-event-id',
+    does: 'accepts an existing event id without its last character',
+    probe: (m) => asGlobal(m).then((o) => redeliverAs(m, o, ids.stream, ids.failedEvent.slice(0, -1))),
+    faulted: 202,
+    conformant: 400,
+  },
+  {
+    fault: '202-for-missing-stream',
+    does: 'accepts a redelivery under an unknown stream',
+    probe: (m) => asGlobal(m).then((o) => redeliverAs(m, o, 'est_AQXiyfL3iDNFp5RV9YTEMw')),
+    faulted: 202,
+    conformant: 404,
+  },
+  {
+    fault: '202-for-missing-event',
+    does: 'accepts a redelivery of an unknown event',
+    probe: (m) => asGlobal(m).then((o) => redeliverAs(m, o, ids.stream, 'evt_wx3cBnTHxX2mVaYMaBVtL9')),
+    faulted: 202,
+    conformant: 404,
+  },
+  {
+    fault: '202-for-non-redeliverable-event',
+    does: 'accepts a redelivery of a delivered event',
+    probe: (m) => asGlobal(m).then((o) => redeliverAs(m, o, ids.stream, ids.deliveredEvent)),
+    faulted: 202,
+    conformant: 409,
+  },
   // Credentials
-  { fault: 'ignores-signature', does: 'accepts a token with a tampered signature', probe: forged(async (_m, t) => withTamperedSignature(t)), faulted: 202, conformant: 401 },
-  { fault: 'accepts-hs256-with-public-key', does: 'accepts an HS256 token keyed with the public key', probe: forged(hs256WithPublicKey), faulted: 202, conformant: 401 },
-  { fault: 'accepts-unknown-kid', does: 'accepts a foreign-signed token under an unknown kid', probe: forged(async (_m, t) => withUnknownKid(t)), faulted: 202, conformant: 401 },
-  { fault: 'accepts-expired-token', does: 'accepts an expired token', probe: forged((m, t) => resigned(m, t, (c, now) => ({ ...c, iat: now - 7200, exp: now - 3600 }))), faulted: 202, conformant: 401 },
-  { fault: 'accepts-not-yet-valid-token', does: 'accepts a token that is not yet valid', probe: forged((m, t) => resigned(m, t, (c, now) => ({ ...c, iat: now + 3600, nbf: now + 3600, exp: now + 7200 }))), faulted: 202, conformant: 401 },
-  { fault: 'accepts-wrong-audience', does: 'accepts a token for another audience', probe: forged((m, t) => resigned(m, t, (c) => ({ ...c, aud: 'https://another-api.example.com/' }))), faulted: 202, conformant: 401 },
-  { fault: 'accepts-wrong-issuer', does: 'accepts a token from another issuer', probe: forged((m, t) => resigned(m, t, (c) => ({ ...c, iss: 'https://issuer.example.com/' }))), faulted: 202, conformant: 401 },
-  { fault: 'accepts-wrong-issuer', does: 'still refuses an expired token', probe: forged((m, t) => resigned(m, t, (c, now) => ({ ...c, iss: 'https://issuer.example.com/', exp: now - 3600 }))), faulted: 401, conformant: 401 },
-  { fault: 'vault-accepts-any-bearer-token', does: 'accepts "Bearer not-a-jwt" at the vault read', probe: (m) => status(m, 'GET', vaultPath(ids.vaultFull), { headers: { authorization: 'Bearer not-a-jwt' } }), faulted: 200, conformant: 401 },
-  { fault: 'vault-accepts-any-bearer-token', does: 'still refuses a request without a credential', probe: (m) => status(m, 'GET', vaultPath(ids.vaultFull)), faulted: 401, conformant: 401 },
-  { fault: 'ticket-accepts-any-auth-scheme', does: 'accepts a token sent as Basic at ticket creation', probe: async (m) => status(m, 'POST', ticketPath(ids.profile), { headers: { authorization: `Basic ${await tokenFor(m, 'global')}` }, body: {} }), faulted: 201, conformant: 401 },
-  { fault: 'token-endpoint-without-trailing-slash', does: 'answers /oauth/token/ with 404', probe: (m) => status(m, 'POST', '/oauth/token/', { body: {} }), faulted: 404, conformant: 400 },
-  { fault: 'token-lifetime-3600', does: 'issues tokens for an hour', probe: async (m) => { const { exp, iat } = decodeJwt(await tokenFor(m, 'global')); return exp! - iat!; }, faulted: 3600, conformant: observed.tokens.expires_in },
-  { fault: 'token-scope-claim-drops-first-scope', does: 'leaves the first granted scope out of the claim and still authorizes by the grant', probe: async (m) => { const token = await tokenFor(m, 'global'); return [String(decodeJwt(token).scope).split(' ').includes(REDELIVER_SCOPE), await redeliverAs(m, { token })]; }, faulted: [false, 202], conformant: [true, 202] },
+  {
+    fault: 'ignores-signature',
+    does: 'accepts a token with a tampered signature',
+    probe: forged(async (_m, t) => withTamperedSignature(t)),
+    faulted: 202,
+    conformant: 401,
+  },
+  {
+    fault: 'accepts-hs256-with-public-key',
+    does: 'accepts an HS256 token keyed with the public key',
+    probe: forged(hs256WithPublicKey),
+    faulted: 202,
+    conformant: 401,
+  },
+  {
+    fault: 'accepts-unknown-kid',
+    does: 'accepts a foreign-signed token under an unknown kid',
+    probe: forged(async (_m, t) => withUnknownKid(t)),
+    faulted: 202,
+    conformant: 401,
+  },
+  {
+    fault: 'accepts-expired-token',
+    does: 'accepts an expired token',
+    probe: forged((m, t) => resigned(m, t, (c, now) => ({ ...c, iat: now - 7200, exp: now - 3600 }))),
+    faulted: 202,
+    conformant: 401,
+  },
+  {
+    fault: 'accepts-not-yet-valid-token',
+    does: 'accepts a token that is not yet valid',
+    probe: forged((m, t) => resigned(m, t, (c, now) => ({ ...c, iat: now + 3600, nbf: now + 3600, exp: now + 7200 }))),
+    faulted: 202,
+    conformant: 401,
+  },
+  {
+    fault: 'accepts-wrong-audience',
+    does: 'accepts a token for another audience',
+    probe: forged((m, t) => resigned(m, t, (c) => ({ ...c, aud: 'https://another-api.example.com/' }))),
+    faulted: 202,
+    conformant: 401,
+  },
+  {
+    fault: 'accepts-wrong-issuer',
+    does: 'accepts a token from another issuer',
+    probe: forged((m, t) => resigned(m, t, (c) => ({ ...c, iss: 'https://issuer.example.com/' }))),
+    faulted: 202,
+    conformant: 401,
+  },
+  {
+    fault: 'accepts-wrong-issuer',
+    does: 'still refuses an expired token',
+    probe: forged((m, t) => resigned(m, t, (c, now) => ({ ...c, iss: 'https://issuer.example.com/', exp: now - 3600 }))),
+    faulted: 401,
+    conformant: 401,
+  },
+  {
+    fault: 'vault-accepts-any-bearer-token',
+    does: 'accepts "Bearer not-a-jwt" at the vault read',
+    probe: (m) => status(m, 'GET', vaultPath(ids.vaultFull), { headers: { authorization: 'Bearer not-a-jwt' } }),
+    faulted: 200,
+    conformant: 401,
+  },
+  {
+    fault: 'vault-accepts-any-bearer-token',
+    does: 'still refuses a request without a credential',
+    probe: (m) => status(m, 'GET', vaultPath(ids.vaultFull)),
+    faulted: 401,
+    conformant: 401,
+  },
+  {
+    fault: 'ticket-accepts-any-auth-scheme',
+    does: 'accepts a token sent as Basic at ticket creation',
+    probe: async (m) =>
+      status(m, 'POST', ticketPath(ids.profile), { headers: { authorization: `Basic ${await tokenFor(m, 'global')}` }, body: {} }),
+    faulted: 201,
+    conformant: 401,
+  },
+  {
+    fault: 'token-endpoint-without-trailing-slash',
+    does: 'answers /oauth/token/ with 404',
+    probe: (m) => status(m, 'POST', '/oauth/token/', { body: {} }),
+    faulted: 404,
+    conformant: 400,
+  },
+  {
+    fault: 'token-lifetime-3600',
+    does: 'issues tokens for an hour',
+    probe: async (m) => {
+      const { exp, iat } = decodeJwt(await tokenFor(m, 'global'));
+      return exp! - iat!;
+    },
+    faulted: 3600,
+    conformant: observed.tokens.expires_in,
+  },
+  {
+    fault: 'token-scope-claim-drops-first-scope',
+    does: 'leaves the first granted scope out of the claim and still authorizes by the grant',
+    probe: async (m) => {
+      const token = await tokenFor(m, 'global');
+      return [String(decodeJwt(token).scope).split(' ').includes(REDELIVER_SCOPE), await redeliverAs(m, { token })];
+    },
+    faulted: [false, 202],
+    conformant: [true, 202],
+  },
   // Scopes and clients
-  { fault: 'ignores-scope', does: 'redelivers for a token without the scope', probe: async (m) => redeliverAs(m, { token: await tokenFor(m, 'without-redeliver-scope') }), faulted: 202, conformant: 403 },
-  { fault: '401-instead-of-403', does: 'answers a missing scope 401', probe: async (m) => redeliverAs(m, { token: await tokenFor(m, 'without-redeliver-scope') }), faulted: 401, conformant: 403 },
-  { fault: 'accepts-non-global-client', does: 'redelivers for a client that is not global', probe: async (m) => redeliverAs(m, { token: await tokenFor(m, 'non-global') }), faulted: 202, conformant: 401 },
-  { fault: '403-for-non-global', does: 'answers a client that is not global 403', probe: async (m) => redeliverAs(m, { token: await tokenFor(m, 'non-global') }), faulted: 403, conformant: 401 },
-  { fault: 'validates-path-before-authenticating', does: 'answers a malformed id without a token 400', probe: (m) => redeliverAs(m, {}, 'x', 'y'), faulted: 400, conformant: 401 },
+  {
+    fault: 'ignores-scope',
+    does: 'redelivers for a token without the scope',
+    probe: async (m) => redeliverAs(m, { token: await tokenFor(m, 'without-redeliver-scope') }),
+    faulted: 202,
+    conformant: 403,
+  },
+  {
+    fault: '401-instead-of-403',
+    does: 'answers a missing scope 401',
+    probe: async (m) => redeliverAs(m, { token: await tokenFor(m, 'without-redeliver-scope') }),
+    faulted: 401,
+    conformant: 403,
+  },
+  {
+    fault: 'accepts-non-global-client',
+    does: 'redelivers for a client that is not global',
+    probe: async (m) => redeliverAs(m, { token: await tokenFor(m, 'non-global') }),
+    faulted: 202,
+    conformant: 401,
+  },
+  {
+    fault: '403-for-non-global',
+    does: 'answers a client that is not global 403',
+    probe: async (m) => redeliverAs(m, { token: await tokenFor(m, 'non-global') }),
+    faulted: 403,
+    conformant: 401,
+  },
+  {
+    fault: 'validates-path-before-authenticating',
+    does: 'answers a malformed id without a token 400',
+    probe: (m) => redeliverAs(m, {}, 'x', 'y'),
+    faulted: 400,
+    conformant: 401,
+  },
   // Ticket creation
-  { fault: 'accepts-ttl-sec-one-over-maximum', does: 'accepts ttl_sec one over the maximum', probe: (m) => ticketWith(m, { ttl_sec: ttl.max + 1 }), faulted: 201, conformant: 400 },
-  { fault: 'accepts-ttl-sec-one-over-maximum', does: 'still refuses ttl_sec two over the maximum', probe: (m) => ticketWith(m, { ttl_sec: ttl.max + 2 }), faulted: 400, conformant: 400 },
-  { fault: 'accepts-negative-ttl-sec', does: 'accepts ttl_sec -1', probe: (m) => ticketWith(m, { ttl_sec: ttl.min - 1 }), faulted: 201, conformant: 400 },
-  { fault: 'accepts-fractional-ttl-sec', does: 'accepts ttl_sec 1.5', probe: (m) => ticketWith(m, { ttl_sec: 1.5 }), faulted: 201, conformant: 400 },
-  { fault: 'refuses-ttl-sec-at-maximum', does: 'refuses ttl_sec at the maximum', probe: (m) => ticketWith(m, { ttl_sec: ttl.max }), faulted: 400, conformant: 201 },
-  { fault: 'refuses-ttl-sec-zero', does: 'refuses ttl_sec 0', probe: (m) => ticketWith(m, { ttl_sec: ttl.min }), faulted: 400, conformant: 201 },
-  { fault: 'ticket-ignores-ttl-sec-type', does: 'accepts ttl_sec "3600"', probe: (m) => ticketWith(m, { ttl_sec: '3600' }), faulted: 201, conformant: 400 },
-  { fault: 'ticket-ignores-enabled-features-sso-type', does: 'accepts enabled_features.sso "yes"', probe: (m) => ticketWith(m, { enabled_features: { sso: 'yes' } }), faulted: 201, conformant: 400 },
-  { fault: 'ticket-ignores-enabled-features-sso-type', does: 'still refuses an unknown property in enabled_features', probe: (m) => ticketWith(m, { enabled_features: { sso: true, other: true } }), faulted: 400, conformant: 400 },
+  {
+    fault: 'accepts-ttl-sec-one-over-maximum',
+    does: 'accepts ttl_sec one over the maximum',
+    probe: (m) => ticketWith(m, { ttl_sec: ttl.max + 1 }),
+    faulted: 201,
+    conformant: 400,
+  },
+  {
+    fault: 'accepts-ttl-sec-one-over-maximum',
+    does: 'still refuses ttl_sec two over the maximum',
+    probe: (m) => ticketWith(m, { ttl_sec: ttl.max + 2 }),
+    faulted: 400,
+    conformant: 400,
+  },
+  {
+    fault: 'accepts-negative-ttl-sec',
+    does: 'accepts ttl_sec -1',
+    probe: (m) => ticketWith(m, { ttl_sec: ttl.min - 1 }),
+    faulted: 201,
+    conformant: 400,
+  },
+  {
+    fault: 'accepts-fractional-ttl-sec',
+    does: 'accepts ttl_sec 1.5',
+    probe: (m) => ticketWith(m, { ttl_sec: 1.5 }),
+    faulted: 201,
+    conformant: 400,
+  },
+  {
+    fault: 'refuses-ttl-sec-at-maximum',
+    does: 'refuses ttl_sec at the maximum',
+    probe: (m) => ticketWith(m, { ttl_sec: ttl.max }),
+    faulted: 400,
+    conformant: 201,
+  },
+  {
+    fault: 'refuses-ttl-sec-zero',
+    does: 'refuses ttl_sec 0',
+    probe: (m) => ticketWith(m, { ttl_sec: ttl.min }),
+    faulted: 400,
+    conformant: 201,
+  },
+  {
+    fault: 'ticket-ignores-ttl-sec-type',
+    does: 'accepts ttl_sec "3600"',
+    probe: (m) => ticketWith(m, { ttl_sec: '3600' }),
+    faulted: 201,
+    conformant: 400,
+  },
+  {
+    fault: 'ticket-ignores-enabled-features-sso-type',
+    does: 'accepts enabled_features.sso "yes"',
+    probe: (m) => ticketWith(m, { enabled_features: { sso: 'yes' } }),
+    faulted: 201,
+    conformant: 400,
+  },
+  {
+    fault: 'ticket-ignores-enabled-features-sso-type',
+    does: 'still refuses an unknown property in enabled_features',
+    probe: (m) => ticketWith(m, { enabled_features: { sso: true, other: true } }),
+    faulted: 400,
+    conformant: 400,
+  },
   { fault: 'ticket-refuses-empty-body', does: 'refuses {}', probe: (m) => ticketWith(m, {}), faulted: 400, conformant: 201 },
-  { fault: 'ticket-requires-enabled-features-with-connection-id', does: 'refuses connection_id alone', probe: (m) => ticketWith(m, { connection_id: 'con_6kG6vTEQLMczF3qe' }), faulted: 400, conformant: 201 },
-  { fault: 'accepts-2-char-custom-domain', does: 'accepts a 2-character custom domain', probe: (m) => ticketWith(m, {}, { 'tenant-custom-domain': 'ab' }), faulted: 201, conformant: 400 },
-  { fault: 'accepts-256-char-custom-domain', does: 'accepts a 256-character custom domain', probe: (m) => ticketWith(m, {}, { 'tenant-custom-domain': host(domain.max + 1) }), faulted: 201, conformant: 400 },
-  { fault: 'refuses-255-char-custom-domain', does: 'refuses a 255-character custom domain', probe: (m) => ticketWith(m, {}, { 'tenant-custom-domain': host(domain.max) }), faulted: 400, conformant: 201 },
-  { fault: 'ticket-code-instead-of-url', does: 'answers a ticket that is not a URL', probe: async (m) => URL.canParse(String(((await call(m, 'POST', ticketPath(ids.profile), { ...(await asGlobal(m)), body: {} })).json as { ticket: string }).ticket)), faulted: false, conformant: true },
+  {
+    fault: 'ticket-requires-enabled-features-with-connection-id',
+    does: 'refuses connection_id alone',
+    probe: (m) => ticketWith(m, { connection_id: 'con_6kG6vTEQLMczF3qe' }),
+    faulted: 400,
+    conformant: 201,
+  },
+  {
+    fault: 'accepts-2-char-custom-domain',
+    does: 'accepts a 2-character custom domain',
+    probe: (m) => ticketWith(m, {}, { 'tenant-custom-domain': 'ab' }),
+    faulted: 201,
+    conformant: 400,
+  },
+  {
+    fault: 'accepts-256-char-custom-domain',
+    does: 'accepts a 256-character custom domain',
+    probe: (m) => ticketWith(m, {}, { 'tenant-custom-domain': host(domain.max + 1) }),
+    faulted: 201,
+    conformant: 400,
+  },
+  {
+    fault: 'refuses-255-char-custom-domain',
+    does: 'refuses a 255-character custom domain',
+    probe: (m) => ticketWith(m, {}, { 'tenant-custom-domain': host(domain.max) }),
+    faulted: 400,
+    conformant: 201,
+  },
+  {
+    fault: 'ticket-code-instead-of-url',
+    does: 'answers a ticket that is not a URL',
+    probe: async (m) =>
+      URL.canParse(
+        String(((await call(m, 'POST', ticketPath(ids.profile), { ...(await asGlobal(m)), body: {} })).json as { ticket: string }).ticket),
+      ),
+    faulted: false,
+    conformant: true,
+  },
   // Vault read
-  { fault: 'accepts-31-char-vault-id', does: 'finds the longest connection with a character added', probe: async (m) => status(m, 'GET', vaultPath(`${ids.vaultLongest}x`), await asGlobal(m)), faulted: 200, conformant: 400 },
-  { fault: 'refuses-30-char-vault-id', does: 'refuses the existing connection whose id has the maximum length', probe: async (m) => status(m, 'GET', vaultPath(ids.vaultLongest), await asGlobal(m)), faulted: 400, conformant: 200 },
-  { fault: 'vault-not-under-base-path', does: 'answers 404 at /api/v2', probe: async (m) => status(m, 'GET', vaultPath(ids.vaultFull), await asGlobal(m)), faulted: 404, conformant: 200 },
-  { fault: 'vault-answers-first-record-read', does: 'answers a later read with the first record', probe: async (m) => { await vaultRecord(m, ids.vaultFull); return (await vaultRecord(m, ids.vaultMinimal)).id; }, faulted: ids.vaultFull, conformant: ids.vaultMinimal },
-  { fault: 'vault-record-id-padded', does: 'pads the record id past the maximum', probe: async (m) => String((await vaultRecord(m, ids.vaultFull)).id).length > limit('vault.record.id').max!, faulted: true, conformant: false },
-  { fault: 'vault-record-updated-at-without-zone', does: 'sends updated_at without a time zone', probe: async (m) => (await vaultRecord(m, ids.vaultFull)).updated_at, faulted: '2024-09-12 12:52:16.553', conformant: '2024-09-12T12:52:16.553Z' },
-  { fault: 'vault-record-environment-null-when-unset', does: 'sends environment null for a connection without one', probe: async (m) => (await vaultRecord(m, ids.vaultMinimal)).environment, faulted: null, conformant: undefined },
-  { fault: 'vault-content-type-text-plain', does: 'labels the record text/plain', probe: async (m) => (await call(m, 'GET', vaultPath(ids.vaultFull), await asGlobal(m))).headers['content-type'], faulted: 'text/plain; charset=utf-8', conformant: observed.content_type },
+  {
+    fault: 'accepts-31-char-vault-id',
+    does: 'finds the longest connection with a character added',
+    probe: async (m) => status(m, 'GET', vaultPath(`${ids.vaultLongest}x`), await asGlobal(m)),
+    faulted: 200,
+    conformant: 400,
+  },
+  {
+    fault: 'refuses-30-char-vault-id',
+    does: 'refuses the existing connection whose id has the maximum length',
+    probe: async (m) => status(m, 'GET', vaultPath(ids.vaultLongest), await asGlobal(m)),
+    faulted: 400,
+    conformant: 200,
+  },
+  {
+    fault: 'vault-not-under-base-path',
+    does: 'answers 404 at /api/v2',
+    probe: async (m) => status(m, 'GET', vaultPath(ids.vaultFull), await asGlobal(m)),
+    faulted: 404,
+    conformant: 200,
+  },
+  {
+    fault: 'vault-answers-first-record-read',
+    does: 'answers a later read with the first record',
+    probe: async (m) => {
+      await vaultRecord(m, ids.vaultFull);
+      return (await vaultRecord(m, ids.vaultMinimal)).id;
+    },
+    faulted: ids.vaultFull,
+    conformant: ids.vaultMinimal,
+  },
+  {
+    fault: 'vault-record-id-padded',
+    does: 'pads the record id past the maximum',
+    probe: async (m) => String((await vaultRecord(m, ids.vaultFull)).id).length > limit('vault.record.id').max!,
+    faulted: true,
+    conformant: false,
+  },
+  {
+    fault: 'vault-record-updated-at-without-zone',
+    does: 'sends updated_at without a time zone',
+    probe: async (m) => (await vaultRecord(m, ids.vaultFull)).updated_at,
+    faulted: '2024-09-12 12:52:16.553',
+    conformant: '2024-09-12T12:52:16.553Z',
+  },
+  {
+    fault: 'vault-record-environment-null-when-unset',
+    does: 'sends environment null for a connection without one',
+    probe: async (m) => (await vaultRecord(m, ids.vaultMinimal)).environment,
+    faulted: null,
+    conformant: undefined,
+  },
+  {
+    fault: 'vault-content-type-text-plain',
+    does: 'labels the record text/plain',
+    probe: async (m) => (await call(m, 'GET', vaultPath(ids.vaultFull), await asGlobal(m))).headers['content-type'],
+    faulted: 'text/plain; charset=utf-8',
+    conformant: observed.content_type,
+  },
   // Rate limit and error bodies
-  { fault: '429-without-x-ratelimit-reset', does: 'sends a 429 without X-RateLimit-Reset', options: { rateLimit: TINY_BUCKET }, probe: async (m) => { const [, second] = await twoRequests(m); return [second!.status, 'x-ratelimit-reset' in second!.headers]; }, faulted: [429, false], conformant: [429, true] },
-  { fault: 'remaining-goes-negative', does: 'reports Remaining -1 once the bucket is empty', options: { rateLimit: TINY_BUCKET }, probe: async (m) => (await twoRequests(m)).map((a) => a.headers['x-ratelimit-remaining']), faulted: ['-1', '-1'], conformant: ['0', '0'] },
-  { fault: 'reset-in-milliseconds', does: 'sends Reset in milliseconds', probe: async (m) => Number((await call(m, 'GET', vaultPath(ids.vaultFull), await asGlobal(m))).headers['x-ratelimit-reset']) > 1e11, faulted: true, conformant: false },
-  { fault: 'error-body-without-status-code', does: 'leaves statusCode out of error bodies', probe: async (m) => 'statusCode' in ((await call(m, 'GET', vaultPath(ids.vaultFull))).json as object), faulted: false, conformant: true },
+  {
+    fault: '429-without-x-ratelimit-reset',
+    does: 'sends a 429 without X-RateLimit-Reset',
+    options: { rateLimit: TINY_BUCKET },
+    probe: async (m) => {
+      const [, second] = await twoRequests(m);
+      return [second!.status, 'x-ratelimit-reset' in second!.headers];
+    },
+    faulted: [429, false],
+    conformant: [429, true],
+  },
+  {
+    fault: 'remaining-goes-negative',
+    does: 'reports Remaining -1 once the bucket is empty',
+    options: { rateLimit: TINY_BUCKET },
+    probe: async (m) => (await twoRequests(m)).map((a) => a.headers['x-ratelimit-remaining']),
+    faulted: ['-1', '-1'],
+    conformant: ['0', '0'],
+  },
+  {
+    fault: 'reset-in-milliseconds',
+    does: 'sends Reset in milliseconds',
+    probe: async (m) => Number((await call(m, 'GET', vaultPath(ids.vaultFull), await asGlobal(m))).headers['x-ratelimit-reset']) > 1e11,
+    faulted: true,
+    conformant: false,
+  },
+  {
+    fault: 'error-body-without-status-code',
+    does: 'leaves statusCode out of error bodies',
+    probe: async (m) => 'statusCode' in ((await call(m, 'GET', vaultPath(ids.vaultFull))).json as object),
+    faulted: false,
+    conformant: true,
+  },
 ];
 
 describe('what the faults do', () => {
   const conformant = sharedMock({ signingKey });
-  const conformantWith = async (options: MockServerOptions | undefined) => (options ? mockForTest({ signingKey, ...options }) : conformant());
+  const conformantWith = async (options: MockServerOptions | undefined) =>
+    options ? mockForTest({ signingKey, ...options }) : conformant();
 
   for (const row of rows) {
     const same = JSON.stringify(row.faulted) === JSON.stringify(row.conformant);

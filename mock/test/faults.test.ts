@@ -77,7 +77,7 @@ describe('never-limits', () => {
   });
 });
 
-test('a fault\'s component override is seen by the components built after it', async () => {
+test("a fault's component override is seen by the components built after it", async () => {
   const mock = await mockForTest({ faults: ['never-limits'] });
   expect(mock.limiter).toBe(mock.components.limiter);
   expect(mock.limiter.take().remaining).toBe(mock.limiter.config.bucketSize);

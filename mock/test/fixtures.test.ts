@@ -37,8 +37,10 @@ describe('the default fixtures', () => {
     expect(loaded.data.tenant.domain).toBe('tenant.example.com');
   });
 
-  test('hold the five clients the suite\'s target file names', () => {
-    expect(defaults().clients.map((c) => c.name)).toEqual(expect.arrayContaining(['global', 'without-redeliver-scope', 'without-sso-ticket-scope', 'without-vault-scope', 'non-global']));
+  test("hold the five clients the suite's target file names", () => {
+    expect(defaults().clients.map((c) => c.name)).toEqual(
+      expect.arrayContaining(['global', 'without-redeliver-scope', 'without-sso-ticket-scope', 'without-vault-scope', 'non-global']),
+    );
   });
 
   test('hold three vault connections, each valid against FlowsVaultConnection at both levels', () => {
@@ -88,7 +90,9 @@ describe('refused fixtures', () => {
   });
 
   test('an unknown field is refused', () => {
-    expect(refusal({ ...defaults(), tenants: [] } as unknown as FixturesObject)).toBe('fixtures object: the top level has an unknown field tenants');
+    expect(refusal({ ...defaults(), tenants: [] } as unknown as FixturesObject)).toBe(
+      'fixtures object: the top level has an unknown field tenants',
+    );
   });
 
   test('an event status outside the known states is refused', () => {
@@ -123,13 +127,17 @@ describe('refused fixtures', () => {
   test('a grant of an API the tenant does not have is refused', () => {
     const data = defaults();
     data.clients[0]!.grants = [{ audience: 'https://unknown-api.example.com/', scopes: [] }];
-    expect(refusal(data)).toBe('fixtures object: clients[0].grants[0].audience "https://unknown-api.example.com/" is not an identifier of apis');
+    expect(refusal(data)).toBe(
+      'fixtures object: clients[0].grants[0].audience "https://unknown-api.example.com/" is not an identifier of apis',
+    );
   });
 
   test('a grant of a scope the API does not define is refused', () => {
     const data = defaults();
     data.clients[0]!.grants = [{ audience: 'https://reports-api.example.com/', scopes: ['delete:reports'] }];
-    expect(refusal(data)).toBe('fixtures object: clients[0].grants[0].scopes[0] "delete:reports" is not a scope of https://reports-api.example.com/');
+    expect(refusal(data)).toBe(
+      'fixtures object: clients[0].grants[0].scopes[0] "delete:reports" is not a scope of https://reports-api.example.com/',
+    );
   });
 
   test('a client with neither a secret nor a public key is refused', () => {

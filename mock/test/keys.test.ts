@@ -69,7 +69,9 @@ describe('loadSigningKeys', () => {
   test('refuses a file without a private RSA key, naming the file', async () => {
     const path = join(tempDir(), 'key.pem');
     writeFileSync(path, 'not a key');
-    await expect(loadSigningKeys(path, SUBJECT)).rejects.toThrow(new MockConfigError(`signing key file ${path} holds no private RSA key (PKCS8 PEM or private JWK JSON expected)`));
+    await expect(loadSigningKeys(path, SUBJECT)).rejects.toThrow(
+      new MockConfigError(`signing key file ${path} holds no private RSA key (PKCS8 PEM or private JWK JSON expected)`),
+    );
   });
 
   test('refuses an EC key', async () => {

@@ -12,9 +12,27 @@ const mock = sharedMock();
 
 /** For each operation: a malformed path, an unknown (well-formed) id, and the client lacking its scope. */
 const rows = [
-  { op: 'redeliver', method: 'POST', bad: redeliverPath('est_short', ids.failedEvent), unknown: redeliverPath('est_AQXiyfL3iDNFp5RV9YTEMw', ids.failedEvent), noScope: 'without-redeliver-scope' },
-  { op: 'sso-ticket', method: 'POST', bad: ticketPath('ssp_short'), unknown: ticketPath('ssp_9KgfU2kfX7fonvodDzoqxE'), noScope: 'without-sso-ticket-scope' },
-  { op: 'vault', method: 'GET', bad: vaultPath(`ac_${'x'.repeat(30)}`), unknown: vaultPath('ac_NbWaizZTo4vfWnCwDq76Vk'), noScope: 'without-vault-scope' },
+  {
+    op: 'redeliver',
+    method: 'POST',
+    bad: redeliverPath('est_short', ids.failedEvent),
+    unknown: redeliverPath('est_AQXiyfL3iDNFp5RV9YTEMw', ids.failedEvent),
+    noScope: 'without-redeliver-scope',
+  },
+  {
+    op: 'sso-ticket',
+    method: 'POST',
+    bad: ticketPath('ssp_short'),
+    unknown: ticketPath('ssp_9KgfU2kfX7fonvodDzoqxE'),
+    noScope: 'without-sso-ticket-scope',
+  },
+  {
+    op: 'vault',
+    method: 'GET',
+    bad: vaultPath(`ac_${'x'.repeat(30)}`),
+    unknown: vaultPath('ac_NbWaizZTo4vfWnCwDq76Vk'),
+    noScope: 'without-vault-scope',
+  },
 ] as const;
 
 test('the table covers every operation', () => {
@@ -42,7 +60,10 @@ describe.for(rows)('$op', ({ method, bad, unknown, noScope }) => {
 });
 
 test('a non-global client with a malformed redelivery id: 401 "Client is not global" before validation', async () => {
-  expectError(await call(mock(), 'POST', redeliverPath('est_short', 'evt_short'), { token: await tokenFor(mock(), 'non-global') }), 'client_not_global');
+  expectError(
+    await call(mock(), 'POST', redeliverPath('est_short', 'evt_short'), { token: await tokenFor(mock(), 'non-global') }),
+    'client_not_global',
+  );
 });
 
 describe('ticket creation validates path, then headers, then body, then state', () => {
@@ -51,25 +72,42 @@ describe('ticket creation validates path, then headers, then body, then state', 
   const badBody = { ttl_sec: -1 };
 
   test('bad path, header and body: invalid_uri', async () => {
-    expectError(await call(mock(), 'POST', ticketPath('ssp_short'), { token: await token(), headers: badHeader, body: badBody }), 'invalid_uri');
+    expectError(
+      await call(mock(), 'POST', ticketPath('ssp_short'), { token: await token(), headers: badHeader, body: badBody }),
+      'invalid_uri',
+    );
   });
 
   test('bad header and body: invalid_headers', async () => {
-    expectError(await call(mock(), 'POST', ticketPath(ids.profile), { token: await token(), headers: badHeader, body: badBody }), 'invalid_headers');
+    expectError(
+      await call(mock(), 'POST', ticketPath(ids.profile), { token: await token(), headers: badHeader, body: badBody }),
+      'invalid_headers',
+    );
   });
 
   test('bad body of an unknown profile: invalid_body before 404', async () => {
-    expectError(await call(mock(), 'POST', ticketPath('ssp_9KgfU2kfX7fonvodDzoqxE'), { token: await token(), body: badBody }), 'invalid_body');
+    expectError(
+      await call(mock(), 'POST', ticketPath('ssp_9KgfU2kfX7fonvodDzoqxE'), { token: await token(), body: badBody }),
+      'invalid_body',
+    );
   });
 
   test('a taken connection name for an unknown profile: 404 before 409', async () => {
-    const answer = await call(mock(), 'POST', ticketPath('ssp_9KgfU2kfX7fonvodDzoqxE'), { token: await token(), body: { connection_config: { name: ids.connectionName } } });
+    const answer = await call(mock(), 'POST', ticketPath('ssp_9KgfU2kfX7fonvodDzoqxE'), {
+      token: await token(),
+      body: { connection_config: { name: ids.connectionName } },
+    });
     expectError(answer, 'profile_not_found', 'ssp_9KgfU2kfX7fonvodDzoqxE');
   });
 });
 
-test('redelivery: an unknown stream with an unknown event is the stream\'s 404', async () => {
-  expectError(await call(mock(), 'POST', redeliverPath('est_AQXiyfL3iDNFp5RV9YTEMw', 'evt_wx3cBnTHxX2mVaYMaBVtL9'), { token: await tokenFor(mock(), 'global') }), 'stream_not_found');
+test("redelivery: an unknown stream with an unknown event is the stream's 404", async () => {
+  expectError(
+    await call(mock(), 'POST', redeliverPath('est_AQXiyfL3iDNFp5RV9YTEMw', 'evt_wx3cBnTHxX2mVaYMaBVtL9'), {
+      token: await tokenFor(mock(), 'global'),
+    }),
+    'stream_not_found',
+  );
 });
 
 test('the rate limit comes first: an empty bucket answers 429 even without a token', async () => {

@@ -67,7 +67,7 @@ describe('requests the parser cannot read', () => {
     expectJsonError(await rawRequest(mock(), 'GET / HTTP/1.1\r\nHost: x\r\nbroken header\r\n\r\n'), 400);
   });
 
-  test('headers over Node\'s size limit are a JSON 431', async () => {
+  test("headers over Node's size limit are a JSON 431", async () => {
     expectJsonError(await rawRequest(mock(), `GET / HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`), 431);
   });
 
@@ -81,7 +81,10 @@ describe('requests the parser cannot read', () => {
   });
 
   test('an absolute-form request target is routed by its path', async () => {
-    const response = await rawRequest(mock(), `GET ${mock().url}${vaultPath(ids.vaultFull)} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
+    const response = await rawRequest(
+      mock(),
+      `GET ${mock().url}${vaultPath(ids.vaultFull)} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`,
+    );
     expectJsonError(response, 401);
   });
 

@@ -28,7 +28,12 @@ async function setup(bucketSize: number, refillPerSecond: number) {
 
 test('every /api/v2 answer carries the three headers: success, 401, 404 and an unknown path', async () => {
   const { mock, read } = await setup(10, 1);
-  const answers = [await read(), await call(mock, 'GET', vaultPath(ids.vaultFull)), await call(mock, 'GET', vaultPath('ac_NbWaizZTo4vfWnCwDq76Vk'), { token: await tokenFor(mock, 'global') }), await call(mock, 'GET', '/api/v2/unknown')];
+  const answers = [
+    await read(),
+    await call(mock, 'GET', vaultPath(ids.vaultFull)),
+    await call(mock, 'GET', vaultPath('ac_NbWaizZTo4vfWnCwDq76Vk'), { token: await tokenFor(mock, 'global') }),
+    await call(mock, 'GET', '/api/v2/unknown'),
+  ];
   expect(answers.map((a) => a.status)).toEqual([200, 401, 404, 404]);
   expect(answers.map((a) => quota(a).remaining)).toEqual([9, 8, 7, 6]);
 });
@@ -78,7 +83,11 @@ test('unlimited never answers 429 and still sends the headers, at both endpoints
 });
 
 test('explicit numbers beat a profile', async () => {
-  const mock = await mockForTest({ clock: new ManualClock(START), rateLimitProfile: 'free', rateLimit: { bucketSize: 3, refillPerSecond: 1 } });
+  const mock = await mockForTest({
+    clock: new ManualClock(START),
+    rateLimitProfile: 'free',
+    rateLimit: { bucketSize: 3, refillPerSecond: 1 },
+  });
   const answer = await call(mock, 'GET', vaultPath(ids.vaultFull), { token: await tokenFor(mock, 'global') });
   expect(quota(answer).limit).toBe(3);
 });

@@ -13,7 +13,11 @@ const redeliver = async (id: string, eventId: string, client = 'global') =>
 describe('success', () => {
   test('a failed event of an existing stream is accepted: 202 {} with the observed content type', async () => {
     const answer = await redeliver(ids.stream, ids.failedEvent);
-    expect([answer.status, answer.text, answer.headers['content-type']]).toEqual([observed.operations.redeliver.success.status, '{}', observed.content_type]);
+    expect([answer.status, answer.text, answer.headers['content-type']]).toEqual([
+      observed.operations.redeliver.success.status,
+      '{}',
+      observed.content_type,
+    ]);
   });
 
   test('the event stays failed and redeliverable; the store counts accepted redeliveries', async () => {
@@ -26,7 +30,10 @@ describe('success', () => {
   });
 
   test('a redelivery body, if a client sends one, is ignored', async () => {
-    const answer = await call(mock(), 'POST', redeliverPath(ids.stream, ids.failedEvent), { token: await tokenFor(mock(), 'global'), body: { anything: true } });
+    const answer = await call(mock(), 'POST', redeliverPath(ids.stream, ids.failedEvent), {
+      token: await tokenFor(mock(), 'global'),
+      body: { anything: true },
+    });
     expect(answer.status).toBe(202);
   });
 });
@@ -62,7 +69,11 @@ describe('errors', () => {
   });
 
   test('a 25-character stream id gets the observed wording', async () => {
-    expectError(await redeliver('est_AQXiyfL3iDNFp5RV9YTEM', ids.failedEvent), 'invalid_uri', "'String is too short (25 chars), minimum 26' on property id");
+    expectError(
+      await redeliver('est_AQXiyfL3iDNFp5RV9YTEM', ids.failedEvent),
+      'invalid_uri',
+      "'String is too short (25 chars), minimum 26' on property id",
+    );
   });
 
   test('a non-global client is 401 "Client is not global"', async () => {

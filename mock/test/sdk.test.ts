@@ -25,7 +25,10 @@ const started: ChildProcess[] = [];
 
 function startMock(args: string[]): Promise<Started> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'mock/cli.ts', '--tls', '--port', '0', ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', 'mock/cli.ts', '--tls', '--port', '0', ...args], {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     started.push(child);
     let output = '';
     const timer = setTimeout(() => reject(new Error(`the mock did not start: ${output}`)), 40_000);
@@ -58,7 +61,10 @@ function runSdk(config: SdkScenarioConfig, certPath: string): Promise<Map<string
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     child.on('exit', (code) => {
       if (code !== 0) return reject(new Error(`the SDK process exited with ${code}: ${stderr}`));
-      const results = stdout.trim().split('\n').map((line) => JSON.parse(line) as ScenarioResult);
+      const results = stdout
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as ScenarioResult);
       resolve(new Map(results.map((result) => [result.name, result])));
     });
   });
@@ -83,7 +89,14 @@ beforeAll(async () => {
       domain: mock.domain,
       limitedDomain: limited.domain,
       clients: { global: credentials('global'), withoutVaultScope: credentials('without-vault-scope') },
-      ids: { stream: ids.stream, failedEvent: ids.failedEvent, deliveredEvent: ids.deliveredEvent, profile: ids.profile, vault: ids.vaultFull, unknownVault: 'ac_NbWaizZTo4vfWnCwDq76Vk' },
+      ids: {
+        stream: ids.stream,
+        failedEvent: ids.failedEvent,
+        deliveredEvent: ids.deliveredEvent,
+        profile: ids.profile,
+        vault: ids.vaultFull,
+        unknownVault: 'ac_NbWaizZTo4vfWnCwDq76Vk',
+      },
     },
     mock.certPath,
   );
@@ -118,7 +131,11 @@ test.for([
 });
 
 test('raises TooManyRequestsError with retries off once the bucket is spent', () => {
-  expect([value('limited 1'), value('limited 2'), results.get('429 without retries')?.error]).toEqual([ids.vaultFull, ids.vaultFull, { type: 'TooManyRequestsError', statusCode: 429 }]);
+  expect([value('limited 1'), value('limited 2'), results.get('429 without retries')?.error]).toEqual([
+    ids.vaultFull,
+    ids.vaultFull,
+    { type: 'TooManyRequestsError', statusCode: 429 },
+  ]);
 });
 
 test('with retries on, waits for X-RateLimit-Reset and succeeds', () => {

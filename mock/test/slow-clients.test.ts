@@ -38,7 +38,11 @@ test('a client trickling its headers gets a JSON 408 once the headers deadline p
 
 test('a client trickling its body gets a JSON 408 once the request deadline passes', async () => {
   const mock = await mockForTest({ timeouts });
-  const { socket, started } = trickle(mock.port, 'POST /api/v2/unknown HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n', ' ');
+  const { socket, started } = trickle(
+    mock.port,
+    'POST /api/v2/unknown HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n',
+    ' ',
+  );
   const response = await collectResponse(socket, 5_000);
   const elapsed = Date.now() - started;
   expect(response?.status).toBe(408);

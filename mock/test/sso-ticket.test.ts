@@ -40,7 +40,10 @@ function hostOfLength(length: number): string {
 describe('success', () => {
   test('an empty body object creates a ticket: 201 {"ticket": URL on the tenant domain}, nothing else', async () => {
     const answer = await create({ body: {} });
-    expect([answer.status, answer.headers['content-type']]).toEqual([observed.operations['sso-ticket'].success.status, observed.content_type]);
+    expect([answer.status, answer.headers['content-type']]).toEqual([
+      observed.operations['sso-ticket'].success.status,
+      observed.content_type,
+    ]);
     expect(validator('SsoTicket', 'observed')(answer.json)).toBe(true);
     const url = ticketUrl(answer);
     expect([url.host, url.pathname]).toEqual(['tenant.example.com', observed.ticket.path]);
@@ -57,12 +60,18 @@ describe('success', () => {
   });
 
   test('with tenant-custom-domain the URL is on that domain', async () => {
-    expect(ticketUrl(await create({ body: {}, headers: { 'tenant-custom-domain': 'login.acme.example' } })).host).toBe('login.acme.example');
+    expect(ticketUrl(await create({ body: {}, headers: { 'tenant-custom-domain': 'login.acme.example' } })).host).toBe(
+      'login.acme.example',
+    );
   });
 
-  test('the real service\'s header name, auth0-custom-domain, works too; the spec\'s name wins when both are sent', async () => {
+  test("the real service's header name, auth0-custom-domain, works too; the spec's name wins when both are sent", async () => {
     expect(ticketUrl(await create({ body: {}, headers: { 'auth0-custom-domain': 'sso.acme.example' } })).host).toBe('sso.acme.example');
-    expect(ticketUrl(await create({ body: {}, headers: { 'auth0-custom-domain': 'sso.acme.example', 'tenant-custom-domain': 'login.acme.example' } })).host).toBe('login.acme.example');
+    expect(
+      ticketUrl(
+        await create({ body: {}, headers: { 'auth0-custom-domain': 'sso.acme.example', 'tenant-custom-domain': 'login.acme.example' } }),
+      ).host,
+    ).toBe('login.acme.example');
   });
 
   test.for([DOMAIN.min, DOMAIN.max])('a custom domain of %i characters is accepted', async (length) => {
@@ -98,12 +107,20 @@ describe('what the store keeps', () => {
     const own = await mockForTest({ clock });
     const answer = await call(own, 'POST', ticketPath(ids.profile), { token: await tokenFor(own, 'global'), body });
     const code = ticketUrl(answer).searchParams.get(observed.ticket.query_parameter)!;
-    expect(own.store.ticket(code)).toMatchObject({ profileId: ids.profile, ttlSec: TTL_DEFAULT, expiresAt: clock.now() + TTL_DEFAULT * 1000 });
+    expect(own.store.ticket(code)).toMatchObject({
+      profileId: ids.profile,
+      ttlSec: TTL_DEFAULT,
+      expiresAt: clock.now() + TTL_DEFAULT * 1000,
+    });
   });
 
   test('a given ttl_sec and the custom domain are stored', async () => {
     const own = await mockForTest();
-    const answer = await call(own, 'POST', ticketPath(ids.profile), { token: await tokenFor(own, 'global'), body: { ttl_sec: 60 }, headers: { 'tenant-custom-domain': 'Login.Acme.example' } });
+    const answer = await call(own, 'POST', ticketPath(ids.profile), {
+      token: await tokenFor(own, 'global'),
+      body: { ttl_sec: 60 },
+      headers: { 'tenant-custom-domain': 'Login.Acme.example' },
+    });
     const code = ticketUrl(answer).searchParams.get(observed.ticket.query_parameter)!;
     expect(own.store.ticket(code)).toMatchObject({ ttlSec: 60, host: 'login.acme.example' });
   });
@@ -122,12 +139,19 @@ describe('errors', () => {
     expectError(await create({ body: { connection_config: { name: ids.connectionName } } }), 'connection_name_taken');
   });
 
-  test.for([TTL.min - 1, TTL.max + 1, 1.5, '60', null].map((ttl) => [JSON.stringify(ttl), ttl] as const))('ttl_sec %s is 400 invalid_body naming ttl_sec', async ([, ttl]) => {
-    expect(expectErrorStarting(await create({ body: { ttl_sec: ttl } }), 'invalid_body')).toMatch(/on property ttl_sec$/);
-  });
+  test.for([TTL.min - 1, TTL.max + 1, 1.5, '60', null].map((ttl) => [JSON.stringify(ttl), ttl] as const))(
+    'ttl_sec %s is 400 invalid_body naming ttl_sec',
+    async ([, ttl]) => {
+      expect(expectErrorStarting(await create({ body: { ttl_sec: ttl } }), 'invalid_body')).toMatch(/on property ttl_sec$/);
+    },
+  );
 
   test('ttl_sec above the maximum gets the observed wording', async () => {
-    expectError(await create({ body: { ttl_sec: TTL.max + 1 } }), 'invalid_body', `'Value ${TTL.max + 1} is greater than maximum ${TTL.max}' on property ttl_sec`);
+    expectError(
+      await create({ body: { ttl_sec: TTL.max + 1 } }),
+      'invalid_body',
+      `'Value ${TTL.max + 1} is greater than maximum ${TTL.max}' on property ttl_sec`,
+    );
   });
 
   test.for([
@@ -146,7 +170,10 @@ describe('errors', () => {
     ['a body that is an array', []],
     ['a body that is a string', 'text'],
   ])('%s is 400 invalid_body', async ([, body]) => {
-    expectErrorStarting(await create({ body: typeof body === 'string' ? JSON.stringify(body) : body, headers: { 'content-type': 'application/json' } }), 'invalid_body');
+    expectErrorStarting(
+      await create({ body: typeof body === 'string' ? JSON.stringify(body) : body, headers: { 'content-type': 'application/json' } }),
+      'invalid_body',
+    );
   });
 
   test('malformed JSON is 400 with the observed message', async () => {
@@ -162,11 +189,15 @@ describe('errors', () => {
     ['longer than the maximum', hostOfLength(DOMAIN.max + 1)],
     ['not a host name', 'acme.example/path'],
   ])('a custom domain %s is 400 invalid_headers', async ([, domain]) => {
-    expect(expectErrorStarting(await create({ body: {}, headers: { 'tenant-custom-domain': domain! } }), 'invalid_headers')).toMatch(/on header tenant-custom-domain$/);
+    expect(expectErrorStarting(await create({ body: {}, headers: { 'tenant-custom-domain': domain! } }), 'invalid_headers')).toMatch(
+      /on header tenant-custom-domain$/,
+    );
   });
 
   test('a bad auth0-custom-domain is 400 invalid_headers naming that header', async () => {
-    expect(expectErrorStarting(await create({ body: {}, headers: { 'auth0-custom-domain': 'x' } }), 'invalid_headers')).toMatch(/on header auth0-custom-domain$/);
+    expect(expectErrorStarting(await create({ body: {}, headers: { 'auth0-custom-domain': 'x' } }), 'invalid_headers')).toMatch(
+      /on header auth0-custom-domain$/,
+    );
   });
 
   test('a token without create:sso_access_tickets is 403 naming it', async () => {
@@ -175,7 +206,10 @@ describe('errors', () => {
 
   test('a body over the size limit is 413', async () => {
     const small = await mockForTest({ maxBodyBytes: 512 });
-    const answer = await call(small, 'POST', ticketPath(ids.profile), { token: await tokenFor(small, 'global'), body: { enabled_clients: Array.from({ length: 20 }, () => 'c'.repeat(32)) } });
+    const answer = await call(small, 'POST', ticketPath(ids.profile), {
+      token: await tokenFor(small, 'global'),
+      body: { enabled_clients: Array.from({ length: 20 }, () => 'c'.repeat(32)) },
+    });
     expectError(answer, 'payload_too_large', '512');
   });
 });

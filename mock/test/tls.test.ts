@@ -67,7 +67,7 @@ describe('a given certificate', () => {
     expect((await getTrusting(`${mock.url}${observed.discovery.path}`, cert)).status).toBe(200);
   });
 
-  test('a key that is not the certificate\'s is a configuration error', async () => {
+  test("a key that is not the certificate's is a configuration error", async () => {
     const [a, b] = [tlsDir(), tlsDir()];
     await mockForTest({ tls: { dir: a } });
     await mockForTest({ tls: { dir: b } });

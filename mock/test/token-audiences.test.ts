@@ -19,7 +19,12 @@ describe('another API of the tenant', () => {
   test('its client gets a token addressed to it, with the scopes of its grant', async () => {
     const answer = await call(mock(), 'POST', tokenPath, { body: tokenRequest(mock(), 'reports-client', { audience: REPORTS }) });
     const claims = decodeJwt((answer.json as { access_token: string }).access_token);
-    expect({ status: answer.status, iss: claims.iss, aud: claims.aud, scope: claims.scope }).toEqual({ status: 200, iss: mock().issuer, aud: REPORTS, scope: 'read:reports' });
+    expect({ status: answer.status, iss: claims.iss, aud: claims.aud, scope: claims.scope }).toEqual({
+      status: 200,
+      iss: mock().issuer,
+      aud: REPORTS,
+      scope: 'read:reports',
+    });
   });
 
   test('the management interface refuses that token: 401 Bad audience naming it', async () => {
@@ -30,24 +35,35 @@ describe('another API of the tenant', () => {
 
   test('a client without a grant for it is refused: 403 access_denied', async () => {
     const answer = await call(mock(), 'POST', tokenPath, { body: tokenRequest(mock(), 'global', { audience: REPORTS }) });
-    expect([answer.status, answer.json]).toEqual([403, { error: 'access_denied', error_description: tokenDescriptions.clientNotAuthorized(REPORTS) }]);
+    expect([answer.status, answer.json]).toEqual([
+      403,
+      { error: 'access_denied', error_description: tokenDescriptions.clientNotAuthorized(REPORTS) },
+    ]);
   });
 
   test('its client asking for the management interface is refused: 403 access_denied', async () => {
     const answer = await call(mock(), 'POST', tokenPath, { body: tokenRequest(mock(), 'reports-client') });
-    expect([answer.status, answer.json]).toEqual([403, { error: 'access_denied', error_description: tokenDescriptions.clientNotAuthorized(mock().audience) }]);
+    expect([answer.status, answer.json]).toEqual([
+      403,
+      { error: 'access_denied', error_description: tokenDescriptions.clientNotAuthorized(mock().audience) },
+    ]);
   });
 });
 
-test.for(['https://unknown-api.example.com/', 'https://tenant.example.com/api/v1/', 'https://127.0.0.1:1/api/v2/'])('an audience the tenant does not know (%s) is 403 "Service not found"', async (audience) => {
-  const answer = await call(mock(), 'POST', tokenPath, { body: tokenRequest(mock(), 'global', { audience }) });
-  expect([answer.status, answer.json]).toEqual([403, { error: 'access_denied', error_description: `Service not found: ${audience}` }]);
-});
+test.for(['https://unknown-api.example.com/', 'https://tenant.example.com/api/v1/', 'https://127.0.0.1:1/api/v2/'])(
+  'an audience the tenant does not know (%s) is 403 "Service not found"',
+  async (audience) => {
+    const answer = await call(mock(), 'POST', tokenPath, { body: tokenRequest(mock(), 'global', { audience }) });
+    expect([answer.status, answer.json]).toEqual([403, { error: 'access_denied', error_description: `Service not found: ${audience}` }]);
+  },
+);
 
 test('a token of a second tenant (another issuer, another key) is refused by the first', async () => {
   const other = await mockForTest({ fixtures: defaultFixturesPath.replace(/default\.yaml$/, 'other-tenant.yaml') });
   const client = other.fixtures.data.clients[0]!;
-  const issued = await call(other, 'POST', tokenPath, { body: { grant_type: 'client_credentials', client_id: client.client_id, client_secret: client.client_secret, audience: other.audience } });
+  const issued = await call(other, 'POST', tokenPath, {
+    body: { grant_type: 'client_credentials', client_id: client.client_id, client_secret: client.client_secret, audience: other.audience },
+  });
   const token = (issued.json as { access_token: string }).access_token;
   expect(decodeJwt(token).iss).toBe(`https://${other.tenantDomain}/`);
   const answer = await call(mock(), 'GET', vaultPath(ids.vaultFull), { token });
@@ -57,12 +73,18 @@ test('a token of a second tenant (another issuer, another key) is refused by the
 
 test('the invalid_client description is the documented one', async () => {
   const answer = await call(mock(), 'POST', tokenPath, { body: tokenRequest(mock(), 'global', { client_secret: 'wrong' }) });
-  expect([answer.status, answer.json]).toEqual([401, { error: 'invalid_client', error_description: observed.tokens.errors.invalid_client!.description }]);
+  expect([answer.status, answer.json]).toEqual([
+    401,
+    { error: 'invalid_client', error_description: observed.tokens.errors.invalid_client!.description },
+  ]);
 });
 
 test('a token requested for the origin a request reached through a proxy works there, and only there', async () => {
   const viaProxy = { host: 'mock.dev.example:8443' };
-  const answer = await call(mock(), 'POST', tokenPath, { body: tokenRequest(mock(), 'global', { audience: 'https://mock.dev.example:8443/api/v2/' }), headers: viaProxy });
+  const answer = await call(mock(), 'POST', tokenPath, {
+    body: tokenRequest(mock(), 'global', { audience: 'https://mock.dev.example:8443/api/v2/' }),
+    headers: viaProxy,
+  });
   const token = (answer.json as { access_token: string }).access_token;
   expect((await call(mock(), 'GET', vaultPath(ids.vaultFull), { token, headers: viaProxy })).status).toBe(200);
   expect((await call(mock(), 'GET', vaultPath(ids.vaultFull), { token })).status).toBe(401);

@@ -19,7 +19,10 @@ const globalClient = fixtures.clients.find((c) => c.name === 'global')!;
 let keys: SigningKeys;
 let foreign: Awaited<ReturnType<typeof generateKeyPair>>;
 beforeAll(async () => {
-  [keys, foreign] = await Promise.all([loadSigningKeys(undefined, { commonName: fixtures.tenant.domain, notBeforeMs: START }), generateKeyPair('RS256', { extractable: true })]);
+  [keys, foreign] = await Promise.all([
+    loadSigningKeys(undefined, { commonName: fixtures.tenant.domain, notBeforeMs: START }),
+    generateKeyPair('RS256', { extractable: true }),
+  ]);
 });
 
 function setup() {
@@ -68,11 +71,14 @@ describe('accepted', () => {
     expect(result.ok && [...result.principal.scopes]).toEqual(globalClient.scopes);
   });
 
-  test.for(['https://127.0.0.1:4010', 'http://localhost:4010', 'https://[::1]:4010'])('a token of the mock reached at %s, its own loopback origin', async (origin) => {
-    const { verifier } = setup();
-    const token = await signed(claims({ iss: `${origin}/`, aud: `${origin}/api/v2/` }));
-    expect((await verifier.verify(`Bearer ${token}`)).ok).toBe(true);
-  });
+  test.for(['https://127.0.0.1:4010', 'http://localhost:4010', 'https://[::1]:4010'])(
+    'a token of the mock reached at %s, its own loopback origin',
+    async (origin) => {
+      const { verifier } = setup();
+      const token = await signed(claims({ iss: `${origin}/`, aud: `${origin}/api/v2/` }));
+      expect((await verifier.verify(`Bearer ${token}`)).ok).toBe(true);
+    },
+  );
 
   test('the scheme name in any case', async () => {
     const { verifier, issue } = setup();
@@ -94,7 +100,13 @@ describe('accepted', () => {
 
   test('an audience array that holds the tenant audience', async () => {
     const { verifier } = setup();
-    expect((await verifier.verify(`Bearer ${await signed(claims({ aud: ['https://other.example.com/', 'https://tenant.example.com/api/v2/'] }))}`)).ok).toBe(true);
+    expect(
+      (
+        await verifier.verify(
+          `Bearer ${await signed(claims({ aud: ['https://other.example.com/', 'https://tenant.example.com/api/v2/'] }))}`,
+        )
+      ).ok,
+    ).toBe(true);
   });
 });
 
@@ -145,8 +157,13 @@ describe('refused', () => {
 
   test('a token for another audience is bad_audience, naming that audience', async () => {
     const { verifier } = setup();
-    const result = await verifier.verify(`Bearer ${await signed(claims({ aud: ['https://another-api.example.com/', 'https://x.example/'] }))}`);
-    expect(result.ok ? undefined : [result.error, result.detail]).toEqual(['bad_audience', 'https://another-api.example.com/ https://x.example/']);
+    const result = await verifier.verify(
+      `Bearer ${await signed(claims({ aud: ['https://another-api.example.com/', 'https://x.example/'] }))}`,
+    );
+    expect(result.ok ? undefined : [result.error, result.detail]).toEqual([
+      'bad_audience',
+      'https://another-api.example.com/ https://x.example/',
+    ]);
   });
 
   test('a token without a kid is invalid_token', async () => {
@@ -196,7 +213,9 @@ describe('refused', () => {
   test('a tampered payload (wider scope) is invalid_signature', async () => {
     const { verifier, issue } = setup();
     const [header, , signature] = (await issue()).split('.');
-    expect(await refusedAs(verifier, `Bearer ${header}.${segment(claims({ scope: 'delete:users' }))}.${signature}`)).toBe('invalid_signature');
+    expect(await refusedAs(verifier, `Bearer ${header}.${segment(claims({ scope: 'delete:users' }))}.${signature}`)).toBe(
+      'invalid_signature',
+    );
   });
 
   test('a token signed with a foreign key under the tenant kid is invalid_signature', async () => {

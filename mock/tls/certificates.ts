@@ -39,14 +39,21 @@ export interface Certificate {
 }
 
 export async function selfSignedCertificate(request: CertificateRequest): Promise<Certificate> {
-  const names = [...(request.dnsNames ?? []).map((value) => ({ type: 'dns' as const, value })), ...(request.ipAddresses ?? []).map((value) => ({ type: 'ip' as const, value }))];
+  const names = [
+    ...(request.dnsNames ?? []).map((value) => ({ type: 'dns' as const, value })),
+    ...(request.ipAddresses ?? []).map((value) => ({ type: 'ip' as const, value })),
+  ];
   const usages = request.ca ? x509.KeyUsageFlags.digitalSignature | x509.KeyUsageFlags.keyCertSign : x509.KeyUsageFlags.digitalSignature;
   const extensions: x509.Extension[] = [
     new x509.BasicConstraintsExtension(request.ca, undefined, true),
     new x509.KeyUsagesExtension(usages, true),
     await x509.SubjectKeyIdentifierExtension.create(request.keys.publicKey),
   ];
-  if (names.length > 0) extensions.push(new x509.SubjectAlternativeNameExtension(names), new x509.ExtendedKeyUsageExtension([x509.ExtendedKeyUsage.serverAuth]));
+  if (names.length > 0)
+    extensions.push(
+      new x509.SubjectAlternativeNameExtension(names),
+      new x509.ExtendedKeyUsageExtension([x509.ExtendedKeyUsage.serverAuth]),
+    );
   const certificate = await x509.X509CertificateGenerator.createSelfSigned({
     serialNumber: randomSerial(),
     name: `CN=${request.commonName}`,
@@ -83,7 +90,7 @@ function describe(certificate: x509.X509Certificate): Certificate {
 }
 
 function signingAlgorithmOf(key: webcrypto.CryptoKey): SigningAlgorithm {
-  return (key.algorithm.name === 'ECDSA' ? { name: 'ECDSA', hash: 'SHA-256' } : { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' });
+  return key.algorithm.name === 'ECDSA' ? { name: 'ECDSA', hash: 'SHA-256' } : { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' };
 }
 
 /** A positive serial of 9 random bytes, hex (as a tenant's signing certificate has). */

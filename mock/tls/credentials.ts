@@ -31,7 +31,8 @@ const VALIDITY_DAYS = 365;
 const RENEW_BEFORE_MS = 86_400_000;
 
 export async function loadTlsCredentials(option: TlsOption): Promise<TlsCredentials> {
-  if (option !== true && 'cert' in option) return checked({ cert: option.cert, key: option.key, source: 'given' }, 'the given TLS certificate and key');
+  if (option !== true && 'cert' in option)
+    return checked({ cert: option.cert, key: option.key, source: 'given' }, 'the given TLS certificate and key');
   const dir = option === true ? defaultTlsDir : option.dir;
   return reusable(dir) ?? generate(dir);
 }
@@ -47,7 +48,9 @@ function reusable(dir: string): TlsCredentials | undefined {
   }
   try {
     const facts = readCertificate(cert);
-    const covers = TLS_DNS_NAMES.every((n) => facts.dnsNames.includes(n)) && TLS_IP_ADDRESSES.every((ip) => facts.ipAddresses.some((a) => sameIp(a, ip)));
+    const covers =
+      TLS_DNS_NAMES.every((n) => facts.dnsNames.includes(n)) &&
+      TLS_IP_ADDRESSES.every((ip) => facts.ipAddresses.some((a) => sameIp(a, ip)));
     const current = facts.notBeforeMs <= Date.now() && Date.now() < facts.notAfterMs - RENEW_BEFORE_MS;
     if (!covers || !current) return undefined;
     createSecureContext({ cert, key }); // throws when the key is not the certificate's
@@ -58,7 +61,7 @@ function reusable(dir: string): TlsCredentials | undefined {
 }
 
 async function generate(dir: string): Promise<TlsCredentials> {
-  const keys = (await webcrypto.subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, true, ['sign', 'verify']));
+  const keys = await webcrypto.subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, true, ['sign', 'verify']);
   const certificate = await selfSignedCertificate({
     keys,
     commonName: 'localhost',

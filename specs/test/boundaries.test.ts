@@ -13,7 +13,12 @@ import {
   type LimitLocation,
 } from '../index.ts';
 
-interface Case { description: string; data?: unknown; patch?: JsonObject; valid: boolean }
+interface Case {
+  description: string;
+  data?: unknown;
+  patch?: JsonObject;
+  valid: boolean;
+}
 interface Group {
   description: string;
   location?: LimitLocation;
@@ -22,7 +27,10 @@ interface Group {
   level?: Level;
   tests: Case[];
 }
-interface BoundaryFile { bases: Record<string, unknown>; groups: Group[] }
+interface BoundaryFile {
+  bases: Record<string, unknown>;
+  groups: Group[];
+}
 
 const file = parse(readFileSync(new URL('./boundaries.yaml', import.meta.url), 'utf8')) as BoundaryFile;
 
@@ -92,9 +100,7 @@ function touchedPaths(value: unknown, prefix = ''): string[] {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return [];
   return Object.entries(value as JsonObject).flatMap(([key, sub]) => {
     const path = prefix + key;
-    const nested = Array.isArray(sub)
-      ? sub.flatMap((item) => touchedPaths(item, `${path}[].`))
-      : touchedPaths(sub, `${path}.`);
+    const nested = Array.isArray(sub) ? sub.flatMap((item) => touchedPaths(item, `${path}[].`)) : touchedPaths(sub, `${path}.`);
     return [path, ...nested];
   });
 }

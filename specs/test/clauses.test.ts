@@ -118,14 +118,25 @@ describe('clause registry', () => {
 
   it('lists the six numbered rules of section 5', () => {
     expect(statements.filter((s) => s.id.startsWith('s5.')).map((s) => s.id)).toEqual([
-      's5.rule1', 's5.rule2', 's5.rule3', 's5.rule4', 's5.rule5', 's5.rule6',
+      's5.rule1',
+      's5.rule2',
+      's5.rule3',
+      's5.rule4',
+      's5.rule5',
+      's5.rule6',
     ]);
   });
 
   it('lists the eight conditions of the section 7 error table', () => {
     expect(statements.filter((s) => s.id.startsWith('s7.')).map((s) => s.id)).toEqual([
-      's7.401.invalid-token', 's7.401.signature', 's7.401.not-global', 's7.403',
-      's7.404.stream', 's7.404.event', 's7.409', 's7.429',
+      's7.401.invalid-token',
+      's7.401.signature',
+      's7.401.not-global',
+      's7.403',
+      's7.404.stream',
+      's7.404.event',
+      's7.409',
+      's7.429',
     ]);
   });
 
@@ -169,7 +180,8 @@ describe('clause registry', () => {
     const tag = clauseTag('redeliver.path.id.length');
     expect(tag).toBe('[§8 redeliver.path.id.length]');
     expect(parseClauseTag(`${tag} redeliver refuses a 25-character stream id`)).toEqual({
-      section: '8', id: 'redeliver.path.id.length',
+      section: '8',
+      id: 'redeliver.path.id.length',
     });
     expect(parseClauseTag('redeliver refuses a 25-character stream id')).toBeUndefined();
     expect(() => clause('no.such-clause')).toThrow(/unknown clause id/);

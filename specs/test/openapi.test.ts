@@ -40,7 +40,11 @@ describe('openapi.yaml', () => {
 
   it('lists the five release lifecycle values', () => {
     expect((openapi.info as JsonObject)['x-release-lifecycle-values']).toEqual([
-      'Early Access', 'Generally Available', 'Deprecated', 'Planned', 'Beta',
+      'Early Access',
+      'Generally Available',
+      'Deprecated',
+      'Planned',
+      'Beta',
     ]);
   });
 
@@ -74,7 +78,9 @@ describe('openapi.yaml', () => {
     expect(op.method).toBe('POST');
     expect(op.pathTemplate).toBe('/self-service-profiles/{id}/sso-ticket');
     expect(op.parameters.map((p) => `${p.in}:${p.name}:${p.required}`)).toEqual([
-      'path:id:true', 'header:tenant-custom-domain:false', 'header:Authorization:true',
+      'path:id:true',
+      'header:tenant-custom-domain:false',
+      'header:Authorization:true',
     ]);
     expect(op.requestBodyRef).toBe('#/components/schemas/SsoTicketRequest');
   });
@@ -88,7 +94,7 @@ describe('openapi.yaml', () => {
   it('declares both security schemes, bearer JWT and client credentials', () => {
     const schemes = (openapi.components as JsonObject).securitySchemes as Record<string, JsonObject>;
     expect(schemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
-    const flow = ((schemes.oAuth2ClientCredentials!.flows as JsonObject).clientCredentials as JsonObject);
+    const flow = (schemes.oAuth2ClientCredentials!.flows as JsonObject).clientCredentials as JsonObject;
     expect(new URL(flow.tokenUrl as string).pathname).toBe('/oauth/token/');
     expect(tokenPath).toBe('/oauth/token/');
     expect(audiencePath).toBe('/api/v2/');
@@ -97,7 +103,7 @@ describe('openapi.yaml', () => {
 
   it('lists only catalogue scopes in the client-credentials flow', () => {
     const schemes = (openapi.components as JsonObject).securitySchemes as Record<string, JsonObject>;
-    const flow = ((schemes.oAuth2ClientCredentials!.flows as JsonObject).clientCredentials as JsonObject);
+    const flow = (schemes.oAuth2ClientCredentials!.flows as JsonObject).clientCredentials as JsonObject;
     const scopes = Object.keys(flow.scopes as JsonObject);
     expect(scopes.length).toBeGreaterThan(0);
     expect(scopes.filter((s) => !isScope(s))).toEqual([]);

@@ -36,10 +36,14 @@ describe('scope catalogue', () => {
 
   it('splits a scope claim and names malformed and unknown items', () => {
     expect(checkScopeString('read:users  update:event_deliveries')).toEqual({
-      scopes: ['read:users', 'update:event_deliveries'], malformed: [], unknown: [],
+      scopes: ['read:users', 'update:event_deliveries'],
+      malformed: [],
+      unknown: [],
     });
     expect(checkScopeString('write:users read:nothing read:stats')).toEqual({
-      scopes: ['write:users', 'read:nothing', 'read:stats'], malformed: ['write:users'], unknown: ['read:nothing'],
+      scopes: ['write:users', 'read:nothing', 'read:stats'],
+      malformed: ['write:users'],
+      unknown: ['read:nothing'],
     });
   });
 

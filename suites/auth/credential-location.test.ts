@@ -18,15 +18,34 @@ interface Location {
 }
 
 const locations: Location[] = [
-  { where: 'the query string', applies: () => true, place: (request, token) => ({ ...request, query: new URLSearchParams({ [TOKEN_PARAMETER]: token }).toString() }) },
-  { where: 'a form-encoded body', applies: (op) => operation(op).method !== 'GET', place: ({ body: _json, ...request }, token) => ({ ...request, rawBody: new URLSearchParams({ [TOKEN_PARAMETER]: token }).toString(), contentType: FORM }) },
-  { where: 'an X-Forwarded-Authorization header', applies: () => true, place: (request, token) => ({ ...request, headers: { ...request.headers, 'x-forwarded-authorization': `Bearer ${token}` } }) },
+  {
+    where: 'the query string',
+    applies: () => true,
+    place: (request, token) => ({ ...request, query: new URLSearchParams({ [TOKEN_PARAMETER]: token }).toString() }),
+  },
+  {
+    where: 'a form-encoded body',
+    applies: (op) => operation(op).method !== 'GET',
+    place: ({ body: _json, ...request }, token) => ({
+      ...request,
+      rawBody: new URLSearchParams({ [TOKEN_PARAMETER]: token }).toString(),
+      contentType: FORM,
+    }),
+  },
+  {
+    where: 'an X-Forwarded-Authorization header',
+    applies: () => true,
+    place: (request, token) => ({ ...request, headers: { ...request.headers, 'x-forwarded-authorization': `Bearer ${token}` } }),
+  },
 ];
 
 for (const location of locations) {
   for (const op of operationKeys.filter(location.applies)) {
     const what = `a valid token in ${location.where} and no Authorization header`;
-    const request = withChange(op, what, async (target: TargetSession, valid) => ({ ...location.place(valid, await target.tokenFor('global')), as: 'none' }));
+    const request = withChange(op, what, async (target: TargetSession, valid) => ({
+      ...location.place(valid, await target.tokenFor('global')),
+      as: 'none',
+    }));
     refusedAsUnauthenticated(op, what, request);
   }
 }

@@ -18,12 +18,48 @@ const globalToken = (target: TargetSession) => target.tokenFor('global');
 
 export const badCredentials: BadCredential[] = [
   { name: 'no Authorization header', signature: false, needs: [], shared: [], make: async () => 'none' },
-  { name: 'a bearer value that is not a JWT', signature: false, needs: [], shared: [], make: async () => ({ authorization: 'Bearer not-a-jwt' }) },
-  { name: 'a token sent with the Basic scheme', signature: false, needs: [], shared: [], make: async (t) => ({ authorization: `Basic ${await globalToken(t)}` }) },
-  { name: 'a token with a tampered signature', signature: true, needs: [], shared: [], make: async (t) => ({ token: withTamperedSignature(await globalToken(t)) }) },
-  { name: 'a token with a tampered payload', signature: true, needs: [], shared: [], make: async (t) => ({ token: withTamperedPayload(await globalToken(t)) }) },
-  { name: 'a token signed with a foreign key', signature: true, needs: [], shared: [], make: async (t) => ({ token: await t.forge.signedWithForeignKey(await globalToken(t)) }) },
-  { name: 'a token with an unknown key id', signature: true, needs: [], shared: [], make: async (t) => ({ token: await t.forge.withUnknownKid(await globalToken(t)) }) },
+  {
+    name: 'a bearer value that is not a JWT',
+    signature: false,
+    needs: [],
+    shared: [],
+    make: async () => ({ authorization: 'Bearer not-a-jwt' }),
+  },
+  {
+    name: 'a token sent with the Basic scheme',
+    signature: false,
+    needs: [],
+    shared: [],
+    make: async (t) => ({ authorization: `Basic ${await globalToken(t)}` }),
+  },
+  {
+    name: 'a token with a tampered signature',
+    signature: true,
+    needs: [],
+    shared: [],
+    make: async (t) => ({ token: withTamperedSignature(await globalToken(t)) }),
+  },
+  {
+    name: 'a token with a tampered payload',
+    signature: true,
+    needs: [],
+    shared: [],
+    make: async (t) => ({ token: withTamperedPayload(await globalToken(t)) }),
+  },
+  {
+    name: 'a token signed with a foreign key',
+    signature: true,
+    needs: [],
+    shared: [],
+    make: async (t) => ({ token: await t.forge.signedWithForeignKey(await globalToken(t)) }),
+  },
+  {
+    name: 'a token with an unknown key id',
+    signature: true,
+    needs: [],
+    shared: [],
+    make: async (t) => ({ token: await t.forge.withUnknownKid(await globalToken(t)) }),
+  },
   {
     name: 'an HS256 token keyed with the published public key',
     signature: true,
@@ -34,8 +70,20 @@ export const badCredentials: BadCredential[] = [
       return { token: await t.forge.hs256WithPublicKey(await globalToken(t)) };
     },
   },
-  { name: 'an unsigned token (alg none)', signature: false, needs: [], shared: [], make: async (t) => ({ token: withAlgNone(await globalToken(t)) }) },
-  { name: 'an expired token', signature: false, needs: [minted('expired')], shared: [], make: async (t) => ({ token: await t.mint('expired') }) },
+  {
+    name: 'an unsigned token (alg none)',
+    signature: false,
+    needs: [],
+    shared: [],
+    make: async (t) => ({ token: withAlgNone(await globalToken(t)) }),
+  },
+  {
+    name: 'an expired token',
+    signature: false,
+    needs: [minted('expired')],
+    shared: [],
+    make: async (t) => ({ token: await t.mint('expired') }),
+  },
   {
     name: 'a token that is not yet valid',
     signature: false,
@@ -43,8 +91,20 @@ export const badCredentials: BadCredential[] = [
     shared: [],
     make: async (t) => ({ token: await t.resigned((claims, now) => ({ ...claims, iat: now + 3600, nbf: now + 3600, exp: now + 7200 })) }),
   },
-  { name: 'a token for another audience', signature: false, needs: [minted('wrong-audience')], shared: [], make: async (t) => ({ token: await t.mint('wrong-audience') }) },
-  { name: 'a token from another issuer', signature: false, needs: [minted('wrong-issuer')], shared: [], make: async (t) => ({ token: await t.mint('wrong-issuer') }) },
+  {
+    name: 'a token for another audience',
+    signature: false,
+    needs: [minted('wrong-audience')],
+    shared: [],
+    make: async (t) => ({ token: await t.mint('wrong-audience') }),
+  },
+  {
+    name: 'a token from another issuer',
+    signature: false,
+    needs: [minted('wrong-issuer')],
+    shared: [],
+    make: async (t) => ({ token: await t.mint('wrong-issuer') }),
+  },
 ];
 
 export function badCredential(name: string): BadCredential {

@@ -4,7 +4,11 @@ import { withCredential } from '../requests.ts';
 import { badCredential } from './credentials.ts';
 
 const messages = [
-  { credential: 'a token with a tampered signature', message: 'Invalid signature received for JSON Web Token validation', error: 'invalid_signature' },
+  {
+    credential: 'a token with a tampered signature',
+    message: 'Invalid signature received for JSON Web Token validation',
+    error: 'invalid_signature',
+  },
   { credential: 'an expired token', message: 'Expired token received for JSON Web Token validation', error: 'expired_token' },
   { credential: 'no Authorization header', message: 'Missing authentication', error: 'missing_authentication' },
 ];

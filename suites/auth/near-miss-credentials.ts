@@ -37,10 +37,23 @@ function audienceOf(claims: JWTPayload): string {
 }
 
 export const nearMissCredentials: BadCredential[] = [
-  resigned(`a token expired ${NEAR_MISS_SECONDS} seconds ago`, (claims, now) => ({ ...claims, iat: now - NEAR_MISS_SECONDS - HOUR, exp: now - NEAR_MISS_SECONDS })),
-  resigned(`a token valid only ${NEAR_MISS_SECONDS} seconds from now`, (claims, now) => ({ ...claims, iat: now + NEAR_MISS_SECONDS, nbf: now + NEAR_MISS_SECONDS, exp: now + NEAR_MISS_SECONDS + HOUR })),
-  ...urlNearMisses.map(({ what, change }) => resigned(`a token whose issuer is the target's ${what}`, (claims) => ({ ...claims, iss: change(String(claims.iss)) }))),
-  ...urlNearMisses.map(({ what, change }) => resigned(`a token whose audience is the target's ${what}`, (claims) => ({ ...claims, aud: change(audienceOf(claims)) }))),
+  resigned(`a token expired ${NEAR_MISS_SECONDS} seconds ago`, (claims, now) => ({
+    ...claims,
+    iat: now - NEAR_MISS_SECONDS - HOUR,
+    exp: now - NEAR_MISS_SECONDS,
+  })),
+  resigned(`a token valid only ${NEAR_MISS_SECONDS} seconds from now`, (claims, now) => ({
+    ...claims,
+    iat: now + NEAR_MISS_SECONDS,
+    nbf: now + NEAR_MISS_SECONDS,
+    exp: now + NEAR_MISS_SECONDS + HOUR,
+  })),
+  ...urlNearMisses.map(({ what, change }) =>
+    resigned(`a token whose issuer is the target's ${what}`, (claims) => ({ ...claims, iss: change(String(claims.iss)) })),
+  ),
+  ...urlNearMisses.map(({ what, change }) =>
+    resigned(`a token whose audience is the target's ${what}`, (claims) => ({ ...claims, aud: change(audienceOf(claims)) })),
+  ),
   {
     name: 'a token signed with a foreign key it carries in its own header (jwk)',
     signature: true,

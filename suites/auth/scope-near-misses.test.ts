@@ -48,7 +48,12 @@ for (const op of operationKeys) {
   for (const { what, of } of nearMisses) {
     const nearMiss = of(scope);
     const name = `a token holding ${nearMiss} (${what}) in place of ${scope}`;
-    const request = withCredential(op, name, async (t) => ({ token: await t.resigned((claims) => withScopeReplaced(claims, scope, nearMiss)) }), { needs: [minted('signing-key')] });
+    const request = withCredential(
+      op,
+      name,
+      async (t) => ({ token: await t.resigned((claims) => withScopeReplaced(claims, scope, nearMiss)) }),
+      { needs: [minted('signing-key')] },
+    );
     for (const row of clausesOf[op]) {
       conformance(`[§${clause(row.id).section} ${row.id}] ${op} ${row.says} ${name}`, request.plan, async ({ target }) => {
         row.check(await request.send(target));

@@ -6,19 +6,31 @@ import { observed, operationKeys } from '../../specs/index.ts';
 import { withoutScope } from '../requests.ts';
 
 const ticket = withoutScope('sso-ticket');
-conformance('[§5 sso-ticket.scope] ticket creation answers 403 to a token without create:sso_access_tickets', ticket.plan, async ({ target }) => {
-  expectStatus(await ticket.send(target), 403);
-});
+conformance(
+  '[§5 sso-ticket.scope] ticket creation answers 403 to a token without create:sso_access_tickets',
+  ticket.plan,
+  async ({ target }) => {
+    expectStatus(await ticket.send(target), 403);
+  },
+);
 
 const vault = withoutScope('vault');
-conformance('[§5 vault.scope] the vault read answers 403 to a token without read:flows_vault_connections', vault.plan, async ({ target }) => {
-  expectStatus(await vault.send(target), 403);
-});
+conformance(
+  '[§5 vault.scope] the vault read answers 403 to a token without read:flows_vault_connections',
+  vault.plan,
+  async ({ target }) => {
+    expectStatus(await vault.send(target), 403);
+  },
+);
 
 for (const op of operationKeys) {
   const scope = observed.operations[op].scope.value;
   const request = withoutScope(op);
-  conformance(`[§7 errors.403.scope-named] ${op} answers a token without ${scope} with insufficient_scope naming it`, request.plan, async ({ target }) => {
-    expectObservedError(await request.send(target), 'insufficient_scope', scope);
-  });
+  conformance(
+    `[§7 errors.403.scope-named] ${op} answers a token without ${scope} with insufficient_scope naming it`,
+    request.plan,
+    async ({ target }) => {
+      expectObservedError(await request.send(target), 'insufficient_scope', scope);
+    },
+  );
 }

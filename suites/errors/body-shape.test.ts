@@ -1,7 +1,14 @@
 // Observed: every error of the management interface has one body shape and one content type, on
 // every operation. One table over errors a target gives without being written to, each read from
 // the request another test already sends.
-import { conformance, expectObservedContentType, expectObservedErrorBody, type Exchange, type TargetSession, type TestPlan } from '../../harness/index.ts';
+import {
+  conformance,
+  expectObservedContentType,
+  expectObservedErrorBody,
+  type Exchange,
+  type TargetSession,
+  type TestPlan,
+} from '../../harness/index.ts';
 import { operationKeys, type OperationKey } from '../../specs/index.ts';
 import { refusalPlan, refusals, sendRefusal } from '../refusals.ts';
 import { withCredential, withoutScope } from '../requests.ts';
@@ -40,7 +47,11 @@ for (const row of errorCases) {
     expectObservedErrorBody(await row.send(target));
   });
 
-  conformance(`[§7 errors.body.content-type] the ${row.error} error of ${row.op} is application/json; charset=utf-8`, row.plan, async ({ target }) => {
-    expectObservedContentType(await row.send(target));
-  });
+  conformance(
+    `[§7 errors.body.content-type] the ${row.error} error of ${row.op} is application/json; charset=utf-8`,
+    row.plan,
+    async ({ target }) => {
+      expectObservedContentType(await row.send(target));
+    },
+  );
 }

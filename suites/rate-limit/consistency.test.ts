@@ -9,7 +9,8 @@ import { refusalPlan, refusals, sendRefusal, type Refusal } from '../refusals.ts
 import { successOf, withCredential, type SharedCall } from '../requests.ts';
 import { rateLimitConsistencyProblems, rateLimitHeaderNames } from './headers.ts';
 
-const RULE = 'the three X-RateLimit headers, whole numbers, Remaining within 0..Limit (0 on a 429), Reset from the answer\'s Date to a minute after';
+const RULE =
+  "the three X-RateLimit headers, whole numbers, Remaining within 0..Limit (0 on a 429), Reset from the answer's Date to a minute after";
 
 const badRequestOf: Record<OperationKey, Refusal> = {
   redeliver: refusals.streamIdOneShort,
@@ -31,10 +32,14 @@ function answersOf(op: OperationKey): Array<{ answer: string; request: SharedCal
 
 for (const op of operationKeys) {
   for (const { answer, request } of answersOf(op)) {
-    conformance(`[§8 rate-limit.headers.consistent] the ${answer} of ${op} carries consistent X-RateLimit headers`, request.plan, async ({ target }) => {
-      const exchange = await request.send(target);
-      expectNoProblems(rateLimitConsistencyProblems(exchange), RULE, { exchange, headers: [...rateLimitHeaderNames, 'date'] });
-    });
+    conformance(
+      `[§8 rate-limit.headers.consistent] the ${answer} of ${op} carries consistent X-RateLimit headers`,
+      request.plan,
+      async ({ target }) => {
+        const exchange = await request.send(target);
+        expectNoProblems(rateLimitConsistencyProblems(exchange), RULE, { exchange, headers: [...rateLimitHeaderNames, 'date'] });
+      },
+    );
   }
 }
 
@@ -48,7 +53,12 @@ conformance(
   async ({ target }) => {
     const answers = target.answers;
     target.needs(answers.length > 0, 'no answer of the management interface came before this test (run alone, it has nothing to read)');
-    const problems = answers.flatMap((exchange, index) => rateLimitConsistencyProblems(exchange).map((problem) => `${described(exchange, index)}: ${problem}`));
-    expectNoProblems(problems.slice(0, 5).concat(problems.length > 5 ? [`and ${problems.length - 5} more`] : []), `on each of ${answers.length} answers: ${RULE}`);
+    const problems = answers.flatMap((exchange, index) =>
+      rateLimitConsistencyProblems(exchange).map((problem) => `${described(exchange, index)}: ${problem}`),
+    );
+    expectNoProblems(
+      problems.slice(0, 5).concat(problems.length > 5 ? [`and ${problems.length - 5} more`] : []),
+      `on each of ${answers.length} answers: ${RULE}`,
+    );
   },
 );

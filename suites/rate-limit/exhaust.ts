@@ -35,9 +35,15 @@ function tooLarge(limit: number, max: number): string {
 export async function exhaustRateLimit(target: TargetSession): Promise<Exhaustion> {
   // The bucket's size is known before a request is spent when an answer has said it.
   const limit = target.runtime.pacer.estimate().limit;
-  target.needs(limit === undefined || 2 * limit + MARGIN <= target.settings.exhaustionMax, tooLarge(limit ?? 0, target.settings.exhaustionMax), 'budget');
+  target.needs(
+    limit === undefined || 2 * limit + MARGIN <= target.settings.exhaustionMax,
+    tooLarge(limit ?? 0, target.settings.exhaustionMax),
+    'budget',
+  );
   try {
-    return await target.shared(sharedKeys.exhaustion, 'redeliveries of an unknown event of an unknown stream until a 429', () => exhaust(target));
+    return await target.shared(sharedKeys.exhaustion, 'redeliveries of an unknown event of an unknown stream until a 429', () =>
+      exhaust(target),
+    );
   } catch (error) {
     if (error instanceof BucketTooLarge) target.needs(false, error.message, 'budget');
     throw error;

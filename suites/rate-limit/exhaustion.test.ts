@@ -10,31 +10,59 @@ const plan = { operation: 'redeliver' as const, needs: [exhaustion], requests: 0
 
 conformance('[§7 redeliver.errors.429] redelivery answers 429 once the rate limit is spent', plan, async ({ target }) => {
   const { last, why } = await exhaustRateLimit(target);
-  expectClause({ pass: last.status === 429, expected: 'a 429 once the rate limit is spent', actual: why, exchange: last, headers: rateLimitHeaderNames });
+  expectClause({
+    pass: last.status === 429,
+    expected: 'a 429 once the rate limit is spent',
+    actual: why,
+    exchange: last,
+    headers: rateLimitHeaderNames,
+  });
 });
 
-conformance('[§8 rate-limit.429.headers] a 429 carries X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset', plan, async ({ target }) => {
-  const { last, why } = await exhaustRateLimit(target);
-  target.needs(last.status === 429, `${why}, so there is no 429 to check (see redeliver.errors.429)`);
-  expectNoProblems(rateLimitProblems(last), 'whole-number X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset', { exchange: last, headers: rateLimitHeaderNames });
-});
+conformance(
+  '[§8 rate-limit.429.headers] a 429 carries X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset',
+  plan,
+  async ({ target }) => {
+    const { last, why } = await exhaustRateLimit(target);
+    target.needs(last.status === 429, `${why}, so there is no 429 to check (see redeliver.errors.429)`);
+    expectNoProblems(rateLimitProblems(last), 'whole-number X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset', {
+      exchange: last,
+      headers: rateLimitHeaderNames,
+    });
+  },
+);
 
-conformance('[§8 rate-limit.remaining.falls] X-RateLimit-Remaining falls as the limit is spent, to exactly 0 on the 429', plan, async ({ target }) => {
-  const { exchanges, last, why } = await exhaustRateLimit(target);
-  target.needs(last.status === 429, `${why}, so the limit was never spent (see redeliver.errors.429)`);
-  const values = exchanges.map((e) => rateLimitOf(e));
-  const outOfRange = values.flatMap((h, i) => (h.remaining !== undefined && h.limit !== undefined && h.remaining <= h.limit ? [] : [`answer ${i + 1}: ${h.raw}`]));
-  const first = values[0]?.remaining;
-  const problems = [
-    ...outOfRange.slice(0, 3),
-    ...(rateLimitOf(last).remaining === 0 ? [] : [`X-RateLimit-Remaining ${shown(last.headers['x-ratelimit-remaining'])} on the 429`]),
-    ...(exchanges.length === 1 || (first !== undefined && first > 0) ? [] : [`X-RateLimit-Remaining ${shown(first)} before the limit was spent`]),
-  ];
-  expectNoProblems(problems, 'X-RateLimit-Remaining a whole number within 0..Limit on every answer, falling to exactly 0 on the 429', { exchange: last, headers: rateLimitHeaderNames });
-});
+conformance(
+  '[§8 rate-limit.remaining.falls] X-RateLimit-Remaining falls as the limit is spent, to exactly 0 on the 429',
+  plan,
+  async ({ target }) => {
+    const { exchanges, last, why } = await exhaustRateLimit(target);
+    target.needs(last.status === 429, `${why}, so the limit was never spent (see redeliver.errors.429)`);
+    const values = exchanges.map((e) => rateLimitOf(e));
+    const outOfRange = values.flatMap((h, i) =>
+      h.remaining !== undefined && h.limit !== undefined && h.remaining <= h.limit ? [] : [`answer ${i + 1}: ${h.raw}`],
+    );
+    const first = values[0]?.remaining;
+    const problems = [
+      ...outOfRange.slice(0, 3),
+      ...(rateLimitOf(last).remaining === 0 ? [] : [`X-RateLimit-Remaining ${shown(last.headers['x-ratelimit-remaining'])} on the 429`]),
+      ...(exchanges.length === 1 || (first !== undefined && first > 0)
+        ? []
+        : [`X-RateLimit-Remaining ${shown(first)} before the limit was spent`]),
+    ];
+    expectNoProblems(problems, 'X-RateLimit-Remaining a whole number within 0..Limit on every answer, falling to exactly 0 on the 429', {
+      exchange: last,
+      headers: rateLimitHeaderNames,
+    });
+  },
+);
 
-conformance('[§7 errors.429.body] a 429 says "Global limit has been reached" with errorCode too_many_requests', plan, async ({ target }) => {
-  const { last, why } = await exhaustRateLimit(target);
-  target.needs(last.status === 429, `${why}, so there is no 429 to check (see redeliver.errors.429)`);
-  expectObservedError(last, 'too_many_requests');
-});
+conformance(
+  '[§7 errors.429.body] a 429 says "Global limit has been reached" with errorCode too_many_requests',
+  plan,
+  async ({ target }) => {
+    const { last, why } = await exhaustRateLimit(target);
+    target.needs(last.status === 429, `${why}, so there is no 429 to check (see redeliver.errors.429)`);
+    expectObservedError(last, 'too_many_requests');
+  },
+);

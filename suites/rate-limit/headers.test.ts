@@ -1,22 +1,45 @@
 // Observed: the rate-limit headers are on successful answers too, and mean what the service's
 // documentation says: Limit is the bucket size, Remaining the requests left, Reset a Unix time
 // in seconds. Reads of a vault connection are the probe (they write nothing).
-import { conformance, expectEqual, expectNoProblems, expectPresent, expectSuccess, fixture, shown, type TargetSession } from '../../harness/index.ts';
+import {
+  conformance,
+  expectEqual,
+  expectNoProblems,
+  expectPresent,
+  expectSuccess,
+  fixture,
+  shown,
+  type TargetSession,
+} from '../../harness/index.ts';
 import { sharedRequest } from '../requests.ts';
 import { answerSecondsOf, rateLimitHeaderNames, rateLimitOf, rateLimitProblems } from './headers.ts';
 
-const firstRead = { operation: 'vault' as const, needs: [fixture('vaultConnections')], requests: 0, shared: (c: { target: { fixtures: { vaultConnections: string[] } } }) => [sharedRequest.vaultRead(c.target.fixtures.vaultConnections[0]!)] };
+const firstRead = {
+  operation: 'vault' as const,
+  needs: [fixture('vaultConnections')],
+  requests: 0,
+  shared: (c: { target: { fixtures: { vaultConnections: string[] } } }) => [
+    sharedRequest.vaultRead(c.target.fixtures.vaultConnections[0]!),
+  ],
+};
 
 function read(target: TargetSession) {
   const id = target.fixture('vaultConnections')[0]!;
   return target.call('vault', { params: { id }, shared: sharedRequest.vaultRead(id) });
 }
 
-conformance('[§8 rate-limit.headers.on-success] a successful vault read carries the three X-RateLimit headers', firstRead, async ({ target }) => {
-  const exchange = await read(target);
-  expectSuccess(exchange);
-  expectNoProblems(rateLimitProblems(exchange), 'whole-number X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset', { exchange, headers: rateLimitHeaderNames });
-});
+conformance(
+  '[§8 rate-limit.headers.on-success] a successful vault read carries the three X-RateLimit headers',
+  firstRead,
+  async ({ target }) => {
+    const exchange = await read(target);
+    expectSuccess(exchange);
+    expectNoProblems(rateLimitProblems(exchange), 'whole-number X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset', {
+      exchange,
+      headers: rateLimitHeaderNames,
+    });
+  },
+);
 
 conformance(
   '[§8 rate-limit.limit.constant] X-RateLimit-Limit is the same on every answer of the run',
@@ -32,14 +55,25 @@ conformance(
   },
 );
 
-conformance('[§8 rate-limit.reset.unix-seconds] X-RateLimit-Reset is a Unix time in seconds, not in the past', firstRead, async ({ target }) => {
-  const exchange = await read(target);
-  const reset = rateLimitOf(exchange).reset;
-  const now = answerSecondsOf(exchange);
-  const plausibleSeconds = reset !== undefined && reset > 1e9 && reset < 1e11;
-  const problems = [...(plausibleSeconds ? [] : ['not Unix seconds']), ...(plausibleSeconds && reset < now ? [`before the answer's Date (${now})`] : [])];
-  expectNoProblems(problems.map((p) => `X-RateLimit-Reset ${shown(exchange.headers['x-ratelimit-reset'])}: ${p}`), `X-RateLimit-Reset in Unix seconds, at or after the answer's Date (${now})`, {
-    exchange,
-    headers: [...rateLimitHeaderNames, 'date'],
-  });
-});
+conformance(
+  '[§8 rate-limit.reset.unix-seconds] X-RateLimit-Reset is a Unix time in seconds, not in the past',
+  firstRead,
+  async ({ target }) => {
+    const exchange = await read(target);
+    const reset = rateLimitOf(exchange).reset;
+    const now = answerSecondsOf(exchange);
+    const plausibleSeconds = reset !== undefined && reset > 1e9 && reset < 1e11;
+    const problems = [
+      ...(plausibleSeconds ? [] : ['not Unix seconds']),
+      ...(plausibleSeconds && reset < now ? [`before the answer's Date (${now})`] : []),
+    ];
+    expectNoProblems(
+      problems.map((p) => `X-RateLimit-Reset ${shown(exchange.headers['x-ratelimit-reset'])}: ${p}`),
+      `X-RateLimit-Reset in Unix seconds, at or after the answer's Date (${now})`,
+      {
+        exchange,
+        headers: [...rateLimitHeaderNames, 'date'],
+      },
+    );
+  },
+);

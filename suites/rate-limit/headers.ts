@@ -59,9 +59,13 @@ export function rateLimitConsistencyProblems(exchange: Exchange): string[] {
   return [
     ...rateLimitProblems(exchange),
     ...(limit !== undefined && limit < 1 ? [`${names.limit} ${limit} allows nothing`] : []),
-    ...(limit !== undefined && remaining !== undefined && remaining > limit ? [`${names.remaining} ${remaining} is above ${names.limit} ${limit}`] : []),
+    ...(limit !== undefined && remaining !== undefined && remaining > limit
+      ? [`${names.remaining} ${remaining} is above ${names.limit} ${limit}`]
+      : []),
     ...(exchange.status === 429 && remaining !== undefined && remaining !== 0 ? [`${names.remaining} ${remaining} on a 429`] : []),
     ...(reset !== undefined && reset < date ? [`${names.reset} ${reset} is before the answer's Date (${date})`] : []),
-    ...(reset !== undefined && reset > date + RESET_WITHIN_SECONDS ? [`${names.reset} ${reset} is ${reset - date} s after the answer's Date (${date}), more than ${RESET_WITHIN_SECONDS}`] : []),
+    ...(reset !== undefined && reset > date + RESET_WITHIN_SECONDS
+      ? [`${names.reset} ${reset} is ${reset - date} s after the answer's Date (${date}), more than ${RESET_WITHIN_SECONDS}`]
+      : []),
   ];
 }

@@ -9,8 +9,14 @@ import { observed } from '../../specs/index.ts';
 import { withCredential } from '../requests.ts';
 
 const halves: Array<{ what: string; change: (claims: JWTPayload, other: string) => JWTPayload }> = [
-  { what: 'whose sub names the global client and whose azp names a client that is not global', change: (claims, other) => ({ ...claims, azp: other }) },
-  { what: 'whose azp names the global client and whose sub names a client that is not global', change: (claims, other) => ({ ...claims, sub: `${other}${observed.tokens.subject_suffix}` }) },
+  {
+    what: 'whose sub names the global client and whose azp names a client that is not global',
+    change: (claims, other) => ({ ...claims, azp: other }),
+  },
+  {
+    what: 'whose azp names the global client and whose sub names a client that is not global',
+    change: (claims, other) => ({ ...claims, sub: `${other}${observed.tokens.subject_suffix}` }),
+  },
 ];
 
 for (const { what, change } of halves) {

@@ -43,19 +43,25 @@ const nearMisses: NearMiss[] = [
 const needs = [fixture('eventStream'), fixture('failedEvent'), writes];
 
 for (const row of nearMisses) {
-  conformance(`[§${clause(row.clause).section} ${row.clause}] redelivery ${row.says}`, { needs, requests: cases(1) }, async ({ target }) => {
-    const params = row.of(target.fixture('eventStream'), target.fixture('failedEvent'));
-    await target.cases([exampleOf(target, params)], params, async (near) => {
-      row.check(await target.call('redeliver', { params: near }));
-    });
-  });
+  conformance(
+    `[§${clause(row.clause).section} ${row.clause}] redelivery ${row.says}`,
+    { needs, requests: cases(1) },
+    async ({ target }) => {
+      const params = row.of(target.fixture('eventStream'), target.fixture('failedEvent'));
+      await target.cases([exampleOf(target, params)], params, async (near) => {
+        row.check(await target.call('redeliver', { params: near }));
+      });
+    },
+  );
 }
 
 conformance(
   '[§7 redeliver.errors.404.event] redelivery answers 404 for an event that exists in another stream',
   { needs: [fixture('eventStream'), fixture('eventOfAnotherStream'), writes], requests: 1 },
   async ({ target }) => {
-    const exchange = await target.call('redeliver', { params: { id: target.fixture('eventStream'), event_id: target.fixture('eventOfAnotherStream') } });
+    const exchange = await target.call('redeliver', {
+      params: { id: target.fixture('eventStream'), event_id: target.fixture('eventOfAnotherStream') },
+    });
     expectStatus(exchange, 404);
   },
 );

@@ -1,10 +1,22 @@
 // Spec section 4.1: redelivery of a failed event answers 202; observed: with {} as JSON. One
 // redelivery, read by both.
-import { conformance, expectEqual, expectObservedContentType, expectStatus, fixture, writes, type TargetSession } from '../../harness/index.ts';
+import {
+  conformance,
+  expectEqual,
+  expectObservedContentType,
+  expectStatus,
+  fixture,
+  writes,
+  type TargetSession,
+} from '../../harness/index.ts';
 import { observed } from '../../specs/index.ts';
 import { sharedRequest } from '../requests.ts';
 
-const plan = { needs: [fixture('eventStream'), fixture('failedEvent'), writes], requests: 0, shared: [sharedRequest.redeliveryOfFailedEvent] };
+const plan = {
+  needs: [fixture('eventStream'), fixture('failedEvent'), writes],
+  requests: 0,
+  shared: [sharedRequest.redeliveryOfFailedEvent],
+};
 
 function redeliverFailedEvent(target: TargetSession) {
   return target.call('redeliver', {

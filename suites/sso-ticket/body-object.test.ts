@@ -10,7 +10,11 @@ for (const refusal of [refusals.ticketBodyNull, refusals.ticketBodyArray]) {
     expectRefused(await sendRefusal(target, refusal));
   });
 
-  conformance(`[§7 errors.400.body] ticket creation answers ${refusal.what} with 400 invalid_body`, refusalPlan(refusal), async ({ target }) => {
-    expectObservedError(await sendRefusal(target, refusal), 'invalid_body');
-  });
+  conformance(
+    `[§7 errors.400.body] ticket creation answers ${refusal.what} with 400 invalid_body`,
+    refusalPlan(refusal),
+    async ({ target }) => {
+      expectObservedError(await sendRefusal(target, refusal), 'invalid_body');
+    },
+  );
 }

@@ -10,15 +10,19 @@ const bounds = closedLimit('sso-ticket.header.custom-domain.length');
 const needs = [fixture('selfServiceProfile'), writes];
 
 for (const length of [bounds.min, bounds.max]) {
-  conformance(`[§8 sso-ticket.header.custom-domain.length] ticket creation accepts a custom domain of ${length} characters`, { needs, requests: 1 }, async ({ target }) => {
-    const domain = exampleOf(target, customDomainOfLength(length));
-    const exchange = await target.call('sso-ticket', {
-      params: { id: target.fixture('selfServiceProfile') },
-      headers: { [target.target.customDomainHeader]: domain },
-      body: {},
-    });
-    expectSuccess(exchange);
-  });
+  conformance(
+    `[§8 sso-ticket.header.custom-domain.length] ticket creation accepts a custom domain of ${length} characters`,
+    { needs, requests: 1 },
+    async ({ target }) => {
+      const domain = exampleOf(target, customDomainOfLength(length));
+      const exchange = await target.call('sso-ticket', {
+        params: { id: target.fixture('selfServiceProfile') },
+        headers: { [target.target.customDomainHeader]: domain },
+        body: {},
+      });
+      expectSuccess(exchange);
+    },
+  );
 }
 
 const outside = [
@@ -27,11 +31,15 @@ const outside = [
 ];
 
 for (const row of outside) {
-  conformance(`[§8 sso-ticket.header.custom-domain.length] ticket creation refuses a custom domain of ${row.name}`, { needs, requests: cases(1) }, async ({ target }) => {
-    const profile = target.fixture('selfServiceProfile');
-    await target.cases([exampleOf(target, customDomainOfLength(row.length))], row.generated, async (domain) => {
-      const headers = { [target.target.customDomainHeader]: domain };
-      expectRefused(await target.call('sso-ticket', { params: { id: profile }, headers, body: {} }));
-    });
-  });
+  conformance(
+    `[§8 sso-ticket.header.custom-domain.length] ticket creation refuses a custom domain of ${row.name}`,
+    { needs, requests: cases(1) },
+    async ({ target }) => {
+      const profile = target.fixture('selfServiceProfile');
+      await target.cases([exampleOf(target, customDomainOfLength(row.length))], row.generated, async (domain) => {
+        const headers = { [target.target.customDomainHeader]: domain };
+        expectRefused(await target.call('sso-ticket', { params: { id: profile }, headers, body: {} }));
+      });
+    },
+  );
 }

@@ -10,18 +10,26 @@ import { exampleOf } from '../requests.ts';
 
 const needs = [fixture('selfServiceProfile'), writes];
 
-conformance('[§8 sso-ticket.body.ttl_sec.range] ticket creation refuses a ttl_sec that a 32-bit integer would wrap into the range', { needs, requests: cases(1) }, async ({ target }) => {
-  const profile = target.fixture('selfServiceProfile');
-  await target.cases([exampleOf(target, ttlSecWrappingIntoRange())], ttlSecWrappingIntoRange(), async (ttl_sec) => {
-    expectRefused(await target.call('sso-ticket', { params: { id: profile }, body: { ttl_sec } }));
-  });
-});
+conformance(
+  '[§8 sso-ticket.body.ttl_sec.range] ticket creation refuses a ttl_sec that a 32-bit integer would wrap into the range',
+  { needs, requests: cases(1) },
+  async ({ target }) => {
+    const profile = target.fixture('selfServiceProfile');
+    await target.cases([exampleOf(target, ttlSecWrappingIntoRange())], ttlSecWrappingIntoRange(), async (ttl_sec) => {
+      expectRefused(await target.call('sso-ticket', { params: { id: profile }, body: { ttl_sec } }));
+    });
+  },
+);
 
-conformance('[§8 sso-ticket.header.custom-domain.length] ticket creation refuses a custom domain header that is present but empty', { needs, requests: 1 }, async ({ target }) => {
-  const exchange = await target.call('sso-ticket', {
-    params: { id: target.fixture('selfServiceProfile') },
-    headers: { [target.target.customDomainHeader]: '' },
-    body: {},
-  });
-  expectRefused(exchange);
-});
+conformance(
+  '[§8 sso-ticket.header.custom-domain.length] ticket creation refuses a custom domain header that is present but empty',
+  { needs, requests: 1 },
+  async ({ target }) => {
+    const exchange = await target.call('sso-ticket', {
+      params: { id: target.fixture('selfServiceProfile') },
+      headers: { [target.target.customDomainHeader]: '' },
+      body: {},
+    });
+    expectRefused(exchange);
+  },
+);

@@ -1,6 +1,17 @@
 // Ticket creation: every body field is optional (4.2), the answer is {ticket: <URL>} (2.2). One
 // ticket with an empty body is read by every clause about the answer.
-import { cases, conformance, expectEqual, expectJsonMediaType, expectSchema, expectStatus, expectSuccess, fixture, writes, type TargetSession } from '../../harness/index.ts';
+import {
+  cases,
+  conformance,
+  expectEqual,
+  expectJsonMediaType,
+  expectSchema,
+  expectStatus,
+  expectSuccess,
+  fixture,
+  writes,
+  type TargetSession,
+} from '../../harness/index.ts';
 import { customDomain, ticketRequestBody, ticketRequestBodyWithEveryField } from '../../generators/index.ts';
 import { observed, validator } from '../../specs/index.ts';
 import { exampleOf, sharedRequest } from '../requests.ts';
@@ -9,7 +20,11 @@ const needs = [fixture('selfServiceProfile'), writes];
 const emptyBody = { needs, requests: 0, shared: [sharedRequest.ticketWithEmptyBody] };
 
 function ticketWithEmptyBody(target: TargetSession) {
-  return target.call('sso-ticket', { params: { id: target.fixture('selfServiceProfile') }, body: {}, shared: sharedRequest.ticketWithEmptyBody });
+  return target.call('sso-ticket', {
+    params: { id: target.fixture('selfServiceProfile') },
+    body: {},
+    shared: sharedRequest.ticketWithEmptyBody,
+  });
 }
 
 function safeHost(url: string | undefined): string | undefined {
@@ -38,43 +53,63 @@ conformance('[§4.4 sso-ticket.success.status] ticket creation answers 201', emp
   expectStatus(await ticketWithEmptyBody(target), observed.operations['sso-ticket'].success.status);
 });
 
-conformance('[§2.2 sso-ticket.response.shape] the ticket is a connections-flow URL on the tenant host, alone in the body', emptyBody, async ({ target }) => {
-  const exchange = await ticketWithEmptyBody(target);
-  expectSchema(exchange, validator('SsoTicket', 'observed'), `{"ticket": "https://<host>${observed.ticket.path}?${observed.ticket.query_parameter}=<${observed.ticket.code_length} alphanumerics>"} and nothing else`);
-  const host = safeHost((exchange.json as { ticket?: string } | undefined)?.ticket);
-  const tenantHost = new URL(target.target.audience).host;
-  expectEqual(host, tenantHost, "ticket host (the tenant's)", { exchange });
-});
+conformance(
+  '[§2.2 sso-ticket.response.shape] the ticket is a connections-flow URL on the tenant host, alone in the body',
+  emptyBody,
+  async ({ target }) => {
+    const exchange = await ticketWithEmptyBody(target);
+    expectSchema(
+      exchange,
+      validator('SsoTicket', 'observed'),
+      `{"ticket": "https://<host>${observed.ticket.path}?${observed.ticket.query_parameter}=<${observed.ticket.code_length} alphanumerics>"} and nothing else`,
+    );
+    const host = safeHost((exchange.json as { ticket?: string } | undefined)?.ticket);
+    const tenantHost = new URL(target.target.audience).host;
+    expectEqual(host, tenantHost, "ticket host (the tenant's)", { exchange });
+  },
+);
 
-conformance('[§4.2 sso-ticket.body.optional] ticket creation accepts a body with every field, and generated selections of them', { needs, requests: cases(1) }, async ({ target }) => {
-  const profile = target.fixture('selfServiceProfile');
-  // Ids inside the body are ones the target has (or the field is left out): a real service may
-  // check that they exist, and this test is about well-formed bodies, not existence.
-  const existing = {
-    connectionIds: target.target.fixtures.connectionId ? [target.target.fixtures.connectionId] : [],
-    clientIds: [target.target.roles.global!.clientId],
-    organizationIds: [],
-  };
-  await target.cases([exampleOf(target, ticketRequestBodyWithEveryField(existing))], ticketRequestBody(existing), async (body) => {
-    expectSuccess(await target.call('sso-ticket', { params: { id: profile }, body }));
-  });
-});
+conformance(
+  '[§4.2 sso-ticket.body.optional] ticket creation accepts a body with every field, and generated selections of them',
+  { needs, requests: cases(1) },
+  async ({ target }) => {
+    const profile = target.fixture('selfServiceProfile');
+    // Ids inside the body are ones the target has (or the field is left out): a real service may
+    // check that they exist, and this test is about well-formed bodies, not existence.
+    const existing = {
+      connectionIds: target.target.fixtures.connectionId ? [target.target.fixtures.connectionId] : [],
+      clientIds: [target.target.roles.global!.clientId],
+      organizationIds: [],
+    };
+    await target.cases([exampleOf(target, ticketRequestBodyWithEveryField(existing))], ticketRequestBody(existing), async (body) => {
+      expectSuccess(await target.call('sso-ticket', { params: { id: profile }, body }));
+    });
+  },
+);
 
-conformance('[§4.2 sso-ticket.custom-domain.host] with tenant-custom-domain the ticket URL is on that domain', { needs, requests: 1 }, async ({ target }) => {
-  const domain = exampleOf(target, customDomain());
-  const exchange = await target.call('sso-ticket', {
-    params: { id: target.fixture('selfServiceProfile') },
-    headers: { [target.target.customDomainHeader]: domain },
-    body: {},
-  });
-  const host = safeHost((exchange.json as { ticket?: string } | undefined)?.ticket);
-  expectEqual(host, domain.toLowerCase(), 'ticket host', { exchange });
-});
+conformance(
+  '[§4.2 sso-ticket.custom-domain.host] with tenant-custom-domain the ticket URL is on that domain',
+  { needs, requests: 1 },
+  async ({ target }) => {
+    const domain = exampleOf(target, customDomain());
+    const exchange = await target.call('sso-ticket', {
+      params: { id: target.fixture('selfServiceProfile') },
+      headers: { [target.target.customDomainHeader]: domain },
+      body: {},
+    });
+    const host = safeHost((exchange.json as { ticket?: string } | undefined)?.ticket);
+    expectEqual(host, domain.toLowerCase(), 'ticket host', { exchange });
+  },
+);
 
-conformance('[§4.2 sso-ticket.body.optional] ticket creation accepts connection_id alone', { needs: [...needs, fixture('connectionId')], requests: 1 }, async ({ target }) => {
-  const exchange = await target.call('sso-ticket', {
-    params: { id: target.fixture('selfServiceProfile') },
-    body: { connection_id: target.fixture('connectionId') },
-  });
-  expectSuccess(exchange);
-});
+conformance(
+  '[§4.2 sso-ticket.body.optional] ticket creation accepts connection_id alone',
+  { needs: [...needs, fixture('connectionId')], requests: 1 },
+  async ({ target }) => {
+    const exchange = await target.call('sso-ticket', {
+      params: { id: target.fixture('selfServiceProfile') },
+      body: { connection_id: target.fixture('connectionId') },
+    });
+    expectSuccess(exchange);
+  },
+);

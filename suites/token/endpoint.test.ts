@@ -2,7 +2,17 @@
 // tokens carry scopes from the catalogue. Observed: the response shape, the claims, the lifetime,
 // the JWKS, the JSON form of the request and the endpoint's own error shape.
 import { createLocalJWKSet, decodeJwt, decodeProtectedHeader, jwtVerify } from 'jose';
-import { conformance, expectEqual, expectIncludes, expectNoProblems, expectNotEqual, expectPresent, expectSchema, expectStatus, sharedKeys } from '../../harness/index.ts';
+import {
+  conformance,
+  expectEqual,
+  expectIncludes,
+  expectNoProblems,
+  expectNotEqual,
+  expectPresent,
+  expectSchema,
+  expectStatus,
+  sharedKeys,
+} from '../../harness/index.ts';
 import { checkScopeString, observed, operation, validator } from '../../specs/index.ts';
 import { wrongSecret } from './refused-token-requests.ts';
 
@@ -19,12 +29,16 @@ const readsToken = { operation: 'token' as const, requests: 0 };
 const readsJwks = { operation: 'token' as const, requests: 0, shared: [sharedKeys.jwks] };
 const ownRequest = { operation: 'token' as const, requests: 1 };
 
-conformance('[§5 token.endpoint] the token endpoint issues a JWT for form-encoded client credentials and the /api/v2/ audience', readsToken, async ({ target }) => {
-  const { exchange, token } = await target.issued('global');
-  expectStatus(exchange, 200);
-  const header = token && JWS_COMPACT.test(token) ? safe(() => decodeProtectedHeader(token)) : undefined;
-  expectPresent(header?.alg, 'alg of the access_token, a compact JWS', { exchange });
-});
+conformance(
+  '[§5 token.endpoint] the token endpoint issues a JWT for form-encoded client credentials and the /api/v2/ audience',
+  readsToken,
+  async ({ target }) => {
+    const { exchange, token } = await target.issued('global');
+    expectStatus(exchange, 200);
+    const header = token && JWS_COMPACT.test(token) ? safe(() => decodeProtectedHeader(token)) : undefined;
+    expectPresent(header?.alg, 'alg of the access_token, a compact JWS', { exchange });
+  },
+);
 
 conformance('[§5 token.scopes] an access token carries its scopes', readsToken, async ({ target }) => {
   const scopes = scopesOf(await target.tokenFor('global'));
@@ -32,23 +46,40 @@ conformance('[§5 token.scopes] an access token carries its scopes', readsToken,
   expectIncludes(scopes, needed, "scope claim (the global role's grant)");
 });
 
-conformance('[§5 scopes.catalogue] every scope an access token carries is action:resource from the catalogue', readsToken, async ({ target }) => {
-  const check = checkScopeString(scopesOf(await target.tokenFor('global')).join(' '));
-  expectNotEqual(check.scopes, [], 'scopes of the token');
-  expectEqual({ malformed: check.malformed, unknown: check.unknown }, { malformed: [], unknown: [] }, 'scopes not action:resource from the section 5 catalogue');
-});
+conformance(
+  '[§5 scopes.catalogue] every scope an access token carries is action:resource from the catalogue',
+  readsToken,
+  async ({ target }) => {
+    const check = checkScopeString(scopesOf(await target.tokenFor('global')).join(' '));
+    expectNotEqual(check.scopes, [], 'scopes of the token');
+    expectEqual(
+      { malformed: check.malformed, unknown: check.unknown },
+      { malformed: [], unknown: [] },
+      'scopes not action:resource from the section 5 catalogue',
+    );
+  },
+);
 
-conformance('[§5 token.observed.response] the token response has access_token, token_type Bearer, expires_in and scope', readsToken, async ({ target }) => {
-  const { exchange } = await target.issued('global');
-  expectSchema(exchange, validator('TokenResponse', 'observed'), '{access_token, token_type: "Bearer", expires_in, scope}');
-});
+conformance(
+  '[§5 token.observed.response] the token response has access_token, token_type Bearer, expires_in and scope',
+  readsToken,
+  async ({ target }) => {
+    const { exchange } = await target.issued('global');
+    expectSchema(exchange, validator('TokenResponse', 'observed'), '{access_token, token_type: "Bearer", expires_in, scope}');
+  },
+);
 
 conformance('[§5 token.lifetime] an access token lives 86400 seconds', readsToken, async ({ target }) => {
   const { exchange, token } = await target.issued('global');
   const claims = token ? safe(() => decodeJwt(token)) : undefined;
   const expiresIn = (exchange.json as { expires_in?: unknown } | undefined)?.expires_in;
   const lifetime = claims?.exp !== undefined && claims.iat !== undefined ? claims.exp - claims.iat : undefined;
-  expectEqual({ expires_in: expiresIn, 'exp - iat': lifetime }, { expires_in: observed.tokens.expires_in, 'exp - iat': observed.tokens.expires_in }, 'lifetime', { exchange });
+  expectEqual(
+    { expires_in: expiresIn, 'exp - iat': lifetime },
+    { expires_in: observed.tokens.expires_in, 'exp - iat': observed.tokens.expires_in },
+    'lifetime',
+    { exchange },
+  );
 });
 
 conformance('[§5 token.observed.claims] an access token is an RS256 JWS with the documented claims', readsToken, async ({ target }) => {
@@ -61,7 +92,7 @@ conformance('[§5 token.observed.claims] an access token is an RS256 JWS with th
     header.typ !== observed.tokens.typ && `typ ${String(header.typ)}`,
     typeof header.kid !== 'string' && 'no kid',
     !(typeof claims.iss === 'string' && /^https:\/\/[^/]+\/$/.test(claims.iss)) && `iss ${JSON.stringify(claims.iss)}`,
-    !([claims.aud].flat().includes(target.target.audience)) && `aud ${JSON.stringify(claims.aud)}`,
+    ![claims.aud].flat().includes(target.target.audience) && `aud ${JSON.stringify(claims.aud)}`,
     claims.sub !== `${clientId}${observed.tokens.subject_suffix}` && `sub ${JSON.stringify(claims.sub)}`,
     claims.azp !== clientId && `azp ${JSON.stringify(claims.azp)}`,
     claims.gty !== observed.tokens.gty && `gty ${JSON.stringify(claims.gty)}`,
@@ -84,18 +115,26 @@ conformance('[§5 token.observed.jwks] the published JWKS verifies an issued tok
   expectEqual(verified, 'verified', `a token checked with the keys of ${target.forge.jwksUrl}`);
 });
 
-conformance('[§5 token.observed.json-request] the token endpoint accepts a JSON request without the trailing slash', ownRequest, async ({ target }) => {
-  const { exchange, token } = await target.tokenRequest('global', { json: true, url: `${target.target.authUrl}${observed.tokens.path}` });
-  expectStatus(exchange, 200);
-  expectPresent(token, 'access_token', { exchange });
-});
+conformance(
+  '[§5 token.observed.json-request] the token endpoint accepts a JSON request without the trailing slash',
+  ownRequest,
+  async ({ target }) => {
+    const { exchange, token } = await target.tokenRequest('global', { json: true, url: `${target.target.authUrl}${observed.tokens.path}` });
+    expectStatus(exchange, 200);
+    expectPresent(token, 'access_token', { exchange });
+  },
+);
 
-conformance('[§5 token.observed.errors] a wrong client secret is answered 401 invalid_client in the endpoint\'s own error shape', wrongSecret.plan, async ({ target }) => {
-  const { exchange } = await wrongSecret.send(target);
-  expectStatus(exchange, observed.tokens.errors.invalid_client!.status);
-  expectSchema(exchange, validator('TokenError', 'observed'), '{error: "invalid_client", error_description}');
-  expectEqual((exchange.json as { error?: unknown } | undefined)?.error, 'invalid_client', 'error', { exchange });
-});
+conformance(
+  "[§5 token.observed.errors] a wrong client secret is answered 401 invalid_client in the endpoint's own error shape",
+  wrongSecret.plan,
+  async ({ target }) => {
+    const { exchange } = await wrongSecret.send(target);
+    expectStatus(exchange, observed.tokens.errors.invalid_client!.status);
+    expectSchema(exchange, validator('TokenError', 'observed'), '{error: "invalid_client", error_description}');
+    expectEqual((exchange.json as { error?: unknown } | undefined)?.error, 'invalid_client', 'error', { exchange });
+  },
+);
 
 function safe<T>(read: () => T): T | undefined {
   try {

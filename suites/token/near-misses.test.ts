@@ -19,18 +19,26 @@ const rows: Array<{ clause: string; error: 'invalid_client' | 'access_denied'; f
 
 for (const { clause, error, far, near } of rows) {
   for (const request of far ? [far, ...near] : near) {
-    conformance(`[§5 ${clause}] the token endpoint issues no token for a request with ${request.what}`, request.plan, async ({ target }) => {
-      expectRefused((await request.send(target)).exchange);
-    });
+    conformance(
+      `[§5 ${clause}] the token endpoint issues no token for a request with ${request.what}`,
+      request.plan,
+      async ({ target }) => {
+        expectRefused((await request.send(target)).exchange);
+      },
+    );
   }
 
   const status = observed.tokens.errors[error]!.status;
   for (const request of near) {
-    conformance(`[§5 token.observed.errors] the token endpoint answers a request with ${request.what} ${status} ${error}`, request.plan, async ({ target }) => {
-      const { exchange } = await request.send(target);
-      expectStatus(exchange, status);
-      expectSchema(exchange, validator('TokenError', 'observed'), `{error: "${error}", error_description}`);
-      expectEqual(errorOf(exchange), error, 'error', { exchange });
-    });
+    conformance(
+      `[§5 token.observed.errors] the token endpoint answers a request with ${request.what} ${status} ${error}`,
+      request.plan,
+      async ({ target }) => {
+        const { exchange } = await request.send(target);
+        expectStatus(exchange, status);
+        expectSchema(exchange, validator('TokenError', 'observed'), `{error: "${error}", error_description}`);
+        expectEqual(errorOf(exchange), error, 'error', { exchange });
+      },
+    );
   }
 }

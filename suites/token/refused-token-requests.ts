@@ -19,7 +19,10 @@ function refused(what: string, overrides: (target: TargetSession) => Parameters<
   return {
     what,
     plan: { operation: 'token', requests: 0, shared: [key] },
-    send: (target) => target.shared(key, `a client-credentials request of role global with ${what}`, () => target.tokenRequest('global', overrides(target))),
+    send: (target) =>
+      target.shared(key, `a client-credentials request of role global with ${what}`, () =>
+        target.tokenRequest('global', overrides(target)),
+      ),
   };
 }
 

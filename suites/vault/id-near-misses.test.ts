@@ -18,10 +18,14 @@ const nearMisses: Array<{ what: string; of: (existing: string) => fc.Arbitrary<s
 const shortest = (ids: readonly string[]) => [...ids].sort((a, b) => a.length - b.length)[0]!;
 
 for (const { what, of } of nearMisses) {
-  conformance(`[§4.3 vault.response.record] the vault read refuses an existing connection id ${what}`, { needs: [fixture('vaultConnections')], requests: cases(1) }, async ({ target }) => {
-    const ids = of(shortest(target.fixture('vaultConnections')));
-    await target.cases([exampleOf(target, ids)], ids, async (id) => {
-      expectRefused(await target.call('vault', { params: { id } }));
-    });
-  });
+  conformance(
+    `[§4.3 vault.response.record] the vault read refuses an existing connection id ${what}`,
+    { needs: [fixture('vaultConnections')], requests: cases(1) },
+    async ({ target }) => {
+      const ids = of(shortest(target.fixture('vaultConnections')));
+      await target.cases([exampleOf(target, ids)], ids, async (id) => {
+        expectRefused(await target.call('vault', { params: { id } }));
+      });
+    },
+  );
 }

@@ -6,7 +6,12 @@ import { sharedRequest } from '../requests.ts';
 
 conformance(
   '[§9 versioning.base-path] the vault read answers under the /api/v2 base path',
-  { operation: 'vault', needs: [fixture('vaultConnections')], requests: 0, shared: (c) => [sharedRequest.vaultRead(c.target.fixtures.vaultConnections[0]!)] },
+  {
+    operation: 'vault',
+    needs: [fixture('vaultConnections')],
+    requests: 0,
+    shared: (c) => [sharedRequest.vaultRead(c.target.fixtures.vaultConnections[0]!)],
+  },
   async ({ target }) => {
     const id = target.fixture('vaultConnections')[0]!;
     const exchange = await target.call('vault', { params: { id }, shared: sharedRequest.vaultRead(id) });

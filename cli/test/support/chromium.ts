@@ -11,9 +11,16 @@ export const CHROMIUM = '/usr/bin/chromium';
 export const CHROMIUM_MISSING = `${CHROMIUM} is not installed: apt-get install --no-install-recommends chromium (Debian's package chromium)`;
 
 const FLAGS = [
-  '--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run',
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
   // The page's console (CSP violations, script errors) on stderr.
-  '--enable-logging=stderr', '--v=0',
+  '--enable-logging=stderr',
+  '--v=0',
 ];
 
 export interface Opened {
@@ -30,7 +37,10 @@ export function chromiumInstalled(): boolean {
 export function openInChromium(file: string, timeoutMs = 20_000): Promise<Opened> {
   const profile = mkdtempSync(join(tmpdir(), 'chromium-profile-'));
   return new Promise((resolve, reject) => {
-    const child = spawn(CHROMIUM, [...FLAGS, `--user-data-dir=${profile}`, '--dump-dom', pathToFileURL(file).href], { detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(CHROMIUM, [...FLAGS, `--user-data-dir=${profile}`, '--dump-dom', pathToFileURL(file).href], {
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));

@@ -19,9 +19,30 @@ interface ElementRule {
 }
 
 const RULES: Record<string, ElementRule> = {
-  testsuites: { attributes: ['name', 'time', 'tests', 'failures', 'errors'], required: [], children: ['testsuite'], text: false, times: ['time'] },
+  testsuites: {
+    attributes: ['name', 'time', 'tests', 'failures', 'errors'],
+    required: [],
+    children: ['testsuite'],
+    text: false,
+    times: ['time'],
+  },
   testsuite: {
-    attributes: ['name', 'tests', 'failures', 'errors', 'group', 'time', 'skipped', 'timestamp', 'hostname', 'id', 'package', 'file', 'log', 'url'],
+    attributes: [
+      'name',
+      'tests',
+      'failures',
+      'errors',
+      'group',
+      'time',
+      'skipped',
+      'timestamp',
+      'hostname',
+      'id',
+      'package',
+      'file',
+      'log',
+      'url',
+    ],
     required: ['name', 'tests', 'failures', 'errors'],
     children: ['testsuite', 'properties', 'testcase', 'system-out', 'system-err'],
     text: false,
@@ -45,7 +66,13 @@ const RULES: Record<string, ElementRule> = {
 export function junitProblems(xml: string): string[] {
   const valid = XMLValidator.validate(xml);
   if (valid !== true) return [`not well-formed XML: ${valid.err.msg} (line ${valid.err.line})`];
-  const parsed = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '', preserveOrder: true, parseAttributeValue: false, parseTagValue: false }).parse(xml) as Node[];
+  const parsed = new XMLParser({
+    ignoreAttributes: false,
+    attributeNamePrefix: '',
+    preserveOrder: true,
+    parseAttributeValue: false,
+    parseTagValue: false,
+  }).parse(xml) as Node[];
   const roots = parsed.filter((node) => !('?xml' in node));
   if (roots.length !== 1 || !('testsuites' in roots[0]!)) return ['the root element is not <testsuites>'];
   const problems: string[] = [];
@@ -60,10 +87,13 @@ function check(node: Node, name: string, path: string, problems: string[]): void
     return;
   }
   const attributes = node[':@'] ?? {};
-  for (const attribute of Object.keys(attributes)) if (!rule.attributes.includes(attribute)) problems.push(`${path}: attribute ${attribute} is not allowed on <${name}>`);
-  for (const attribute of rule.required) if (!(attribute in attributes)) problems.push(`${path}: <${name}> lacks its required attribute ${attribute}`);
+  for (const attribute of Object.keys(attributes))
+    if (!rule.attributes.includes(attribute)) problems.push(`${path}: attribute ${attribute} is not allowed on <${name}>`);
+  for (const attribute of rule.required)
+    if (!(attribute in attributes)) problems.push(`${path}: <${name}> lacks its required attribute ${attribute}`);
   for (const attribute of rule.times ?? []) {
-    if (attribute in attributes && !SUREFIRE_TIME.test(attributes[attribute]!)) problems.push(`${path}: ${attribute}="${attributes[attribute]}" is not a SUREFIRE_TIME`);
+    if (attribute in attributes && !SUREFIRE_TIME.test(attributes[attribute]!))
+      problems.push(`${path}: ${attribute}="${attributes[attribute]}" is not a SUREFIRE_TIME`);
   }
   const children = (node[name] as Node[] | undefined) ?? [];
   children.forEach((child, index) => {

@@ -58,10 +58,11 @@ export function startMockProgram(args: string[]): Promise<Started> {
           child,
           url: match[1]!,
           requests: () => output.split('\n').filter((line) => /^(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS) \//.test(line)).length,
-          stop: () => new Promise((done) => {
-            child.once('exit', () => done());
-            child.kill('SIGTERM');
-          }),
+          stop: () =>
+            new Promise((done) => {
+              child.once('exit', () => done());
+              child.kill('SIGTERM');
+            }),
         });
       }
     });

@@ -17,7 +17,13 @@ export function compileCheck(node: JsonObject): ValidateFunction {
 }
 
 /** Swaps the check of a header (lower-case name) or path parameter of an operation. */
-export function replaceParameterCheck(app: FaultHooks, key: OperationKey, where: 'path' | 'headers', name: string, make: (current: ValidateFunction, built: Readonly<Partial<Components>>) => ValidateFunction): void {
+export function replaceParameterCheck(
+  app: FaultHooks,
+  key: OperationKey,
+  where: 'path' | 'headers',
+  name: string,
+  make: (current: ValidateFunction, built: Readonly<Partial<Components>>) => ValidateFunction,
+): void {
   app.override('validators', (validators, built) => {
     const checks = validators.operations[key][where];
     const index = checks.findIndex((check) => check.name === name);

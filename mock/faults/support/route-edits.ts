@@ -10,7 +10,11 @@ import { isJsonMediaType } from '../../stages/json-body.ts';
 export const MANAGEMENT_ROUTES: readonly RouteKey[] = ['redeliver', 'sso-ticket', 'vault', 'not-found', 'method-not-allowed'];
 
 /** Changes the reply of each of the routes; `edit` returns the reply unchanged when it does not apply. */
-export function editReplies(app: FaultHooks, keys: readonly RouteKey[], edit: (reply: Reply, exchange: Exchange) => Reply | Promise<Reply>): void {
+export function editReplies(
+  app: FaultHooks,
+  keys: readonly RouteKey[],
+  edit: (reply: Reply, exchange: Exchange) => Reply | Promise<Reply>,
+): void {
   for (const key of keys) {
     app.wrapRoute(key, (next) => async (exchange) => edit(await next(exchange), exchange));
   }

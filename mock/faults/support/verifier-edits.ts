@@ -29,8 +29,13 @@ export async function signedPayload(token: string, keys: SigningKeys): Promise<C
 }
 
 /** Replaces the verifier; `parts` are the components built before it (keys, clock, tenant, store). */
-export function editVerifier(app: FaultHooks, edit: (verifier: TokenVerifier, parts: Pick<Components, 'keys' | 'clock' | 'tenant' | 'store'>) => TokenVerifier): void {
-  app.override('verifier', (verifier, built) => edit(verifier, { keys: built.keys!, clock: built.clock!, tenant: built.tenant!, store: built.store! }));
+export function editVerifier(
+  app: FaultHooks,
+  edit: (verifier: TokenVerifier, parts: Pick<Components, 'keys' | 'clock' | 'tenant' | 'store'>) => TokenVerifier,
+): void {
+  app.override('verifier', (verifier, built) =>
+    edit(verifier, { keys: built.keys!, clock: built.clock!, tenant: built.tenant!, store: built.store! }),
+  );
 }
 
 /** What a lenient claim check knows: who the tenant is, and the time. */
@@ -62,7 +67,9 @@ export function forgiveClaimAt(app: FaultHooks, key: OperationKey, forgive: (cla
     const claims = await signedPayload(token, keys);
     const repaired = claims && forgive(claims, components());
     if (!repaired || !verifier.checkClaims(repaired, host).ok) return exchange;
-    const resigned = await new SignJWT(repaired).setProtectedHeader(decodeProtectedHeader(token) as JWTHeaderParameters).sign(keys.privateKey);
+    const resigned = await new SignJWT(repaired)
+      .setProtectedHeader(decodeProtectedHeader(token) as JWTHeaderParameters)
+      .sign(keys.privateKey);
     return { ...exchange, headers: { ...exchange.headers, authorization: `Bearer ${resigned}` } };
   });
 }
@@ -70,7 +77,8 @@ export function forgiveClaimAt(app: FaultHooks, key: OperationKey, forgive: (cla
 /** Changes who a verified token's caller is (its client, its scopes). */
 export function editPrincipal(app: FaultHooks, edit: (principal: Principal) => Principal): void {
   editVerifier(app, (verifier) => {
-    const edited = (verification: Verification): Verification => (verification.ok ? { ok: true, principal: edit(verification.principal) } : verification);
+    const edited = (verification: Verification): Verification =>
+      verification.ok ? { ok: true, principal: edit(verification.principal) } : verification;
     return {
       async verify(authorization) {
         return edited(await verifier.verify(authorization));
@@ -86,7 +94,10 @@ export function editPrincipal(app: FaultHooks, edit: (principal: Principal) => P
  * Accepts, besides what the verifier accepts, tokens that `accepts` vouches for: their claims are
  * still checked, and a token that fails that check keeps the verifier's own refusal.
  */
-export function alsoAccept(app: FaultHooks, accepts: (token: string, parts: Pick<Components, 'keys' | 'tenant' | 'clock'>) => Promise<Claims | undefined>): void {
+export function alsoAccept(
+  app: FaultHooks,
+  accepts: (token: string, parts: Pick<Components, 'keys' | 'tenant' | 'clock'>) => Promise<Claims | undefined>,
+): void {
   editVerifier(app, (verifier, parts) => ({
     ...verifier,
     async verify(authorization) {

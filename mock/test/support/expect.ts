@@ -10,7 +10,10 @@ const catalogue = createErrorCatalogue();
 /** The answer is the catalogue's error `kind` (with `detail`), in the observed error shape. */
 export function expectError(answer: Answer, kind: ApiErrorKind, detail?: string): void {
   const entry = apiErrorCatalogue[kind] as { status: number; errorCode?: string };
-  expect({ status: answer.status, contentType: answer.headers['content-type'] }).toEqual({ status: entry.status, contentType: observed.content_type });
+  expect({ status: answer.status, contentType: answer.headers['content-type'] }).toEqual({
+    status: entry.status,
+    contentType: observed.content_type,
+  });
   const body = answer.json as Record<string, unknown>;
   expect(body.statusCode).toBe(entry.status);
   expect(body.error).toBe(reasonPhrase(entry.status));

@@ -4,9 +4,15 @@ import { SignJWT, decodeJwt, exportSPKI, generateKeyPair, importJWK, type JWTPay
 import type { MockServer } from '../../index.ts';
 
 /** The token's claims changed by `change`, signed with the mock's key under its kid. */
-export async function resigned(mock: MockServer, token: string, change: (claims: JWTPayload, nowSeconds: number) => JWTPayload): Promise<string> {
+export async function resigned(
+  mock: MockServer,
+  token: string,
+  change: (claims: JWTPayload, nowSeconds: number) => JWTPayload,
+): Promise<string> {
   const nowSeconds = Math.floor(mock.clock.now() / 1000);
-  return new SignJWT(change(decodeJwt(token), nowSeconds)).setProtectedHeader({ alg: 'RS256', typ: 'JWT', kid: mock.keys.kid }).sign(mock.keys.privateKey);
+  return new SignJWT(change(decodeJwt(token), nowSeconds))
+    .setProtectedHeader({ alg: 'RS256', typ: 'JWT', kid: mock.keys.kid })
+    .sign(mock.keys.privateKey);
 }
 
 /** Algorithm confusion: HS256 with the published public key (SPKI PEM text) as the HMAC secret. */

@@ -51,7 +51,12 @@ export function client(mock: MockServer, name: string): { client_id: string; cli
 
 /** A token request with the fixture client's credentials and the canonical audience, plus overrides. */
 export function tokenRequest(mock: MockServer, name: string, overrides: Record<string, string | undefined> = {}): Record<string, string> {
-  const fields: Record<string, string | undefined> = { grant_type: 'client_credentials', ...client(mock, name), audience: mock.audience, ...overrides };
+  const fields: Record<string, string | undefined> = {
+    grant_type: 'client_credentials',
+    ...client(mock, name),
+    audience: mock.audience,
+    ...overrides,
+  };
   return Object.fromEntries(Object.entries(fields).filter((e): e is [string, string] => e[1] !== undefined));
 }
 

@@ -10,7 +10,11 @@ export interface RawResponse {
 }
 
 /** Sends bytes, resolves with the first response (or undefined when the socket closes without one). */
-export function rawRequest(mock: MockServer, bytes: string | Buffer, options: { timeoutMs?: number; head?: boolean } = {}): Promise<RawResponse | undefined> {
+export function rawRequest(
+  mock: MockServer,
+  bytes: string | Buffer,
+  options: { timeoutMs?: number; head?: boolean } = {},
+): Promise<RawResponse | undefined> {
   return new Promise((resolve, reject) => {
     const socket = connect(mock.port, mock.host);
     collectResponse(socket, options.timeoutMs ?? 5_000, options.head).then(resolve, reject);
@@ -46,10 +50,12 @@ function parseResponse(buffer: Buffer, head: boolean): RawResponse | undefined {
   const end = buffer.indexOf('\r\n\r\n');
   if (end < 0) return undefined;
   const [statusLine = '', ...lines] = buffer.subarray(0, end).toString('latin1').split('\r\n');
-  const headers = Object.fromEntries(lines.map((line) => {
-    const colon = line.indexOf(':');
-    return [line.slice(0, colon).trim().toLowerCase(), line.slice(colon + 1).trim()];
-  }));
+  const headers = Object.fromEntries(
+    lines.map((line) => {
+      const colon = line.indexOf(':');
+      return [line.slice(0, colon).trim().toLowerCase(), line.slice(colon + 1).trim()];
+    }),
+  );
   const length = head ? 0 : Number(headers['content-length'] ?? 0);
   const body = buffer.subarray(end + 4);
   if (body.length < length) return undefined;

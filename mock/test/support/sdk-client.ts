@@ -37,7 +37,13 @@ async function scenario(name: string, run: () => Promise<unknown>): Promise<void
   try {
     result = { name, value: await run() };
   } catch (error) {
-    result = { name, error: { type: typeOf(error), ...(error instanceof ManagementError && error.statusCode !== undefined ? { statusCode: error.statusCode } : {}) } };
+    result = {
+      name,
+      error: {
+        type: typeOf(error),
+        ...(error instanceof ManagementError && error.statusCode !== undefined ? { statusCode: error.statusCode } : {}),
+      },
+    };
   }
   process.stdout.write(`${JSON.stringify(result)}\n`);
 }
@@ -62,7 +68,10 @@ async function main(config: SdkScenarioConfig): Promise<void> {
   await scenario('limited 2', async () => (await limited.flows.vault.connections.get(ids.vault, { maxRetries: 0 })).id);
   await scenario('429 without retries', () => limited.flows.vault.connections.get(ids.vault, { maxRetries: 0 }));
   const started = Date.now();
-  await scenario('429 with retries', async () => ({ id: (await limited.flows.vault.connections.get(ids.vault, { maxRetries: 2 })).id, waitedMs: Date.now() - started }));
+  await scenario('429 with retries', async () => ({
+    id: (await limited.flows.vault.connections.get(ids.vault, { maxRetries: 2 })).id,
+    waitedMs: Date.now() - started,
+  }));
 }
 
 main(JSON.parse(process.argv[2] ?? '{}') as SdkScenarioConfig).catch((error: unknown) => {
