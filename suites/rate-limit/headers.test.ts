@@ -1,38 +1,17 @@
 // Observed: the rate-limit headers are on successful answers too, and mean what the service's
 // documentation says: Limit is the bucket size, Remaining the requests left, Reset a Unix time
 // in seconds. Reads of a vault connection are the probe (they write nothing).
-import {
-  conformance,
-  expectEqual,
-  expectNoProblems,
-  expectPresent,
-  expectSuccess,
-  fixture,
-  shown,
-  type TargetSession,
-} from '../../harness/index.ts';
-import { sharedRequest } from '../requests.ts';
+import { conformance, expectEqual, expectNoProblems, expectPresent, expectSuccess, fixture, shown } from '../../harness/index.ts';
+import { successOf } from '../requests.ts';
 import { answerSecondsOf, rateLimitHeaderNames, rateLimitOf, rateLimitProblems } from './headers.ts';
 
-const firstRead = {
-  operation: 'vault' as const,
-  needs: [fixture('vaultConnections')],
-  requests: 0,
-  shared: (c: { target: { fixtures: { vaultConnections: string[] } } }) => [
-    sharedRequest.vaultRead(c.target.fixtures.vaultConnections[0]!),
-  ],
-};
-
-function read(target: TargetSession) {
-  const id = target.fixture('vaultConnections')[0]!;
-  return target.call('vault', { params: { id }, shared: sharedRequest.vaultRead(id) });
-}
+const firstRead = successOf('vault');
 
 conformance(
   '[§8 rate-limit.headers.on-success] a successful vault read carries the three X-RateLimit headers',
-  firstRead,
+  firstRead.plan,
   async ({ target }) => {
-    const exchange = await read(target);
+    const exchange = await firstRead.send(target);
     expectSuccess(exchange);
     expectNoProblems(rateLimitProblems(exchange), 'whole-number X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset', {
       exchange,
@@ -57,9 +36,9 @@ conformance(
 
 conformance(
   '[§8 rate-limit.reset.unix-seconds] X-RateLimit-Reset is a Unix time in seconds, not in the past',
-  firstRead,
+  firstRead.plan,
   async ({ target }) => {
-    const exchange = await read(target);
+    const exchange = await firstRead.send(target);
     const reset = rateLimitOf(exchange).reset;
     const now = answerSecondsOf(exchange);
     const plausibleSeconds = reset !== undefined && reset > 1e9 && reset < 1e11;
