@@ -14,9 +14,7 @@ const PLOT_HEIGHT = HEIGHT - MARGIN.top - MARGIN.bottom;
 export function rateLimitPlot(tests: readonly TestOutcome[]): Markup {
   const points = tests.flatMap((t) => t.rateLimit).sort((a, b) => a.at - b.at);
   if (points.length === 0) {
-    return html`<p id="rate-limit-caption">
-      No test received an answer from the management interface in this run, so there are no rate-limit headers to plot.
-    </p>`;
+    return html`<p id="rate-limit-caption">No test received an answer from the management interface in this run, so there are no rate-limit headers to plot.</p>`;
   }
   const first = points[0]!.at;
   const secondsOf = (p: RateLimitPoint) => (p.at - first) / 1000;
@@ -29,23 +27,18 @@ export function rateLimitPlot(tests: readonly TestOutcome[]): Markup {
   const withRemaining = points.filter((p) => p.remaining !== undefined);
   const refused = points.filter((p) => p.status === 429);
   return html`${caption(points)}
-    <p class="legend" aria-hidden="true">
-      <span class="remaining">X-RateLimit-Remaining</span><span class="limit">X-RateLimit-Limit</span
-      ><span class="refused">a 429 answer</span>
-    </p>
-    <svg class="plot" viewBox="0 0 ${WIDTH} ${HEIGHT}" role="img" aria-labelledby="rate-limit-caption" xmlns="http://www.w3.org/2000/svg">
-      ${yTicks.map((v) => html`<line class="grid" x1="${MARGIN.left}" x2="${WIDTH - MARGIN.right}" y1="${y(v)}" y2="${y(v)}" /><text x="${MARGIN.left - 8}" y="${y(v) + 4}" text-anchor="end">${label(v)}</text> `)}
-      ${xTicks.map((s) => html`<line class="axis" x1="${xOf(s)}" x2="${xOf(s)}" y1="${bottom}" y2="${bottom + 5}" /><text x="${xOf(s)}" y="${bottom + 20}" text-anchor="middle">${label(s)}</text> `)}
-      <line class="axis" x1="${MARGIN.left}" x2="${WIDTH - MARGIN.right}" y1="${bottom}" y2="${bottom}" />
-      <line class="axis" x1="${MARGIN.left}" x2="${MARGIN.left}" y1="${MARGIN.top}" y2="${bottom}" />
-      <text x="${MARGIN.left + PLOT_WIDTH / 2}" y="${HEIGHT - 10}" text-anchor="middle">
-        seconds since the first answer (${new Date(first).toISOString().slice(11, 19)} UTC)
-      </text>
-      <text transform="translate(18 ${MARGIN.top + PLOT_HEIGHT / 2}) rotate(-90)" text-anchor="middle">requests (X-RateLimit-*)</text>
-      ${limitLine(points, x, y)}
-      <polyline class="remaining" points="${withRemaining.map((p) => `${x(p)},${y(p.remaining!)}`).join(' ')}" />
-      ${refused.map((p) => html`<circle class="refused" cx="${x(p)}" cy="${y(p.remaining ?? 0)}" r="4.5"><title>429 at ${secondsOf(p).toFixed(3)} s, X-RateLimit-Remaining ${p.remaining ?? '(absent)'}</title></circle> `)}
-    </svg>`;
+<p class="legend" aria-hidden="true"><span class="remaining">X-RateLimit-Remaining</span><span class="limit">X-RateLimit-Limit</span><span class="refused">a 429 answer</span></p>
+<svg class="plot" viewBox="0 0 ${WIDTH} ${HEIGHT}" role="img" aria-labelledby="rate-limit-caption" xmlns="http://www.w3.org/2000/svg">
+${yTicks.map((v) => html`<line class="grid" x1="${MARGIN.left}" x2="${WIDTH - MARGIN.right}" y1="${y(v)}" y2="${y(v)}"/><text x="${MARGIN.left - 8}" y="${y(v) + 4}" text-anchor="end">${label(v)}</text>\n`)}
+${xTicks.map((s) => html`<line class="axis" x1="${xOf(s)}" x2="${xOf(s)}" y1="${bottom}" y2="${bottom + 5}"/><text x="${xOf(s)}" y="${bottom + 20}" text-anchor="middle">${label(s)}</text>\n`)}
+<line class="axis" x1="${MARGIN.left}" x2="${WIDTH - MARGIN.right}" y1="${bottom}" y2="${bottom}"/>
+<line class="axis" x1="${MARGIN.left}" x2="${MARGIN.left}" y1="${MARGIN.top}" y2="${bottom}"/>
+<text x="${MARGIN.left + PLOT_WIDTH / 2}" y="${HEIGHT - 10}" text-anchor="middle">seconds since the first answer (${new Date(first).toISOString().slice(11, 19)} UTC)</text>
+<text transform="translate(18 ${MARGIN.top + PLOT_HEIGHT / 2}) rotate(-90)" text-anchor="middle">requests (X-RateLimit-*)</text>
+${limitLine(points, x, y)}
+<polyline class="remaining" points="${withRemaining.map((p) => `${x(p)},${y(p.remaining!)}`).join(' ')}"/>
+${refused.map((p) => html`<circle class="refused" cx="${x(p)}" cy="${y(p.remaining ?? 0)}" r="4.5"><title>429 at ${secondsOf(p).toFixed(3)} s, X-RateLimit-Remaining ${p.remaining ?? '(absent)'}</title></circle>\n`)}
+</svg>`;
 }
 
 /** One sentence of what the plot shows, for the reader who does not look at it, and for a screen reader. */
@@ -82,7 +75,7 @@ function limitLine(points: RateLimitPoint[], x: (p: RateLimitPoint) => number, y
   limited.forEach((p, i) => {
     if (i > 0 && p.limit !== limited[i - 1]!.limit) path += ` H${x(p)} V${y(p.limit!)}`;
   });
-  return html`<path class="limit" d="${path} H${x(limited.at(-1)!)}" />`;
+  return html`<path class="limit" d="${path} H${x(limited.at(-1)!)}"/>`;
 }
 
 /** Round steps (1, 2, 2.5 or 5 times a power of ten) from 0 to at least `max`, about five of them. */

@@ -115,63 +115,58 @@ const CONTENT_SECURITY_POLICY = `default-src 'none'; style-src ${sha256(STYLE)};
 export function renderHtml(result: RunResult): string {
   const failed = result.tests.filter((t) => t.state === 'failed');
   const page = html`<!DOCTYPE html>
-    <html lang="en">
-      <head>
-        <meta charset="utf-8" />
-        <meta http-equiv="Content-Security-Policy" content="${CONTENT_SECURITY_POLICY}" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <title>${result.verdict}: management API v2 conformance, ${result.info.target}</title>
-        <style>
-          ${new Markup(STYLE)}
-        </style>
-      </head>
-      <body>
-        <h1>Conformance report: management API v2</h1>
-        ${verdictBanner(result)} ${runFacts(result)} ${notVerified(result)} ${problemsOutsideTests(result)}
-        ${failures(
-          'gating-failures',
-          'Gating failures',
-          failed.filter((t) => t.gating),
-        )}
-        ${failures(
-          'observed-failures',
-          'Observed failures, not gating',
-          failed.filter((t) => !t.gating && !t.known),
-        )}
-        ${failures(
-          'known-failures',
-          'Known failures, in the baseline, not gating',
-          failed.filter((t) => t.known),
-        )}
-        ${fixedKnownFailures(result)} ${coverage(result)}
-        <section id="rate-limit">
-          <h2>The target's rate limit over the run</h2>
-          ${rateLimitPlot(result.tests)}
-        </section>
-        ${clauseMatrix(result)} ${skippedTests(result)}
-        <footer>
-          <p class="muted">
-            Written by ${result.info.version} (commit ${result.info.commit}) for the run started ${result.info.startedAt}.
-          </p>
-        </footer>
-        <script>
-          ${new Markup(SCRIPT)};
-        </script>
-      </body>
-    </html> `;
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${CONTENT_SECURITY_POLICY}">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${result.verdict}: management API v2 conformance, ${result.info.target}</title>
+<style>${new Markup(STYLE)}</style>
+</head>
+<body>
+<h1>Conformance report: management API v2</h1>
+${verdictBanner(result)}
+${runFacts(result)}
+${notVerified(result)}
+${problemsOutsideTests(result)}
+${failures(
+  'gating-failures',
+  'Gating failures',
+  failed.filter((t) => t.gating),
+)}
+${failures(
+  'observed-failures',
+  'Observed failures, not gating',
+  failed.filter((t) => !t.gating && !t.known),
+)}
+${failures(
+  'known-failures',
+  'Known failures, in the baseline, not gating',
+  failed.filter((t) => t.known),
+)}
+${fixedKnownFailures(result)}
+${coverage(result)}
+<section id="rate-limit">
+<h2>The target's rate limit over the run</h2>
+${rateLimitPlot(result.tests)}
+</section>
+${clauseMatrix(result)}
+${skippedTests(result)}
+<footer><p class="muted">Written by ${result.info.version} (commit ${result.info.commit}) for the run started ${result.info.startedAt}.</p></footer>
+<script>${new Markup(SCRIPT)}</script>
+</body>
+</html>
+`;
   return page.text;
 }
 
 function verdictBanner(result: RunResult): Markup {
   const tally = (name: string, t: RunResult['contract']) => `${name}: ${t.passed} passed, ${t.failed} failed, ${t.skipped} skipped`;
   return html`<section id="verdict" class="verdict verdict-${result.verdict}">
-    <p class="word">${result.verdict}</p>
-    <p class="meaning">${sentence(VERDICT_TEXT[result.verdict])}</p>
-    <p>
-      ${tally('Contract', result.contract)}. ${tally('Observed', result.observed)}
-      ${result.info.strict ? '(gating: --strict)' : '(not gating)'}.
-    </p>
-  </section>`;
+<p class="word">${result.verdict}</p>
+<p class="meaning">${sentence(VERDICT_TEXT[result.verdict])}</p>
+<p>${tally('Contract', result.contract)}. ${tally('Observed', result.observed)} ${result.info.strict ? '(gating: --strict)' : '(not gating)'}.</p>
+</section>`;
 }
 
 const sentence = (text: string) => `${text.charAt(0).toUpperCase()}${text.slice(1)}.`;
@@ -200,20 +195,11 @@ function runFacts(result: RunResult): Markup {
     ...(info.shard ? [['Shard', `${info.shard.index}/${info.shard.count}`] as [string, string]] : []),
   ];
   return html`<section id="run">
-    <h2>The run</h2>
-    <table class="facts">
-      <tbody>
-        ${rows.map(
-          ([label, value]) =>
-            html`<tr>
-              <th scope="row">${label}</th>
-              <td>${value}</td>
-            </tr> `,
-        )}
-      </tbody>
-    </table>
-    ${info.stoppedEarly ? html`<p><strong>The run stopped before its tests:</strong> ${info.stoppedEarly}</p>` : ''}
-  </section>`;
+<h2>The run</h2>
+<table class="facts"><tbody>
+${rows.map(([label, value]) => html`<tr><th scope="row">${label}</th><td>${value}</td></tr>\n`)}</tbody></table>
+${info.stoppedEarly ? html`<p><strong>The run stopped before its tests:</strong> ${info.stoppedEarly}</p>` : ''}
+</section>`;
 }
 
 function notVerified(result: RunResult): Markup {
@@ -226,59 +212,29 @@ function notVerified(result: RunResult): Markup {
     byReason.set(why, [...(byReason.get(why) ?? []), u.id]);
   }
   return html`<section id="not-verified">
-    <h2>Gating clauses not verified (${unverified.length})</h2>
-    <table>
-      <thead>
-        <tr>
-          <th>Why</th>
-          <th>Clauses</th>
-        </tr>
-      </thead>
-      <tbody>
-        ${[...byReason].map(
-          ([why, ids]) =>
-            html`<tr>
-              <td class="why">${why}</td>
-              <td>
-                ${join(
-                  ids.map((id) => html`<code>${id}</code>`),
-                  ', ',
-                )}
-              </td>
-            </tr> `,
-        )}
-      </tbody>
-    </table>
-  </section>`;
+<h2>Gating clauses not verified (${unverified.length})</h2>
+<table><thead><tr><th>Why</th><th>Clauses</th></tr></thead><tbody>
+${[...byReason].map(
+  ([why, ids]) =>
+    html`<tr><td class="why">${why}</td><td>${join(
+      ids.map((id) => html`<code>${id}</code>`),
+      ', ',
+    )}</td></tr>\n`,
+)}</tbody></table>
+</section>`;
 }
 
 function problemsOutsideTests(result: RunResult): Markup {
-  return html`${
-    result.unhandled.length > 0
-      ? html`<section id="errors">
-          <h2>Errors outside tests</h2>
-          ${result.unhandled.map((e) => html`<pre>${e}</pre>`)}
-        </section>`
-      : ''
-  }
-  ${
-    result.untagged.length > 0
-      ? html`<section id="untagged">
-          <h2>Tests without a known clause tag</h2>
-          <ul>
-            ${result.untagged.map((t) => html`<li>${t}</li>`)}
-          </ul>
-        </section>`
-      : ''
-  }`;
+  return html`${result.unhandled.length > 0 ? html`<section id="errors"><h2>Errors outside tests</h2>${result.unhandled.map((e) => html`<pre>${e}</pre>`)}</section>` : ''}
+${result.untagged.length > 0 ? html`<section id="untagged"><h2>Tests without a known clause tag</h2><ul>${result.untagged.map((t) => html`<li>${t}</li>`)}</ul></section>` : ''}`;
 }
 
 function failures(id: string, heading: string, tests: TestOutcome[]): Markup {
   if (tests.length === 0) return html``;
   return html`<section id="${id}">
-    <h2>${heading} (${tests.length})</h2>
-    ${tests.map(failure)}
-  </section>`;
+<h2>${heading} (${tests.length})</h2>
+${tests.map(failure)}
+</section>`;
 }
 
 function failure(test: TestOutcome): Markup {
@@ -289,39 +245,23 @@ function failure(test: TestOutcome): Markup {
   });
   const kind = test.gating ? 'gating' : test.known ? 'known' : 'observed';
   return html`<article class="failure ${kind}">
-    <h3>${test.name}</h3>
-    <p class="muted">
-      <code>${test.file}${test.line ? `:${test.line}` : ''}</code
-      >${test.clause ? html` · clause <code>${test.clause}</code> (§${test.section ?? '?'}, ${test.level ?? '?'})` : ''}${test.known ? ` · known failure: ${test.known.reason}` : ''}
-    </p>
-    ${
-      fields.length > 0
-        ? html`<dl>
-              ${fields.map(
-                (f) =>
-                  html`<dt>${f.label}</dt>
-                    <dd><pre>${f.value}</pre></dd>`,
-              )}
-            </dl>
-            <details>
-              <summary>The failure in full</summary>
-              <pre>${text}</pre>
-            </details>`
-        : html`<p>${test.failure ?? 'failed'}</p>
-            <pre>${text}</pre>`
-    }
-  </article> `;
+<h3>${test.name}</h3>
+<p class="muted"><code>${test.file}${test.line ? `:${test.line}` : ''}</code>${test.clause ? html` · clause <code>${test.clause}</code> (§${test.section ?? '?'}, ${test.level ?? '?'})` : ''}${test.known ? ` · known failure: ${test.known.reason}` : ''}</p>
+${
+  fields.length > 0
+    ? html`<dl>${fields.map((f) => html`<dt>${f.label}</dt><dd><pre>${f.value}</pre></dd>`)}</dl>
+<details><summary>The failure in full</summary><pre>${text}</pre></details>`
+    : html`<p>${test.failure ?? 'failed'}</p><pre>${text}</pre>`
+}
+</article>
+`;
 }
 
 function fixedKnownFailures(result: RunResult): Markup {
   if (result.fixedKnownFailures.length === 0) return html``;
-  return html`<section id="fixed-known-failures">
-    <h2>Known failures that passed</h2>
-    <p>The baseline can shrink: these are listed as known failures but passed.</p>
-    <ul>
-      ${result.fixedKnownFailures.map((name) => html`<li>${name}</li>`)}
-    </ul>
-  </section>`;
+  return html`<section id="fixed-known-failures"><h2>Known failures that passed</h2>
+<p>The baseline can shrink: these are listed as known failures but passed.</p>
+<ul>${result.fixedKnownFailures.map((name) => html`<li>${name}</li>`)}</ul></section>`;
 }
 
 function clauseMatrix(result: RunResult): Markup {
@@ -330,95 +270,35 @@ function clauseMatrix(result: RunResult): Markup {
   const rows = result.clauses.map((c) => {
     const total = c.passed + c.failed + c.skipped;
     const note = c.status === 'not testable' ? (c.note ?? '') : c.status === 'gap' ? '' : c.reasons.join('; ');
-    return html`<tr class="s-${STATUS_CLASS[c.status]}" data-status="${c.status}">
-      <td>
-        <code>${c.id}</code>
-        <div class="clause-summary">${c.summary}</div>
-      </td>
-      <td class="tight">${c.section}</td>
-      <td class="tight">${c.level}${c.gating && c.level !== 'contract' ? ' (gating)' : ''}</td>
-      <td class="n tight" data-sort="${total}">${total === 0 ? '0' : `${c.passed}/${total}`}</td>
-      <td class="status">${c.status}</td>
-      <td class="note">${note}</td>
-    </tr> `;
+    return html`<tr class="s-${STATUS_CLASS[c.status]}" data-status="${c.status}"><td><code>${c.id}</code><div class="clause-summary">${c.summary}</div></td><td class="tight">${c.section}</td><td class="tight">${c.level}${c.gating && c.level !== 'contract' ? ' (gating)' : ''}</td><td class="n tight" data-sort="${total}">${total === 0 ? '0' : `${c.passed}/${total}`}</td><td class="status">${c.status}</td><td class="note">${note}</td></tr>\n`;
   });
   return html`<section id="clauses">
-    <h2>Clauses</h2>
-    <p>
-      Contract clauses: ${count('verified')} verified, ${count('failed')} failed, ${count('partial')} partial, ${count('not verified')} not
-      verified, ${count('not selected')} not selected, ${count('not testable')} not black-box testable. Tests: passed of those that cite the
-      clause.
-    </p>
-    <div id="clause-filter" class="controls" hidden>
-      <label>Filter <input type="search" placeholder="clause, level, reason…" /></label>
-      <label
-        >Outcome
-        <select>
-          <option value="">any</option>
-          ${statuses.map((s) => html`<option>${s}</option>`)}
-        </select></label
-      >
-      <output></output>
-    </div>
-    <table id="clause-matrix">
-      <thead>
-        <tr>
-          <th>Clause</th>
-          <th>§</th>
-          <th>Level</th>
-          <th class="n">Tests</th>
-          <th>Outcome</th>
-          <th>Note</th>
-        </tr>
-      </thead>
-      <tbody>
-        ${rows}
-      </tbody>
-    </table>
-  </section>`;
+<h2>Clauses</h2>
+<p>Contract clauses: ${count('verified')} verified, ${count('failed')} failed, ${count('partial')} partial, ${count('not verified')} not verified, ${count('not selected')} not selected, ${count('not testable')} not black-box testable. Tests: passed of those that cite the clause.</p>
+<div id="clause-filter" class="controls" hidden>
+<label>Filter <input type="search" placeholder="clause, level, reason…"></label>
+<label>Outcome <select><option value="">any</option>${statuses.map((s) => html`<option>${s}</option>`)}</select></label>
+<output></output>
+</div>
+<table id="clause-matrix"><thead><tr><th>Clause</th><th>§</th><th>Level</th><th class="n">Tests</th><th>Outcome</th><th>Note</th></tr></thead><tbody>
+${rows}</tbody></table>
+</section>`;
 }
 
 function coverage(result: RunResult): Markup {
   return html`<section id="operations">
-    <h2>Per operation</h2>
-    <table>
-      <thead>
-        <tr>
-          <th>Operation</th>
-          <th class="n">Tests sending to it</th>
-          <th class="n">Passed</th>
-          <th class="n">Failed</th>
-          <th class="n">Skipped</th>
-          <th class="n">Requests</th>
-        </tr>
-      </thead>
-      <tbody>
-        ${operationCoverage(result.tests).map(
-          (r) =>
-            html`<tr>
-              <td>${r.operation}</td>
-              <td class="n">${r.tests}</td>
-              <td class="n">${r.passed}</td>
-              <td class="n">${r.failed}</td>
-              <td class="n">${r.skipped}</td>
-              <td class="n">${r.requests}</td>
-            </tr> `,
-        )}
-      </tbody>
-    </table>
-  </section>`;
+<h2>Per operation</h2>
+<table><thead><tr><th>Operation</th><th class="n">Tests sending to it</th><th class="n">Passed</th><th class="n">Failed</th><th class="n">Skipped</th><th class="n">Requests</th></tr></thead><tbody>
+${operationCoverage(result.tests).map((r) => html`<tr><td>${r.operation}</td><td class="n">${r.tests}</td><td class="n">${r.passed}</td><td class="n">${r.failed}</td><td class="n">${r.skipped}</td><td class="n">${r.requests}</td></tr>\n`)}</tbody></table>
+</section>`;
 }
 
 function skippedTests(result: RunResult): Markup {
   const skipped = result.tests.filter((t) => t.state === 'skipped');
   if (skipped.length === 0) return html``;
   return html`<section id="skipped">
-    <h2>Skipped tests (${skipped.length})</h2>
-    <details>
-      <summary>Each skipped test with its reason</summary>
-      <ul>
-        ${skipped.map((t) => html`<li>${t.name}: [${t.skip?.category ?? 'skipped'}] ${t.skip?.reason ?? ''}</li> `)}
-      </ul>
-    </details>
-  </section>`;
+<h2>Skipped tests (${skipped.length})</h2>
+<details><summary>Each skipped test with its reason</summary><ul>
+${skipped.map((t) => html`<li>${t.name}: [${t.skip?.category ?? 'skipped'}] ${t.skip?.reason ?? ''}</li>\n`)}</ul></details>
+</section>`;
 }
