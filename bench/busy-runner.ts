@@ -113,11 +113,18 @@ function main(): number {
       );
     }
     if (values['with-tests']) {
-      const [command, ...rest] = pin(['npx', 'vitest', 'run']);
+      const report = join(work, 'tests.json');
+      const [command, ...rest] = pin(['npx', 'vitest', 'run', '--reporter=dot', '--reporter=json', `--outputFile.json=${report}`]);
       const started = Date.now();
-      const result = spawnSync(command!, rest, { cwd: root, encoding: 'utf8', timeout: Math.max(0, deadline - Date.now()) });
+      const result = spawnSync(command!, rest, {
+        cwd: root,
+        encoding: 'utf8',
+        timeout: Math.max(0, deadline - Date.now()),
+        maxBuffer: 64 * 1024 * 1024,
+      });
       const ok = result.status === 0;
-      outcomes.push({ what: 'npm test', ok, ms: Date.now() - started, detail: ok ? '' : lastLines(result.stdout ?? '', 6) });
+      const detail = ok ? '' : `exit ${result.status ?? result.signal}: ${failedTests(report) || lastLines(result.stdout ?? '', 6)}`;
+      outcomes.push({ what: 'npm test', ok, ms: Date.now() - started, detail });
       process.stdout.write(`${ok ? 'ok  ' : 'FAIL'} npm test (${((Date.now() - started) / 1000).toFixed(1)} s)\n`);
     }
   } finally {
@@ -137,6 +144,7 @@ function main(): number {
       `${group}: ${list.filter((o) => o.ok).length} of ${list.length} as expected; wall ${times[0]!.toFixed(1)} / ${median.toFixed(1)} / ${times.at(-1)!.toFixed(1)} s (min / median / max)\n`,
     );
   }
+  for (const o of outcomes.filter((outcome) => !outcome.ok)) process.stdout.write(`\n${o.what} went wrong: ${o.detail}\n`);
   if (Date.now() > deadline) process.stdout.write('the script reached its time bound; runs after it were not made\n');
   return outcomes.length > 0 && outcomes.every((o) => o.ok) && Date.now() <= deadline ? 0 : 1;
 }
@@ -146,6 +154,29 @@ function readResults(outDir: string): { tests: Array<{ clause?: string; state: s
     return JSON.parse(readFileSync(join(outDir, 'results.json'), 'utf8')) as { tests: Array<{ clause?: string; state: string }> };
   } catch {
     return undefined;
+  }
+}
+
+/** The failed tests of a vitest JSON report, each with the first line of its failure. */
+function failedTests(reportFile: string): string {
+  try {
+    const report = JSON.parse(readFileSync(reportFile, 'utf8')) as {
+      testResults: Array<{
+        name: string;
+        message?: string;
+        assertionResults: Array<{ fullName: string; status: string; failureMessages: string[] }>;
+      }>;
+    };
+    return report.testResults
+      .flatMap((file) => [
+        ...(file.assertionResults.length === 0 && file.message ? [`${file.name}: ${file.message.split('\n')[0]}`] : []),
+        ...file.assertionResults
+          .filter((t) => t.status === 'failed')
+          .map((t) => `${t.fullName}: ${(t.failureMessages[0] ?? '').split('\n')[0]}`),
+      ])
+      .join('\n  ');
+  } catch {
+    return '';
   }
 }
 
