@@ -63,7 +63,11 @@ async function main(): Promise<number> {
   });
   if (values.worker) {
     const { runWorker } = await import('./mutation-worker.ts');
-    await runWorker(JSON.parse(readFileSync(values.worker, 'utf8')) as WorkerJob, (line) => process.stdout.write(`${line}\n`), FAULT_NUM_RUNS);
+    await runWorker(
+      JSON.parse(readFileSync(values.worker, 'utf8')) as WorkerJob,
+      (line) => process.stdout.write(`${line}\n`),
+      FAULT_NUM_RUNS,
+    );
     return 0;
   }
   if (values.help) {
@@ -95,23 +99,27 @@ async function main(): Promise<number> {
     const faults: FaultResult[] = [];
     const conformant: ConformantResult[] = [];
     await Promise.all(
-      jobs.filter((job) => job.faults.length + job.seeds.length > 0).map((job, i) => {
-        const file = join(work, `job-${i}.json`);
-        writeFileSync(file, JSON.stringify(job));
-        return spawnWorker(file, (line) => {
-          if (line.startsWith('FAULT ')) {
-            const result = JSON.parse(line.slice(6)) as FaultResult;
-            faults.push(result);
-            process.stdout.write(`  ${result.caught ? 'ok  ' : 'FAIL'} ${result.fault} (${result.ms} ms)\n`);
-          } else if (line.startsWith('CONFORMANT ')) {
-            const result = JSON.parse(line.slice(11)) as ConformantResult;
-            conformant.push(result);
-            process.stdout.write(`  ${result.passed ? 'ok  ' : 'FAIL'} conformant mock, seed ${result.seed} (${(result.ms / 1000).toFixed(1)} s)\n`);
-          } else if (line.startsWith('NOTE ')) {
-            process.stdout.write(`  ${line.slice(5)}\n`);
-          }
-        });
-      }),
+      jobs
+        .filter((job) => job.faults.length + job.seeds.length > 0)
+        .map((job, i) => {
+          const file = join(work, `job-${i}.json`);
+          writeFileSync(file, JSON.stringify(job));
+          return spawnWorker(file, (line) => {
+            if (line.startsWith('FAULT ')) {
+              const result = JSON.parse(line.slice(6)) as FaultResult;
+              faults.push(result);
+              process.stdout.write(`  ${result.caught ? 'ok  ' : 'FAIL'} ${result.fault} (${result.ms} ms)\n`);
+            } else if (line.startsWith('CONFORMANT ')) {
+              const result = JSON.parse(line.slice(11)) as ConformantResult;
+              conformant.push(result);
+              process.stdout.write(
+                `  ${result.passed ? 'ok  ' : 'FAIL'} conformant mock, seed ${result.seed} (${(result.ms / 1000).toFixed(1)} s)\n`,
+              );
+            } else if (line.startsWith('NOTE ')) {
+              process.stdout.write(`  ${line.slice(5)}\n`);
+            }
+          });
+        }),
     );
     return report(selected, faults, conformant, Date.now() - started, values.json);
   } finally {
@@ -121,7 +129,10 @@ async function main(): Promise<number> {
 
 function spawnWorker(jobFile: string, onLine: (line: string) => void): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(projectRoot, 'cli', 'mutation.ts'), '--worker', jobFile], { cwd: projectRoot, stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', join(projectRoot, 'cli', 'mutation.ts'), '--worker', jobFile], {
+      cwd: projectRoot,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     let buffer = '';
     child.stdout.on('data', (chunk: Buffer) => {
       buffer += chunk.toString('utf8');
@@ -136,8 +147,24 @@ function spawnWorker(jobFile: string, onLine: (line: string) => void): Promise<v
   });
 }
 
-function report(selected: string[], results: FaultResult[], conformant: ConformantResult[], wallMs: number, jsonFile: string | undefined): number {
-  const faults = selected.map((id) => results.find((r) => r.fault === id) ?? { fault: id, clause: '?', caught: false, tests: { passed: 0, failed: 0, skipped: 0 }, ms: 0, error: 'no result from its worker' });
+function report(
+  selected: string[],
+  results: FaultResult[],
+  conformant: ConformantResult[],
+  wallMs: number,
+  jsonFile: string | undefined,
+): number {
+  const faults = selected.map(
+    (id) =>
+      results.find((r) => r.fault === id) ?? {
+        fault: id,
+        clause: '?',
+        caught: false,
+        tests: { passed: 0, failed: 0, skipped: 0 },
+        ms: 0,
+        error: 'no result from its worker',
+      },
+  );
   const caught = faults.filter((r) => r.caught).length;
   const score = faults.length === 0 ? 0 : (100 * caught) / faults.length;
   const width = Math.max(...faults.map((f) => f.fault.length), 5);
@@ -149,11 +176,29 @@ function report(selected: string[], results: FaultResult[], conformant: Conforma
     out(`${f.fault.padEnd(width)}  ${f.clause.padEnd(clauseWidth)}  ${`${f.ms} ms`.padEnd(8)}  ${by}`);
   }
   out('');
-  for (const run of conformant) out(`conformant mock, seed ${run.seed}: ${run.passed ? 'no failure' : `FAILED: ${run.problems.join('; ')}`} (${(run.ms / 1000).toFixed(1)} s)`);
+  for (const run of conformant)
+    out(
+      `conformant mock, seed ${run.seed}: ${run.passed ? 'no failure' : `FAILED: ${run.problems.join('; ')}`} (${(run.ms / 1000).toFixed(1)} s)`,
+    );
   out(`\nmutation score: ${caught}/${faults.length} = ${score.toFixed(1)}% (gate: 100%)`);
   out(`false positives on the conformant mock: ${conformant.filter((r) => !r.passed).length} of ${conformant.length} runs`);
   out(`wall time: ${(wallMs / 1000).toFixed(1)} s`);
-  if (jsonFile) writeFileSync(jsonFile, JSON.stringify({ score, killed: caught, total: faults.length, wallMs, faults: faults.map((f) => ({ ...f, passed: f.caught })), conformanceRuns: conformant }, null, 2));
+  if (jsonFile)
+    writeFileSync(
+      jsonFile,
+      JSON.stringify(
+        {
+          score,
+          killed: caught,
+          total: faults.length,
+          wallMs,
+          faults: faults.map((f) => ({ ...f, passed: f.caught })),
+          conformanceRuns: conformant,
+        },
+        null,
+        2,
+      ),
+    );
   return caught === faults.length && faults.length > 0 && conformant.every((r) => r.passed) ? 0 : 1;
 }
 
