@@ -149,8 +149,7 @@ describe('TargetHttp budget, deadline and pacing', () => {
         res.end('{}');
       }),
     );
-    const { http } = client();
-    const { pacer } = client();
+    const { http, pacer } = client();
     const exchange = await http.send({ method: 'GET', url, headers: {}, rateLimited: true }, { retryRateLimited: false, pace: false });
     expect(exchange.attempts).toBe(1);
     // Spending the limit on purpose: the 429 was planned.
