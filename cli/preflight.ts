@@ -6,10 +6,11 @@ import { RequestBudget } from '../harness/budget.ts';
 import { HarnessError } from '../harness/errors.ts';
 import { TargetHttp } from '../harness/http.ts';
 import { RateLimitPacer } from '../harness/pacer.ts';
+import { rateLimitObservation } from '../harness/rate-limit-headers.ts';
 import type { RateLimitObservation, ResolvedTarget } from '../harness/settings.ts';
 import { SharedRequests } from '../harness/shared.ts';
 import { TokenProvider } from '../harness/tokens.ts';
-import { operation, observed } from '../specs/index.ts';
+import { operation } from '../specs/index.ts';
 import { PREFLIGHT_REQUESTS } from './plan.ts';
 
 export interface Preflight {
@@ -37,28 +38,13 @@ export async function preflight(target: ResolvedTarget, requestTimeoutMs: number
       headers: { accept: 'application/json', authorization: `Bearer ${token}` },
       label: 'vault',
     });
-    return { requests: budget.used, probe: observationOf(exchange.headers) };
+    return { requests: budget.used, probe: rateLimitObservation(exchange.headers, Date.now()) };
   } catch (error) {
     if (error instanceof HarnessError) throw Object.assign(error, { requests: budget.used });
     throw error;
   } finally {
     await http.close();
   }
-}
-
-function observationOf(headers: Record<string, string>): RateLimitObservation {
-  const names = observed.rate_limit.headers;
-  const integer = (name: string) => {
-    const raw = headers[name.toLowerCase()]?.trim();
-    return raw !== undefined && /^\d+$/.test(raw) ? Number(raw) : undefined;
-  };
-  const reset = integer(names.reset);
-  return {
-    atMs: Date.now(),
-    ...(integer(names.limit) !== undefined ? { limit: integer(names.limit)! } : {}),
-    ...(integer(names.remaining) !== undefined ? { remaining: integer(names.remaining)! } : {}),
-    ...(reset !== undefined ? { resetAtMs: reset > 1e11 ? reset : reset * 1000 } : {}),
-  };
 }
 
 /** Whether the probe's headers would keep the suite from sending anything before the bound. */

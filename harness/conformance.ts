@@ -19,6 +19,7 @@
 import { expect, inject, test, type TestContext } from 'vitest';
 import { parseClauseTag } from '../specs/index.ts';
 import { evaluatePlan, PLANNING, skipNote, type EvaluatedPlan, type PlanContext, type PlanRegistry, type TestPlan } from './plan.ts';
+import { readRateLimitHeaders } from './rate-limit-headers.ts';
 import { runtimeFor } from './runtime.ts';
 import { SkipRequest, TargetSession } from './session.ts';
 import type { RunSettings } from './settings.ts';
@@ -152,18 +153,7 @@ async function runBody(
 }
 
 function rateLimitPoint(exchange: { at: number; status: number; headers: Record<string, string> }): RateLimitPoint {
-  const integer = (name: string) => {
-    const raw = exchange.headers[name]?.trim();
-    return raw !== undefined && /^\d+$/.test(raw) ? Number(raw) : undefined;
-  };
-  const [limit, remaining, reset] = [integer('x-ratelimit-limit'), integer('x-ratelimit-remaining'), integer('x-ratelimit-reset')];
-  return {
-    at: exchange.at,
-    status: exchange.status,
-    ...(limit !== undefined ? { limit } : {}),
-    ...(remaining !== undefined ? { remaining } : {}),
-    ...(reset !== undefined ? { reset } : {}),
-  };
+  return { at: exchange.at, status: exchange.status, ...readRateLimitHeaders(exchange.headers) };
 }
 
 /** A plan's request count for a test that runs `examples` deterministic cases plus the run's generated ones. */

@@ -21,6 +21,7 @@
 // with the reason, never slept through.
 import { observed } from '../specs/index.ts';
 import { HarnessError } from './errors.ts';
+import { rateLimitObservation } from './rate-limit-headers.ts';
 import type { DeclaredRateLimit, RateLimitObservation } from './settings.ts';
 
 export interface PacerOptions {
@@ -38,8 +39,6 @@ export interface PacerOptions {
 
 /** Extra time after Reset, for the server's clock and the header's whole-second precision. */
 const RESET_MARGIN_MS = 50;
-/** Reset values above this are in milliseconds, not seconds (a broken target); pace by them anyway. */
-const MILLISECONDS_THRESHOLD = 1e11;
 /** A measured stretch is at least this long; shorter ones are all rounding. */
 const MIN_MEASURE_MS = 1_000;
 /** Stretches look back this far at most, and over this many answers. */
@@ -112,24 +111,10 @@ export class RateLimitPacer {
     };
   }
 
-  /** Reads the headers of an answer of the management interface. `sample`: one request of ours since the last answer. */
-  observe(headers: Record<string, string>, options: { sample?: boolean; status?: number; planned429?: boolean } = {}): void {
-    const names = observed.rate_limit.headers;
-    const integer = (name: string) => {
-      const raw = headers[name.toLowerCase()]?.trim();
-      return raw !== undefined && /^\d+$/.test(raw) ? Number(raw) : undefined;
-    };
-    const reset = integer(names.reset);
+  /** Reads the headers of an answer of the management interface, and counts a 429 that was not planned. */
+  observe(headers: Record<string, string>, options: { status?: number; planned429?: boolean } = {}): void {
     if (options.status === 429 && !options.planned429) this.#unplanned429s += 1;
-    this.#record(
-      {
-        atMs: this.#now(),
-        ...(integer(names.limit) !== undefined ? { limit: integer(names.limit)! } : {}),
-        ...(integer(names.remaining) !== undefined ? { remaining: integer(names.remaining)! } : {}),
-        ...(reset !== undefined ? { resetAtMs: reset > MILLISECONDS_THRESHOLD ? reset : reset * 1000 } : {}),
-      },
-      options.sample !== false,
-    );
+    this.#record(rateLimitObservation(headers, this.#now()), true);
   }
 
   /** Waits, if need be, before a paced request; refuses a wait that would outlast the run. */
