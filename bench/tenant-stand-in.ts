@@ -23,6 +23,7 @@ import { Agent, request } from 'undici';
 import { parse, stringify } from 'yaml';
 import { createMockServer, type MockServer } from '../mock/index.ts';
 import type { RunResult } from '../cli/reporters/results.ts';
+import { observed, operationKeys } from '../specs/index.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -32,11 +33,19 @@ interface Profile {
   refillPerSecond: number;
 }
 
-const PROFILES: Profile[] = [
-  { name: 'free (10, 2/s)', bucketSize: 10, refillPerSecond: 2 },
-  { name: 'free, burst 2 (2, 2/s)', bucketSize: 2, refillPerSecond: 2 },
-  { name: 'production (50, 16/s)', bucketSize: 50, refillPerSecond: 16 },
-];
+const published = observed.rate_limit.profiles;
+/** A burst of 2 at the free tier's rate: the bench's own harder case, not a published tier. */
+const BURST_2 = 2;
+
+const PROFILES: Record<string, Profile> = {
+  free: profileOf('free', published.free.bucket_size, published.free.refill_per_second),
+  burst2: profileOf('free, burst 2', BURST_2, published.free.refill_per_second),
+  production: profileOf('production', published.production.bucket_size, published.production.refill_per_second),
+};
+
+function profileOf(label: string, bucketSize: number, refillPerSecond: number): Profile {
+  return { name: `${label} (${bucketSize}, ${refillPerSecond}/s)`, bucketSize, refillPerSecond };
+}
 
 const OTHER_CLIENT_EVERY_MS = 2_000;
 
@@ -55,7 +64,7 @@ interface Row {
   unverified: string[];
 }
 
-const USAGE = `Usage: npm run bench:tenant -- [--profiles free,burst2,production] [--run-timeout S] [--declare-limits|--measure-limits]
+const USAGE = `Usage: npm run bench:tenant -- [--profiles free,burst2,production] [--run-timeout S] [--measure-limits]
 
 Runs the whole suite with every opt-in against the mock standing in for a real tenant over HTTPS,
 at the published free and production rate limits, beside another client reading every 2 s.
@@ -76,11 +85,10 @@ async function main(): Promise<number> {
     return 0;
   }
   const wanted = values.profiles.split(',');
-  const keys = { free: PROFILES[0]!, burst2: PROFILES[1]!, production: PROFILES[2]! } as Record<string, Profile>;
   const rows: Row[] = [];
   for (const name of wanted) {
-    const profile = keys[name];
-    if (!profile) throw new Error(`unknown profile ${name}; use ${Object.keys(keys).join(', ')}`);
+    const profile = PROFILES[name];
+    if (!profile) throw new Error(`unknown profile ${name}; use ${Object.keys(PROFILES).join(', ')}`);
     rows.push(await standIn(profile, Number(values['run-timeout']), !values['measure-limits']));
   }
   process.stdout.write(
@@ -118,7 +126,9 @@ async function standIn(profile: Profile, runTimeoutS: number, declareLimits: boo
     const client = (name: string, from = fixtures) => from.clients.find((c) => c.name === name)!;
     const description = parse(readFileSync(join(root, 'targets', 'mock.yaml'), 'utf8')) as Record<string, unknown> & {
       roles: Record<string, unknown>;
+      fixtures: { vault_connections: string[] };
     };
+    const vaultConnection = description.fixtures.vault_connections[0]!;
     delete description.test_double;
     delete description.signing_key_file;
     const env: Record<string, string> = {};
@@ -156,7 +166,7 @@ async function standIn(profile: Profile, runTimeoutS: number, declareLimits: boo
     const reader = (async () => {
       while (reading) {
         const at = Date.now();
-        const answer = await request(`${tenant.apiBaseUrl}/flows/vault/connections/ac_NbWaizZTo4vfWnCwDq76Vj`, {
+        const answer = await request(`${tenant.apiBaseUrl}/flows/vault/connections/${vaultConnection}`, {
           dispatcher: agent,
           headers: { authorization: `Bearer ${token}` },
         }).catch(() => undefined);
@@ -218,7 +228,7 @@ async function capturedTokenSinceExpired(keyFile: string, tenant: MockServer, cl
   const key = await importPKCS8(readFileSync(keyFile, 'utf8'), 'RS256');
   const now = Math.floor(Date.now() / 1000);
   return new SignJWT({
-    scope: 'update:event_deliveries create:sso_access_tickets read:flows_vault_connections',
+    scope: operationKeys.map((op) => observed.operations[op].scope.value).join(' '),
     azp: clientId,
     gty: 'client-credentials',
   })
@@ -232,7 +242,7 @@ async function capturedTokenSinceExpired(keyFile: string, tenant: MockServer, cl
 }
 
 async function tokenOf(tenant: MockServer, agent: Agent, clientId: string, clientSecret: string): Promise<string> {
-  const answer = await request(`${tenant.url}/oauth/token`, {
+  const answer = await request(`${tenant.url}${observed.tokens.path}`, {
     method: 'POST',
     dispatcher: agent,
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
