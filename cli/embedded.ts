@@ -14,6 +14,8 @@ import { parse } from 'yaml';
 import { resolveTarget } from '../harness/config.ts';
 import type { ResolvedTarget } from '../harness/settings.ts';
 import { projectRoot } from './paths.ts';
+import { planOf } from './plan.ts';
+import type { PlannedTest } from './suite-runner.ts';
 
 export interface EmbeddedTarget {
   target: ResolvedTarget;
@@ -31,7 +33,12 @@ export interface EmbeddedOptions {
 /** Requests per second the embedded bucket refills: slower than any machine sends, one at a time. */
 export const EMBEDDED_REFILL_PER_SECOND = 10;
 /** Room above the plan, for the refill to leave some before the exhaustion and for retries. */
-export const EMBEDDED_BUCKET_MARGIN = 50;
+const EMBEDDED_BUCKET_MARGIN = 50;
+
+/** The bucket for a run of these tests: every request they plan, and the margin. */
+export function embeddedBucketFor(tests: PlannedTest[]): number {
+  return planOf(tests, 0).total + EMBEDDED_BUCKET_MARGIN;
+}
 
 /** The exhaustion's cap for a bucket: two buckets and a margin (suites/rate-limit/exhaust.ts). */
 export function exhaustionCapFor(bucketSize: number): number {

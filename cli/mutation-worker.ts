@@ -5,17 +5,10 @@
 import { randomUUID } from 'node:crypto';
 import { parseClauseTag } from '../specs/index.ts';
 import type { MatrixEntry, RunSettings } from '../harness/settings.ts';
-import {
-  EMBEDDED_BUCKET_MARGIN,
-  embeddedTargetForPlanning,
-  exhaustionCapFor,
-  startEmbeddedTarget,
-  type EmbeddedTarget,
-} from './embedded.ts';
+import { embeddedBucketFor, embeddedTargetForPlanning, exhaustionCapFor, startEmbeddedTarget, type EmbeddedTarget } from './embedded.ts';
 import type { ConformantResult, FaultResult } from './mutation.ts';
 import { DEFAULTS } from './options.ts';
 import { projectRoot } from './paths.ts';
-import { planOf } from './plan.ts';
 import { planTests, suiteFiles } from './planner.ts';
 import { testsOf } from './reporters/results.ts';
 import { SuiteRunner } from './suite-runner.ts';
@@ -61,7 +54,7 @@ export async function runWorker(job: WorkerJob, say: (line: string) => void, fau
         const fault = faultCatalogue.find((f) => f.id === id)!;
         clauseOfFault.set(id, fault.clause);
         const own = tests.filter((t) => parseClauseTag(t.name)?.id === fault.clause);
-        const bucketSize = planOf(own, 0).total + EMBEDDED_BUCKET_MARGIN;
+        const bucketSize = embeddedBucketFor(own);
         const mock = await startEmbeddedTarget({ faults: [id], bucketSize, signingKey: job.keyFile });
         mocks.push(mock);
         entries.push({ id, clauses: [fault.clause], settings: settingsFor(mock.target, 1000, faultNumRuns, exhaustionCapFor(bucketSize)) });
@@ -76,8 +69,11 @@ export async function runWorker(job: WorkerJob, say: (line: string) => void, fau
       const { modules, unhandled } = await matrixRunner.run({ ...base, matrix: entries });
       if (matrixRunner !== runner) await matrixRunner.close();
       const cases = modules.flatMap((module) => [...module.children.allTests()]);
+      // A test that ran against several faults of its clause shares its time between them.
+      const faultsOfClause = (clause: string) => entries.filter((e) => e.clauses !== 'all' && e.clauses.includes(clause)).length;
       for (const entry of entries) {
         const clause = clauseOfFault.get(entry.id)!;
+        const sharers = Math.max(1, faultsOfClause(clause));
         const mine = cases.filter((test) => parseClauseTag(test.name)?.id === clause);
         const outcomes = mine.map((test) => ({
           name: test.name,
@@ -95,12 +91,7 @@ export async function runWorker(job: WorkerJob, say: (line: string) => void, fau
             failed: failed.length,
             skipped: outcomes.filter((o) => o.outcome?.state === 'skipped').length,
           },
-          ms: Math.round(
-            outcomes.reduce(
-              (sum, o) => sum + o.ms / Math.max(1, entries.filter((e) => e.clauses !== 'all' && e.clauses.includes(clause)).length),
-              0,
-            ),
-          ),
+          ms: Math.round(outcomes.reduce((sum, o) => sum + o.ms / sharers, 0)),
           ...(mine.length === 0
             ? { error: `no test cites ${clause}` }
             : unhandled.length > 0
@@ -116,10 +107,14 @@ export async function runWorker(job: WorkerJob, say: (line: string) => void, fau
         say(`FAULT ${JSON.stringify(result)}`);
       }
     }
+    // The plan does not depend on the seed: one bucket size for every conformant run.
+    const conformantBucket =
+      job.seeds.length > 0
+        ? embeddedBucketFor(await planTests(files, settingsFor(await embeddedTargetForPlanning(), 0, DEFAULTS.embeddedNumRuns, 0)))
+        : 0;
     for (const seed of job.seeds) {
       const started = Date.now();
-      const planning = settingsFor(await embeddedTargetForPlanning(), seed, DEFAULTS.embeddedNumRuns, 0);
-      const bucketSize = planOf(await planTests(files, planning), 0).total + EMBEDDED_BUCKET_MARGIN;
+      const bucketSize = conformantBucket;
       const mock = await startEmbeddedTarget({ bucketSize, signingKey: job.keyFile });
       try {
         const { modules, unhandled } = await runner.run(

@@ -11,11 +11,12 @@
 //      gating clause not verified, each listed with its reason.
 import { randomInt, randomUUID } from 'node:crypto';
 import { join, resolve } from 'node:path';
+import { loadTargetFile } from '../harness/config.ts';
 import { ConfigError, HarnessError } from '../harness/errors.ts';
 import { redactor } from '../harness/redact.ts';
 import type { ResolvedTarget, RunSettings } from '../harness/settings.ts';
 import { loadBaseline } from './baseline.ts';
-import { EMBEDDED_BUCKET_MARGIN, embeddedTargetForPlanning, exhaustionCapFor, startEmbeddedTarget } from './embedded.ts';
+import { embeddedBucketFor, embeddedTargetForPlanning, exhaustionCapFor, startEmbeddedTarget } from './embedded.ts';
 import { DEFAULTS, EXIT, UsageError, VERDICT_EXIT, type ConformanceOptions } from './options.ts';
 import { projectRoot, suiteCommit, suiteVersion } from './paths.ts';
 import { planOf, renderPlan } from './plan.ts';
@@ -55,10 +56,9 @@ export async function conformanceRun(options: ConformanceOptions, io: RunIo): Pr
       throw new RunStop(EXIT.cannotRun, `cannot write reports to ${err.path ?? outDir}: ${err.code ?? err.message}`);
     }
   }
-  const baseline: Baseline = options.baseline ? guardConfig(() => loadBaseline(options.baseline!)) : [];
+  const baseline: Baseline = options.baseline ? await guardConfig(() => loadBaseline(options.baseline!)) : [];
   const embedded = options.targetFile === undefined;
-  const { loadTargetFile } = await import('../harness/config.ts');
-  let target: ResolvedTarget = await guardConfigAsync(() => (embedded ? embeddedTargetForPlanning() : loadTargetFile(options.targetFile!)));
+  let target: ResolvedTarget = await guardConfig(() => (embedded ? embeddedTargetForPlanning() : loadTargetFile(options.targetFile!)));
 
   const seed = options.seed ?? randomInt(2 ** 31 - 1);
   const runTimeoutMs = options.runTimeoutSeconds * 1000;
@@ -87,7 +87,7 @@ export async function conformanceRun(options: ConformanceOptions, io: RunIo): Pr
   if (tests.length === 0) throw new UsageError(`${describeFilter(options)} selects no test`);
   // Against the embedded mock, the exhaustion may take what it may take of any bucket (two of
   // them), and this bucket holds the whole plan.
-  const bucketSize = planOf(tests, 0).total + EMBEDDED_BUCKET_MARGIN;
+  const bucketSize = embeddedBucketFor(tests);
   if (embedded) settings.exhaustionMax = options.exhaustionMax ?? exhaustionCapFor(bucketSize);
   const plan = planOf(tests, settings.exhaustionMax);
   if (options.list) {
@@ -102,22 +102,8 @@ export async function conformanceRun(options: ConformanceOptions, io: RunIo): Pr
     );
   }
 
-  const runner = await SuiteRunner.create({
-    files,
-    testTimeoutMs: runTimeoutMs + 10_000,
-    onFileDone: (module) => {
-      const tests = [...module.children.allTests()].filter(
-        (t) => !(t.result().state === 'skipped' && t.meta().plan?.skip?.category === 'not-selected'),
-      );
-      if (tests.length === 0) return;
-      const count = (state: string) => tests.filter((t) => t.result().state === state).length;
-      const failed = count('failed');
-      print(
-        `${failed > 0 ? '✗' : '✓'} ${module.moduleId.slice(module.moduleId.indexOf('suites/'))}  ${count('passed')} passed${failed ? `, ${failed} failed` : ''}${count('skipped') ? `, ${count('skipped')} skipped` : ''}`,
-      );
-    },
-  });
   let close = async () => {};
+  let runner: SuiteRunner | undefined;
   const stop = () => void close().finally(() => process.exit(130));
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
@@ -175,6 +161,22 @@ export async function conformanceRun(options: ConformanceOptions, io: RunIo): Pr
     if (stoppedEarly) {
       result = summarize([], [], info({}, 0, 0));
     } else {
+      // vitest starts only for a run that goes ahead (not for a target that cannot be reached).
+      runner = await SuiteRunner.create({
+        files,
+        testTimeoutMs: runTimeoutMs + 10_000,
+        onFileDone: (module) => {
+          const tests = [...module.children.allTests()].filter(
+            (t) => !(t.result().state === 'skipped' && t.meta().plan?.skip?.category === 'not-selected'),
+          );
+          if (tests.length === 0) return;
+          const count = (state: string) => tests.filter((t) => t.result().state === state).length;
+          const failed = count('failed');
+          print(
+            `${failed > 0 ? '✗' : '✓'} ${module.moduleId.slice(module.moduleId.indexOf('suites/'))}  ${count('passed')} passed${failed ? `, ${failed} failed` : ''}${count('skipped') ? `, ${count('skipped')} skipped` : ''}`,
+          );
+        },
+      });
       const { modules, unhandled } = await runner.run(settings);
       const { tests, unhandled: moduleErrors } = testsOf(modules, options.strict, projectRoot, baseline);
       const shared = Object.assign({}, ...tests.map((t) => t.paid)) as Record<string, number>;
@@ -198,7 +200,7 @@ export async function conformanceRun(options: ConformanceOptions, io: RunIo): Pr
     process.off('SIGINT', stop);
     process.off('SIGTERM', stop);
     await close();
-    await runner.close();
+    await runner?.close();
   }
 }
 
@@ -227,16 +229,8 @@ function flagsOf(options: ConformanceOptions): string[] {
   ].filter(Boolean);
 }
 
-function guardConfig<T>(read: () => T): T {
-  try {
-    return read();
-  } catch (error) {
-    if (error instanceof ConfigError) throw new RunStop(EXIT.usage, error.message);
-    throw error;
-  }
-}
-
-async function guardConfigAsync<T>(read: () => Promise<T>): Promise<T> {
+/** A bad target file or baseline is a usage error (exit 2), named by its message. */
+async function guardConfig<T>(read: () => T | Promise<T>): Promise<T> {
   try {
     return await read();
   } catch (error) {
