@@ -8,6 +8,7 @@ import { exitWhenFlushed } from './exit.ts';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { EXIT, VERDICT_EXIT } from './options.ts';
 import type { RunResult } from './reporters/results.ts';
 
 const USAGE = `Usage: npm run merge-reports -- [--out DIR] [--shards N]
@@ -38,14 +39,14 @@ async function main(): Promise<number> {
       options: { out: { type: 'string', default: 'reports' }, shards: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
     }));
   } catch (error) {
-    return fail(2, `${(error as Error).message.split('\n')[0]} (see --help)`);
+    return fail(EXIT.usage, `${(error as Error).message.split('\n')[0]} (see --help)`);
   }
   if (values.help) {
     process.stdout.write(`${USAGE}\n`);
     return 0;
   }
   if (values.shards !== undefined && !/^[1-9]\d*$/.test(values.shards))
-    return fail(2, `--shards needs a positive integer, got "${values.shards}"`);
+    return fail(EXIT.usage, `--shards needs a positive integer, got "${values.shards}"`);
   const outDir = resolve(values.out);
   const shardsDir = join(outDir, 'shards');
   const found = existsSync(shardsDir)
@@ -60,7 +61,7 @@ async function main(): Promise<number> {
   const count = values.shards !== undefined ? Number(values.shards) : counts.length === 1 ? counts[0]! : undefined;
   if (count === undefined) {
     return fail(
-      3,
+      EXIT.cannotRun,
       found.length === 0
         ? `no shard reports in ${shardsDir}; run npm start -- --shard I/N first`
         : `the shard reports in ${shardsDir} are of runs with ${counts.join(' and ')} shards; say which with --shards N`,
@@ -71,18 +72,17 @@ async function main(): Promise<number> {
   );
   if (missing.length > 0) {
     return fail(
-      3,
+      EXIT.cannotRun,
       `${missing.map((i) => `shard ${i}/${count}`).join(', ')} ${missing.length === 1 ? 'is' : 'are'} missing (no ${missing.map((i) => join(shardsDir, `${i}-of-${count}`, 'results.json')).join(', ')}); a merge of part of a run would not be its verdict`,
     );
   }
   const { mergeShardResults } = await import('./reporters/merge.ts');
   const shards = found.filter((f) => f.count === count).sort((a, b) => a.index - b.index);
   const merged = mergeShardResults(shards.map((s) => JSON.parse(readFileSync(join(s.dir, 'results.json'), 'utf8')) as RunResult));
-  if ('problem' in merged) return fail(3, merged.problem);
+  if ('problem' in merged) return fail(EXIT.cannotRun, merged.problem);
   const { writeReports, prepareReportDir } = await import('./reporters/write.ts');
   const { printRunSummary } = await import('./reporters/console.ts');
   const { writeGithubOutput } = await import('./reporters/github.ts');
-  const { VERDICT_EXIT } = await import('./options.ts');
   prepareReportDir(outDir);
   const paths = writeReports(merged.result, outDir);
   const print = (line: string) => process.stdout.write(`${line}\n`);
@@ -94,5 +94,5 @@ async function main(): Promise<number> {
 
 main().then(
   (code) => exitWhenFlushed(code),
-  (error: unknown) => exitWhenFlushed(fail(3, error instanceof Error ? error.message : String(error))),
+  (error: unknown) => exitWhenFlushed(fail(EXIT.cannotRun, error instanceof Error ? error.message : String(error))),
 );

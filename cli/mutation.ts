@@ -115,8 +115,6 @@ async function main(): Promise<number> {
               process.stdout.write(
                 `  ${result.passed ? 'ok  ' : 'FAIL'} conformant mock, seed ${result.seed} (${(result.ms / 1000).toFixed(1)} s)\n`,
               );
-            } else if (line.startsWith('NOTE ')) {
-              process.stdout.write(`  ${line.slice(5)}\n`);
             }
           });
         }),

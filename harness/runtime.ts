@@ -28,8 +28,6 @@ export interface Runtime {
   shared: SharedRequests;
   /** Every answer of the management interface in this run, in order (run-wide checks read it). */
   answers: Exchange[];
-  /** Requests sent outside any test (none, unless a hook sends). */
-  unattributed: number;
   /** The counter of the test that is running (tests of a run are sequential). */
   current: RequestCounter | undefined;
 }
@@ -47,7 +45,7 @@ export function runtimeFor(settings: RunSettings): Runtime {
     ...(settings.rateLimitProbe ? { initial: settings.rateLimitProbe } : {}),
   });
   const shared = new SharedRequests();
-  const built = { settings, budget, pacer, shared, answers: [], unattributed: 0, current: undefined } as unknown as Runtime;
+  const built = { settings, budget, pacer, shared, answers: [], current: undefined } as unknown as Runtime;
   built.http = new TargetHttp({
     budget,
     pacer,
@@ -57,8 +55,7 @@ export function runtimeFor(settings: RunSettings): Runtime {
       built.current?.countLabel(request);
       const key = shared.attributedTo;
       if (key !== undefined) shared.count(key);
-      else if (built.current) built.current.countOwn(request, retry);
-      else built.unattributed += 1;
+      else built.current?.countOwn(request, retry);
     },
   });
   built.tokens = new TokenProvider(built.http, settings.target, shared);

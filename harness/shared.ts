@@ -21,10 +21,6 @@ export class SharedRequests {
     return this.#active[this.#active.length - 1];
   }
 
-  has(key: string): boolean {
-    return this.#entries.has(key);
-  }
-
   /** The value of a shared request, fetched now if no test fetched it yet in this run. */
   once<T>(key: string, identity: string, payer: string | undefined, fetch: () => Promise<T>): Promise<T> {
     const existing = this.#entries.get(key);

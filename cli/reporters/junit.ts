@@ -41,7 +41,7 @@ function testcase(test: TestOutcome, failuresAreReal: boolean): string {
   const head = `    <testcase ${attributes({ name: test.name, classname: test.file.replace(/\.test\.ts$/, '').replace(/[\\/]/g, '.'), time: seconds(test.durationMs) })}`;
   if (test.state === 'skipped')
     return `${head}>\n      <skipped ${attributes({ message: test.skip ? `[${test.skip.category ?? 'skipped'}] ${test.skip.reason}` : 'skipped' })}/>\n    </testcase>`;
-  if (test.state === 'failed' && failuresAreReal && !test.known) {
+  if (isFailure(test, failuresAreReal)) {
     const type = test.clause ? `clause ${test.clause}` : 'untagged test';
     return `${head}>\n      <failure ${attributes({ message: test.failure ?? 'failed', type })}>${escape(test.errors.join('\n\n'))}</failure>\n    </testcase>`;
   }

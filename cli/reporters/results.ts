@@ -144,12 +144,11 @@ function outcomeOf(test: TestCase, file: string, strict: boolean, baseline: Base
   const known = citedClause(test.name);
   const meta = test.meta();
   const plan: EvaluatedPlan | undefined = meta.plan;
-  let state: TestState = result.state === 'passed' ? 'passed' : result.state === 'failed' ? 'failed' : 'skipped';
+  const state: TestState = result.state === 'passed' ? 'passed' : result.state === 'failed' ? 'failed' : 'skipped';
   const note =
     result.state === 'skipped' ? (result.note ?? (plan?.skip ? `[${plan.skip.category}] ${plan.skip.reason}` : undefined)) : undefined;
   const errors = (result.errors ?? []).map((e) => redactor.redact(withoutStackFrames(e.message ?? JSON.stringify(e))));
   const listed = baseline.find((entry) => entry.match === known?.id || entry.match === test.name);
-  if (state === 'skipped' && !note && test.options.mode === 'skip') state = 'skipped';
   const level = known?.level;
   return {
     file,
@@ -245,7 +244,7 @@ export function summarize(tests: TestOutcome[], unhandled: string[], info: RunIn
 }
 
 /** A gating clause the run did not verify. A shard answers only for its own clauses: the merge checks the rest. */
-export function isUnverified(clause: ClauseResult, info: Pick<RunInfo, 'shard' | 'filtered'>): boolean {
+export function isUnverified(clause: ClauseResult, info: Pick<RunInfo, 'shard'>): boolean {
   if (clause.status === 'partial' || clause.status === 'not verified') return true;
   return clause.status === 'not selected' && info.shard === undefined;
 }

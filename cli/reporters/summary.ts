@@ -23,7 +23,7 @@ export const VERDICT_TEXT: Record<RunResult['verdict'], string> = {
   INCOMPLETE: 'no gating test failed, but some gating clauses were not verified (below, with the reason)',
 };
 
-export function cell(text: string): string {
+function cell(text: string): string {
   return text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 }
 
@@ -104,11 +104,10 @@ export function renderSummary(result: RunResult): string {
     '|---|---|---|---|---|---|',
   );
   for (const row of result.clauses) {
-    const level = row.level === 'observed' ? 'observed' : row.level;
     const total = row.passed + row.failed + row.skipped;
     const note = row.status === 'not testable' ? (row.note ?? '') : row.status === 'gap' ? row.summary : row.reasons.join('; ');
     lines.push(
-      `| \`${row.id}\` | ${row.section} | ${level} | ${total === 0 ? '0' : `${row.passed}/${total}`} | ${ICON[row.status]} | ${cell(note)} |`,
+      `| \`${row.id}\` | ${row.section} | ${row.level} | ${total === 0 ? '0' : `${row.passed}/${total}`} | ${ICON[row.status]} | ${cell(note)} |`,
     );
   }
   lines.push(

@@ -1,6 +1,6 @@
 // Writes the reports of a run, every one through the redactor, and clears a previous run's
 // before a new one starts, so that a reused CI workspace never publishes an old verdict.
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { redactor } from '../../harness/redact.ts';
 import { renderHtml } from './html.ts';
@@ -19,7 +19,7 @@ export function prepareReportDir(dir: string): void {
   for (const file of REPORT_FILES) rmSync(join(dir, file), { force: true });
 }
 
-export function writeReports(result: RunResult, dir: string, extra: Partial<Record<(typeof REPORT_FILES)[number], string>> = {}): string[] {
+export function writeReports(result: RunResult, dir: string): string[] {
   mkdirSync(dir, { recursive: true });
   const files: Array<[string, string]> = [
     ['junit.xml', renderJunit(result)],
@@ -27,12 +27,7 @@ export function writeReports(result: RunResult, dir: string, extra: Partial<Reco
     ['summary.md', renderSummary(result)],
     ['results.json', `${JSON.stringify(result, null, 2)}\n`],
     ['report.html', renderHtml(result)],
-    ...Object.entries(extra),
   ];
   for (const [name, text] of files) writeFileSync(join(dir, name), redactor.redact(text));
   return files.map(([name]) => join(dir, name));
-}
-
-export function hasReports(dir: string): boolean {
-  return existsSync(join(dir, 'results.json'));
 }
