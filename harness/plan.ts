@@ -6,7 +6,7 @@
 // Requests come in two kinds. A test's own requests are its cases. Shared requests are sent once
 // per run and read by every test that declares them: the token of a role, the JWKS, a read of a
 // fixture, one ticket, the rate-limit exhaustion. The plan's total counts each shared key once.
-import type { OperationKey } from '../specs/index.ts';
+import { operationKeys, type OperationKey } from '../specs/index.ts';
 import { fixtureField } from './fixtures.ts';
 import type { RoleName, RunSettings, TargetFixtures } from './settings.ts';
 
@@ -142,7 +142,7 @@ export const sharedKeys = {
 const resolve = <T>(value: OrFunction<T> | undefined, context: PlanContext, fallback: T): T =>
   value === undefined ? fallback : typeof value === 'function' ? (value as (c: PlanContext) => T)(context) : value;
 
-const OPERATION_PREFIXES: readonly OperationFilter[] = ['redeliver', 'sso-ticket', 'vault', 'token'];
+const OPERATION_PREFIXES: readonly OperationFilter[] = [...operationKeys, 'token'];
 
 /** The operation a test sends to: declared, or the first segment of the clause id it cites. */
 function operationOf(title: string, plan: TestPlan): OperationFilter | undefined {

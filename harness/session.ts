@@ -10,7 +10,7 @@ import { operation, type OperationKey } from '../specs/index.ts';
 import { HarnessError } from './errors.ts';
 import type { Exchange, OutgoingRequest, SendOptions } from './http.ts';
 import { fixtureField } from './fixtures.ts';
-import type { EvaluatedPlan, MintedToken, SkipCategory } from './plan.ts';
+import { sharedKeys, type EvaluatedPlan, type MintedToken, type SkipCategory } from './plan.ts';
 import type { RequestCounter, Runtime } from './runtime.ts';
 import type { RoleName, TargetFixtures } from './settings.ts';
 
@@ -145,8 +145,6 @@ export class TargetSession implements RequestCounter {
       return this.send(request, input);
     };
     if (input.shared === undefined) return send();
-    if (!this.plan.shared.includes(input.shared))
-      this.#violation(`reads shared request "${input.shared}" without declaring it (shared: [...])`);
     const identity = JSON.stringify([
       key,
       input.params,
@@ -157,7 +155,7 @@ export class TargetSession implements RequestCounter {
       input.contentType,
       credentialIdentity(credential),
     ]);
-    return this.#guard(() => this.runtime.shared.once(input.shared!, identity, this.name, send));
+    return this.shared(input.shared, identity, send);
   }
 
   /** Sends any request to the target (token endpoint, JWKS, unusual paths) as one of the test's own. */
@@ -226,7 +224,7 @@ export class TargetSession implements RequestCounter {
 
   /** The target's published keys (a shared request). */
   async jwks() {
-    if (!this.plan.shared.includes('jwks')) this.#violation('reads the JWKS without declaring it (shared: [sharedKeys.jwks])');
+    if (!this.plan.shared.includes(sharedKeys.jwks)) this.#violation('reads the JWKS without declaring it (shared: [sharedKeys.jwks])');
     return this.#guard(() => this.forge.jwks(this.name));
   }
 
