@@ -1,7 +1,7 @@
 // Forged access tokens. Those built from a valid token work against any target (tampered
 // signature or payload, a foreign key, an unknown kid, a foreign key carried in the token's own
-// header, alg none, HS256 keyed with the target's published public key). Those that need the target's own signing key (expired, not yet valid,
-// wrong audience, wrong issuer) exist only when the suite holds that key.
+// header, alg none, HS256 keyed with the target's published public key). Those that need the target's own signing key (expired,
+// wrong audience, wrong issuer, any other claim change) exist only when the suite holds that key.
 import {
   SignJWT,
   decodeJwt,
@@ -138,10 +138,6 @@ export class TokenForge {
 
   expired(token: string): Promise<string> {
     return this.resignedWithTargetKey(token, (claims, now) => ({ ...claims, iat: now - 7200, exp: now - 3600 }));
-  }
-
-  notYetValid(token: string): Promise<string> {
-    return this.resignedWithTargetKey(token, (claims, now) => ({ ...claims, iat: now + 3600, nbf: now + 3600, exp: now + 7200 }));
   }
 
   wrongAudience(token: string): Promise<string> {

@@ -6,9 +6,8 @@
 // are in credentials.ts. Issuers and audiences are compared as exact strings (RFC 7519 sections
 // 4.1.1 and 4.1.3), so letter case and slashes count.
 import type { JWTPayload } from 'jose';
-import { minted } from '../../harness/index.ts';
 import { observed } from '../../specs/index.ts';
-import type { BadCredential } from './credentials.ts';
+import { resigned, type BadCredential } from './credentials.ts';
 
 /**
  * Two minutes: four times the clock skew the mock allows (observed.tokens.clock_skew_seconds),
@@ -17,12 +16,6 @@ import type { BadCredential } from './credentials.ts';
 const NEAR_MISS_SECONDS = 4 * observed.tokens.clock_skew_seconds.value;
 /** A lifetime for tokens made near their edge of validity (the far end stays out of the way). */
 const HOUR = 3600;
-
-type ClaimChange = (claims: JWTPayload, nowSeconds: number) => JWTPayload;
-
-function resigned(name: string, change: ClaimChange): BadCredential {
-  return { name, signature: false, needs: [minted('signing-key')], shared: [], make: async (t) => ({ token: await t.resigned(change) }) };
-}
 
 /** The smallest changes to a URL claim (iss, aud) that a lenient comparison forgives. */
 export const urlNearMisses: Array<{ what: string; change: (url: string) => string }> = [
@@ -57,8 +50,6 @@ export const nearMissCredentials: BadCredential[] = [
   {
     name: 'a token signed with a foreign key it carries in its own header (jwk)',
     signature: true,
-    needs: [],
-    shared: [],
     make: async (t) => ({ token: await t.forge.signedWithEmbeddedKey(await t.tokenFor('global')) }),
   },
 ];
