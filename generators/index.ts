@@ -22,7 +22,7 @@ export { idOfShape, type IdOfShapeConstraints } from './identifiers/id-of-shape.
 export { unknownIdOf } from './identifiers/unknown-id-of.ts';
 export { extendedId, type ExtendedIdConstraints } from './identifiers/extended-id.ts';
 export { truncatedId } from './identifiers/truncated-id.ts';
-export { idInOtherCase } from './identifiers/id-in-other-case.ts';
+export { idInOtherCase, otherCase } from './identifiers/id-in-other-case.ts';
 export { paddedId } from './identifiers/padded-id.ts';
 export { idWithEscapedCharacter } from './identifiers/id-with-escaped-character.ts';
 

@@ -4,7 +4,7 @@
 import { fixture, writes, type CallInput, type Need, type TargetSession, type TestPlan } from '../harness/index.ts';
 import { eventId, streamId, unknownIdOf, vaultConnectionId, vaultConnectionIdOverMaximum } from '../generators/index.ts';
 import { closedLimit, type OperationKey } from '../specs/index.ts';
-import { exampleOf, sharedRequest } from './requests.ts';
+import { exampleOf, sharedRequest, type SharedCall } from './requests.ts';
 
 export interface Refusal {
   /** What is wrong, read after "a request with": also the key of the shared request. */
@@ -87,4 +87,9 @@ export function refusalPlan(refusal: Refusal): TestPlan {
 
 export function sendRefusal(target: TargetSession, refusal: Refusal): ReturnType<TargetSession['call']> {
   return target.call(refusal.op, { ...refusal.input(target), shared: sharedRequest.refusal(refusal.what) });
+}
+
+/** A refusal as a shared call: its plan and how to send it, for tables of shared requests. */
+export function refusalCall(refusal: Refusal): SharedCall {
+  return { plan: refusalPlan(refusal), send: (target) => sendRefusal(target, refusal) };
 }

@@ -24,7 +24,7 @@ export const operationNeeds = Object.fromEntries(
 ) as Record<OperationKey, Need[]>;
 
 /** The role holding every scope of the three operations but the one each operation needs. */
-export const roleWithoutScopeOf = Object.fromEntries(operationKeys.map((key) => [key, operationTable[key].roleWithoutScope])) as Record<
+const roleWithoutScopeOf = Object.fromEntries(operationKeys.map((key) => [key, operationTable[key].roleWithoutScope])) as Record<
   OperationKey,
   RoleName
 >;
@@ -74,8 +74,16 @@ export function successOf(op: OperationKey): SharedCall {
       requests: 0,
       shared: (c) => [keyOf(c.target.fixtures)],
     },
-    send: (target) => target.call(op, { ...validRequest(target, op), shared: keyOf(target.target.fixtures) }),
+    send: (target) =>
+      op === 'vault'
+        ? vaultRead(target, target.fixture('vaultConnections')[0]!)
+        : target.call(op, { ...validRequest(target, op), shared: keyOf(target.target.fixtures) }),
   };
+}
+
+/** The read of one vault connection, shared by every test that reads it (`vaultReads`, `sharedRequest.vaultRead`). */
+export function vaultRead(target: TargetSession, id: string): Promise<Exchange> {
+  return target.call('vault', { params: { id }, shared: sharedRequest.vaultRead(id) });
 }
 
 /** Every vault connection of the fixtures, read once per run. */

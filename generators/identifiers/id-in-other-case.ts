@@ -14,7 +14,8 @@ export function idInOtherCase(existing: string): fc.Arbitrary<string> {
   return fc.constantFrom(...flippable).map(flippedAt(existing));
 }
 
-function otherCase(character: string): string {
+/** One character in the other letter case (itself where it has none). */
+export function otherCase(character: string): string {
   return character === character.toUpperCase() ? character.toLowerCase() : character.toUpperCase();
 }
 

@@ -1,39 +1,33 @@
 // Observed: every error of the management interface has one body shape and one content type, on
-// every operation. One table over errors a target gives without being written to, each read from
-// the request another test already sends.
-import {
-  conformance,
-  expectObservedContentType,
-  expectObservedErrorBody,
-  type Exchange,
-  type TargetSession,
-  type TestPlan,
-} from '../../harness/index.ts';
+// every operation. One table over errors a conforming target gives, each read from the request
+// another test already sends. None writes on a conforming target; the two refusals made from an
+// existing id (the stream id one short, ttl_sec over the maximum) would write on one that wrongly
+// accepted them, so they declare writes and run on a tenant only with --allow-writes.
+import { conformance, expectObservedContentType, expectObservedErrorBody } from '../../harness/index.ts';
 import { operationKeys, type OperationKey } from '../../specs/index.ts';
-import { refusalPlan, refusals, sendRefusal } from '../refusals.ts';
-import { withCredential, withoutScope } from '../requests.ts';
+import { refusalCall, refusals, type Refusal } from '../refusals.ts';
+import { withoutScope, type SharedCall } from '../requests.ts';
+import { withoutToken } from '../auth/credentials.ts';
 
-interface ErrorCase {
+interface ErrorCase extends SharedCall {
   error: string;
   op: OperationKey;
-  plan: TestPlan;
-  send(target: TargetSession): Promise<Exchange>;
 }
 
-function withoutToken(op: OperationKey): ErrorCase {
-  return { error: '401 (no token)', op, ...withCredential(op, 'no Authorization header', async () => 'none') };
+function noToken(op: OperationKey): ErrorCase {
+  return { error: '401 (no token)', op, ...withoutToken(op) };
 }
 
 function scopeMissing(op: OperationKey): ErrorCase {
   return { error: '403 (scope missing)', op, ...withoutScope(op) };
 }
 
-function refused(error: string, refusal: (typeof refusals)[keyof typeof refusals]): ErrorCase {
-  return { error, op: refusal.op, plan: refusalPlan(refusal), send: (t) => sendRefusal(t, refusal) };
+function refused(error: string, refusal: Refusal): ErrorCase {
+  return { error, op: refusal.op, ...refusalCall(refusal) };
 }
 
 const errorCases: ErrorCase[] = [
-  ...operationKeys.flatMap((op) => [withoutToken(op), scopeMissing(op)]),
+  ...operationKeys.flatMap((op) => [noToken(op), scopeMissing(op)]),
   refused('404 (unknown connection)', refusals.unknownVaultConnection),
   refused('404 (unknown stream)', refusals.unknownStream),
   refused('404 (unknown event)', refusals.unknownEvent),

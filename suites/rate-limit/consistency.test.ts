@@ -1,16 +1,16 @@
 // Observed (inferred, see the clause): every answer of every operation, its successes and its
 // errors alike, carries the three X-RateLimit headers, and they agree with what they mean:
-// Remaining within 0..Limit (0 on a 429), Reset at or after the answer's Date and within a minute
-// of it. Each operation's success, 400 and 401 are requests other tests already send; one more
-// test reads every answer of the run so far.
+// Remaining within 0..Limit (0 on a 429), Reset at or after the answer's Date and within
+// observed.rate_limit.reset_within_seconds of it. Each operation's success, 400 and 401 are
+// requests other tests already send; one more test reads every answer of the run so far.
 import { conformance, expectNoProblems, type Exchange } from '../../harness/index.ts';
-import { operationKeys, type OperationKey } from '../../specs/index.ts';
-import { refusalPlan, refusals, sendRefusal, type Refusal } from '../refusals.ts';
-import { successOf, withCredential, type SharedCall } from '../requests.ts';
+import { observed, operationKeys, type OperationKey } from '../../specs/index.ts';
+import { withoutToken } from '../auth/credentials.ts';
+import { refusalCall, refusals, type Refusal } from '../refusals.ts';
+import { successOf, type SharedCall } from '../requests.ts';
 import { rateLimitConsistencyProblems, rateLimitHeaderNames } from './headers.ts';
 
-const RULE =
-  "the three X-RateLimit headers, whole numbers, Remaining within 0..Limit (0 on a 429), Reset from the answer's Date to a minute after";
+const RULE = `the three X-RateLimit headers, whole numbers, Remaining within 0..Limit (0 on a 429), Reset from the answer's Date to ${observed.rate_limit.reset_within_seconds.value} s after`;
 
 const badRequestOf: Record<OperationKey, Refusal> = {
   redeliver: refusals.streamIdOneShort,
@@ -18,15 +18,11 @@ const badRequestOf: Record<OperationKey, Refusal> = {
   vault: refusals.vaultIdOverMaximum,
 };
 
-function refused(refusal: Refusal): SharedCall {
-  return { plan: refusalPlan(refusal), send: (target) => sendRefusal(target, refusal) };
-}
-
 function answersOf(op: OperationKey): Array<{ answer: string; request: SharedCall }> {
   return [
     { answer: 'success', request: successOf(op) },
-    { answer: '400', request: refused(badRequestOf[op]) },
-    { answer: '401', request: withCredential(op, 'no Authorization header', async () => 'none') },
+    { answer: '400', request: refusalCall(badRequestOf[op]) },
+    { answer: '401', request: withoutToken(op) },
   ];
 }
 

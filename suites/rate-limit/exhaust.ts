@@ -21,12 +21,11 @@ export interface Exhaustion {
   /** Every answer, in the order sent. */
   exchanges: Exchange[];
   last: Exchange;
-  sent: number;
   why: string;
 }
 
 /** The bucket is larger than --exhaustion-max lets the suite spend: nothing to say of the target. */
-export class BucketTooLarge extends Error {}
+class BucketTooLarge extends Error {}
 
 function tooLarge(limit: number, max: number): string {
   return `exhausting the target's bucket (X-RateLimit-Limit ${limit}) may take ${2 * limit + MARGIN} requests (two buckets and ${MARGIN}), more than --exhaustion-max ${max}; raise it to verify the 429 clauses`;
@@ -69,7 +68,7 @@ async function exhaust(target: TargetSession): Promise<Exhaustion> {
   let lowestAt = 0;
   for (;;) {
     const seen = rateLimitOf(last!);
-    if (last!.status === 429) return { exchanges, last: last!, sent: exchanges.length, why: `429 after ${exchanges.length} requests` };
+    if (last!.status === 429) return { exchanges, last: last!, why: `429 after ${exchanges.length} requests` };
     if (seen.limit !== undefined && 2 * seen.limit + MARGIN > max) {
       throw new BucketTooLarge(tooLarge(seen.limit, max));
     }
@@ -86,7 +85,6 @@ async function exhaust(target: TargetSession): Promise<Exhaustion> {
       return {
         exchanges,
         last: last!,
-        sent: exchanges.length,
         why: `no 429 after ${exchanges.length} requests in ${elapsedSeconds.toFixed(1)} s, more than two buckets (X-RateLimit-Limit ${seen.limit ?? '(absent)'}), X-RateLimit-Remaining no longer falling${capped}; last X-RateLimit-Remaining ${seen.remaining ?? '(absent)'}`,
       };
     }

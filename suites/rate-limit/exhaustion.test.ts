@@ -3,8 +3,11 @@
 // 429 body. All read one exhaustion of the rate limit per run: against a tenant, only with
 // --allow-rate-limit-exhaustion.
 import { conformance, exhaustion, expectClause, expectNoProblems, expectObservedError, shown } from '../../harness/index.ts';
+import { observed } from '../../specs/index.ts';
 import { exhaustRateLimit } from './exhaust.ts';
-import { rateLimitHeaderNames, rateLimitOf, rateLimitProblems } from './headers.ts';
+import { rateLimitHeader, rateLimitHeaderNames, rateLimitOf, rateLimitProblems } from './headers.ts';
+
+const names = observed.rate_limit.headers;
 
 const plan = { operation: 'redeliver' as const, needs: [exhaustion], requests: 0 };
 
@@ -25,7 +28,7 @@ conformance(
   async ({ target }) => {
     const { last, why } = await exhaustRateLimit(target);
     target.needs(last.status === 429, `${why}, so there is no 429 to check (see redeliver.errors.429)`);
-    expectNoProblems(rateLimitProblems(last), 'whole-number X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset', {
+    expectNoProblems(rateLimitProblems(last), `whole-number ${names.limit}, ${names.remaining} and ${names.reset}`, {
       exchange: last,
       headers: rateLimitHeaderNames,
     });
@@ -45,12 +48,12 @@ conformance(
     const first = values[0]?.remaining;
     const problems = [
       ...outOfRange.slice(0, 3),
-      ...(rateLimitOf(last).remaining === 0 ? [] : [`X-RateLimit-Remaining ${shown(last.headers['x-ratelimit-remaining'])} on the 429`]),
+      ...(rateLimitOf(last).remaining === 0 ? [] : [`${names.remaining} ${shown(last.headers[rateLimitHeader.remaining])} on the 429`]),
       ...(exchanges.length === 1 || (first !== undefined && first > 0)
         ? []
-        : [`X-RateLimit-Remaining ${shown(first)} before the limit was spent`]),
+        : [`${names.remaining} ${shown(first)} before the limit was spent`]),
     ];
-    expectNoProblems(problems, 'X-RateLimit-Remaining a whole number within 0..Limit on every answer, falling to exactly 0 on the 429', {
+    expectNoProblems(problems, `${names.remaining} a whole number within 0..Limit on every answer, falling to exactly 0 on the 429`, {
       exchange: last,
       headers: rateLimitHeaderNames,
     });

@@ -2,9 +2,11 @@
 // documentation says: Limit is the bucket size, Remaining the requests left, Reset a Unix time
 // in seconds. Reads of a vault connection are the probe (they write nothing).
 import { conformance, expectEqual, expectNoProblems, expectPresent, expectSuccess, fixture, shown } from '../../harness/index.ts';
+import { observed } from '../../specs/index.ts';
 import { successOf } from '../requests.ts';
-import { answerSecondsOf, rateLimitHeaderNames, rateLimitOf, rateLimitProblems } from './headers.ts';
+import { answerSecondsOf, rateLimitHeader, rateLimitHeaderNames, rateLimitOf, rateLimitProblems } from './headers.ts';
 
+const names = observed.rate_limit.headers;
 const firstRead = successOf('vault');
 
 conformance(
@@ -13,7 +15,7 @@ conformance(
   async ({ target }) => {
     const exchange = await firstRead.send(target);
     expectSuccess(exchange);
-    expectNoProblems(rateLimitProblems(exchange), 'whole-number X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset', {
+    expectNoProblems(rateLimitProblems(exchange), `whole-number ${names.limit}, ${names.remaining} and ${names.reset}`, {
       exchange,
       headers: rateLimitHeaderNames,
     });
@@ -28,9 +30,9 @@ conformance(
     // Two reads of its own, so the rule is checked on at least two answers when the test runs alone.
     await target.call('vault', { params: { id } });
     await target.call('vault', { params: { id } });
-    const distinct = [...new Set(target.answers.map((e) => e.headers['x-ratelimit-limit']))];
-    expectPresent(rateLimitOf(target.answers[0]!).limit, 'X-RateLimit-Limit of the first answer', { exchange: target.answers[0]! });
-    expectEqual(distinct, distinct.slice(0, 1), `X-RateLimit-Limit values over the run's ${target.answers.length} answers`);
+    const distinct = [...new Set(target.answers.map((e) => e.headers[rateLimitHeader.limit]))];
+    expectPresent(rateLimitOf(target.answers[0]!).limit, `${names.limit} of the first answer`, { exchange: target.answers[0]! });
+    expectEqual(distinct, distinct.slice(0, 1), `${names.limit} values over the run's ${target.answers.length} answers`);
   },
 );
 
@@ -47,8 +49,8 @@ conformance(
       ...(plausibleSeconds && reset < now ? [`before the answer's Date (${now})`] : []),
     ];
     expectNoProblems(
-      problems.map((p) => `X-RateLimit-Reset ${shown(exchange.headers['x-ratelimit-reset'])}: ${p}`),
-      `X-RateLimit-Reset in Unix seconds, at or after the answer's Date (${now})`,
+      problems.map((p) => `${names.reset} ${shown(exchange.headers[rateLimitHeader.reset])}: ${p}`),
+      `${names.reset} in Unix seconds, at or after the answer's Date (${now})`,
       {
         exchange,
         headers: [...rateLimitHeaderNames, 'date'],

@@ -17,7 +17,14 @@ export function rateLimitOf(exchange: Exchange): RateLimitHeaders {
   return { ...readRateLimitHeaders(exchange.headers), raw };
 }
 
-export const rateLimitHeaderNames = [names.limit, names.remaining, names.reset].map((n) => n.toLowerCase());
+/** Each header's name as the HTTP client gives it (lower case), by what it says. */
+export const rateLimitHeader = {
+  limit: names.limit.toLowerCase(),
+  remaining: names.remaining.toLowerCase(),
+  reset: names.reset.toLowerCase(),
+};
+
+export const rateLimitHeaderNames = [rateLimitHeader.limit, rateLimitHeader.remaining, rateLimitHeader.reset];
 
 /** Which of the three headers an answer lacks, or carries as something other than a whole number. */
 export function rateLimitProblems(exchange: Exchange): string[] {

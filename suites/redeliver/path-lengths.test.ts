@@ -3,7 +3,7 @@
 // wrongly accepts them would write: opt-in); generated realistic ids of the wrong length, on
 // request, catch one that lets any length through.
 import fc from 'fast-check';
-import { conformance, expectRefused, fixture, generatedCases, writes } from '../../harness/index.ts';
+import { cases, conformance, expectRefused, fixture, generatedCases, writes } from '../../harness/index.ts';
 import { eventIdTooLong, eventIdTooShort, streamIdTooLong, streamIdTooShort } from '../../generators/index.ts';
 import { refusalPlan, refusals, sendRefusal } from '../refusals.ts';
 
@@ -49,7 +49,7 @@ conformance(
 
 const generated = {
   needs: [fixture('eventStream'), fixture('failedEvent'), generatedCases],
-  requests: (c: { numRuns: number }) => c.numRuns,
+  requests: cases(0),
 };
 
 conformance(

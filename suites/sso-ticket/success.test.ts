@@ -10,22 +10,14 @@ import {
   expectSuccess,
   fixture,
   writes,
-  type TargetSession,
 } from '../../harness/index.ts';
 import { customDomain, ticketRequestBody, ticketRequestBodyWithEveryField } from '../../generators/index.ts';
 import { observed, validator } from '../../specs/index.ts';
-import { exampleOf, sharedRequest } from '../requests.ts';
+import { exampleOf, successOf } from '../requests.ts';
 
 const needs = [fixture('selfServiceProfile'), writes];
-const emptyBody = { needs, requests: 0, shared: [sharedRequest.ticketWithEmptyBody] };
-
-function ticketWithEmptyBody(target: TargetSession) {
-  return target.call('sso-ticket', {
-    params: { id: target.fixture('selfServiceProfile') },
-    body: {},
-    shared: sharedRequest.ticketWithEmptyBody,
-  });
-}
+/** The one ticket with an empty body, read by every clause about the answer. */
+const ticketWithEmptyBody = successOf('sso-ticket');
 
 function safeHost(url: string | undefined): string | undefined {
   try {
@@ -35,29 +27,37 @@ function safeHost(url: string | undefined): string | undefined {
   }
 }
 
-conformance('[§4.2 sso-ticket.body.optional] ticket creation with an empty body object creates a ticket', emptyBody, async ({ target }) => {
-  expectSuccess(await ticketWithEmptyBody(target));
-});
+conformance(
+  '[§4.2 sso-ticket.body.optional] ticket creation with an empty body object creates a ticket',
+  ticketWithEmptyBody.plan,
+  async ({ target }) => {
+    expectSuccess(await ticketWithEmptyBody.send(target));
+  },
+);
 
-conformance('[§2.2 sso-ticket.response.ticket] the ticket response holds ticket, a URL', emptyBody, async ({ target }) => {
-  const exchange = await ticketWithEmptyBody(target);
+conformance('[§2.2 sso-ticket.response.ticket] the ticket response holds ticket, a URL', ticketWithEmptyBody.plan, async ({ target }) => {
+  const exchange = await ticketWithEmptyBody.send(target);
   expectSuccess(exchange);
   expectSchema(exchange, validator('SsoTicket', 'contract'), 'an object whose ticket is a string holding a URL');
 });
 
-conformance('[§4 sso-ticket.response.content-type] ticket creation answers with a JSON body', emptyBody, async ({ target }) => {
-  expectJsonMediaType(await ticketWithEmptyBody(target));
-});
+conformance(
+  '[§4 sso-ticket.response.content-type] ticket creation answers with a JSON body',
+  ticketWithEmptyBody.plan,
+  async ({ target }) => {
+    expectJsonMediaType(await ticketWithEmptyBody.send(target));
+  },
+);
 
-conformance('[§4.4 sso-ticket.success.status] ticket creation answers 201', emptyBody, async ({ target }) => {
-  expectStatus(await ticketWithEmptyBody(target), observed.operations['sso-ticket'].success.status);
+conformance('[§4.4 sso-ticket.success.status] ticket creation answers 201', ticketWithEmptyBody.plan, async ({ target }) => {
+  expectStatus(await ticketWithEmptyBody.send(target), observed.operations['sso-ticket'].success.status);
 });
 
 conformance(
   '[§2.2 sso-ticket.response.shape] the ticket is a connections-flow URL on the tenant host, alone in the body',
-  emptyBody,
+  ticketWithEmptyBody.plan,
   async ({ target }) => {
-    const exchange = await ticketWithEmptyBody(target);
+    const exchange = await ticketWithEmptyBody.send(target);
     expectSchema(
       exchange,
       validator('SsoTicket', 'observed'),

@@ -3,6 +3,7 @@
 // and the observed one (the endpoint's error) read the same answer. Wrong secrets near the real
 // one (one character short, one more, other letter case) catch comparisons that forgive them;
 // audiences near the management interface's catch audience matching that does.
+import { otherCase } from '../../generators/index.ts';
 import type { TargetSession, TestPlan } from '../../harness/index.ts';
 import { urlNearMisses } from '../auth/near-miss-credentials.ts';
 import { sharedRequest } from '../requests.ts';
@@ -28,8 +29,9 @@ function refused(what: string, overrides: (target: TargetSession) => Parameters<
 
 const secretOf = (target: TargetSession) => target.target.roles.global!.clientSecret;
 
+/** Every letter of a text in the other case. */
 function swapCase(text: string): string {
-  return [...text].map((c) => (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase())).join('');
+  return [...text].map(otherCase).join('');
 }
 
 /** A secret that is nobody's: the far case. */

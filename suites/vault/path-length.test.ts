@@ -14,7 +14,7 @@ import {
 import { vaultConnectionIdOverMaximum } from '../../generators/index.ts';
 import { limit } from '../../specs/index.ts';
 import { refusalPlan, refusals, sendRefusal } from '../refusals.ts';
-import { sharedRequest } from '../requests.ts';
+import { sharedRequest, vaultRead } from '../requests.ts';
 
 const maximum = limit('vault.path.id.length').max!;
 
@@ -40,7 +40,7 @@ conformance(
   },
   async ({ target }) => {
     const id = connectionAtMaximum(target);
-    expectSuccess(await target.call('vault', { params: { id }, shared: sharedRequest.vaultRead(id) }));
+    expectSuccess(await vaultRead(target, id));
   },
 );
 

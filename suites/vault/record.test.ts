@@ -1,30 +1,14 @@
 // Section 2.1: the fields of a flows vault connection, one test per field, each checked on every
 // connection the target names (the mock names one with every optional field, one with none and
 // one with every string at its maximum length).
-import {
-  conformance,
-  expectEqual,
-  expectJsonMediaType,
-  expectSchema,
-  expectStatus,
-  expectSuccess,
-  fixture,
-  type TargetSession,
-} from '../../harness/index.ts';
+import { conformance, expectEqual, expectJsonMediaType, expectSchema, expectStatus, expectSuccess, fixture } from '../../harness/index.ts';
 import { clause, compileNode, observed, schema, validator, type JsonObject } from '../../specs/index.ts';
-import { sharedRequest, vaultReads } from '../requests.ts';
+import { successOf, vaultRead, vaultReads } from '../requests.ts';
 
 /** Every test here reads the fixtures' connections, each read once per run. */
 const readsAll = { needs: [fixture('vaultConnections')], requests: 0, shared: vaultReads };
-const readsFirst = {
-  needs: [fixture('vaultConnections')],
-  requests: 0,
-  shared: (c: Parameters<typeof vaultReads>[0]) => vaultReads(c).slice(0, 1),
-};
-
-function read(target: TargetSession, id: string) {
-  return target.call('vault', { params: { id }, shared: sharedRequest.vaultRead(id) });
-}
+/** The read of the first connection: the vault read's success. */
+const firstRead = successOf('vault');
 
 const record = schema('FlowsVaultConnection', 'contract');
 const required = new Set(record.required as string[]);
@@ -53,7 +37,7 @@ function describe(fieldSchema: JsonObject): string {
 for (const row of fields) {
   conformance(`[§${row.section} ${row.clause}] every connection read has a valid ${row.field}`, readsAll, async ({ target }) => {
     for (const id of target.fixture('vaultConnections')) {
-      const exchange = await read(target, id);
+      const exchange = await vaultRead(target, id);
       expectSuccess(exchange);
       expectSchema(exchange, row.validate, row.rule);
     }
@@ -65,7 +49,7 @@ conformance(
   readsAll,
   async ({ target }) => {
     for (const id of target.fixture('vaultConnections')) {
-      const exchange = await read(target, id);
+      const exchange = await vaultRead(target, id);
       const got = (exchange.json as { id?: unknown } | undefined)?.id;
       expectSuccess(exchange);
       expectEqual(got, id, 'record id', { exchange });
@@ -73,19 +57,19 @@ conformance(
   },
 );
 
-conformance('[§4 vault.response.content-type] the vault read answers with a JSON body', readsFirst, async ({ target }) => {
-  const exchange = await read(target, target.fixture('vaultConnections')[0]!);
+conformance('[§4 vault.response.content-type] the vault read answers with a JSON body', firstRead.plan, async ({ target }) => {
+  const exchange = await firstRead.send(target);
   expectJsonMediaType(exchange);
 });
 
-conformance('[§4.4 vault.success.status] the vault read answers 200', readsFirst, async ({ target }) => {
-  const exchange = await read(target, target.fixture('vaultConnections')[0]!);
+conformance('[§4.4 vault.success.status] the vault read answers 200', firstRead.plan, async ({ target }) => {
+  const exchange = await firstRead.send(target);
   expectStatus(exchange, observed.operations.vault.success.status);
 });
 
 conformance('[§2.1 vault.response.shape] every connection read has the recorded shape', readsAll, async ({ target }) => {
   for (const id of target.fixture('vaultConnections')) {
-    const exchange = await read(target, id);
+    const exchange = await vaultRead(target, id);
     expectSchema(
       exchange,
       validator('FlowsVaultConnection', 'observed'),
