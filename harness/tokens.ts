@@ -115,7 +115,9 @@ const B64TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;
 
 /**
  * A token that cannot travel in an Authorization header (CR/LF, DEL, spaces, non-Latin-1
- * characters) is the token endpoint's error: said plainly here, instead of jamming the client.
+ * characters) is the token endpoint's error: said plainly here, when it is issued. The HTTP
+ * client's own header check (http.ts) still guards every request; this one names the culprit
+ * (the token endpoint) and applies the bearer token's own grammar, which also excludes spaces.
  */
 function sendable(token: string): string {
   if (B64TOKEN.test(token)) return token;
