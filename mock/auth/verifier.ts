@@ -10,7 +10,7 @@ import { observed } from '../../specs/index.ts';
 import type { Clock } from '../clock.ts';
 import type { Client, Store } from '../store.ts';
 import type { Tenant } from '../tenant.ts';
-import { bearerToken, decodeJws, jsonObjectOf } from './bearer.ts';
+import { audiencesOf, bearerToken, decodeJws, jsonObjectOf } from './bearer.ts';
 import type { SigningKeys } from './keys.ts';
 
 export type TokenErrorKind = 'missing_authentication' | 'invalid_token' | 'invalid_signature' | 'expired_token' | 'bad_audience';
@@ -25,10 +25,13 @@ export interface Principal {
 export type Verification = { ok: true; principal: Principal } | { ok: false; error: TokenErrorKind; reason: string; detail?: string };
 
 export interface TokenVerifier {
-  /** Verifies an Authorization header value; `host` is the Host the request named (see tenant.ts). */
-  verify(authorization: string | undefined, host?: string): Promise<Verification>;
-  /** The claim checks alone, for a payload whose signature is already trusted. */
-  checkClaims(claims: Readonly<Record<string, unknown>>, host?: string): Verification;
+  /**
+   * Verifies an Authorization header value; `host` is the Host the request named (see tenant.ts),
+   * undefined when it named none. Required, so that a wrapper cannot drop it on the way through.
+   */
+  verify(authorization: string | undefined, host: string | undefined): Promise<Verification>;
+  /** The claim checks alone, for a payload whose signature is already trusted; `host` as for verify. */
+  checkClaims(claims: Readonly<Record<string, unknown>>, host: string | undefined): Verification;
 }
 
 export interface VerifierParts {
@@ -103,7 +106,7 @@ export function createTokenVerifier({ keys, clock, tenant, store }: VerifierPart
     return { claims: Object.freeze(payload) };
   }
 
-  function checkClaims(claims: Readonly<Record<string, unknown>>, host?: string): Verification {
+  function checkClaims(claims: Readonly<Record<string, unknown>>, host: string | undefined): Verification {
     const nowMs = clock.now();
     const { exp, nbf, iat, iss, aud, azp, sub, scope } = claims;
     if (typeof exp !== 'number') return refuse('invalid_token', 'exp is missing');
@@ -114,7 +117,7 @@ export function createTokenVerifier({ keys, clock, tenant, store }: VerifierPart
       return refuse('invalid_token', 'iat is in the future');
     const identity = typeof iss === 'string' ? tenant.identityForIssuer(iss, host) : undefined;
     if (!identity) return refuse('invalid_token', 'iss is not the tenant');
-    const audiences = typeof aud === 'string' ? [aud] : Array.isArray(aud) ? aud : [];
+    const audiences = audiencesOf(aud);
     if (!audiences.includes(identity.audience))
       return refuse('bad_audience', 'aud is not the management interface', audiences.map(String).join(' '));
     const clientId = typeof azp === 'string' ? azp : undefined;

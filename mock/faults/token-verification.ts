@@ -24,11 +24,11 @@ export const tokenVerificationFaults = faultFamily([
     install(app) {
       app.override('verifier', (verifier) => ({
         ...verifier,
-        async verify(authorization) {
+        async verify(authorization, host) {
           const token = bearerToken(authorization);
           const decoded = token === undefined ? undefined : decodeJws(token);
-          if (decoded?.header.alg === 'none') return verifier.checkClaims(decoded.payload);
-          return verifier.verify(authorization);
+          if (decoded?.header.alg === 'none') return verifier.checkClaims(decoded.payload, host);
+          return verifier.verify(authorization, host);
         },
       }));
     },

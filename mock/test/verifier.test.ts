@@ -58,7 +58,7 @@ function signed(payload: JWTPayload, header: Record<string, unknown> = {}): Prom
 const segment = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
 
 async function refusedAs(verifier: TokenVerifier, authorization: string | undefined): Promise<string> {
-  const result = await verifier.verify(authorization);
+  const result = await verifier.verify(authorization, undefined);
   if (result.ok) throw new Error('the credential was accepted');
   return result.error;
 }
@@ -66,7 +66,7 @@ async function refusedAs(verifier: TokenVerifier, authorization: string | undefi
 describe('accepted', () => {
   test('a token the issuer made, with its client and scopes', async () => {
     const { verifier, issue } = setup();
-    const result = await verifier.verify(`Bearer ${await issue()}`);
+    const result = await verifier.verify(`Bearer ${await issue()}`, undefined);
     expect(result.ok && result.principal.client.clientId).toBe(globalClient.client_id);
     expect(result.ok && [...result.principal.scopes]).toEqual(globalClient.scopes);
   });
@@ -76,26 +76,26 @@ describe('accepted', () => {
     async (origin) => {
       const { verifier } = setup();
       const token = await signed(claims({ iss: `${origin}/`, aud: `${origin}/api/v2/` }));
-      expect((await verifier.verify(`Bearer ${token}`)).ok).toBe(true);
+      expect((await verifier.verify(`Bearer ${token}`, undefined)).ok).toBe(true);
     },
   );
 
   test('the scheme name in any case', async () => {
     const { verifier, issue } = setup();
-    expect((await verifier.verify(`bearer ${await issue()}`)).ok).toBe(true);
+    expect((await verifier.verify(`bearer ${await issue()}`, undefined)).ok).toBe(true);
   });
 
   test('a token one millisecond before the clock skew past its expiry ends', async () => {
     const { clock, verifier, issue } = setup();
     const token = await issue();
     clock.advance(86400 * 1000 + SKEW_MS - 1);
-    expect((await verifier.verify(`Bearer ${token}`)).ok).toBe(true);
+    expect((await verifier.verify(`Bearer ${token}`, undefined)).ok).toBe(true);
   });
 
   test('a token whose nbf and iat are ahead of the clock by the clock skew', async () => {
     const { verifier } = setup();
     const ahead = START / 1000 + SKEW_MS / 1000;
-    expect((await verifier.verify(`Bearer ${await signed(claims({ nbf: ahead, iat: ahead }))}`)).ok).toBe(true);
+    expect((await verifier.verify(`Bearer ${await signed(claims({ nbf: ahead, iat: ahead }))}`, undefined)).ok).toBe(true);
   });
 
   test('an audience array that holds the tenant audience', async () => {
@@ -104,6 +104,7 @@ describe('accepted', () => {
       (
         await verifier.verify(
           `Bearer ${await signed(claims({ aud: ['https://other.example.com/', 'https://tenant.example.com/api/v2/'] }))}`,
+          undefined,
         )
       ).ok,
     ).toBe(true);
@@ -159,6 +160,7 @@ describe('refused', () => {
     const { verifier } = setup();
     const result = await verifier.verify(
       `Bearer ${await signed(claims({ aud: ['https://another-api.example.com/', 'https://x.example/'] }))}`,
+      undefined,
     );
     expect(result.ok ? undefined : [result.error, result.detail]).toEqual([
       'bad_audience',
@@ -239,7 +241,7 @@ describe('refused', () => {
   test('a cached valid token is refused once it expires', async () => {
     const { clock, verifier, issue } = setup();
     const token = await issue();
-    expect((await verifier.verify(`Bearer ${token}`)).ok).toBe(true);
+    expect((await verifier.verify(`Bearer ${token}`, undefined)).ok).toBe(true);
     clock.advance(86400 * 1000 + SKEW_MS);
     expect(await refusedAs(verifier, `Bearer ${token}`)).toBe('expired_token');
   });

@@ -80,11 +80,11 @@ export function editPrincipal(app: FaultHooks, edit: (principal: Principal) => P
     const edited = (verification: Verification): Verification =>
       verification.ok ? { ok: true, principal: edit(verification.principal) } : verification;
     return {
-      async verify(authorization) {
-        return edited(await verifier.verify(authorization));
+      async verify(authorization, host) {
+        return edited(await verifier.verify(authorization, host));
       },
-      checkClaims(claims) {
-        return edited(verifier.checkClaims(claims));
+      checkClaims(claims, host) {
+        return edited(verifier.checkClaims(claims, host));
       },
     };
   });
@@ -100,12 +100,12 @@ export function alsoAccept(
 ): void {
   editVerifier(app, (verifier, parts) => ({
     ...verifier,
-    async verify(authorization) {
-      const verification = await verifier.verify(authorization);
+    async verify(authorization, host) {
+      const verification = await verifier.verify(authorization, host);
       if (verification.ok) return verification;
       const token = bearerToken(authorization);
       const claims = token === undefined ? undefined : await accepts(token, parts);
-      const again = claims ? verifier.checkClaims(claims) : verification;
+      const again = claims ? verifier.checkClaims(claims, host) : verification;
       return again.ok ? again : verification;
     },
   }));
