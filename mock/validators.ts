@@ -2,7 +2,7 @@
 // bounds plus the real service's identifier shapes and unknown-property refusal. One component,
 // so that a fault can swap a single check (say, a laxer path id) without touching a route.
 import type { ValidateFunction } from 'ajv';
-import { compileNode, createAjv, operations, schema, schemaAt, validator, type OperationKey } from '../specs/index.ts';
+import { compileNode, createAjv, operations, schema, schemaAt, validator, type JsonObject, type OperationKey } from '../specs/index.ts';
 
 export interface NamedCheck {
   name: string;
@@ -64,6 +64,15 @@ export function createValidators(): Validators {
   return { operations, ttlSecDefault: compiled.ttlSecDefault };
 }
 
+/**
+ * The check of a form-encoded body against a body schema: an ajv of its own that converts the
+ * fields to the schema's scalar types first (see formBody). `strictTypes: false` is for a schema
+ * edited on purpose (the faults' editBodySchema), as createAjv explains.
+ */
+export function compileFormBody(bodySchema: JsonObject, options: { strictTypes?: boolean } = {}): ValidateFunction {
+  return createAjv({ coerceTypes: 'array', ...options }).compile(bodySchema);
+}
+
 function compileValidators(): Validators {
   const byOperation = Object.fromEntries(
     operations.map((op) => {
@@ -85,7 +94,7 @@ function compileValidators(): Validators {
       if (op.requestBodyRef) {
         const name = op.requestBodyRef.split('/').pop()!;
         checks.body = validator(name, 'observed');
-        checks.formBody = createAjv({ coerceTypes: 'array' }).compile(schema(name, 'observed'));
+        checks.formBody = compileFormBody(schema(name, 'observed'));
       }
       return [op.key, checks];
     }),

@@ -5,6 +5,7 @@ import type { ValidateFunction } from 'ajv';
 import { createAjv, operation, schema, type JsonObject, type OperationKey } from '../../../specs/index.ts';
 import type { FaultHooks } from '../../app.ts';
 import type { Components } from '../../components.ts';
+import { compileFormBody } from '../../validators.ts';
 
 /**
  * Without strict typing: a fault that forgets a field's type leaves keywords such as format or
@@ -33,15 +34,21 @@ export function replaceParameterCheck(
   });
 }
 
-/** Swaps an operation's body check for one compiled from its observed body schema after `edit`. */
+/**
+ * Swaps an operation's body checks for ones compiled from its observed body schema after `edit`:
+ * the JSON body's and the form-encoded body's (compiled as validators.ts compiles it), so that
+ * the fault holds whichever encoding the request uses.
+ */
 export function editBodySchema(app: FaultHooks, key: OperationKey, edit: (body: JsonObject) => void): void {
   const ref = operation(key).requestBodyRef;
   if (!ref) throw new Error(`operation ${key} has no request body`);
   const body = schema(ref.split('/').pop()!, 'observed');
   edit(body);
   const validate = compileCheck(body);
+  const validateForm = compileFormBody(body, { strictTypes: false });
   app.override('validators', (validators) => {
     validators.operations[key].body = validate;
+    validators.operations[key].formBody = validateForm;
     return validators;
   });
 }
