@@ -1,6 +1,7 @@
 // Reading a bearer credential: the Authorization header must be `Bearer <compact JWS>`
 // (RFC 6750; the scheme name is case-insensitive), and the JWS segments must decode to JSON
-// objects. Anything else is a malformed credential. Never throws, whatever the input.
+// objects. Anything else is a malformed credential. Never throws, whatever the input. Also the aud
+// claim read as a list, for the access token's verifier and the client assertion's alike.
 
 /** header.payload.signature, base64url without padding; an empty signature is `alg: none`. */
 const COMPACT_JWS = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
@@ -33,4 +34,9 @@ export function jsonObjectOf(segment: string | undefined): Record<string, unknow
   } catch {
     return undefined;
   }
+}
+
+/** The aud claim as a list (RFC 7519 4.1.3: one string or an array); anything else names no audience. */
+export function audiencesOf(aud: unknown): readonly unknown[] {
+  return typeof aud === 'string' ? [aud] : Array.isArray(aud) ? aud : [];
 }

@@ -9,7 +9,7 @@ import type { Clock } from '../clock.ts';
 import { tokenDescriptions } from '../errors.ts';
 import type { Client, Store } from '../store.ts';
 import type { Tenant } from '../tenant.ts';
-import { decodeJws } from './bearer.ts';
+import { audiencesOf, decodeJws } from './bearer.ts';
 
 const rules = observed.tokens.client_assertion;
 const SKEW_MS = rules.clock_skew_seconds.value * 1000;
@@ -25,14 +25,15 @@ export interface AssertionVerifier {
 }
 
 export function createAssertionVerifier({ store, tenant, clock }: { store: Store; tenant: Tenant; clock: Clock }): AssertionVerifier {
-  /** `${client}\n${jti}` -> when it expires (ms). */
+  /** `${client}\n${jti}` -> when it expires (ms), oldest first; an expired entry counts for nothing. */
   const used = new Map<string, number>();
+  /** No entry of `used` expires before this (ms), so a sweep before then would drop nothing. */
+  let earliestExpiryMs = Infinity;
   const refuse = (description: string): AssertionCheck => ({ ok: false, description });
   const { assertion: why } = tokenDescriptions;
 
   function addressedHere(aud: unknown, host: string | undefined): boolean {
-    const audiences = typeof aud === 'string' ? [aud] : Array.isArray(aud) ? aud : [];
-    return audiences.some((value) => {
+    return audiencesOf(aud).some((value) => {
       if (typeof value !== 'string') return false;
       if (tenant.identityForIssuer(value, host)) return true;
       const endpoint = /^(.*\/)oauth\/token\/?$/.exec(value);
@@ -40,11 +41,33 @@ export function createAssertionVerifier({ store, tenant, clock }: { store: Store
     });
   }
 
+  /** Remembers an assertion for as long as it would be accepted; false when it is remembered and still acceptable (a replay). */
   function remember(key: string, expiresMs: number, nowMs: number): boolean {
-    for (const [k, until] of used) if (until <= nowMs || used.size >= REMEMBERED_JTIS) used.delete(k);
-    if (used.has(key)) return false;
+    const until = used.get(key);
+    if (until !== undefined && until > nowMs) return false;
+    used.delete(key);
+    if (used.size >= REMEMBERED_JTIS) makeRoom(nowMs);
     used.set(key, expiresMs);
+    earliestExpiryMs = Math.min(earliestExpiryMs, expiresMs);
     return true;
+  }
+
+  /**
+   * Run only when the map is full: drops the expired entries (one walk, and only when one may have
+   * expired), then the oldest while it is still full.
+   */
+  function makeRoom(nowMs: number): void {
+    if (nowMs >= earliestExpiryMs) {
+      earliestExpiryMs = Infinity;
+      for (const [k, until] of used) {
+        if (until <= nowMs) used.delete(k);
+        else earliestExpiryMs = Math.min(earliestExpiryMs, until);
+      }
+    }
+    for (const k of used.keys()) {
+      if (used.size < REMEMBERED_JTIS) break;
+      used.delete(k);
+    }
   }
 
   return {
@@ -75,7 +98,7 @@ export function createAssertionVerifier({ store, tenant, clock }: { store: Store
         return refuse(why.notYetValid);
       if (exp * 1000 - Math.min(issuedMs, nowMs) > MAX_LIFETIME_MS + SKEW_MS) return refuse(why.lifetime);
       if (typeof jti !== 'string' || jti === '') return refuse(why.jti);
-      if (rules.single_use.value && !remember(`${iss}\n${jti}`, exp * 1000, nowMs)) return refuse(why.replayed);
+      if (rules.single_use.value && !remember(`${iss}\n${jti}`, exp * 1000 + SKEW_MS, nowMs)) return refuse(why.replayed);
       return { ok: true, client };
     },
   };

@@ -131,6 +131,14 @@ describe('refused as invalid_client', () => {
     expect(refusedWith(await exchange(once))).toEqual([401, 'invalid_client', tokenDescriptions.assertion.replayed]);
   });
 
+  test('an assertion used again after its exp, while the clock skew still accepts it', async () => {
+    const once = await assertion();
+    expect((await exchange(once)).status).toBe(200);
+    // exp is 60 s ahead; 5 s after it, the skew still lets the assertion through, so it must still be remembered.
+    clock.advance(65_000);
+    expect(refusedWith(await exchange(once))).toEqual([401, 'invalid_client', tokenDescriptions.assertion.replayed]);
+  });
+
   test("a client_id other than the assertion's", async () => {
     expect(refusedWith(await exchange(await assertion(), { client_id: 'another-client' }))).toEqual([
       401,
