@@ -23,8 +23,8 @@ export type { Fault } from './faults/fault.ts';
 export { faultCatalogue, faultIds } from './faults/catalogue.ts';
 export { defaultFixturesPath, type FixturesObject, type LoadedFixtures } from './fixtures.ts';
 export type { RateLimitConfig, Quota } from './rate-limiter.ts';
-export { rateLimitProfileNames, type RateLimitProfile, type RateLimits } from './rate-limit-profiles.ts';
-export { defaultTlsDir, type TlsOption } from './tls/credentials.ts';
+export type { RateLimitProfile, RateLimits } from './rate-limit-profiles.ts';
+export type { TlsOption } from './tls/credentials.ts';
 export type { Timeouts } from './server.ts';
 export { defaultMaxBodyBytes, defaultTimeouts } from './server.ts';
 

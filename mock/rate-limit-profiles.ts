@@ -39,7 +39,7 @@ export function profileLimits(profile: RateLimitProfile): RateLimits {
   return { management: bucketOf(observed.rate_limit.profiles[profile]), token: TOKEN_ENDPOINT_LIMIT };
 }
 
-export function isRateLimitProfile(value: string): value is RateLimitProfile {
+function isRateLimitProfile(value: string): value is RateLimitProfile {
   return (rateLimitProfileNames as readonly string[]).includes(value);
 }
 

@@ -32,9 +32,11 @@ export const routeTable: readonly RouteEntry[] = [
   entry('discovery', 'GET', observed.discovery.path),
 ];
 
-/** A method a route of `method` takes too: HEAD wherever GET. */
-function takes(routeMethod: string, method: string): boolean {
-  return routeMethod === method || (method === 'HEAD' && routeMethod === 'GET');
+const GET_AND_HEAD: readonly string[] = ['GET', 'HEAD'];
+
+/** The methods a route of `routeMethod` takes: its own, and HEAD wherever GET. */
+function methodsTakenBy(routeMethod: string): readonly string[] {
+  return routeMethod === 'GET' ? GET_AND_HEAD : [routeMethod];
 }
 
 export function isApiPath(path: string): boolean {
@@ -49,9 +51,10 @@ export function matchRoute(method: string, path: string): RouteMatch {
     if (route.segments.length !== segments.length) continue;
     const params = matchSegments(route.segments, segments);
     if (!params) continue;
-    if (takes(route.method, method)) return { key: route.key, params, api };
+    const taken = methodsTakenBy(route.method);
+    if (taken.includes(method)) return { key: route.key, params, api };
     allow ??= [];
-    for (const allowed of route.method === 'GET' ? ['GET', 'HEAD'] : [route.method]) if (!allow.includes(allowed)) allow.push(allowed);
+    for (const allowed of taken) if (!allow.includes(allowed)) allow.push(allowed);
   }
   if (allow) return { key: 'method-not-allowed', params: {}, allow, api };
   return { key: 'not-found', params: {}, api };

@@ -8,6 +8,7 @@ import type { Exchange } from '../exchange.ts';
 import { isFormMediaType, isJsonMediaType } from '../stages/json-body.ts';
 import { faultFamily } from './fault.ts';
 import { captureAll } from './support/captured.ts';
+import { endsWithItsHost, sameIgnoringCase, sameWithoutTrailingSlash } from './support/near-misses.ts';
 import { editRequests } from './support/route-edits.ts';
 
 type Parameters = Record<string, unknown>;
@@ -62,8 +63,6 @@ function audienceMatching(matches: (sent: string, audience: string) => boolean) 
     editParameter(app, 'audience', (sent, _parameters, { tenant }) => (matches(sent, tenant.audience) ? tenant.audience : undefined));
 }
 
-const withoutTrailingSlash = (url: string) => url.replace(/\/+$/, '');
-
 export const clientCredentialFaults = faultFamily([
   {
     id: 'token-secret-matched-by-prefix',
@@ -81,13 +80,13 @@ export const clientCredentialFaults = faultFamily([
     id: 'token-secret-case-insensitive',
     clause: 'token.endpoint.wrong-secret',
     bug: "Secrets kept in a column with a case-insensitive collation: the client's secret in the other letter case gets a token.",
-    install: secretMatching((sent, stored) => sent.toLowerCase() === stored.toLowerCase()),
+    install: secretMatching(sameIgnoringCase),
   },
   {
     id: 'token-audience-without-trailing-slash',
     clause: 'token.endpoint.audience',
     bug: 'Audiences normalised before the API is looked up, trailing slashes trimmed: a token is issued for the management audience without its slash.',
-    install: audienceMatching((sent, audience) => withoutTrailingSlash(sent) === withoutTrailingSlash(audience)),
+    install: audienceMatching(sameWithoutTrailingSlash),
   },
   {
     id: 'token-audience-matched-by-prefix',
@@ -99,12 +98,12 @@ export const clientCredentialFaults = faultFamily([
     id: 'token-audience-matched-by-its-end',
     clause: 'token.endpoint.audience',
     bug: "API identifiers matched by their end, so that the tenant's custom domains work: a token is issued for the management audience with its host name prefixed (https://other-<tenant domain>/api/v2/).",
-    install: audienceMatching((sent, audience) => sent.endsWith(audience.replace(/^https?:\/\//, ''))),
+    install: audienceMatching(endsWithItsHost),
   },
   {
     id: 'token-audience-case-insensitive',
     clause: 'token.endpoint.audience',
     bug: 'API identifiers looked up ignoring case: a token is issued for the management audience in capitals.',
-    install: audienceMatching((sent, audience) => sent.toLowerCase() === audience.toLowerCase()),
+    install: audienceMatching(sameIgnoringCase),
   },
 ]);

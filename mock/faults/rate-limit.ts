@@ -4,21 +4,23 @@
 import { observed } from '../../specs/index.ts';
 import type { FaultHooks } from '../app.ts';
 import type { Reply } from '../exchange.ts';
-import type { Quota } from '../rate-limiter.ts';
+import type { Quota, RateLimitConfig } from '../rate-limiter.ts';
 import { faultFamily } from './fault.ts';
 import { editReplies, MANAGEMENT_ROUTES, withoutHeaders } from './support/route-edits.ts';
 
 const HEADER = observed.rate_limit.headers;
+/** The three X-RateLimit headers. */
+const RATE_LIMIT_HEADERS = [HEADER.limit, HEADER.remaining, HEADER.reset];
 const TOO_MANY_REQUESTS = observed.errors.too_many_requests!.status;
 const SUCCESS_BELOW = 300;
 const MS_PER_SECOND = 1000;
 
-/** Changes what the limiter reports for each request (the X-RateLimit header values). */
-function editQuota(app: FaultHooks, edit: (quota: Quota) => Quota): void {
+/** Changes what the limiter reports for each request (the X-RateLimit header values); `config` is the limiter's. */
+function editQuota(app: FaultHooks, edit: (quota: Quota, config: RateLimitConfig) => Quota): void {
   app.override('limiter', (limiter) => ({
     config: limiter.config,
     take() {
-      return edit(limiter.take());
+      return edit(limiter.take(), limiter.config);
     },
   }));
 }
@@ -75,9 +77,7 @@ export const rateLimitFaults = faultFamily([
     clause: 'rate-limit.headers.on-success',
     bug: 'X-RateLimit headers added only by the 429 handler: successful answers carry none, so the headers cannot be read off a success (429s still have them).',
     install: (app) =>
-      editReplies(app, MANAGEMENT_ROUTES, (reply) =>
-        reply.status < SUCCESS_BELOW ? withoutHeaders(reply, [HEADER.limit, HEADER.remaining, HEADER.reset]) : reply,
-      ),
+      editReplies(app, MANAGEMENT_ROUTES, (reply) => (reply.status < SUCCESS_BELOW ? withoutHeaders(reply, RATE_LIMIT_HEADERS) : reply)),
   },
   {
     id: 'reset-in-milliseconds',
@@ -109,22 +109,14 @@ export const rateLimitFaults = faultFamily([
     bug: 'Refusals (400, 401, 403, 404, 409) answered by an error handler that does not go through the code adding X-RateLimit headers: they carry none (successes and 429s still do).',
     install: (app) =>
       editReplies(app, MANAGEMENT_ROUTES, (reply) =>
-        reply.status >= 400 && reply.status !== TOO_MANY_REQUESTS
-          ? withoutHeaders(reply, [HEADER.limit, HEADER.remaining, HEADER.reset])
-          : reply,
+        reply.status >= 400 && reply.status !== TOO_MANY_REQUESTS ? withoutHeaders(reply, RATE_LIMIT_HEADERS) : reply,
       ),
   },
   {
     id: 'limit-header-is-the-refill-rate',
     clause: 'rate-limit.headers.consistent',
     bug: 'X-RateLimit-Limit written from the refill rate (requests per second) instead of the bucket size: Remaining reads above Limit while the bucket holds more than a second of refill (Limit still constant).',
-    install: (app) =>
-      app.override('limiter', (limiter) => ({
-        config: limiter.config,
-        take() {
-          return { ...limiter.take(), limit: limiter.config.refillPerSecond };
-        },
-      })),
+    install: (app) => editQuota(app, (quota, config) => ({ ...quota, limit: config.refillPerSecond })),
   },
   {
     id: 'reset-at-the-end-of-the-hour',

@@ -5,11 +5,11 @@
 import type { OperationKey } from '../../specs/index.ts';
 import type { FaultHooks } from '../app.ts';
 import { faultFamily } from './fault.ts';
+import { sameIgnoringCase } from './support/near-misses.ts';
 import { editRequests } from './support/route-edits.ts';
 import { editStore } from './support/store-view.ts';
 
-const sameIgnoringCase = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
-
+/** The segment decoded once (by a proxy, before the application decodes it again); undefined when it does not decode. */
 function decoded(segment: string): string | undefined {
   try {
     return decodeURIComponent(segment);
@@ -33,11 +33,6 @@ function trimmed(raw: string): string | undefined {
   return value === undefined ? undefined : encodeURIComponent(value.trim());
 }
 
-/** A proxy that decodes the path before the application decodes it again. */
-function decodedOnce(raw: string): string | undefined {
-  return decoded(raw);
-}
-
 export const resourceLookupFaults = faultFamily([
   {
     id: 'vault-ids-case-insensitive',
@@ -58,7 +53,7 @@ export const resourceLookupFaults = faultFamily([
     id: 'vault-path-decoded-twice',
     clause: 'vault.response.record',
     bug: "A proxy that decodes the path before the application decodes it again: an existing vault connection id with a character escaped twice (%255F) is answered with that connection's record.",
-    install: (app) => editParameter(app, 'vault', 'id', decodedOnce),
+    install: (app) => editParameter(app, 'vault', 'id', decoded),
   },
   {
     id: 'stream-ids-case-insensitive',
@@ -80,7 +75,7 @@ export const resourceLookupFaults = faultFamily([
     id: 'redeliver-path-decoded-twice',
     clause: 'redeliver.path.id.length',
     bug: 'A proxy that decodes the path before the application decodes it again: redelivery accepts an existing stream id with a character escaped twice (28 characters as sent).',
-    install: (app) => editParameter(app, 'redeliver', 'id', decodedOnce),
+    install: (app) => editParameter(app, 'redeliver', 'id', decoded),
   },
   {
     id: 'event-found-in-any-stream',

@@ -4,6 +4,7 @@
 import { observed, type OperationKey } from '../../specs/index.ts';
 import { faultFamily, type FaultRow } from './fault.ts';
 import { editErrors } from './support/error-edits.ts';
+import { sameIgnoringCase } from './support/near-misses.ts';
 import { replaceStatus, withStatus } from './support/route-edits.ts';
 import { editPrincipal, forgiveClaim } from './support/verifier-edits.ts';
 
@@ -31,7 +32,7 @@ const lenientMatches: Array<{ name: string; check: (scope: string) => string; ma
   {
     name: 'case-insensitive',
     check: () => 'Scopes compared ignoring case',
-    matches: (held, needed) => held.toLowerCase() === needed.toLowerCase(),
+    matches: sameIgnoringCase,
   },
   {
     name: 'by-resource',

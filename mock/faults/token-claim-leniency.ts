@@ -4,6 +4,7 @@
 // shared verifier's (every operation), some one route's own token check (forgiveClaimAt): those
 // break the clause at that operation only, so only its row of the near-miss table catches them.
 import { faultFamily } from './fault.ts';
+import { endsWithItsHost, sameIgnoringCase, sameWithoutTrailingSlash } from './support/near-misses.ts';
 import { forgiveClaim, forgiveClaimAt, type ForgivingParts } from './support/verifier-edits.ts';
 
 type Claims = Record<string, unknown>;
@@ -14,7 +15,6 @@ const LIBRARY_LEEWAY_SECONDS = 300;
 const FAR_FUTURE_SECONDS = Number.MAX_SAFE_INTEGER;
 
 const nowSeconds = ({ clock }: ForgivingParts) => clock.now() / 1000;
-const withoutTrailingSlash = (url: string) => url.replace(/\/+$/, '');
 const audienceOf = (claims: Claims) => String(Array.isArray(claims.aud) ? claims.aud[0] : claims.aud);
 
 /** Sets `claim` to the tenant's own value where `matches(value, tenant's value)`. */
@@ -60,11 +60,7 @@ export const tokenClaimLeniencyFaults = faultFamily([
     id: 'issuer-without-trailing-slash',
     clause: 'redeliver.errors.401.invalid-token',
     bug: "Issuers normalised before they are compared, trailing slashes trimmed: a token whose iss is the tenant's issuer without its slash is accepted by every operation.",
-    install: (app) =>
-      forgiveClaim(
-        app,
-        issuerMatching((iss, issuer) => withoutTrailingSlash(iss) === withoutTrailingSlash(issuer)),
-      ),
+    install: (app) => forgiveClaim(app, issuerMatching(sameWithoutTrailingSlash)),
   },
   {
     id: 'ticket-issuer-matched-by-prefix',
@@ -81,32 +77,19 @@ export const tokenClaimLeniencyFaults = faultFamily([
     id: 'issuer-matched-by-host-suffix',
     clause: 'redeliver.errors.401.invalid-token',
     bug: "An issuer check that takes any host ending in the tenant's domain, meant for custom domains: a token whose iss is https://other-<tenant domain>/ is accepted by every operation.",
-    install: (app) =>
-      forgiveClaim(
-        app,
-        issuerMatching((iss, issuer) => iss.endsWith(issuer.replace(/^https?:\/\//, ''))),
-      ),
+    install: (app) => forgiveClaim(app, issuerMatching(endsWithItsHost)),
   },
   {
     id: 'vault-issuer-case-insensitive',
     clause: 'auth.bearer.required',
     bug: "The vault read's own token check compares issuers as host names, ignoring case: a token whose iss is the tenant's issuer in capitals is accepted there (RFC 7519 compares them as they are; 401 elsewhere).",
-    install: (app) =>
-      forgiveClaimAt(
-        app,
-        'vault',
-        issuerMatching((iss, issuer) => iss.toLowerCase() === issuer.toLowerCase()),
-      ),
+    install: (app) => forgiveClaimAt(app, 'vault', issuerMatching(sameIgnoringCase)),
   },
   {
     id: 'audience-without-trailing-slash',
     clause: 'redeliver.errors.401.invalid-token',
     bug: 'Audiences normalised before they are compared, trailing slashes trimmed: a token whose aud is the management audience without its slash is accepted by every operation.',
-    install: (app) =>
-      forgiveClaim(
-        app,
-        audienceMatching((aud, audience) => withoutTrailingSlash(aud) === withoutTrailingSlash(audience)),
-      ),
+    install: (app) => forgiveClaim(app, audienceMatching(sameWithoutTrailingSlash)),
   },
   {
     id: 'audience-matched-by-prefix',
@@ -133,11 +116,6 @@ export const tokenClaimLeniencyFaults = faultFamily([
     id: 'ticket-audience-case-insensitive',
     clause: 'auth.bearer.required',
     bug: "Ticket creation's own token check compares audiences ignoring case: a token whose aud is the management audience in capitals is accepted there (401 elsewhere).",
-    install: (app) =>
-      forgiveClaimAt(
-        app,
-        'sso-ticket',
-        audienceMatching((aud, audience) => aud.toLowerCase() === audience.toLowerCase()),
-      ),
+    install: (app) => forgiveClaimAt(app, 'sso-ticket', audienceMatching(sameIgnoringCase)),
   },
 ]);
