@@ -8,12 +8,12 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { decodeJwt } from 'jose';
 import { afterAll, describe, expect, test } from 'vitest';
-import { closedLimit, clauses, hasClause, limit, observed } from '../../specs/index.ts';
+import { closedLimit, clauses, hasClause, limit, observed, tokenPath } from '../../specs/index.ts';
 import { MockConfigError } from '../config-error.ts';
 import { faultCatalogue, faultFamilies, faultIds } from '../faults/catalogue.ts';
 import { createMockServer, type MockServer, type MockServerOptions } from '../index.ts';
 import { hs256WithPublicKey, resigned, withTamperedSignature, withUnknownKid } from './support/forged-tokens.ts';
-import { call, tokenFor, type CallOptions } from './support/http.ts';
+import { call, client, tokenFor, tokenRequest, type CallOptions } from './support/http.ts';
 import { mockForTest, sharedMock } from './support/mock.ts';
 import { fixtureIds as ids, redeliverPath, ticketPath, vaultPath } from './support/paths.ts';
 
@@ -111,6 +111,7 @@ const vaultRecord = async (mock: MockServer, id: string) =>
   (await call(mock, 'GET', vaultPath(id), await asGlobal(mock))).json as Record<string, unknown>;
 const forged = (make: (mock: MockServer, token: string) => Promise<string>) => async (mock: MockServer) =>
   redeliverAs(mock, { token: await make(mock, await tokenFor(mock, 'global')) });
+const otherCase = (text: string) => [...text].map((c) => (c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase())).join('');
 const twoRequests = async (mock: MockServer) => {
   const first = await call(mock, 'GET', vaultPath(ids.vaultFull), await asGlobal(mock));
   const second = await call(mock, 'GET', vaultPath(ids.vaultFull), await asGlobal(mock));
@@ -165,6 +166,13 @@ const rows: Row[] = [
     fault: '202-for-missing-event',
     does: 'accepts a redelivery of an unknown event',
     probe: (m) => asGlobal(m).then((o) => redeliverAs(m, o, ids.stream, 'evt_wx3cBnTHxX2mVaYMaBVtL9')),
+    faulted: 202,
+    conformant: 404,
+  },
+  {
+    fault: 'event-found-in-any-stream',
+    does: 'accepts a redelivery of an event of another stream',
+    probe: (m) => asGlobal(m).then((o) => redeliverAs(m, o, ids.stream, ids.otherStreamEvent)),
     faulted: 202,
     conformant: 404,
   },
@@ -233,6 +241,20 @@ const rows: Row[] = [
     conformant: 401,
   },
   {
+    fault: 'exp-with-five-minute-leeway',
+    does: 'accepts a token that expired two minutes ago',
+    probe: forged((m, t) => resigned(m, t, (c, now) => ({ ...c, iat: now - 3720, exp: now - 120 }))),
+    faulted: 202,
+    conformant: 401,
+  },
+  {
+    fault: 'exp-with-five-minute-leeway',
+    does: 'still refuses a token that expired an hour ago',
+    probe: forged((m, t) => resigned(m, t, (c, now) => ({ ...c, iat: now - 7200, exp: now - 3600 }))),
+    faulted: 401,
+    conformant: 401,
+  },
+  {
     fault: 'vault-accepts-any-bearer-token',
     does: 'accepts "Bearer not-a-jwt" at the vault read',
     probe: (m) => status(m, 'GET', vaultPath(ids.vaultFull), { headers: { authorization: 'Bearer not-a-jwt' } }),
@@ -260,6 +282,14 @@ const rows: Row[] = [
     probe: (m) => status(m, 'POST', '/oauth/token/', { body: {} }),
     faulted: 404,
     conformant: 400,
+  },
+  {
+    fault: 'token-secret-case-insensitive',
+    does: "issues a token for the client's secret in the other letter case",
+    probe: (m) =>
+      status(m, 'POST', tokenPath, { body: tokenRequest(m, 'global', { client_secret: otherCase(client(m, 'global').client_secret) }) }),
+    faulted: 200,
+    conformant: 401,
   },
   {
     fault: 'token-lifetime-3600',
