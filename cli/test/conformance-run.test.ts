@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { parse, stringify } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { junitProblems } from './support/junit-schema.ts';
-import { outcomes, resultsOf, root, run, startMockProgram, type Finished, type Started } from './support/programs.ts';
+import { outcomes, resultsOf, root, run, startMockProgram, writeTargetFile, type Finished, type Started } from './support/programs.ts';
 
 const SEED = '20261122';
 const work = mkdtempSync(join(tmpdir(), 'conformance-e2e-'));
@@ -29,27 +29,9 @@ function targetFileFor(
   url: string,
   keyFile: string | undefined,
   name: string,
-  change: (t: Record<string, any>) => void = () => {},
+  change?: (t: Record<string, any>) => void,
 ): { path: string; env: Record<string, string> } {
-  const env: Record<string, string> = {};
-  const roles = Object.fromEntries(
-    Object.entries(mockTarget.roles).map(([role, credentials]) => {
-      const variable = `E2E_SECRET_${role.toUpperCase()}`;
-      env[variable] = credentials.client_secret!;
-      return [role, { client_id: credentials.client_id, client_secret_env: variable }];
-    }),
-  );
-  const description: Record<string, any> = {
-    ...structuredClone(mockTarget),
-    base_url: `${url}/api/v2`,
-    auth_url: url,
-    ...(keyFile ? { signing_key_file: keyFile } : {}),
-    roles,
-  };
-  change(description);
-  const path = join(work, name);
-  writeFileSync(path, stringify(description));
-  return { path, env };
+  return writeTargetFile({ url, dir: work, name, ...(keyFile ? { keyFile } : {}), ...(change ? { change } : {}) });
 }
 
 function expectNoSecret(...texts: string[]): void {

@@ -11,33 +11,14 @@ import { join } from 'node:path';
 import { SignJWT, importPKCS8 } from 'jose';
 import { parse, stringify } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resultsOf, root, run, startMockProgram, type Finished, type Started } from './support/programs.ts';
+import { resultsOf, root, run, startMockProgram, writeTargetFile, type Finished, type Started } from './support/programs.ts';
 
 const work = mkdtempSync(join(tmpdir(), 'real-tenant-e2e-'));
 const mockTarget = parse(readFileSync(join(root, 'targets', 'mock.yaml'), 'utf8')) as Record<string, any>;
 
 /** A target file that does not declare a test double: the suite treats it as someone's tenant. */
-function tenantFile(
-  url: string,
-  name: string,
-  change: (t: Record<string, any>) => void = () => {},
-): { path: string; env: Record<string, string> } {
-  const env: Record<string, string> = {};
-  const description: Record<string, any> = structuredClone(mockTarget);
-  delete description.test_double;
-  delete description.signing_key_file;
-  description.base_url = `${url}/api/v2`;
-  description.auth_url = url;
-  for (const [role, credentials] of Object.entries(
-    description.roles as Record<string, { client_id: string; client_secret?: string; client_secret_env?: string }>,
-  )) {
-    env[`TENANT_SECRET_${role.toUpperCase()}`] = credentials.client_secret!;
-    description.roles[role] = { client_id: credentials.client_id, client_secret_env: `TENANT_SECRET_${role.toUpperCase()}` };
-  }
-  change(description);
-  const path = join(work, name);
-  writeFileSync(path, stringify(description));
-  return { path, env };
+function tenantFile(url: string, name: string, change?: (t: Record<string, any>) => void): { path: string; env: Record<string, string> } {
+  return writeTargetFile({ url, dir: work, name, asTenant: true, ...(change ? { change } : {}) });
 }
 
 async function fakeTarget(

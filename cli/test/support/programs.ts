@@ -1,8 +1,9 @@
 // Runs the project's programs as a user would, for the end-to-end tests of the command line.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parse, stringify } from 'yaml';
 import type { RunResult } from '../../reporters/results.ts';
 
 export const root = fileURLToPath(new URL('../../..', import.meta.url));
@@ -73,8 +74,39 @@ export function startMockProgram(args: string[]): Promise<Started> {
 
 /** The tests of a run's results.json as "name → state". */
 export function outcomes(outDir: string): Map<string, string> {
-  const results = JSON.parse(readFileSync(join(outDir, 'results.json'), 'utf8')) as { tests: Array<{ name: string; state: string }> };
-  return new Map(results.tests.map((t) => [t.name, t.state]));
+  return new Map(resultsOf(outDir).tests.map((t) => [t.name, t.state]));
+}
+
+export interface TargetFileOptions {
+  /** The mock's origin (https://127.0.0.1:PORT or http://...). */
+  url: string;
+  dir: string;
+  name: string;
+  /** Written as someone's tenant: no test_double, no signing key. */
+  asTenant?: boolean;
+  /** The mock's signing key file, shared with the suite (not with asTenant). */
+  keyFile?: string;
+  change?: (description: Record<string, any>) => void;
+}
+
+/** targets/mock.yaml pointed at a mock at `url`, every client secret moved to an environment variable. */
+export function writeTargetFile(options: TargetFileOptions): { path: string; env: Record<string, string> } {
+  const description = parse(readFileSync(join(root, 'targets', 'mock.yaml'), 'utf8')) as Record<string, any>;
+  delete description.signing_key_file;
+  if (options.asTenant) delete description.test_double;
+  else if (options.keyFile) description.signing_key_file = options.keyFile;
+  description.base_url = `${options.url}/api/v2`;
+  description.auth_url = options.url;
+  const env: Record<string, string> = {};
+  for (const [role, credentials] of Object.entries(description.roles as Record<string, { client_id: string; client_secret: string }>)) {
+    const variable = `TARGET_SECRET_${role.toUpperCase()}`;
+    env[variable] = credentials.client_secret;
+    description.roles[role] = { client_id: credentials.client_id, client_secret_env: variable };
+  }
+  options.change?.(description);
+  const path = join(options.dir, options.name);
+  writeFileSync(path, stringify(description));
+  return { path, env };
 }
 
 /** A run's results.json. */
