@@ -30,6 +30,8 @@ export interface ConformanceOptions {
   grepInvert?: string;
   operations?: string[];
   baseline?: string;
+  /** Which rows of the request-model matrix run; undefined: every row against a test double, the core ones elsewhere. */
+  matrixScope?: 'core' | 'full';
   list: boolean;
   help: boolean;
 }
@@ -64,8 +66,11 @@ Target and run:
   --num-runs N                    generated cases per property test, on top of each test's
                                   deterministic boundary cases (default ${DEFAULTS.embeddedNumRuns} against
                                   the embedded mock, 0 against any other target)
-  --list, --plan                  print every test, its clause and planned requests, and the
-                                  total; send nothing
+  --list, --plan                  print every test, its clause and planned requests, the
+                                  total, and the request-model matrix; send nothing
+  --matrix core|full              rows of the request-model matrix to run: full (default
+                                  against a test double) or core (default elsewhere: every
+                                  element and clause, at a cost a tenant's rate limit affords)
 Filters:
   --grep TEXT                     only tests whose title contains TEXT (e.g. a clause id)
   --grep-invert TEXT              leave out tests whose title contains TEXT
@@ -117,6 +122,7 @@ const FLAGS = {
   operation: { type: 'string', multiple: true },
   baseline: { type: 'string' },
   out: { type: 'string' },
+  matrix: { type: 'string' },
   list: { type: 'boolean' },
   plan: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
@@ -190,6 +196,10 @@ export function parseConformanceOptions(argv: string[], env: NodeJS.ProcessEnv =
   const operations = (v.operation as string[] | undefined)?.flatMap((o) => o.split(',')).map((o) => o.trim());
   const unknown = operations?.filter((o) => !(OPERATION_FILTERS as readonly string[]).includes(o));
   if (unknown?.length) throw new UsageError(`--operation ${unknown.join(',')} is not one of ${OPERATION_FILTERS.join(', ')}`);
+  const matrixScope = text('matrix');
+  if (matrixScope !== undefined && matrixScope !== 'core' && matrixScope !== 'full') {
+    throw new UsageError(`--matrix needs core or full, got "${matrixScope}"`);
+  }
   const seed = integer('seed', text('seed'), true);
   const numRuns = integer('num-runs', text('num-runs'), true);
   const exhaustionMax = integer('exhaustion-max', text('exhaustion-max'));
@@ -211,6 +221,7 @@ export function parseConformanceOptions(argv: string[], env: NodeJS.ProcessEnv =
     ...(text('grep-invert') ? { grepInvert: text('grep-invert')! } : {}),
     ...(operations?.length ? { operations } : {}),
     ...(text('baseline') ? { baseline: text('baseline')! } : {}),
+    ...(matrixScope ? { matrixScope } : {}),
     list: boolean('list', v.list as boolean | undefined) || boolean('plan', v.plan as boolean | undefined),
     help: boolean('help', v.help as boolean | undefined),
   };

@@ -19,7 +19,9 @@ import { loadBaseline } from './baseline.ts';
 import { embeddedBucketFor, embeddedTargetForPlanning, exhaustionCapFor, startEmbeddedTarget } from './embedded.ts';
 import { DEFAULTS, EXIT, UsageError, VERDICT_EXIT, type ConformanceOptions } from './options.ts';
 import { projectRoot, suiteCommit, suiteVersion } from './paths.ts';
+import { renderMatrix } from './matrix-listing.ts';
 import { planOf, renderPlan } from './plan.ts';
+import { matrixScopeOf } from '../harness/suite/matrix.ts';
 import { planTests, suiteFiles } from './planner.ts';
 import { preflight, waitPastBound } from './preflight.ts';
 import { printRunSummary } from './reporters/console.ts';
@@ -75,6 +77,7 @@ export async function conformanceRun(options: ConformanceOptions, io: RunIo): Pr
     rateShare: options.rateShare / (options.shard?.count ?? 1),
     exhaustionMax: options.exhaustionMax ?? DEFAULTS.exhaustionMax,
     deadline: started + runTimeoutMs,
+    ...(options.matrixScope ? { matrixScope: options.matrixScope } : {}),
     filter: {
       ...(options.grep ? { grep: options.grep } : {}),
       ...(options.grepInvert ? { grepInvert: options.grepInvert } : {}),
@@ -92,6 +95,7 @@ export async function conformanceRun(options: ConformanceOptions, io: RunIo): Pr
   const plan = planOf(tests, settings.exhaustionMax);
   if (options.list) {
     for (const line of renderPlan(plan, target.source, settings.exhaustionMax)) print(line);
+    for (const line of renderMatrix(matrixScopeOf(settings))) print(line);
     return EXIT.pass;
   }
   // The budget protects someone's tenant; against the embedded mock it is only raised to what the plan needs.
@@ -226,6 +230,7 @@ function flagsOf(options: ConformanceOptions): string[] {
     options.operations ? `--operation ${options.operations.join(',')}` : '',
     options.rateShare !== DEFAULTS.rateShare ? `--rate-share ${options.rateShare}` : '',
     options.baseline ? `--baseline ${options.baseline}` : '',
+    options.matrixScope ? `--matrix ${options.matrixScope}` : '',
   ].filter(Boolean);
 }
 

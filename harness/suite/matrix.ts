@@ -3,7 +3,7 @@
 // without the defect, accepted by the same target in the same run; shared too, so it costs nothing
 // where the success is sent anyway). A row with no expectation has no test: `--list` shows it.
 import type { ClauseCheck, OperationCard, Outcome, RequestTemplate } from '../../specs/cards/card.ts';
-import { clause as clauseOf, errorFact, type OperationKey } from '../../specs/index.ts';
+import { clause as clauseOf, errorFact, observed, validator, type OperationKey } from '../../specs/index.ts';
 import { cards } from '../../specs/cards/index.ts';
 import {
   baseTemplate,
@@ -16,7 +16,7 @@ import {
 } from '../../specs/matrix/index.ts';
 import { validTokenRequest } from '../../specs/cards/token-request.ts';
 import { conformance } from '../conformance.ts';
-import { expectOneOf, expectObservedError, expectPresent, expectRefused, expectStatus, expectSuccess } from '../expect.ts';
+import { expectEqual, expectOneOf, expectObservedError, expectPresent, expectRefused, expectSchema, expectStatus, expectSuccess } from '../expect.ts';
 import type { Exchange } from '../http.ts';
 import { fixture, minted, role, sharedKeys, type Need, type PlanContext } from '../plan.ts';
 import { requestContextOf, tokenContextOf } from '../realize.ts';
@@ -59,6 +59,8 @@ function verbOf(outcome: Outcome): string {
       const fact = errorFact(outcome.error);
       return `answers ${fact.status} ${fact.errorCode ?? JSON.stringify(fact.message ?? fact.prefix)}${outcome.naming ? ` naming ${outcome.naming}` : ''} to`;
     }
+    case 'token-error':
+      return `answers ${observed.tokens.errors[outcome.error]!.status} ${outcome.error} to`;
   }
 }
 
@@ -82,7 +84,16 @@ export function checkOutcome(exchange: Exchange, outcome: Outcome): void {
       return expectOneOf(exchange, outcome.statuses);
     case 'observed-error':
       return expectObservedError(exchange, outcome.error, outcome.naming);
+    case 'token-error':
+      return expectTokenError(exchange, outcome.error);
   }
+}
+
+/** An error of the token endpoint: its status, its own shape {error, error_description}, and its error code. */
+function expectTokenError(exchange: Exchange, error: string): void {
+  expectStatus(exchange, observed.tokens.errors[error]!.status);
+  expectSchema(exchange, validator('TokenError', 'observed'), `{error: "${error}", error_description}`);
+  expectEqual((exchange.json as { error?: unknown } | undefined)?.error, error, 'error', { exchange });
 }
 
 interface Control {

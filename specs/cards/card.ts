@@ -74,7 +74,9 @@ export type Outcome =
   /** An error of specs/observed.yaml (status, message, errorCode), its message naming `naming` where given. */
   | { kind: 'observed-error'; error: string; naming?: string }
   /** One of these statuses: two causes whose order neither the spec nor the reference gives. */
-  | { kind: 'either'; statuses: number[] };
+  | { kind: 'either'; statuses: number[] }
+  /** An error of the token endpoint in its own shape ({error, error_description}), of observed.yaml tokens.errors. */
+  | { kind: 'token-error'; error: string };
 
 /** One clause an answer bears on, and what it requires of the answer. */
 export interface ClauseCheck {

@@ -141,8 +141,17 @@ export function validValueAt(card: OperationCard, path: readonly string[], conte
   return valueOfSchema(schemaAt(card, path, 'observed') ?? schemaAt(card, path, 'contract') ?? {});
 }
 
-/** The card's body with every field, its mutually exclusive groups both present (for looking values up). */
+const everyFieldBodies = new WeakMap<RequestContext, Map<string, unknown>>();
+
+/** The card's body with every field, its mutually exclusive groups both present (for looking values up); made once per context. */
 function everyFieldBody(card: OperationCard, context: RequestContext): unknown {
+  const known = everyFieldBodies.get(context) ?? new Map<string, unknown>();
+  everyFieldBodies.set(context, known);
+  if (!known.has(card.key)) known.set(card.key, everyFieldBodyOf(card, context));
+  return known.get(card.key);
+}
+
+function everyFieldBodyOf(card: OperationCard, context: RequestContext): unknown {
   const withConnection = { ...context.fixtures, connectionId: context.fixtures.connectionId ?? canonicalContext.fixtures.connectionId };
   const withoutConnection = { ...context.fixtures, connectionId: undefined };
   const global = context.clients.global ?? canonicalContext.clients.global!;

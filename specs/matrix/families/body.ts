@@ -196,7 +196,8 @@ export function bodyVariants(card: OperationCard, element: Element): Made[] {
   });
   for (const { at, make, unit } of boundsOf(element, valid)) {
     for (const n of [at - 1, at, at + 1]) {
-      if (n < 0 || variants.some((v) => v.key === `bound-${n}${unit}`)) continue;
+      // A size (a length, a count) is never negative; a value may be.
+      if ((n < 0 && unit !== '') || variants.some((v) => v.key === `bound-${n}${unit}`)) continue;
       variants.push(
         made(
           'bounds',
@@ -207,6 +208,13 @@ export function bodyVariants(card: OperationCard, element: Element): Made[] {
         ),
       );
     }
+  }
+  const range = boundsOf(element, valid).filter((b) => b.unit === '');
+  if (types.includes('integer') && range.length > 0) {
+    // A value a 32-bit integer wraps into the range (a bound plus 2^32): only a server that reads the
+    // number into 32 bits before it checks the range takes it for one inside.
+    const wrapped = 2 ** 32 + Math.min(...range.map((b) => b.at));
+    variants.push(made('near-value', 'wraps-32-bit', `${wrapped}, which a 32-bit integer wraps into its range`, () => wrapped, { bound: true }));
   }
   if (typeof valid === 'string' && valid.length > 0) {
     if (swapCase(valid) !== valid)

@@ -166,6 +166,20 @@ export function paramVariants(card: OperationCard, element: Element): Made[] {
       ],
       expect: { checks: [{ clause: lengthClause(card, name)!, outcome: accepted }], source: `the spec allows up to ${maximum} characters` },
     });
+    // The existing id at the maximum with one character added: a server that cuts ids to the maximum finds it.
+    variants.push({
+      operator: 'bounds',
+      key: 'existing-at-maximum-plus-one',
+      says: `of ${maximum + 1} characters, an existing ${rule.names}'s id with one character added`,
+      apply: (template, context) => ({
+        ...template,
+        path: template.path.map((part) =>
+          'param' in part && part.param === name ? { param: name, value: idOfLength(atMaximum(context) ?? part.value, maximum + 1) } : part,
+        ),
+      }),
+      needs: variants[variants.length - 1]!.needs!,
+      expect: paramExpectation(card, element, idOfLength(paramValue(card, name, canonicalContext), maximum + 1), false),
+    });
   }
   variants.push(
     made('case', 'case', 'with one letter in the other case', (value) => idInOtherCase(value) ?? swapCase(value)),
@@ -195,7 +209,7 @@ export function paramVariants(card: OperationCard, element: Element): Made[] {
   const valid = paramValue(card, name, canonicalContext);
   const seen = new Set<string>([valid]);
   return variants.filter((variant) => {
-    if (variant.key === 'existing-at-maximum') return true;
+    if (variant.key.startsWith('existing-at-maximum')) return true;
     const value = paramOf(variant.apply(templateWith(name, valid), canonicalContext), name) ?? '';
     if (seen.has(value)) return false;
     seen.add(value);

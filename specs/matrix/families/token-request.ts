@@ -36,7 +36,7 @@ type Made = TokenVariant & { expect: Expectation };
 
 const refusedWith = (clause: string, error?: 'invalid_client' | 'access_denied'): ClauseCheck[] => [
   { clause, outcome: refused },
-  ...(error ? [{ clause: 'token.observed.errors', outcome: status(observed.tokens.errors[error]!.status) }] : []),
+  ...(error ? [{ clause: 'token.observed.errors', outcome: { kind: 'token-error' as const, error } }] : []),
 ];
 
 function setField(name: string, value: ((current: string, context: TokenRequestContext) => string | undefined) | undefined) {

@@ -1,0 +1,55 @@
+// The request-model matrix is held to its model: every element of every operation's request has
+// rows, every operator that makes a row is in the catalogue, every expectation cites clauses the
+// registry has (at a level that is the clause's), every row without one says why, and nothing in
+// it depends on a seed.
+import { describe, expect, it } from 'vitest';
+import { cards } from '../cards/index.ts';
+import { clause, hasClause } from '../clauses.ts';
+import { elementsOf, matrix, matrixOf, operatorIds } from '../matrix/index.ts';
+
+const { operations, token } = matrix();
+const rows = [...Object.values(operations).flat(), ...token];
+
+describe('the request-model matrix', () => {
+  it.each(Object.values(cards).flatMap((card) => elementsOf(card).map((element) => [card.key, element.id] as const)))(
+    'has rows for %s %s',
+    (op, id) => {
+      expect(operations[op].filter((row) => row.element.id === id).length).toBeGreaterThan(0);
+    },
+  );
+
+  it('makes its rows with operators of the catalogue only', () => {
+    expect(rows.filter((row) => !operatorIds.includes(row.variant.operator)).map((row) => row.id)).toEqual([]);
+  });
+
+  it('names each row once', () => {
+    const ids = rows.map((row) => row.id);
+    expect(ids.filter((id, i) => ids.indexOf(id) !== i)).toEqual([]);
+  });
+
+  it('cites only testable clauses of the registry', () => {
+    const cited = rows.flatMap((row) => ('checks' in row.expectation ? row.expectation.checks.map((c) => c.clause) : []));
+    expect(cited.filter((id) => !hasClause(id) || !clause(id).testable)).toEqual([]);
+  });
+
+  it('says why wherever it has no expectation', () => {
+    expect(rows.filter((row) => 'none' in row.expectation && row.expectation.none.trim().length < 20).map((row) => row.id)).toEqual([]);
+  });
+
+  it('checks a refusal or an acceptance on every row with an expectation', () => {
+    expect(rows.filter((row) => 'checks' in row.expectation && row.expectation.checks.length === 0).map((row) => row.id)).toEqual([]);
+  });
+
+  it('is the same data when built again (no seed, no clock)', () => {
+    const again = Object.values(cards).flatMap((card) => matrixOf(card));
+    const describe = (r: (typeof again)[number]) => `${r.id} ${JSON.stringify(r.expectation)}`;
+    expect(again.map(describe)).toEqual(Object.values(operations).flat().map(describe));
+  });
+
+  it('varies every body field alone and among every other field', () => {
+    const body = operations['sso-ticket'].filter((row) => row.element.kind === 'body-field');
+    const bases = new Set(body.map((row) => `${row.element.id} ${row.base}`));
+    const fields = new Set(body.map((row) => row.element.id));
+    expect(bases.size).toBe(2 * fields.size);
+  });
+});
