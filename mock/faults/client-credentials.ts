@@ -63,7 +63,55 @@ function audienceMatching(matches: (sent: string, audience: string) => boolean) 
     editParameter(app, 'audience', (sent, _parameters, { tenant }) => (matches(sent, tenant.audience) ? tenant.audience : undefined));
 }
 
+/** The client's own id where `matches(sent, stored)` for some client of the tenant. */
+function clientIdMatching(matches: (sent: string, stored: string) => boolean) {
+  return (app: FaultHooks) =>
+    editParameter(app, 'client_id', (sent, _parameters, { store }) => store.clients().find((c) => matches(sent, c.clientId))?.clientId);
+}
+
+/** Each form parameter given twice kept once, its first value (a framework's habit), before the endpoint reads it. */
+function firstOfRepeatedParameters(app: FaultHooks): void {
+  editRequests(app, 'token', (exchange) => {
+    if (!isFormMediaType(exchange.headers['content-type'])) return exchange;
+    const form = new URLSearchParams(exchange.body.toString('utf8'));
+    const first = new URLSearchParams();
+    for (const [name, value] of form) if (!first.has(name)) first.append(name, value);
+    return { ...exchange, body: Buffer.from(first.toString(), 'utf8') };
+  });
+}
+
 export const clientCredentialFaults = faultFamily([
+  {
+    id: 'token-client-id-case-insensitive',
+    clause: 'token.endpoint.client-id',
+    bug: 'Client ids kept in a column with a case-insensitive collation: a client id in the other letter case, with its secret, gets a token.',
+    install: clientIdMatching((sent, stored) => sent !== stored && sameIgnoringCase(sent, stored)),
+  },
+  {
+    id: 'token-client-id-matched-by-prefix',
+    clause: 'token.endpoint.client-id',
+    bug: 'Clients looked up with a LIKE pattern on the id sent: a client id without its last character, with the secret, gets a token.',
+    install: clientIdMatching((sent, stored) => sent.length > 0 && sent !== stored && stored.startsWith(sent)),
+  },
+  {
+    id: 'token-grant-type-not-checked',
+    clause: 'token.endpoint.grant-type',
+    bug: 'An endpoint that only ever serves client credentials and never reads grant_type: a request naming another grant type gets a client-credentials token.',
+    install: (app) => editParameter(app, 'grant_type', () => 'client_credentials'),
+  },
+  {
+    id: 'token-grant-type-case-insensitive',
+    clause: 'token.endpoint.grant-type',
+    bug: 'grant_type compared ignoring case: Client_Credentials gets a token.',
+    install: (app) =>
+      editParameter(app, 'grant_type', (sent) => (sameIgnoringCase(sent, 'client_credentials') ? 'client_credentials' : undefined)),
+  },
+  {
+    id: 'token-first-of-repeated-parameters',
+    clause: 'token.observed.request-rules',
+    bug: 'Form parameters read with get(), which keeps the first of a repeated one: a request with client_secret twice, the right one first, gets a token.',
+    install: firstOfRepeatedParameters,
+  },
   {
     id: 'token-secret-matched-by-prefix',
     clause: 'token.endpoint.wrong-secret',

@@ -17,6 +17,17 @@ function withoutBody({ body: _dropped, ...reply }: Reply): Reply {
 
 export const redeliveryFaults = faultFamily([
   {
+    id: 'redeliver-on-any-method',
+    clause: 'routes.method',
+    bug: 'A route registered for every method (app.all): a GET, PUT, PATCH or DELETE on the redelivery path is answered 202 {} as a redelivery.',
+    install: (app) =>
+      app.wrapRoute(
+        'method-not-allowed',
+        (next) => async (exchange) =>
+          exchange.allow?.includes('POST') && exchange.path.includes('/redeliver/') ? jsonReply(ACCEPTED.status, {}) : next(exchange),
+      ),
+  },
+  {
     id: 'redeliver-200-instead-of-202',
     clause: 'redeliver.success.202',
     bug: "A handler that answers with its framework's default 200: redelivery of a failed event answers 200 instead of 202.",

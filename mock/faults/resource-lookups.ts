@@ -35,6 +35,12 @@ function trimmed(raw: string): string | undefined {
 
 export const resourceLookupFaults = faultFamily([
   {
+    id: 'ticket-for-any-profile',
+    clause: 'sso-ticket.profile.exists',
+    bug: 'Tickets created without looking the profile up (it is checked only when the ticket is opened): ticket creation answers 201 for a well-formed profile id that names no profile.',
+    install: (app) => editStore(app, (store) => ({ profile: (id: string) => store.profile(id) ?? { id } })),
+  },
+  {
     id: 'vault-ids-case-insensitive',
     clause: 'vault.response.record',
     bug: "Vault connections kept in a table with a case-insensitive collation: an existing id with one letter in the other case is answered with that connection's record.",

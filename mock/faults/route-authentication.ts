@@ -2,7 +2,7 @@
 // that checks only its shape, a parser that takes any scheme, a token taken from somewhere else than
 // the Authorization header, a route that refuses the token flow the spec allows, and checks run in
 // the wrong order.
-import { observed, type OperationKey } from '../../specs/index.ts';
+import { observed, operationKeys, type OperationKey } from '../../specs/index.ts';
 import type { TokenIssuer } from '../auth/issuer.ts';
 import { bearerToken, decodeJws } from '../auth/bearer.ts';
 import type { FaultHooks } from '../app.ts';
@@ -70,6 +70,18 @@ const fromForwardedHeader = tokenTakenFrom((exchange) => {
 });
 
 export const routeAuthenticationFaults = faultFamily([
+  {
+    id: 'first-authorization-header-wins',
+    clause: 'auth.authorization.single',
+    bug: 'A server that reads headers into a map, the first of a repeated one kept: a request with two Authorization headers, a valid one first, is authorized instead of answered 400.',
+    install(app) {
+      for (const key of operationKeys)
+        editRequests(app, key, (exchange) => ({
+          ...exchange,
+          repeatedHeaders: exchange.repeatedHeaders.filter((h) => h !== 'authorization'),
+        }));
+    },
+  },
   {
     id: 'vault-accepts-any-bearer-token',
     clause: 'auth.bearer.required',

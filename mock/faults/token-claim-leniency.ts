@@ -34,6 +34,21 @@ function pathOf(url: string): string | undefined {
 
 export const tokenClaimLeniencyFaults = faultFamily([
   {
+    id: 'accepts-token-without-exp',
+    clause: 'auth.token.claims',
+    bug: 'A verifier that checks exp only when it is there (exp is optional in RFC 7519): a token of the tenant without exp never expires.',
+    install: (app) => forgiveClaim(app, (claims) => (claims.exp === undefined ? { ...claims, exp: FAR_FUTURE_SECONDS } : claims)),
+  },
+  {
+    id: 'accepts-iat-in-the-future',
+    clause: 'auth.token.claims',
+    bug: 'A verifier that does not look at iat: a token issued two minutes in the future is accepted.',
+    install: (app) =>
+      forgiveClaim(app, (claims, parts) =>
+        typeof claims.iat === 'number' && claims.iat > nowSeconds(parts) ? { ...claims, iat: Math.floor(nowSeconds(parts)) } : claims,
+      ),
+  },
+  {
     id: 'exp-with-five-minute-leeway',
     clause: 'redeliver.errors.401.invalid-token',
     bug: "A verifier left at its library's default clock skew of five minutes on exp: a token that expired two minutes ago is accepted by every operation (one that expired an hour ago is still refused).",

@@ -2,7 +2,9 @@
 // does not check, an algorithm or key it lets the token choose (by its alg, kid or jwk header).
 // Each row keeps every other check, and every operation shares the verifier, so each breaks the
 // clause at all three.
+import { KeyObject, verify } from 'node:crypto';
 import { compactVerify, exportSPKI, importJWK, type JWK } from 'jose';
+import type { SigningKeys } from '../auth/keys.ts';
 import { observed } from '../../specs/index.ts';
 import { bearerToken, decodeJws, jsonObjectOf } from '../auth/bearer.ts';
 import { faultFamily } from './fault.ts';
@@ -16,7 +18,48 @@ function unverifiedRs256(token: string, kidPasses: (kid: unknown) => boolean): R
   return decoded && decoded.header.alg === observed.tokens.alg && kidPasses(decoded.header.kid) ? decoded.payload : undefined;
 }
 
+/** The claims of a token signed with the tenant's key (the kid `kidPasses` names it) under `alg`, whatever the verifier allows. */
+function signedUnder(
+  token: string,
+  keys: SigningKeys,
+  alg: string,
+  digest: string,
+  kidPasses: (kid: unknown) => boolean,
+): Record<string, unknown> | undefined {
+  const decoded = decodeJws(token);
+  if (!decoded || decoded.header.alg !== alg || !kidPasses(decoded.header.kid)) return undefined;
+  const [header, payload, signature = ''] = token.split('.');
+  const signed = verify(
+    digest,
+    Buffer.from(`${header}.${payload}`),
+    KeyObject.from(keys.publicKeyFor(keys.kid)!),
+    Buffer.from(signature, 'base64url'),
+  );
+  return signed ? decoded.payload : undefined;
+}
+
 export const tokenVerificationFaults = faultFamily([
+  {
+    id: 'accepts-rs384-with-tenant-key',
+    clause: 'auth.token.header',
+    bug: 'A verifier given the key but not the algorithm, which takes the alg the token names among the RSA ones: a token signed RS384 with the tenant key is accepted.',
+    install: (app) => alsoAccept(app, async (token, { keys }) => signedUnder(token, keys, 'RS384', 'sha384', (kid) => kid === keys.kid)),
+  },
+  {
+    id: 'kid-matched-ignoring-case',
+    clause: 'auth.token.header',
+    bug: "Keys looked up by kid ignoring case: a token whose kid is the tenant key's in the other letter case verifies.",
+    install: (app) =>
+      alsoAccept(app, async (token, { keys }) =>
+        signedUnder(
+          token,
+          keys,
+          observed.tokens.alg,
+          'sha256',
+          (kid) => typeof kid === 'string' && kid !== keys.kid && kid.toLowerCase() === keys.kid.toLowerCase(),
+        ),
+      ),
+  },
   {
     id: 'accepts-alg-none',
     clause: 'redeliver.errors.401.invalid-token',
