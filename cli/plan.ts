@@ -2,6 +2,7 @@
 // each shared request once (a role's token, a read, one exhaustion at its cap), and the
 // preflight. `--list` prints it; the runner refuses a plan over --max-requests before sending.
 import { sharedKeys } from '../harness/plan.ts';
+import { clause, hasClause, parseClauseTag } from '../specs/index.ts';
 import type { PlannedTest } from './suite-runner.ts';
 
 /** The runner's own requests before the suite: a token of the global role and one probe read. */
@@ -32,6 +33,46 @@ export function planOf(tests: PlannedTest[], exhaustionMax: number): RunPlan {
     ownRequests,
     total: ownRequests + sharedRequests + (runnable.length > 0 ? PREFLIGHT_REQUESTS : 0),
   };
+}
+
+/**
+ * The priority by which --max-requests keeps tests when the plan is over it: the contract's tests
+ * first (they gate), then the rate-limit exhaustion (a contract clause, but a bucket's worth of
+ * requests), then the observed level's; in the plan's order within each. A test costs its own
+ * requests and the shared ones no test kept before it has paid for.
+ */
+function priorityOf(test: PlannedTest): number {
+  const level = clauseLevelOf(test.name);
+  if (level === 'contract') return test.plan.exhaustion ? 1 : 0;
+  return 2;
+}
+
+const PRIORITY_NAMES = ['the contract', 'the rate-limit exhaustion', 'the observed level'];
+
+function clauseLevelOf(title: string): string | undefined {
+  const id = parseClauseTag(title)?.id;
+  return id !== undefined && hasClause(id) ? clause(id).level : undefined;
+}
+
+/** The tests --max-requests leaves out, by title with the reason, so that the rest fits in the budget; undefined when all fit. */
+export function leftOutByBudget(tests: PlannedTest[], budget: number, exhaustionMax: number): Record<string, string> | undefined {
+  const plan = planOf(tests, exhaustionMax);
+  if (plan.total <= budget) return undefined;
+  const paid = new Set<string>([sharedKeys.token('global')]);
+  let spent = PREFLIGHT_REQUESTS + 1;
+  const leftOut: Record<string, string> = {};
+  const ordered = plan.runnable.map((test, order) => ({ test, order })).sort((a, b) => priorityOf(a.test) - priorityOf(b.test) || a.order - b.order);
+  for (const { test } of ordered) {
+    const fresh = test.plan.shared.filter((key) => !paid.has(key));
+    const cost = test.plan.requests + fresh.reduce((sum, key) => sum + (key === sharedKeys.exhaustion ? exhaustionMax : 1), 0);
+    if (spent + cost > budget) {
+      leftOut[test.name] = `left out by --max-requests ${budget} (the plan needs ${plan.total}); kept first: ${PRIORITY_NAMES.slice(0, priorityOf(test)).join(', ') || 'nothing before it'}; this test is of ${PRIORITY_NAMES[priorityOf(test)]}`;
+      continue;
+    }
+    spent += cost;
+    for (const key of fresh) paid.add(key);
+  }
+  return leftOut;
 }
 
 export function renderPlan(plan: RunPlan, target: string, exhaustionMax: number): string[] {

@@ -20,7 +20,7 @@ import { embeddedBucketFor, embeddedTargetForPlanning, exhaustionCapFor, startEm
 import { DEFAULTS, EXIT, UsageError, VERDICT_EXIT, type ConformanceOptions } from './options.ts';
 import { projectRoot, suiteCommit, suiteVersion } from './paths.ts';
 import { renderMatrix } from './matrix-listing.ts';
-import { planOf, renderPlan } from './plan.ts';
+import { leftOutByBudget, planOf, renderPlan } from './plan.ts';
 import { matrixScopeOf } from '../harness/suite/matrix.ts';
 import { planTests, suiteFiles } from './planner.ts';
 import { preflight, waitPastBound } from './preflight.ts';
@@ -101,8 +101,18 @@ export async function conformanceRun(options: ConformanceOptions, io: RunIo): Pr
   // The budget protects someone's tenant; against the embedded mock it is only raised to what the plan needs.
   if (embedded && options.maxRequests === undefined) settings.maxRequests = Math.max(settings.maxRequests, plan.total);
   if (plan.total > settings.maxRequests) {
-    throw new UsageError(
-      `the plan needs ${plan.total} requests (the rate-limit exhaustion counted at its cap of ${settings.exhaustionMax}), over --max-requests ${settings.maxRequests}; nothing was sent. See the plan with --list; narrow it with --grep or --operation, or raise --max-requests`,
+    // Over the budget: keep the tests that matter most (cli/plan.ts priorityOf); the rest are left
+    // out, their clauses INCOMPLETE with that reason. A budget that cannot pay for a token and the
+    // preflight is refused before anything is sent.
+    const leftOut = leftOutByBudget(tests, settings.maxRequests, settings.exhaustionMax)!;
+    if (Object.keys(leftOut).length === plan.runnable.length) {
+      throw new UsageError(
+        `--max-requests ${settings.maxRequests} pays for no test (the plan needs ${plan.total} requests, the rate-limit exhaustion counted at its cap of ${settings.exhaustionMax}); nothing was sent. See the plan with --list`,
+      );
+    }
+    settings.filter = { ...settings.filter, leftOut };
+    print(
+      `the plan needs ${plan.total} requests, over --max-requests ${settings.maxRequests}: ${Object.keys(leftOut).length} tests are left out by priority (the contract first, the rate-limit exhaustion next, the observed level last)`,
     );
   }
 

@@ -185,7 +185,12 @@ export function evaluatePlan(title: string, plan: TestPlan, context: PlanContext
   if (out.exhaustion && !out.shared.includes(sharedKeys.exhaustion)) out.shared.push(sharedKeys.exhaustion);
   for (const token of out.tokens) out.shared.push(...alternativeShared(token, context));
   const notSelected = filteredOut(title, operation, context);
-  const skip = notSelected ? { category: 'not-selected' as const, reason: notSelected } : firstUnmet(needs, context);
+  const leftOut = context.filter.leftOut?.[title];
+  const skip = notSelected
+    ? { category: 'not-selected' as const, reason: notSelected }
+    : leftOut !== undefined
+      ? { category: 'budget' as const, reason: leftOut }
+      : firstUnmet(needs, context);
   if (skip) out.skip = skip;
   return out;
 }

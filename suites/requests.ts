@@ -92,9 +92,13 @@ export function vaultReads(context: { target: { fixtures: { vaultConnections: st
 }
 
 /** The one value of an arbitrary this run uses as its deterministic case (the run's seed picks it). */
-export function exampleOf<T>(target: TargetSession, arbitrary: fc.Arbitrary<T>): T {
-  return fc.sample(arbitrary, { numRuns: 1, seed: target.settings.seed })[0]!;
+export function exampleOf<T>(_target: TargetSession, arbitrary: fc.Arbitrary<T>): T {
+  // A fixed seed, not the run's: a deterministic case is the same request on every run.
+  return fc.sample(arbitrary, { numRuns: 1, seed: EXAMPLE_SEED })[0]!;
 }
+
+/** The seed of every deterministic example (the run's seed only draws the generated cases). */
+const EXAMPLE_SEED = 1;
 
 /** A request several tests read: its plan (for tests that send nothing else) and how to send it. */
 export interface SharedCall {

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse, stringify } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { clauses } from '../../specs/index.ts';
 import { junitProblems } from './support/junit-schema.ts';
 import { outcomes, resultsOf, root, run, startMockProgram, writeTargetFile, type Finished, type Started } from './support/programs.ts';
 
@@ -56,7 +57,8 @@ describe('npm start against the embedded mock', () => {
     expect(finished.stderr).toBe('');
     expect(finished.code).toBe(0);
     expect(finished.stdout).toContain('RESULT: PASS');
-    expect(finished.stdout).toMatch(/gating clauses: 5\d verified, 0 failed, 0 partial, 0 not verified, 0 not selected/);
+    const gating = clauses.filter((c) => c.level === 'contract' && c.testable).length;
+    expect(finished.stdout).toContain(`gating clauses: ${gating} verified, 0 failed, 0 partial, 0 not verified, 0 not selected`);
   });
 
   it('prints the seed, the requests used and the wall time', () => {

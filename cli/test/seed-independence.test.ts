@@ -1,0 +1,65 @@
+// End to end: the deterministic requests of a run do not depend on its seed. Two runs with other
+// seeds and no generated cases (--num-runs 0) send the same requests (method, path, query, body
+// and the headers that are not the credential's), as the target sees them: every bound is tested
+// at its exact value whatever the seed, and seeds only draw the random cases added on top.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createMockServer, type MockServer } from '../../mock/index.ts';
+import { run, writeTargetFile } from './support/programs.ts';
+
+const work = mkdtempSync(join(tmpdir(), 'seed-independence-'));
+/** Headers a client or a credential makes differently on every run. */
+const VARYING = new Set(['authorization', 'host', 'content-length', 'connection', 'user-agent', 'x-forwarded-authorization']);
+
+describe('the deterministic requests of two runs with other seeds', () => {
+  let mock: MockServer;
+  const seen: string[][] = [[], []];
+  let current = 0;
+
+  beforeAll(async () => {
+    const keyFile = join(work, 'key.pem');
+    mock = await createMockServer({
+      port: 0,
+      signingKey: keyFile,
+      rateLimit: { bucketSize: 100_000, refillPerSecond: 1000 },
+      customize(hooks) {
+        for (const key of ['redeliver', 'sso-ticket', 'vault', 'not-found', 'method-not-allowed', 'token'] as const) {
+          hooks.wrapRoute(key, (next) => async (exchange) => {
+            const headers = Object.entries(exchange.headers)
+              .filter(([name]) => !VARYING.has(name))
+              .sort(([a], [b]) => a.localeCompare(b));
+            // The token endpoint's body holds the secrets only; its requests are compared by path and headers.
+            const body = key === 'token' ? '' : exchange.body.toString('utf8').replace(/access_token=[^&]*/g, 'access_token=<token>');
+            const query = exchange.query.replace(/access_token=[^&]*/g, 'access_token=<token>');
+            seen[current]!.push(JSON.stringify([exchange.method, exchange.path, query, headers, body]));
+            return next(exchange);
+          });
+        }
+      },
+    });
+    const target = writeTargetFile({ url: mock.url, dir: work, name: 'target.yaml', keyFile });
+    for (const [index, seed] of ['11', '97'].entries()) {
+      current = index;
+      const finished = await run(
+        'cli/conformance.ts',
+        ['--target-file', target.path, '--seed', seed, '--num-runs', '0', '--grep-invert', 'rate-limit', '--out', join(work, seed)],
+        target.env,
+        600_000,
+      );
+      // Without the rate-limit files the run is filtered: INCOMPLETE at best, and nothing may fail.
+      expect(finished.code, finished.stdout.slice(-2000)).toBe(4);
+    }
+  }, 1_240_000);
+
+  afterAll(async () => {
+    await mock.close();
+    rmSync(work, { recursive: true, force: true });
+  });
+
+  it('are the same requests', () => {
+    expect(seen[0]!.length).toBeGreaterThan(500);
+    expect([...seen[1]!].sort()).toEqual([...seen[0]!].sort());
+  });
+});
