@@ -6,20 +6,17 @@
 // limiter, carries the X-RateLimit headers on its answer whatever the answer is, then has its
 // headers and body size checked, then runs its route: authenticate, authorize, validate, act,
 // respond. The token endpoint does the same with its own bucket and its own error shape.
-import { operationKeys, type OperationKey } from '../specs/index.ts';
 import { buildComponents, type ComponentInputs, type ComponentName, type ComponentOverride, type Components } from './components.ts';
 import { tokenDescriptions, type ApiErrorKind } from './errors.ts';
 import { withHeaders, type Exchange, type Reply, type RouteHandler, type RouteKey, type RouteWrapper } from './exchange.ts';
 import { rateLimitHeaders } from './rate-limiter.ts';
 import { Refusal } from './refusal.ts';
-import { matchRoute } from './router.ts';
+import type { MockOperation } from './operations.ts';
+import { createRouter } from './router.ts';
 import { methodNotAllowedRoute, notFoundRoute } from './routes/fallback.ts';
 import { discoveryRoute } from './routes/discovery.ts';
 import { jwksRoute } from './routes/jwks.ts';
-import { redeliverRoute } from './routes/redeliver.ts';
-import { ssoTicketRoute } from './routes/sso-ticket.ts';
 import { tokenRoute } from './routes/token.ts';
-import { vaultConnectionRoute } from './routes/vault-connection.ts';
 
 /** What a fault may do to the mock before it is assembled (see mock/faults/README.md). */
 export interface FaultHooks {
@@ -55,15 +52,15 @@ export interface App {
   problem(kind: ServerProblem, detail?: string): Reply;
 }
 
-/** Each operation's route: one per operation of specs/, or the compiler says which is missing. */
-const operationRoutes: { [K in OperationKey]: (deps: Components) => RouteHandler } = {
-  redeliver: redeliverRoute,
-  'sso-ticket': ssoTicketRoute,
-  vault: vaultConnectionRoute,
-};
-
-export function assembleApp(inputs: ComponentInputs, assembly: AppAssembly, report: (line: string) => void): App {
-  const deps = buildComponents(inputs, assembly.overrides);
+/** Assembles the mock for its operations (mock/operations.ts; the cards in `inputs` are theirs). */
+export function assembleApp(
+  inputs: Omit<ComponentInputs, 'cards'>,
+  operations: readonly MockOperation[],
+  assembly: AppAssembly,
+  report: (line: string) => void,
+): App {
+  const deps = buildComponents({ ...inputs, cards: operations.map((o) => o.card) }, assembly.overrides);
+  const matchRoute = createRouter(operations.map((o) => o.card));
 
   const wrap = (key: RouteKey, handler: RouteHandler): RouteHandler =>
     (assembly.wrappers.get(key) ?? []).reduce((inner, wrapper) => wrapper(inner), handler);
@@ -72,7 +69,7 @@ export function assembleApp(inputs: ComponentInputs, assembly: AppAssembly, repo
   const managed = (key: RouteKey, route: RouteHandler) => wrap(key, rateLimited(deps, checked(key, route)));
 
   const apiRoutes: Partial<Record<RouteKey, RouteHandler>> = {
-    ...Object.fromEntries(operationKeys.map((key) => [key, managed(key, operationRoutes[key](deps))])),
+    ...Object.fromEntries(operations.map(({ card, route }) => [card.key, managed(card.key, route(deps, card))])),
     'not-found': managed('not-found', notFoundRoute(deps)),
     'method-not-allowed': managed('method-not-allowed', methodNotAllowedRoute(deps)),
   };

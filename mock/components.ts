@@ -2,6 +2,7 @@
 // rate limiters (the management interface's and the token endpoint's), the validators, the error catalogue, the ticket code generator, the token verifier
 // and the token issuer. They are built here in dependency order, and a fault may wrap or replace
 // any of them as it is built, so the components after it (and every route) see the change.
+import type { OperationCard } from '../specs/cards/card.ts';
 import { createTokenIssuer, type TokenIssuer } from './auth/issuer.ts';
 import type { SigningKeys } from './auth/keys.ts';
 import { createTokenVerifier, type TokenVerifier } from './auth/verifier.ts';
@@ -37,6 +38,8 @@ export type ComponentName = keyof Components;
 export type ComponentOverride<K extends ComponentName> = (current: Components[K], built: Readonly<Partial<Components>>) => Components[K];
 
 export interface ComponentInputs {
+  /** The cards of the operations the mock serves. */
+  cards: readonly OperationCard[];
   clock: Clock;
   fixtures: FixturesObject;
   keys: SigningKeys;
@@ -64,7 +67,7 @@ export function buildComponents(inputs: ComponentInputs, overrides: OverrideTabl
   const keys = make('keys', inputs.keys);
   make('limiter', createRateLimiter(inputs.rateLimits.management, clock));
   make('tokenLimiter', createRateLimiter(inputs.rateLimits.token, clock));
-  make('validators', createValidators());
+  make('validators', createValidators(inputs.cards));
   make('ticketCodes', createTicketCodeGenerator());
   make('verifier', createTokenVerifier({ keys, clock, tenant, store }));
   make('issuer', createTokenIssuer({ keys, clock, tenant }));

@@ -1,6 +1,7 @@
 // The mock server, in process: createMockServer(options) starts it and resolves once it listens.
 // Tests start it on port 0 (the default) and close it when done.
 import { AppAssembly, assembleApp, type App, type FaultHooks } from './app.ts';
+import { defaultOperations, type MockOperation } from './operations.ts';
 import { loadSigningKeys, type SigningKeys } from './auth/keys.ts';
 import { systemClock, type Clock } from './clock.ts';
 import type { Components } from './components.ts';
@@ -20,6 +21,7 @@ export type { FaultHooks } from './app.ts';
 export type { Components, ComponentName, ComponentOverride } from './components.ts';
 export type { Exchange, Reply, RouteHandler, RouteKey, RouteWrapper } from './exchange.ts';
 export type { Fault } from './faults/fault.ts';
+export { mockOperations, type MockOperation } from './operations.ts';
 export { faultCatalogue, faultIds } from './faults/catalogue.ts';
 export { defaultFixturesPath, type FixturesObject, type LoadedFixtures } from './fixtures.ts';
 export type { RateLimitConfig, Quota } from './rate-limiter.ts';
@@ -50,6 +52,11 @@ export interface MockServerOptions {
    * for trying a fault before it joins the catalogue. There is no way to do this over the network.
    */
   customize?: (hooks: FaultHooks) => void;
+  /**
+   * In process only: the operations served (mock/operations.ts), the three of specs/ by default. A
+   * project test adds a throw-away operation card this way.
+   */
+  operations?: readonly MockOperation[];
   timeouts?: Partial<Timeouts>;
   /** Largest request body read; a larger one is answered 413. Default 1 MiB. */
   maxBodyBytes?: number;
@@ -143,7 +150,12 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
     throw new Error(`cannot listen on ${host}:${port} (${error.code ?? error.message})`);
   });
   try {
-    app = assembleApp({ clock, fixtures: fixtures.data, keys, origin: listening.origin, rateLimits, maxBodyBytes }, assembly, report);
+    app = assembleApp(
+      { clock, fixtures: fixtures.data, keys, origin: listening.origin, rateLimits, maxBodyBytes },
+      options.operations ?? defaultOperations,
+      assembly,
+      report,
+    );
   } catch (error) {
     await http.close();
     throw error;

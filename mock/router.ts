@@ -4,7 +4,8 @@
 // the GET's headers without its body). Matching is on the raw (still percent-encoded) segments: a
 // parameter is any non-empty segment, decoded and checked later by the validate stage, after
 // authentication.
-import { basePath, observed, operations, tokenPath } from '../specs/index.ts';
+import type { OperationCard } from '../specs/cards/card.ts';
+import { basePath, observed, tokenPath } from '../specs/index.ts';
 import type { RouteKey } from './exchange.ts';
 
 interface RouteEntry {
@@ -24,13 +25,16 @@ export interface RouteMatch {
 
 const entry = (key: RouteKey, method: string, template: string): RouteEntry => ({ key, method, segments: template.split('/') });
 
-export const routeTable: readonly RouteEntry[] = [
-  ...operations.map((op) => entry(op.key, op.method, `${basePath}${op.pathTemplate}`)),
-  entry('token', 'POST', observed.tokens.path),
-  entry('token', 'POST', tokenPath),
-  entry('jwks', 'GET', observed.tokens.jwks_path),
-  entry('discovery', 'GET', observed.discovery.path),
-];
+/** The routes of the mock: each operation's (from its card), the token endpoint's, the JWKS and the discovery document. */
+function routeTableOf(cards: readonly OperationCard[]): RouteEntry[] {
+  return [
+    ...cards.map((card) => entry(card.key, card.spec.method, `${basePath}${card.spec.pathTemplate}`)),
+    entry('token', 'POST', observed.tokens.path),
+    entry('token', 'POST', tokenPath),
+    entry('jwks', 'GET', observed.tokens.jwks_path),
+    entry('discovery', 'GET', observed.discovery.path),
+  ];
+}
 
 const GET_AND_HEAD: readonly string[] = ['GET', 'HEAD'];
 
@@ -43,7 +47,15 @@ export function isApiPath(path: string): boolean {
   return path === basePath || path.startsWith(`${basePath}/`);
 }
 
-export function matchRoute(method: string, path: string): RouteMatch {
+export type Router = (method: string, path: string) => RouteMatch;
+
+/** The router of the operations of these cards. */
+export function createRouter(cards: readonly OperationCard[]): Router {
+  const routeTable = routeTableOf(cards);
+  return (method, path) => matchRoute(routeTable, method, path);
+}
+
+function matchRoute(routeTable: readonly RouteEntry[], method: string, path: string): RouteMatch {
   const segments = path.split('/');
   const api = isApiPath(path);
   let allow: string[] | undefined;

@@ -2,7 +2,8 @@
 // bounds plus the real service's identifier shapes and unknown-property refusal. One component,
 // so that a fault can swap a single check (say, a laxer path id) without touching a route.
 import type { ValidateFunction } from 'ajv';
-import { compileNode, createAjv, operations, schema, schemaAt, validator, type JsonObject, type OperationKey } from '../specs/index.ts';
+import type { OperationCard } from '../specs/cards/card.ts';
+import { compileNode, createAjv, schema, schemaAt, validator, type JsonObject, type OperationSpec } from '../specs/index.ts';
 
 export interface NamedCheck {
   name: string;
@@ -26,7 +27,8 @@ export interface OperationValidators {
 }
 
 export interface Validators {
-  operations: Record<OperationKey, OperationValidators>;
+  /** By operation key: the checks each operation's card (its OpenAPI operation) implies. */
+  operations: Record<string, OperationValidators>;
   /** The ttl_sec a ticket gets when the request omits it or sends 0. */
   ttlSecDefault: number;
 }
@@ -45,23 +47,35 @@ const HOST_NAME_HEADERS = new Set(['tenant-custom-domain']);
  */
 const HEADER_ALIASES: Record<string, string[]> = { 'tenant-custom-domain': ['auth0-custom-domain'] };
 
-let compiled: Validators | undefined;
+/** The checks of one operation the mock serves. */
+export function checksOf(validators: Validators, key: string): OperationValidators {
+  const checks = validators.operations[key];
+  if (!checks) throw new Error(`the mock serves no operation ${key}`);
+  return checks;
+}
+
+/** Checks compiled once per operation spec (the mock's servers of a process share them). */
+const compiled = new WeakMap<OperationSpec, OperationValidators>();
 
 /** Fresh objects around checks compiled once: a fault that swaps a check affects one server only. */
-export function createValidators(): Validators {
-  compiled ??= compileValidators();
+export function createValidators(cards: readonly OperationCard[]): Validators {
   const operations = Object.fromEntries(
-    Object.entries(compiled.operations).map(([key, checks]) => [
-      key,
-      {
-        path: checks.path.map((c) => ({ ...c })),
-        headers: checks.headers.map((c) => ({ ...c, ...(c.aliases ? { aliases: [...c.aliases] } : {}) })),
-        ...(checks.body ? { body: checks.body } : {}),
-        ...(checks.formBody ? { formBody: checks.formBody } : {}),
-      },
-    ]),
-  ) as Record<OperationKey, OperationValidators>;
-  return { operations, ttlSecDefault: compiled.ttlSecDefault };
+    cards
+      .map((card) => {
+        if (!compiled.has(card.spec)) compiled.set(card.spec, compileOperation(card.spec));
+        return [card.key, compiled.get(card.spec)!] as const;
+      })
+      .map(([key, checks]) => [
+        key,
+        {
+          path: checks.path.map((c) => ({ ...c })),
+          headers: checks.headers.map((c) => ({ ...c, ...(c.aliases ? { aliases: [...c.aliases] } : {}) })),
+          ...(checks.body ? { body: checks.body } : {}),
+          ...(checks.formBody ? { formBody: checks.formBody } : {}),
+        },
+      ]),
+  );
+  return { operations, ttlSecDefault: ttlSecDefault() };
 }
 
 /**
@@ -73,33 +87,31 @@ export function compileFormBody(bodySchema: JsonObject, options: { strictTypes?:
   return createAjv({ coerceTypes: 'array', ...options }).compile(bodySchema);
 }
 
-function compileValidators(): Validators {
-  const byOperation = Object.fromEntries(
-    operations.map((op) => {
-      const checks: OperationValidators = {
-        path: op.parameters.filter((p) => p.in === 'path').map((p) => ({ name: p.name, validate: compileNode(p.schema, 'observed') })),
-        headers: op.parameters
-          .filter((p) => p.in === 'header' && p.name.toLowerCase() !== 'authorization')
-          .map((p) => ({
-            name: p.name.toLowerCase(),
-            validate: compileNode(
-              HOST_NAME_HEADERS.has(p.name.toLowerCase())
-                ? { allOf: [p.schema, { type: 'string', pattern: HOST_NAME_PATTERN }] }
-                : p.schema,
-              'observed',
-            ),
-            ...(HEADER_ALIASES[p.name.toLowerCase()] ? { aliases: HEADER_ALIASES[p.name.toLowerCase()] } : {}),
-          })),
-      };
-      if (op.requestBodyRef) {
-        const name = op.requestBodyRef.split('/').pop()!;
-        checks.body = validator(name, 'observed');
-        checks.formBody = compileFormBody(schema(name, 'observed'));
-      }
-      return [op.key, checks];
-    }),
-  ) as Record<OperationKey, OperationValidators>;
-  const ttlSecDefault = schemaAt({ operation: 'sso-ticket', in: 'body', property: 'ttl_sec' })['x-default-when-omitted-or-zero'];
-  if (typeof ttlSecDefault !== 'number') throw new Error('openapi.yaml gives no x-default-when-omitted-or-zero for ttl_sec');
-  return { operations: byOperation, ttlSecDefault };
+function compileOperation(op: OperationSpec): OperationValidators {
+  const checks: OperationValidators = {
+    path: op.parameters.filter((p) => p.in === 'path').map((p) => ({ name: p.name, validate: compileNode(p.schema, 'observed') })),
+    headers: op.parameters
+      .filter((p) => p.in === 'header' && p.name.toLowerCase() !== 'authorization')
+      .map((p) => ({
+        name: p.name.toLowerCase(),
+        validate: compileNode(
+          HOST_NAME_HEADERS.has(p.name.toLowerCase()) ? { allOf: [p.schema, { type: 'string', pattern: HOST_NAME_PATTERN }] } : p.schema,
+          'observed',
+        ),
+        ...(HEADER_ALIASES[p.name.toLowerCase()] ? { aliases: HEADER_ALIASES[p.name.toLowerCase()] } : {}),
+      })),
+  };
+  if (op.requestBodyRef) {
+    const name = op.requestBodyRef.split('/').pop()!;
+    checks.body = validator(name, 'observed');
+    checks.formBody = compileFormBody(schema(name, 'observed'));
+  }
+  return checks;
+}
+
+/** The ttl_sec of a ticket whose request omits it or sends 0 (the spec's default). */
+function ttlSecDefault(): number {
+  const value = schemaAt({ operation: 'sso-ticket', in: 'body', property: 'ttl_sec' })['x-default-when-omitted-or-zero'];
+  if (typeof value !== 'number') throw new Error('openapi.yaml gives no x-default-when-omitted-or-zero for ttl_sec');
+  return value;
 }

@@ -20,7 +20,7 @@ const BEARER_SHAPE = /^Bearer +\S+$/i;
 const SCHEME_AND_CREDENTIAL = /^(\S+) +(\S+)$/;
 const VAULT_SCOPE = observed.operations.vault.scope.value;
 const UNAUTHORIZED = 401;
-const OPERATIONS: readonly OperationKey[] = ['redeliver', 'sso-ticket', 'vault'];
+const OPERATIONS: readonly OperationKey[] = operationKeys;
 
 /** A token of a global client that may read connections; renewed at half its lifetime. */
 async function serviceCredential(issuer: TokenIssuer, store: Store, clock: Clock): Promise<{ authorization: string; renewAt: number }> {

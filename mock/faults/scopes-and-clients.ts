@@ -1,7 +1,9 @@
 // Authorization (spec 5, 7): the scope each operation requires, and redelivery's global-client
 // rule, forgotten, answered with the wrong status, or matched leniently (a scope that merely
 // contains, extends or resembles the one needed; a client named by one claim of two).
-import { observed, type OperationKey } from '../../specs/index.ts';
+import type { OperationCard } from '../../specs/cards/card.ts';
+import { cards } from '../../specs/cards/index.ts';
+import { observed } from '../../specs/index.ts';
 import { faultFamily, type FaultRow } from './fault.ts';
 import { editErrors } from './support/error-edits.ts';
 import { sameIgnoringCase } from './support/near-misses.ts';
@@ -12,8 +14,8 @@ const UNAUTHORIZED = 401;
 const FORBIDDEN = 403;
 
 /** A permission table without an entry for the operation: every caller holds its scope. */
-function noPermissionEntryFor(key: OperationKey): FaultRow['install'] {
-  const scope = observed.operations[key].scope.value;
+function noPermissionEntryFor(card: OperationCard): FaultRow['install'] {
+  const scope = card.scope.value;
   return (app) => editPrincipal(app, (principal) => ({ ...principal, scopes: new Set([...principal.scopes, scope]) }));
 }
 
@@ -41,27 +43,32 @@ const lenientMatches: Array<{ name: string; check: (scope: string) => string; ma
   },
 ];
 
-const operations: Array<{ key: OperationKey; prefix: string; name: string; clause: string }> = [
-  { key: 'redeliver', prefix: 'redeliver', name: 'redelivery', clause: 'redeliver.scope' },
-  { key: 'sso-ticket', prefix: 'ticket', name: 'ticket creation', clause: 'sso-ticket.scope' },
-  { key: 'vault', prefix: 'vault', name: 'the vault read', clause: 'vault.scope' },
-];
-
-/** One fault per operation and lenient check: each breaks that operation's scope clause alone. */
-const scopeLeniencyRows: FaultRow[] = operations.flatMap(({ key, prefix, name, clause }) => {
-  const scope = observed.operations[key].scope.value;
-  return lenientMatches.map(({ name: how, check, matches }) => ({
-    id: `${prefix}-scope-${how}`,
-    clause,
-    bug: `${check(scope)} in ${name}: a token holding a near miss of ${scope} in its place is authorized there.`,
-    install: (app) =>
-      editPrincipal(app, (principal) =>
-        [...principal.scopes].some((held) => matches(held, scope))
-          ? { ...principal, scopes: new Set([...principal.scopes, scope]) }
-          : principal,
-      ),
-  }));
-});
+/**
+ * The faults of each operation's scope rule, made from its card: a permission table without its
+ * entry, and each lenient match of its scope; each breaks that operation's scope clause alone. A
+ * card added to the project gets them (a test adds a throw-away one and installs them).
+ */
+export function scopeFaultsOf(operations: readonly OperationCard[]): FaultRow[] {
+  return operations.flatMap((card) => [
+    {
+      id: `${card.faultPrefix}-ignores-scope`,
+      clause: card.scope.clause,
+      bug: `A permission table without an entry for ${card.name}: a valid token without ${card.scope.value} is accepted there${card.scope.statusClauses.length > 0 ? ' (so no 403 either)' : ''}.`,
+      install: noPermissionEntryFor(card),
+    },
+    ...lenientMatches.map(({ name: how, check, matches }) => ({
+      id: `${card.faultPrefix}-scope-${how}`,
+      clause: card.scope.clause,
+      bug: `${check(card.scope.value)} in ${card.name}: a token holding a near miss of ${card.scope.value} in its place is authorized there.`,
+      install: (app: Parameters<FaultRow['install']>[0]) =>
+        editPrincipal(app, (principal) =>
+          [...principal.scopes].some((held) => matches(held, card.scope.value))
+            ? { ...principal, scopes: new Set([...principal.scopes, card.scope.value]) }
+            : principal,
+        ),
+    })),
+  ]);
+}
 
 /** A verifier that names the token's client by one of its two claims, taking the other on trust. */
 function clientNamedBy(claim: 'sub' | 'azp'): FaultRow['install'] {
@@ -76,24 +83,6 @@ function clientNamedBy(claim: 'sub' | 'azp'): FaultRow['install'] {
 }
 
 export const scopeAndClientFaults = faultFamily([
-  {
-    id: 'ignores-scope',
-    clause: 'redeliver.scope',
-    bug: 'A permission table without an entry for redelivery: a valid token without update:event_deliveries is accepted (so no 403 either).',
-    install: noPermissionEntryFor('redeliver'),
-  },
-  {
-    id: 'ticket-ignores-scope',
-    clause: 'sso-ticket.scope',
-    bug: 'A permission table without an entry for ticket creation: a valid token without create:sso_access_tickets creates tickets.',
-    install: noPermissionEntryFor('sso-ticket'),
-  },
-  {
-    id: 'vault-ignores-scope',
-    clause: 'vault.scope',
-    bug: 'A permission table without an entry for the vault read: a valid token without read:flows_vault_connections reads connections.',
-    install: noPermissionEntryFor('vault'),
-  },
   {
     id: '401-instead-of-403',
     clause: 'redeliver.errors.403.scope',
@@ -124,5 +113,5 @@ export const scopeAndClientFaults = faultFamily([
     bug: '"The client is not global" filed under authorization: redelivery answers it 403 instead of 401 (still a refusal, same message).',
     install: (app) => editErrors(app, ['client_not_global'], (reply) => withStatus(reply, FORBIDDEN)),
   },
-  ...scopeLeniencyRows,
+  ...scopeFaultsOf(Object.values(cards)),
 ]);

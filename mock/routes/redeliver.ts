@@ -1,6 +1,7 @@
 // POST /api/v2/event-streams/{id}/redeliver/{event_id} (spec 4.1): redeliver one failed event.
 // 202 {} when accepted; 404 for an unknown stream, or an event not of that stream; 409 for an
 // event whose state does not allow redelivery (only `failed` does).
+import type { OperationCard } from '../../specs/cards/card.ts';
 import type { Components } from '../components.ts';
 import type { RouteHandler } from '../exchange.ts';
 import { refuse } from '../refusal.ts';
@@ -10,16 +11,14 @@ import { validatePath } from '../stages/validate.ts';
 import type { StoredEvent } from '../store.ts';
 import { success } from './success.ts';
 
-const KEY = 'redeliver';
-
-export function redeliverRoute(deps: Components): RouteHandler {
+export function redeliverRoute(deps: Components, card: OperationCard): RouteHandler {
   return async function redeliver(exchange) {
     const principal = await authenticate(deps, exchange);
-    authorize(deps, principal, KEY);
-    const { id, event_id } = validatePath(deps, KEY, exchange.params);
+    authorize(deps, principal, card);
+    const { id, event_id } = validatePath(deps, card.key, exchange.params);
     const event = redeliverableEvent(deps, id!, event_id!);
     deps.store.recordRedelivery(event);
-    return success(KEY, {});
+    return success(card, {});
   };
 }
 

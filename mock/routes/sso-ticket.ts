@@ -3,6 +3,7 @@
 // the tenant-custom-domain header when given, else the tenant's domain. 404 for an unknown
 // profile, 409 when connection_config names an existing connection.
 import { observed } from '../../specs/index.ts';
+import type { OperationCard } from '../../specs/cards/card.ts';
 import type { Components } from '../components.ts';
 import type { RouteHandler } from '../exchange.ts';
 import { refuse } from '../refusal.ts';
@@ -13,7 +14,6 @@ import { validateBody, validateHeaders, validatePath } from '../stages/validate.
 import type { Ticket } from '../store.ts';
 import { success } from './success.ts';
 
-const KEY = 'sso-ticket';
 const CUSTOM_DOMAIN_HEADER = 'tenant-custom-domain';
 
 /** The fields the mock acts on; the schema has checked the rest. */
@@ -23,18 +23,18 @@ interface TicketRequest {
   connection_config?: { name: string };
 }
 
-export function ssoTicketRoute(deps: Components): RouteHandler {
+export function ssoTicketRoute(deps: Components, card: OperationCard): RouteHandler {
   return async function createSsoTicket(exchange) {
     const principal = await authenticate(deps, exchange);
-    authorize(deps, principal, KEY);
-    const { id } = validatePath(deps, KEY, exchange.params);
-    const headers = validateHeaders(deps, KEY, exchange.headers);
-    const request = validateBody(deps, KEY, readRequestBody(deps, exchange)) as TicketRequest;
+    authorize(deps, principal, card);
+    const { id } = validatePath(deps, card.key, exchange.params);
+    const headers = validateHeaders(deps, card.key, exchange.headers);
+    const request = validateBody(deps, card.key, readRequestBody(deps, exchange)) as TicketRequest;
     const profileId = existingProfile(deps, id!);
     refuseTakenConnectionName(deps, request);
     const ticket = newTicket(deps, profileId, request, headers[CUSTOM_DOMAIN_HEADER]);
     deps.store.addTicket(ticket);
-    return success(KEY, { ticket: ticket.url });
+    return success(card, { ticket: ticket.url });
   };
 }
 

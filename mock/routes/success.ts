@@ -1,7 +1,7 @@
-// The success reply of an operation, with the status the real service answers (observed).
-import { observed, type OperationKey } from '../../specs/index.ts';
+// The success reply of an operation, with the status its card gives (the real service's, observed).
+import type { OperationCard } from '../../specs/cards/card.ts';
 import { jsonReply, type Reply } from '../exchange.ts';
 
-export function success(key: OperationKey, body: unknown): Reply {
-  return jsonReply(observed.operations[key].success.status, body);
+export function success(card: OperationCard, body: unknown): Reply {
+  return jsonReply(card.success.status, body);
 }

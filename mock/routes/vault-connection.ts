@@ -1,5 +1,6 @@
 // GET /api/v2/flows/vault/connections/{id} (spec 4.3): read one flows vault connection. 200 with
 // the record (unset optional fields omitted), 404 "Connection not found" for an unknown id.
+import type { OperationCard } from '../../specs/cards/card.ts';
 import type { Components } from '../components.ts';
 import type { RouteHandler } from '../exchange.ts';
 import { refuse } from '../refusal.ts';
@@ -8,14 +9,12 @@ import { authorize } from '../stages/authorize.ts';
 import { validatePath } from '../stages/validate.ts';
 import { success } from './success.ts';
 
-const KEY = 'vault';
-
-export function vaultConnectionRoute(deps: Components): RouteHandler {
+export function vaultConnectionRoute(deps: Components, card: OperationCard): RouteHandler {
   return async function readVaultConnection(exchange) {
     const principal = await authenticate(deps, exchange);
-    authorize(deps, principal, KEY);
-    const { id } = validatePath(deps, KEY, exchange.params);
+    authorize(deps, principal, card);
+    const { id } = validatePath(deps, card.key, exchange.params);
     const record = deps.store.vaultConnection(id!) ?? refuse(deps, 'vault_connection_not_found');
-    return success(KEY, record);
+    return success(card, record);
   };
 }

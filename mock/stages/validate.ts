@@ -5,13 +5,14 @@ import type { OperationKey } from '../../specs/index.ts';
 import type { Components } from '../components.ts';
 import type { Exchange } from '../exchange.ts';
 import { refuse } from '../refusal.ts';
+import { checksOf } from '../validators.ts';
 import type { RequestBody } from './request-body.ts';
 import { validationProblem } from './validation-messages.ts';
 
 /** The decoded path parameters, each valid; else 400 invalid_uri naming the first bad one. */
 export function validatePath(deps: Components, key: OperationKey, params: Exchange['params']): Record<string, string> {
   const decoded: Record<string, string> = {};
-  for (const { name, validate } of deps.validators.operations[key].path) {
+  for (const { name, validate } of checksOf(deps.validators, key).path) {
     const value = decodeSegment(params[name] ?? '');
     if (value === undefined) refuse(deps, 'invalid_uri', `'Invalid percent-encoding' on property ${name}`);
     if (!validate(value)) refuse(deps, 'invalid_uri', `'${validationProblem(validate.errors, value).text}' on property ${name}`);
@@ -26,7 +27,7 @@ export function validatePath(deps: Components, key: OperationKey, params: Exchan
  */
 export function validateHeaders(deps: Components, key: OperationKey, headers: Exchange['headers']): Record<string, string> {
   const present: Record<string, string> = {};
-  for (const { name, validate, aliases = [] } of deps.validators.operations[key].headers) {
+  for (const { name, validate, aliases = [] } of checksOf(deps.validators, key).headers) {
     const sentAs = [name, ...aliases].find((candidate) => headers[candidate] !== undefined);
     if (sentAs === undefined) continue;
     const raw = headers[sentAs]!;
@@ -39,7 +40,7 @@ export function validateHeaders(deps: Components, key: OperationKey, headers: Ex
 
 /** The body, valid against the operation's body schema (its form variant for a form body); else 400 invalid_body. */
 export function validateBody(deps: Components, key: OperationKey, body: RequestBody): unknown {
-  const checks = deps.validators.operations[key];
+  const checks = checksOf(deps.validators, key);
   const validate = body.encoding === 'form' ? (checks.formBody ?? checks.body) : checks.body;
   if (validate && !validate(body.value)) {
     const problem = validationProblem(validate.errors, body.value);

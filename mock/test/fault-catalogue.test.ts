@@ -313,7 +313,7 @@ const rows: Row[] = [
   },
   // Scopes and clients
   {
-    fault: 'ignores-scope',
+    fault: 'redeliver-ignores-scope',
     does: 'redelivers for a token without the scope',
     probe: async (m) => redeliverAs(m, { token: await tokenFor(m, 'without-redeliver-scope') }),
     faulted: 202,

@@ -7,7 +7,7 @@
 // fixtures of a target file, the plan, the suites' tables and the request-model matrix
 // (specs/matrix/) are derived from the cards (cards.ts), so an operation is added in one place.
 import type { ClauseLevel } from '../clauses.ts';
-import type { JsonObject, OperationKey } from '../openapi.ts';
+import type { JsonObject, OperationKey, OperationSpec } from '../openapi.ts';
 import type { FixtureName, TargetFixtures } from './fixtures.ts';
 
 /** One segment of a request's path: a literal (the base path's included), or a path parameter. */
@@ -110,6 +110,10 @@ export interface ScopeRule {
 
 export interface OperationCard<K extends OperationKey = OperationKey, R extends string = string> {
   key: K;
+  /** What the OpenAPI document says of it: method, path template, parameters, body schema. */
+  spec: OperationSpec;
+  /** The status of its success (observed where the spec does not show it). */
+  success: { status: number };
   /** How test titles name it: "redelivery", "ticket creation", "the vault read". */
   name: string;
   /** Short name in the ids of its faults: "redeliver", "ticket", "vault". */

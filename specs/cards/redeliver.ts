@@ -1,5 +1,7 @@
 // POST /event-streams/{id}/redeliver/{event_id} (spec 4.1): redeliver one failed event. Its scope,
 // the global-client rule and its 401, 403, 404 and 409 are the spec's (sections 5 and 7).
+import { observed } from '../observed.ts';
+import { operation } from '../openapi.ts';
 import type { OperationCard } from './card.ts';
 import { scopeRule } from './scope.ts';
 
@@ -7,6 +9,8 @@ const status404 = { kind: 'status', status: 404 } as const;
 
 export const redeliverCard = {
   key: 'redeliver',
+  spec: operation('redeliver'),
+  success: { status: observed.operations['redeliver'].success.status },
   name: 'redelivery',
   faultPrefix: 'redeliver',
   scope: scopeRule('redeliver', {

@@ -2,7 +2,7 @@
 // profile. Its body fields and their types are the spec's; its scope, success status and errors
 // are the real service's (observed). A profile that does not exist gets no ticket (inferred: the
 // status is not known).
-import type { JsonObject } from '../openapi.ts';
+import { operation, type JsonObject } from '../openapi.ts';
 import { observed } from '../observed.ts';
 import { schema } from '../schemas.ts';
 import type { OperationCard } from './card.ts';
@@ -58,6 +58,8 @@ function fullBody(fixtures: TargetFixtures, clients: { global: string }): JsonOb
 
 export const ssoTicketCard = {
   key: 'sso-ticket',
+  spec: operation('sso-ticket'),
+  success: { status: observed.operations['sso-ticket'].success.status },
   name: 'ticket creation',
   faultPrefix: 'ticket',
   scope: scopeRule('sso-ticket', {

@@ -1,11 +1,15 @@
 // GET /flows/vault/connections/{id} (spec 4.3): read one flows vault connection. Its scope, its
 // success status and its 404 are the real service's (observed); that the read answers the record
 // its path names, and no other, is the spec's.
+import { observed } from '../observed.ts';
+import { operation } from '../openapi.ts';
 import type { OperationCard } from './card.ts';
 import { scopeRule } from './scope.ts';
 
 export const vaultCard = {
   key: 'vault',
+  spec: operation('vault'),
+  success: { status: observed.operations['vault'].success.status },
   name: 'the vault read',
   faultPrefix: 'vault',
   scope: scopeRule('vault', { clause: 'vault.scope', statusClauses: ['vault.scope'], otherResource: 'read:flows' }),

@@ -6,7 +6,7 @@
 //   of the token, its signature, and each scope token of its scope string; each header parameter of
 //   the operation and the content type of its body; the body and each of its fields at every depth.
 import type { OperationCard } from '../cards/card.ts';
-import { basePath, operation, type JsonObject, type OperationKey } from '../openapi.ts';
+import { basePath, type JsonObject, type OperationKey } from '../openapi.ts';
 import { schema, toJsonSchema } from '../schemas.ts';
 
 export type ElementKind =
@@ -75,7 +75,7 @@ const MEMBER_LABELS: Record<string, string> = {
 };
 
 function pathElements(card: OperationCard): Element[] {
-  const spec = operation(card.key);
+  const spec = card.spec;
   const segments = `${basePath}${spec.pathTemplate}`.split('/').slice(1);
   return segments.map((text, index): Element => {
     const param = /^\{(.+)\}$/.exec(text)?.[1];
@@ -116,7 +116,7 @@ function credentialElements(card: OperationCard): Element[] {
 }
 
 function headerElements(card: OperationCard): Element[] {
-  const spec = operation(card.key);
+  const spec = card.spec;
   const params = spec.parameters
     .filter((p) => p.in === 'header' && p.name.toLowerCase() !== 'authorization')
     .map((p): Element => ({

@@ -6,7 +6,7 @@
 // the model (no element without a row, no operator outside the catalogue).
 import type { OperationCard, RequestTemplate } from '../cards/card.ts';
 import { cards } from '../cards/index.ts';
-import { operation, type OperationKey } from '../openapi.ts';
+import type { OperationKey } from '../openapi.ts';
 import { elementsOf, fieldName, type Element } from './elements.ts';
 import { bodyVariants } from './families/body.ts';
 import { credentialVariants } from './families/credential.ts';
@@ -21,7 +21,7 @@ type Made = Variant & { expect: Expectation };
 function variantsOf(card: OperationCard, element: Element): Made[] {
   switch (element.kind) {
     case 'method':
-      return methodVariants(card, operation(card.key).method);
+      return methodVariants(card, card.spec.method);
     case 'path-literal':
       return literalVariants(element);
     case 'path-param':

@@ -6,7 +6,7 @@
 import type { BodySpec, PathPart, RequestTemplate } from '../cards/card.ts';
 import type { OperationCard } from '../cards/card.ts';
 import type { TargetFixtures } from '../cards/fixtures.ts';
-import { basePath, operation, type JsonObject } from '../openapi.ts';
+import { basePath, type JsonObject } from '../openapi.ts';
 import { alphabetOf, observed, type IdentifierShape } from '../observed.ts';
 import { schema } from '../schemas.ts';
 
@@ -54,7 +54,7 @@ export function paramValue(card: OperationCard, name: string, context: RequestCo
 
 /** The valid request of an operation: its fixtures in the path, the global role's token, the empty body where it has one. */
 export function validTemplate(card: OperationCard, context: RequestContext, body?: unknown): RequestTemplate {
-  const spec = operation(card.key);
+  const spec = card.spec;
   const path: PathPart[] = `${basePath}${spec.pathTemplate}`
     .split('/')
     .slice(1)

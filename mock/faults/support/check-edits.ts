@@ -5,7 +5,7 @@ import type { ValidateFunction } from 'ajv';
 import { createAjv, operation, schema, type JsonObject, type OperationKey } from '../../../specs/index.ts';
 import type { FaultHooks } from '../../app.ts';
 import type { Components } from '../../components.ts';
-import { compileFormBody } from '../../validators.ts';
+import { checksOf, compileFormBody } from '../../validators.ts';
 
 /**
  * Without strict typing: a fault that forgets a field's type leaves keywords such as format or
@@ -26,7 +26,7 @@ export function replaceParameterCheck(
   make: (current: ValidateFunction, built: Readonly<Partial<Components>>) => ValidateFunction,
 ): void {
   app.override('validators', (validators, built) => {
-    const checks = validators.operations[key][where];
+    const checks = checksOf(validators, key)[where];
     const index = checks.findIndex((check) => check.name === name);
     if (index < 0) throw new Error(`operation ${key} has no ${where} check named ${name}`);
     checks[index] = { name, validate: make(checks[index]!.validate, built) };
@@ -47,8 +47,8 @@ export function editBodySchema(app: FaultHooks, key: OperationKey, edit: (body: 
   const validate = compileCheck(body);
   const validateForm = compileFormBody(body, { strictTypes: false });
   app.override('validators', (validators) => {
-    validators.operations[key].body = validate;
-    validators.operations[key].formBody = validateForm;
+    checksOf(validators, key).body = validate;
+    checksOf(validators, key).formBody = validateForm;
     return validators;
   });
 }

@@ -1,13 +1,14 @@
 // Route wrappers that faults share: rewrite the request before a route sees it, or the reply after
 // it answered. The reply keeps its X-RateLimit headers, because wrappers sit outside the limiter.
-import { observed, type OperationKey } from '../../../specs/index.ts';
+import { cards } from '../../../specs/cards/index.ts';
+import { operationKeys, type OperationKey } from '../../../specs/index.ts';
 import type { FaultHooks } from '../../app.ts';
 import { reasonPhrase } from '../../errors.ts';
 import type { Exchange, Reply, RouteKey } from '../../exchange.ts';
 import { isJsonMediaType } from '../../stages/json-body.ts';
 
 /** The routes under the management interface's base path (every answer of /api/v2). */
-export const MANAGEMENT_ROUTES: readonly RouteKey[] = ['redeliver', 'sso-ticket', 'vault', 'not-found', 'method-not-allowed'];
+export const MANAGEMENT_ROUTES: readonly RouteKey[] = [...operationKeys, 'not-found', 'method-not-allowed'];
 
 /** Changes the reply of each of the routes; `edit` returns the reply unchanged when it does not apply. */
 export function editReplies(
@@ -22,7 +23,7 @@ export function editReplies(
 
 /** Changes each reply of an operation that has its success status (observed level). */
 export function editSuccessReplies(app: FaultHooks, key: OperationKey, edit: (reply: Reply, exchange: Exchange) => Reply): void {
-  const success = observed.operations[key].success.status;
+  const success = cards[key].success.status;
   editReplies(app, [key], (reply, exchange) => (reply.status === success ? edit(reply, exchange) : reply));
 }
 

@@ -7,7 +7,6 @@
 // forgeries, the token alternatives of the target file and the configured roles stand in.
 import type { Carry, CredentialSpec, JsonRecord, OperationCard, RequestTemplate, TokenEdit } from '../../cards/card.ts';
 import { observed } from '../../observed.ts';
-import { operation } from '../../openapi.ts';
 import { scopeCatalogue } from '../../scopes.ts';
 import { allowedByScope, forbidden, refusedByObservedRule, status, unauthenticated, accepted, refused, observedError } from '../checks.ts';
 import type { Element } from '../elements.ts';
@@ -77,7 +76,7 @@ function authorizationVariants(card: OperationCard): Made[] {
     },
     located('query', 'left out, with the token in the query string (access_token)'),
     // RFC 6750 2.2's form body, where the method has a body.
-    ...(operation(card.key).method !== 'GET' ? [located('form', 'left out, with the token in a form-encoded body (access_token)')] : []),
+    ...(card.spec.method !== 'GET' ? [located('form', 'left out, with the token in a form-encoded body (access_token)')] : []),
     located('x-forwarded-authorization', 'left out, with the token in X-Forwarded-Authorization'),
   ];
 }

@@ -1,0 +1,98 @@
+// A throw-away operation card, as a contributor would add a fourth operation (reading one event
+// stream): given only its card and the route that acts for it, the mock serves it through every
+// check the card implies, the request-model matrix runs over it, and the gate's per-operation faults
+// are made for it and reach its route.
+import { describe, expect, it } from 'vitest';
+import type { OperationCard } from '../../specs/cards/card.ts';
+import { parameter, type OperationKey } from '../../specs/index.ts';
+import { elementsOf, matrixOf } from '../../specs/matrix/index.ts';
+import { scopeFaultsOf } from '../faults/scopes-and-clients.ts';
+import { defaultOperations, type MockOperation } from '../operations.ts';
+import { refuse } from '../refusal.ts';
+import { success } from '../routes/success.ts';
+import { authenticate } from '../stages/authenticate.ts';
+import { authorize } from '../stages/authorize.ts';
+import { validatePath } from '../stages/validate.ts';
+import { call, tokenFor } from './support/http.ts';
+import { mockForTest } from './support/mock.ts';
+
+const STREAM = 'est_AQXiyfL3iDNFp5RV9YTEMv';
+const SCOPE = 'read:event_streams';
+
+const streamCard: OperationCard = {
+  key: 'event-stream' as OperationKey,
+  spec: {
+    key: 'event-stream' as OperationKey,
+    operationId: 'get_event_stream',
+    summary: 'Read one event stream',
+    method: 'GET',
+    pathTemplate: '/event-streams/{id}',
+    parameters: [{ ...parameter('redeliver', 'path', 'id'), name: 'id' }],
+    contractScopes: [],
+    requiresGlobalClient: false,
+    responseStatuses: ['200'],
+  },
+  success: { status: 200 },
+  name: 'the stream read',
+  faultPrefix: 'stream',
+  scope: { value: SCOPE, level: 'observed', clause: 'vault.scope', statusClauses: ['vault.scope'], otherResource: 'read:event_deliveries' },
+  roleWithoutScope: 'without_redeliver_scope',
+  fixtures: ['eventStream'],
+  writes: false,
+  params: {
+    id: {
+      fixture: 'eventStream',
+      names: 'stream',
+      unknown: [{ clause: 'redeliver.errors.404.stream', outcome: { kind: 'status', status: 404 } }],
+    },
+  },
+  unauthenticated: { clause: 'errors.401.all-operations', signatureClause: 'errors.401.all-operations' },
+};
+
+/** What the stream read does once its request passed the checks its card implies. */
+const streamRead: MockOperation = {
+  card: streamCard,
+  route: (deps, card) => async (exchange) => {
+    authorize(deps, await authenticate(deps, exchange), card);
+    const { id } = validatePath(deps, card.key, exchange.params);
+    const stream = deps.store.stream(id!) ?? refuse(deps, 'stream_not_found');
+    return success(card, { id: stream.id, name: stream.name });
+  },
+};
+
+const withStreamRead = (faults: MockOperation[] = []) => ({ operations: [...defaultOperations, streamRead, ...faults] });
+
+describe('a throw-away operation card', () => {
+  it('is served by the mock through the checks its card implies', async () => {
+    const mock = await mockForTest(withStreamRead());
+    const token = await tokenFor(mock, 'global');
+    expect((await call(mock, 'GET', `/api/v2/event-streams/${STREAM}`, { token })).json).toEqual({ id: STREAM, name: 'orders-webhook' });
+    expect((await call(mock, 'GET', `/api/v2/event-streams/${STREAM}`)).status).toBe(401);
+    expect(
+      (await call(mock, 'GET', `/api/v2/event-streams/${STREAM}`, { token: await tokenFor(mock, 'without-redeliver-scope') })).status,
+    ).toBe(403);
+    expect((await call(mock, 'GET', `/api/v2/event-streams/${STREAM.slice(0, -1)}`, { token })).status).toBe(400);
+    expect((await call(mock, 'GET', `/api/v2/event-streams/${STREAM.slice(0, -1)}w`, { token })).status).toBe(404);
+    expect((await call(mock, 'POST', `/api/v2/event-streams/${STREAM}`, { token })).status).toBe(405);
+    const answer = await call(mock, 'GET', `/api/v2/event-streams/${STREAM}`, { token });
+    expect(answer.headers['x-ratelimit-limit']).toBeDefined();
+  });
+
+  it('is varied by the request-model matrix, every element of it', () => {
+    const rows = matrixOf(streamCard);
+    const elements = elementsOf(streamCard).map((element) => element.id);
+    expect(elements).toContain('path.{id}');
+    expect(elements.filter((id) => !rows.some((row) => row.element.id === id))).toEqual([]);
+    const tooShort = rows.find((row) => row.id === 'event-stream path.{id} bounds:25 valid')?.expectation;
+    expect(tooShort && 'checks' in tooShort ? tooShort.checks.map((c) => c.outcome.kind) : []).toEqual(['refuse', 'observed-error']);
+  });
+
+  it('gets the scope faults of every operation, and they reach its route', async () => {
+    const faults = scopeFaultsOf([streamCard]);
+    expect(faults.map((f) => f.id)).toContain('stream-ignores-scope');
+    const ignoresScope = faults.find((f) => f.id === 'stream-ignores-scope')!;
+    const mock = await mockForTest({ ...withStreamRead(), customize: ignoresScope.install });
+    const withoutScope = await tokenFor(mock, 'without-redeliver-scope');
+    expect((await call(mock, 'GET', `/api/v2/event-streams/${STREAM}`, { token: withoutScope })).status).toBe(200);
+  });
+});
