@@ -570,14 +570,14 @@ const probes: Probe[] = [
     faulted: ['ticket', 'expires_at'],
   },
   {
-    id: 'ho-ticket-code-base64url',
+    id: 'ho-ticket-code-cut-from-a-uuid',
     probe: async (m) => {
       const token = await tokenFor(m, 'global');
-      const tickets = await Promise.all(Array.from({ length: 12 }, () => createTicket(m, {}, token)));
-      return tickets.every((answer) => /ticket=[A-Za-z0-9]{32}$/.test((answer.json as { ticket: string }).ticket));
+      const tickets = await Promise.all(Array.from({ length: 3 }, () => createTicket(m, {}, token)));
+      return tickets.map((answer) => /ticket=[A-Za-z0-9]{32}$/.test((answer.json as { ticket: string }).ticket));
     },
-    conformant: true,
-    faulted: false,
+    conformant: [true, true, true],
+    faulted: [false, false, false],
   },
   {
     id: 'ho-vault-timestamps-without-milliseconds',

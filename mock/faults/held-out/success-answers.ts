@@ -1,14 +1,12 @@
 // What the operations answer when they succeed, where the real service's answer is recorded: a
-// ticket body with one key more, ticket codes of another alphabet, and vault timestamps written
-// without their milliseconds. Each changes one thing of one answer.
-import { randomBytes } from 'node:crypto';
+// ticket body with one key more, ticket codes holding characters outside the recorded alphabet,
+// and vault timestamps written without their milliseconds. Each changes one thing of one answer.
+import { randomUUID } from 'node:crypto';
 import { observed, schemaAt } from '../../../specs/index.ts';
 import { capture } from '../support/captured.ts';
 import { editSuccessReplies } from '../support/route-edits.ts';
 import { heldOutFamily } from './held-out-fault.ts';
 
-/** Bytes whose base64url text has the ticket code's length (4 characters per 3 bytes). */
-const CODE_BYTES = (observed.ticket.code_length / 4) * 3;
 /** The default ticket lifetime (ttl_sec omitted), which the convenience field assumes. */
 const DEFAULT_TTL_MS =
   (schemaAt({ operation: 'sso-ticket', in: 'body', property: 'ttl_sec' })['x-default-when-omitted-or-zero'] as number) * 1000;
@@ -29,11 +27,11 @@ export const successAnswerFaults = heldOutFamily([
     },
   },
   {
-    id: 'ho-ticket-code-base64url',
+    id: 'ho-ticket-code-cut-from-a-uuid',
     clause: 'sso-ticket.response.shape',
     level: 'observed',
-    bug: `Ticket codes made as randomBytes(${CODE_BYTES}).toString("base64url"): ${observed.ticket.code_length} characters as recorded, but about two codes in three hold "-" or "_", not only letters and digits.`,
-    install: (app) => app.override('ticketCodes', () => () => randomBytes(CODE_BYTES).toString('base64url')),
+    bug: `Ticket codes made as randomUUID() cut to the recorded ${observed.ticket.code_length} characters: as long as recorded, but holding the UUID's dashes ("3f2504e0-4f89-41d3-9a0c-0305e82c"), not only letters and digits.`,
+    install: (app) => app.override('ticketCodes', () => () => randomUUID().slice(0, observed.ticket.code_length)),
   },
   {
     id: 'ho-vault-timestamps-without-milliseconds',
