@@ -33,7 +33,7 @@ export interface EmbeddedOptions {
 /** Requests per second the embedded bucket refills: slower than any machine sends, one at a time. */
 export const EMBEDDED_REFILL_PER_SECOND = 10;
 /** Room above the plan, for the refill to leave some before the exhaustion and for retries. */
-const EMBEDDED_BUCKET_MARGIN = 50;
+export const EMBEDDED_BUCKET_MARGIN = 50;
 
 /** The bucket for a run of these tests: every request they plan, and the margin. */
 export function embeddedBucketFor(tests: PlannedTest[]): number {
