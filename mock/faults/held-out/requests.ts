@@ -4,7 +4,7 @@
 // requests without the near miss are answered as before.
 import { closedLimit, type OperationKey } from '../../../specs/index.ts';
 import { isJsonMediaType } from '../../stages/json-body.ts';
-import { HOST_NAME_PATTERN } from '../../validators.ts';
+import { checksOf, HOST_NAME_PATTERN } from '../../validators.ts';
 import { capture } from '../support/captured.ts';
 import { compileCheck } from '../support/check-edits.ts';
 import { editReplies, editRequests } from '../support/route-edits.ts';
@@ -126,7 +126,7 @@ export const requestFaults = heldOutFamily([
     bug: `"At least ${customDomainLength.min}" written as length > ${customDomainLength.min}: ticket creation refuses a tenant-custom-domain of exactly ${customDomainLength.min} characters with 400 (${customDomainLength.min + 1} and up are accepted).`,
     install: (app) =>
       app.override('validators', (validators) => {
-        const checks = validators.operations['sso-ticket'].headers;
+        const checks = checksOf(validators, 'sso-ticket').headers;
         const index = checks.findIndex((check) => check.name === CUSTOM_DOMAIN);
         if (index < 0) throw new Error(`ticket creation has no ${CUSTOM_DOMAIN} check`);
         const validate = compileCheck({
