@@ -21,6 +21,8 @@ function outcome(o: Outcome): string {
       return `${o.error}${o.naming ? `(${o.naming})` : ''}`;
     case 'token-error':
       return o.error;
+    case 'token-without-scope':
+      return `no token carrying ${o.scope}`;
   }
 }
 

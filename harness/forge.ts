@@ -14,7 +14,10 @@ import {
   type JWK,
   type JWTPayload,
 } from 'jose';
-import type { KeyObject } from 'node:crypto';
+import { webcrypto, type KeyObject } from 'node:crypto';
+// @peculiar/x509 resolves its algorithm providers with tsyringe, which needs the Reflect metadata.
+import 'reflect-metadata';
+import * as x509 from '@peculiar/x509';
 import { observed } from '../specs/index.ts';
 import { HarnessError } from './errors.ts';
 import { privateKeyOf, signJws } from './jws.ts';
@@ -112,6 +115,29 @@ export class TokenForge {
     const { privateKey, publicKey } = await foreignKeys();
     const { kty, n, e } = await exportJWK(publicKey);
     return sign(decodeJwt(token), privateKey, { alg: 'RS256', ...(kid ? { kid } : {}), jwk: { kty: kty!, n: n!, e: e! } });
+  }
+
+  /**
+   * Same claims and kid, signed with a foreign key whose self-signed certificate the token carries
+   * in its own header (x5c): keys come from the tenant, never from the token being checked.
+   */
+  async signedWithEmbeddedCertificate(token: string): Promise<string> {
+    const { kid } = decodeProtectedHeader(token);
+    const keys = await foreignKeys();
+    x509.cryptoProvider.set(webcrypto as unknown as Parameters<typeof x509.cryptoProvider.set>[0]);
+    const now = Date.now();
+    const certificate = await x509.X509CertificateGenerator.createSelfSigned({
+      serialNumber: '01',
+      name: 'CN=conformance-suite',
+      notBefore: new Date(now - 60_000),
+      notAfter: new Date(now + 86_400_000),
+      keys: keys,
+      signingAlgorithm: { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' },
+    });
+    const x5c = [Buffer.from(certificate.rawData).toString('base64')];
+    return new SignJWT(decodeJwt(token))
+      .setProtectedHeader({ typ: 'JWT', alg: 'RS256', ...(kid ? { kid } : {}), x5c })
+      .sign(keys.privateKey);
   }
 
   /** Same claims, a foreign key, and a kid the target does not publish. */

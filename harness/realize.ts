@@ -61,6 +61,9 @@ async function edited(token: string, edit: TokenEdit, source: TokenSource): Prom
       case 'embedded-jwk':
         out = await source.forge.signedWithEmbeddedKey(out);
         break;
+      case 'embedded-x5c':
+        out = await source.forge.signedWithEmbeddedCertificate(out);
+        break;
       case 'unknown-kid':
         out = await source.forge.withUnknownKid(out);
         break;
@@ -136,7 +139,12 @@ export function realizeTokenRequest(template: TokenRequestTemplate, target: Reso
   return {
     method: template.method,
     url: `${target.authUrl}${path}`,
-    headers: { accept: 'application/json', 'content-type': json ? 'application/json' : 'application/x-www-form-urlencoded' },
+    headers: {
+      accept: 'application/json',
+      'content-type': json
+        ? 'application/json'
+        : `application/x-www-form-urlencoded${template.encoding === 'form-charset' ? '; charset=utf-8' : ''}`,
+    },
     label: 'token',
     body: json ? JSON.stringify(Object.fromEntries(template.fields)) : fields,
   };

@@ -26,6 +26,8 @@ export interface OperationSpec {
   requiresGlobalClient: boolean;
   /** JSON pointer of the request body schema, when the operation has a body. */
   requestBodyRef?: string;
+  /** Whether the request body is required (OpenAPI requestBody.required). */
+  requestBodyRequired?: boolean;
   /** Status codes of the document's responses, e.g. ['202', '401', ...] or ['2XX', '429']. */
   responseStatuses: string[];
 }
@@ -80,7 +82,7 @@ function readOperations(): OperationSpec[] {
         parameters,
         contractScopes: (op['x-required-scopes'] as string[]) ?? [],
         requiresGlobalClient: op['x-requires-global-client'] === true,
-        ...(bodySchema ? { requestBodyRef: bodySchema.$ref as string } : {}),
+        ...(bodySchema ? { requestBodyRef: bodySchema.$ref as string, requestBodyRequired: body!.required === true } : {}),
         responseStatuses: Object.keys(op.responses as JsonObject),
       });
     }

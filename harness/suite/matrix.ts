@@ -2,6 +2,7 @@
 // row's one request (shared), each refusal standing on its positive control (the same request
 // without the defect, accepted by the same target in the same run; shared too, so it costs nothing
 // where the success is sent anyway). A row with no expectation has no test: `--list` shows it.
+import { decodeJwt } from 'jose';
 import type { ClauseCheck, OperationCard, Outcome, RequestTemplate } from '../../specs/cards/card.ts';
 import { clause as clauseOf, errorFact, observed, validator, type OperationKey } from '../../specs/index.ts';
 import { cards } from '../../specs/cards/index.ts';
@@ -16,7 +17,17 @@ import {
 } from '../../specs/matrix/index.ts';
 import { validTokenRequest } from '../../specs/cards/token-request.ts';
 import { conformance } from '../conformance.ts';
-import { expectEqual, expectOneOf, expectObservedError, expectPresent, expectRefused, expectSchema, expectStatus, expectSuccess } from '../expect.ts';
+import {
+  expectEqual,
+  expectNotEqual,
+  expectOneOf,
+  expectObservedError,
+  expectPresent,
+  expectRefused,
+  expectSchema,
+  expectStatus,
+  expectSuccess,
+} from '../expect.ts';
 import type { Exchange } from '../http.ts';
 import { fixture, minted, role, sharedKeys, type Need, type PlanContext } from '../plan.ts';
 import { requestContextOf, tokenContextOf } from '../realize.ts';
@@ -61,6 +72,8 @@ function verbOf(outcome: Outcome): string {
     }
     case 'token-error':
       return `answers ${observed.tokens.errors[outcome.error]!.status} ${outcome.error} to`;
+    case 'token-without-scope':
+      return `issues no token carrying ${outcome.scope} for`;
   }
 }
 
@@ -86,6 +99,24 @@ export function checkOutcome(exchange: Exchange, outcome: Outcome): void {
       return expectObservedError(exchange, outcome.error, outcome.naming);
     case 'token-error':
       return expectTokenError(exchange, outcome.error);
+    case 'token-without-scope':
+      return expectNoTokenWithScope(exchange, outcome.scope);
+  }
+}
+
+/** A refusal, or a token whose scope claim lacks `scope`. */
+function expectNoTokenWithScope(exchange: Exchange, scope: string): void {
+  const token = (exchange.json as { access_token?: unknown } | undefined)?.access_token;
+  const scopes = typeof token === 'string' && exchange.status < 300 ? scopesOfToken(token) : [];
+  expectNotEqual(scopes.includes(scope), true, `whether the issued token carries ${scope}`, { exchange });
+}
+
+function scopesOfToken(token: string): string[] {
+  try {
+    const claim = decodeJwt(token).scope;
+    return typeof claim === 'string' ? claim.split(' ') : [];
+  } catch {
+    return [];
   }
 }
 

@@ -45,7 +45,35 @@ function reissueTokens(app: FaultHooks, change: TokenChange): void {
   }));
 }
 
+/**
+ * The scopes a token request asks for granted as asked: the request is answered as if it asked for
+ * none (the client's whole grant), then the token is re-signed with the asked scopes added.
+ */
+function grantsWhatIsAsked(app: FaultHooks): void {
+  const keys = capture(app, 'keys');
+  app.wrapRoute('token', (next) => async (exchange) => {
+    const form = new URLSearchParams(exchange.body.toString('utf8'));
+    const asked = form.get('scope');
+    if (!asked) return next(exchange);
+    form.delete('scope');
+    const reply = await next({ ...exchange, body: Buffer.from(form.toString(), 'utf8') });
+    const body = reply.body as { access_token?: string; scope?: string } | undefined;
+    if (reply.status !== OK || !body?.access_token) return reply;
+    const claims = decodeJwt(body.access_token);
+    const scope = [...new Set([...scopeOf(claims).split(' '), ...asked.split(' ')])].filter(Boolean).join(' ');
+    const header = decodeProtectedHeader(body.access_token) as JWTHeaderParameters;
+    const accessToken = await new SignJWT({ ...claims, scope }).setProtectedHeader(header).sign(keys().privateKey);
+    return { ...reply, body: { ...body, access_token: accessToken, scope } };
+  });
+}
+
 export const tokenIssuingFaults = faultFamily([
+  {
+    id: 'token-grants-the-scopes-asked',
+    clause: 'token.observed.granted-scopes',
+    bug: "A token endpoint that puts the request's scope parameter in the token without checking it against the client's grant: a client asking for delete:users gets it.",
+    install: grantsWhatIsAsked,
+  },
   {
     id: 'token-endpoint-without-trailing-slash',
     clause: 'token.endpoint',

@@ -32,7 +32,7 @@ const streamCard: OperationCard = {
     requiresGlobalClient: false,
     responseStatuses: ['200'],
   },
-  success: { status: 200 },
+  success: { status: 200, clause: 'vault.response.record' },
   name: 'the stream read',
   faultPrefix: 'stream',
   scope: { value: SCOPE, level: 'observed', clause: 'vault.scope', statusClauses: ['vault.scope'], otherResource: 'read:event_deliveries' },

@@ -10,15 +10,25 @@ import type { ClauseLevel } from '../clauses.ts';
 import type { JsonObject, OperationKey, OperationSpec } from '../openapi.ts';
 import type { FixtureName, TargetFixtures } from './fixtures.ts';
 
-/** One segment of a request's path: a literal (the base path's included), or a path parameter. */
-export type PathPart = { literal: string } | { param: string; value: string };
+/**
+ * One segment of a request's path: a literal (the base path's included), or a path parameter,
+ * percent-encoded when the request is made unless `encoded` says its value is already.
+ */
+export type PathPart = { literal: string } | { param: string; value: string; encoded?: true };
 
 /** A JOSE header or a claims set, as JSON. */
 export type JsonRecord = Record<string, unknown>;
 
 /** Forgeries any target can be sent: made from its own valid token without its signing key. */
 export type Forgery =
-  'tampered-signature' | 'tampered-payload' | 'alg-none' | 'foreign-key' | 'embedded-jwk' | 'unknown-kid' | 'hs256-public-key';
+  | 'tampered-signature'
+  | 'tampered-payload'
+  | 'alg-none'
+  | 'foreign-key'
+  | 'embedded-jwk'
+  | 'embedded-x5c'
+  | 'unknown-kid'
+  | 'hs256-public-key';
 
 /**
  * A change to the valid token. `resign` needs the target's signing key (only a test double gives
@@ -76,7 +86,9 @@ export type Outcome =
   /** One of these statuses: two causes whose order neither the spec nor the reference gives. */
   | { kind: 'either'; statuses: number[] }
   /** An error of the token endpoint in its own shape ({error, error_description}), of observed.yaml tokens.errors. */
-  | { kind: 'token-error'; error: string };
+  | { kind: 'token-error'; error: string }
+  /** No token carrying the scope: the request refused, or a token issued without it. */
+  | { kind: 'token-without-scope'; scope: string };
 
 /** One clause an answer bears on, and what it requires of the answer. */
 export interface ClauseCheck {
@@ -112,8 +124,8 @@ export interface OperationCard<K extends OperationKey = OperationKey, R extends 
   key: K;
   /** What the OpenAPI document says of it: method, path template, parameters, body schema. */
   spec: OperationSpec;
-  /** The status of its success (observed where the spec does not show it). */
-  success: { status: number };
+  /** The status of its success (observed where the spec does not show it), and the clause a request the contract allows bears on when accepted. */
+  success: { status: number; clause: string };
   /** How test titles name it: "redelivery", "ticket creation", "the vault read". */
   name: string;
   /** Short name in the ids of its faults: "redeliver", "ticket", "vault". */

@@ -10,7 +10,7 @@ const status404 = { kind: 'status', status: 404 } as const;
 export const redeliverCard = {
   key: 'redeliver',
   spec: operation('redeliver'),
-  success: { status: observed.operations['redeliver'].success.status },
+  success: { status: observed.operations['redeliver'].success.status, clause: 'redeliver.success.202' },
   name: 'redelivery',
   faultPrefix: 'redeliver',
   scope: scopeRule('redeliver', {

@@ -59,7 +59,7 @@ function fullBody(fixtures: TargetFixtures, clients: { global: string }): JsonOb
 export const ssoTicketCard = {
   key: 'sso-ticket',
   spec: operation('sso-ticket'),
-  success: { status: observed.operations['sso-ticket'].success.status },
+  success: { status: observed.operations['sso-ticket'].success.status, clause: 'sso-ticket.body.optional' },
   name: 'ticket creation',
   faultPrefix: 'ticket',
   scope: scopeRule('sso-ticket', {

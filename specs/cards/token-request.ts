@@ -10,7 +10,7 @@ export interface TokenRequestTemplate {
   path: string[];
   /** The form (or JSON) fields, in order; a name may repeat. */
   fields: Array<[string, string]>;
-  encoding: 'form' | 'json';
+  encoding: 'form' | 'form-charset' | 'json';
 }
 
 /** What a token request is made from: the role's client and the audience. */

@@ -9,7 +9,7 @@ import { scopeRule } from './scope.ts';
 export const vaultCard = {
   key: 'vault',
   spec: operation('vault'),
-  success: { status: observed.operations['vault'].success.status },
+  success: { status: observed.operations['vault'].success.status, clause: 'vault.response.record' },
   name: 'the vault read',
   faultPrefix: 'vault',
   scope: scopeRule('vault', { clause: 'vault.scope', statusClauses: ['vault.scope'], otherResource: 'read:flows' }),

@@ -29,7 +29,7 @@ function variantsOf(card: OperationCard, element: Element): Made[] {
     case 'header-param':
       return headerParamVariants(card, element);
     case 'content-type':
-      return contentTypeVariants();
+      return contentTypeVariants(card);
     case 'body':
     case 'body-field':
       return bodyVariants(card, element);

@@ -75,7 +75,7 @@ export function validTemplate(card: OperationCard, context: RequestContext, body
 
 /** The URL path of a template (segments percent-encoded), from the target's origin. */
 export function pathOf(template: RequestTemplate): string {
-  return `/${template.path.map((part) => encodeURIComponent('literal' in part ? part.literal : part.value)).join('/')}`;
+  return `/${template.path.map((part) => ('literal' in part ? encodeURIComponent(part.literal) : part.encoded ? part.value : encodeURIComponent(part.value))).join('/')}`;
 }
 
 // --- Bodies -----------------------------------------------------------------------------------

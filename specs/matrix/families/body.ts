@@ -81,6 +81,24 @@ export function bodyExpectation(
   return { checks: [{ clause, outcome: accepted }], source: 'valid at both levels' };
 }
 
+/** An array's first item sent bare, in the array's place (an object, a string...). */
+function bareItem(valid: unknown): { type: JsonType; value: unknown; says: string } {
+  const item: unknown = Array.isArray(valid) && valid.length > 0 ? valid[0] : 'x';
+  const type: JsonType =
+    item === null
+      ? 'null'
+      : Array.isArray(item)
+        ? 'array'
+        : typeof item === 'object'
+          ? 'object'
+          : typeof item === 'number'
+            ? 'number'
+            : typeof item === 'boolean'
+              ? 'boolean'
+              : 'string';
+  return { type, value: item, says: 'one bare item' };
+}
+
 /** A value of each JSON type the field does not accept (null apart: its own operator), the closest wrong one first. */
 function otherTypes(accepted: JsonType[], valid: unknown): Array<{ type: JsonType; value: unknown; says: string }> {
   const accepts = (type: JsonType) => accepted.includes(type) || (type === 'integer' && accepted.includes('number'));
@@ -91,7 +109,7 @@ function otherTypes(accepted: JsonType[], valid: unknown): Array<{ type: JsonTyp
     number: { type: 'string', value: digits, says: `the string "${digits}"` },
     boolean: { type: 'string', value: 'true', says: 'the string "true"' },
     string: { type: 'integer', value: 1, says: 'the number 1' },
-    array: { type: 'string', value: Array.isArray(valid) && typeof valid[0] === 'string' ? valid[0] : 'x', says: 'one bare item' },
+    array: bareItem(valid),
     object: { type: 'array', value: [], says: 'an empty array' },
   };
   const first = accepted.find((type) => type !== 'null');
@@ -214,7 +232,9 @@ export function bodyVariants(card: OperationCard, element: Element): Made[] {
     // A value a 32-bit integer wraps into the range (a bound plus 2^32): only a server that reads the
     // number into 32 bits before it checks the range takes it for one inside.
     const wrapped = 2 ** 32 + Math.min(...range.map((b) => b.at));
-    variants.push(made('near-value', 'wraps-32-bit', `${wrapped}, which a 32-bit integer wraps into its range`, () => wrapped, { bound: true }));
+    variants.push(
+      made('near-value', 'wraps-32-bit', `${wrapped}, which a 32-bit integer wraps into its range`, () => wrapped, { bound: true }),
+    );
   }
   if (typeof valid === 'string' && valid.length > 0) {
     if (swapCase(valid) !== valid)
@@ -265,7 +285,18 @@ function rootVariants(card: OperationCard, element: Element): Made[] {
     made('other-type', 'string', 'a JSON string', 'x', { extended: true }),
     made('other-type', 'number', 'a JSON number', 1, { extended: true }),
     made('extra-part', 'unknown-property', 'an object with an unknown property', { x_conformance_suite: true }),
-    { operator: 'absent', key: 'absent', says: 'absent', apply: (template) => withBody(template, undefined), expect: none, extended: true },
+    {
+      operator: 'absent',
+      key: 'absent',
+      says: 'absent',
+      apply: (template) => withBody({ ...template, headers: withoutContentType(template.headers) }, undefined),
+      expect: card.spec.requestBodyRequired
+        ? none
+        : {
+            checks: [{ clause: card.success.clause, outcome: accepted }],
+            source: 'spec 4.2: every field is optional, and the body is not required (openapi.yaml)',
+          },
+    },
     {
       operator: 'encoding',
       key: 'not-json',
@@ -275,6 +306,11 @@ function rootVariants(card: OperationCard, element: Element): Made[] {
       extended: true,
     },
   ];
+}
+
+function withoutContentType(headers: RequestTemplate['headers']): RequestTemplate['headers'] {
+  const { 'content-type': _gone, ...rest } = headers;
+  return rest;
 }
 
 function emptyTemplate(): RequestTemplate {

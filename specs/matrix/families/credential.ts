@@ -103,7 +103,16 @@ function schemeVariants(card: OperationCard): Made[] {
     no('no-space', 'without the space after it', (t) => [`Bearer${t}`], 'truncate'),
     no('basic', 'replaced by Basic', (t) => [`Basic ${t}`], 'near-value'),
     { ...no('token', 'replaced by Token', (t) => [`Token ${t}`], 'near-value'), extended: true },
-    unknown('lower-case', 'in lower case (bearer)', (t) => [`bearer ${t}`], 'case'),
+    {
+      operator: 'case',
+      key: 'lower-case',
+      says: 'in lower case (bearer)',
+      apply: withAuthorization((t) => [`bearer ${t}`]),
+      expect: {
+        checks: [{ clause: 'auth.schemes', outcome: accepted }],
+        source: 'spec 5 rule 2: the HTTP bearer scheme, whose name is case-insensitive (RFC 9110 11.1)',
+      },
+    },
     unknown('two-spaces', 'followed by two spaces', (t) => [`Bearer  ${t}`], 'whitespace'),
   ];
 }
@@ -264,6 +273,7 @@ function signatureVariants(card: OperationCard): Made[] {
     { ...forged('tampered-payload', 'kept over a payload whose scope was widened', 'tampered-payload'), extended: true },
     forged('foreign-key', 'made with a foreign key under the same kid', 'foreign-key'),
     forged('embedded-jwk', 'made with a foreign key the token carries in its own header (jwk)', 'embedded-jwk'),
+    forged('embedded-x5c', 'made with a foreign key whose certificate the token carries in its own header (x5c)', 'embedded-x5c'),
     {
       operator: 'absent',
       key: 'stripped',
@@ -279,6 +289,8 @@ const urlNearMisses: Array<{ key: string; says: string; change: (url: string) =>
   { key: 'trailing-slash', says: 'without its trailing slash', change: (url) => (url.endsWith('/') ? url.slice(0, -1) : `${url}/`) },
   { key: 'path-segment', says: 'with a path segment added', change: (url) => `${url.endsWith('/') ? url : `${url}/`}other/` },
   { key: 'host-prefix', says: 'with its host name prefixed', change: (url) => url.replace('://', '://other-') },
+  { key: 'http', says: 'over http instead of https', change: (url) => url.replace(/^https:/, 'http:') },
+  { key: 'query', says: 'with a query string added', change: (url) => `${url}?x=1` },
 ];
 
 function claimVariants(card: OperationCard, member: string): Made[] {

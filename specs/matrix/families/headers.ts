@@ -69,13 +69,23 @@ function unjudged({ judge: _judge, ...variant }: Made, none: { none: string }): 
   return { ...variant, expect: none, extended: true };
 }
 
-export function contentTypeVariants(): Made[] {
+export function contentTypeVariants(card: OperationCard): Made[] {
   const none = { none: 'spec 4.2 obliges the client to send application/json; how the service answers another content type is not stated' };
   const set = (values: string[]) => (template: RequestTemplate) => ({
     ...template,
     headers: { ...template.headers, 'content-type': values },
   });
   return [
+    {
+      operator: 'extra-part',
+      key: 'charset',
+      says: 'application/json; charset=utf-8',
+      apply: set(['application/json; charset=utf-8']),
+      expect: {
+        checks: [{ clause: card.success.clause, outcome: accepted }],
+        source: 'spec 4.2: application/json, of which a charset parameter is part (RFC 8259 8.1)',
+      },
+    },
     { operator: 'absent', key: 'absent', says: 'absent', apply: set([]), expect: none, extended: true },
     { operator: 'case', key: 'capitals', says: 'in capitals', apply: set(['APPLICATION/JSON']), expect: none, extended: true },
     { operator: 'near-value', key: 'text-plain', says: 'text/plain', apply: set(['text/plain']), expect: none, extended: true },

@@ -17,6 +17,38 @@ type Made = Variant & { expect: Expectation };
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
 export function methodVariants(card: OperationCard, own: string): Made[] {
+  return [...otherMethods(card, own), ...(own === 'GET' ? headVariants() : [])];
+}
+
+/**
+ * HEAD is GET without the body (RFC 9110 9.3.2): whether the service serves it is not known, but a
+ * HEAD without a credential is refused like the GET (spec 5, rule 1), whatever answers it.
+ */
+function headVariants(): Made[] {
+  const head = (template: RequestTemplate): RequestTemplate => ({ ...template, method: 'HEAD' });
+  return [
+    {
+      operator: 'method',
+      key: 'HEAD',
+      says: 'HEAD',
+      apply: head,
+      expect: { none: 'HEAD is GET without its body (RFC 9110 9.3.2); whether the service serves it is not known' },
+      extended: true,
+    },
+    {
+      operator: 'method',
+      key: 'HEAD-without-credential',
+      says: 'HEAD, with no Authorization header',
+      apply: (template) => ({ ...head(template), credential: { kind: 'none' } }),
+      expect: {
+        checks: [{ clause: 'auth.bearer.required', outcome: refused }],
+        source: 'spec 5 rule 1: every request carries a bearer token',
+      },
+    },
+  ];
+}
+
+function otherMethods(card: OperationCard, own: string): Made[] {
   return METHODS.filter((method) => method !== own).map((method, index) => ({
     operator: 'method',
     key: method,
@@ -189,8 +221,27 @@ export function paramVariants(card: OperationCard, element: Element): Made[] {
     made('truncate', 'truncate', 'without its last character', (value) => value.slice(0, -1)),
     made('extra-part', 'extra-character', 'with one character of its alphabet added', (value) => idOfLength(value, value.length + 1)),
     made('near-value', 'unknown', 'well formed, naming no resource', unknownIdLike),
+    made('extra-part', 'control-character', 'with a NUL character after it', (value) => `${value}\u0000`),
+    made('extra-part', 'encoded-slash', 'with an encoded slash and a segment after it', (value) => `${value}/x`),
     made('other-owner', 'another-kind', "of another resource's shape", idOfAnotherKind),
   );
+  // The same id with one character percent-encoded (RFC 3986 2.3: an encoded unreserved character is
+  // that character): it names the same resource, and the operation is performed.
+  variants.push({
+    operator: 'encoding',
+    key: 'percent-encoded',
+    says: 'with its last character percent-encoded (the same id)',
+    apply: (template) => ({
+      ...template,
+      path: template.path.map((part) =>
+        'param' in part && part.param === name ? { param: name, value: percentEncodedLast(part.value), encoded: true as const } : part,
+      ),
+    }),
+    expect: {
+      checks: [{ clause: card.success.clause, outcome: accepted }],
+      source: 'RFC 3986 2.3: a percent-encoded unreserved character is that character',
+    },
+  });
   if (rule.otherOwner) {
     const fixture = rule.otherOwner.fixture;
     variants.push(
@@ -209,12 +260,18 @@ export function paramVariants(card: OperationCard, element: Element): Made[] {
   const valid = paramValue(card, name, canonicalContext);
   const seen = new Set<string>([valid]);
   return variants.filter((variant) => {
-    if (variant.key.startsWith('existing-at-maximum')) return true;
+    if (variant.key.startsWith('existing-at-maximum') || variant.key === 'percent-encoded') return true;
     const value = paramOf(variant.apply(templateWith(name, valid), canonicalContext), name) ?? '';
     if (seen.has(value)) return false;
     seen.add(value);
     return true;
   });
+}
+
+/** The id, every character but the last percent-encoded as usual, the last one as %XX. */
+function percentEncodedLast(id: string): string {
+  const last = id.slice(-1);
+  return `${encodeURIComponent(id.slice(0, -1))}%${last.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`;
 }
 
 function templateWith(name: string, value: string): RequestTemplate {

@@ -158,6 +158,8 @@ const audienceNearMisses: Array<{ key: string; says: string; change: (url: strin
   { key: 'host-prefix', says: 'with its host name prefixed', change: (url) => url.replace('://', '://other-'), operator: 'near-value' },
   { key: 'case', says: 'in capitals', change: (url) => url.toUpperCase(), operator: 'case' },
   { key: 'trailing-space', says: 'followed by a space', change: (url) => `${url} `, operator: 'whitespace' },
+  { key: 'query', says: 'with a query string added', change: (url) => `${url}?x=1`, operator: 'extra-part' },
+  { key: 'http', says: 'over http instead of https', change: (url) => url.replace(/^https:/, 'http:'), operator: 'near-value' },
   { key: 'another-api', says: "another API's", change: () => 'https://another-api.example.com/', operator: 'other-owner' },
 ];
 
@@ -245,6 +247,26 @@ function requestVariants(): Array<{ element: TokenElement; variants: Made[] }> {
           says: 'with client_secret twice, the right one then a wrong one',
           apply: (t) => ({ ...t, fields: [...t.fields, ['client_secret', 'a-wrong-secret-for-the-conformance-suite']] }),
           expect: rules(refusedWith('token.observed.request-rules')),
+        },
+        {
+          operator: 'extra-part',
+          key: 'form-charset',
+          says: 'form-encoded with a charset parameter',
+          apply: (t) => ({ ...t, encoding: 'form-charset' }),
+          expect: {
+            checks: [{ clause: 'token.endpoint', outcome: accepted }],
+            source: 'spec 5 rule 3: form parameters; a charset parameter does not change the media type',
+          },
+        },
+        {
+          operator: 'extra-part',
+          key: 'scope-not-granted',
+          says: 'with a scope parameter naming one the client is not granted',
+          apply: (t) => ({ ...t, fields: [...t.fields, ['scope', 'delete:users']] }),
+          expect: {
+            checks: [{ clause: 'token.observed.granted-scopes', outcome: { kind: 'token-without-scope', scope: 'delete:users' } }],
+            source: 'a token carries the scopes the client is granted (observed: its grant), whatever the request asks',
+          },
         },
         {
           operator: 'encoding',
