@@ -1,0 +1,19 @@
+// The conformance suites as StrykerJS's tests (bench/stryker/stryker.config.mjs): the suite's own
+// configuration (suites/vitest.config.ts: one worker, modules shared between files, the fixed
+// file order) with the mock started inside the test worker, where the mutants are switched on,
+// and each run's settings provided by this process (run-provider.ts) instead of by `npm start`.
+import { fileURLToPath } from 'node:url';
+import { defineConfig, mergeConfig } from 'vitest/config';
+import suiteConfig from '../../suites/vitest.config.ts';
+
+const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
+
+export default mergeConfig(
+  suiteConfig,
+  defineConfig({
+    test: {
+      setupFiles: [here('./in-worker-mock.ts')],
+      reporters: [here('./run-provider.ts')],
+    },
+  }),
+);
