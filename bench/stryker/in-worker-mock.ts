@@ -1,15 +1,9 @@
 // Setup file of the suite under StrykerJS only (bench/stryker/vitest.config.ts), never of
-// `npm start`. Two things make a mutant of the mock reach the suite's verdict:
-//
-// - The mock runs here, in the test worker, where Stryker switches its mutants on: every run is a
-//   new worker (so a new mock, a fresh store and bucket, and the module-level code evaluated again
-//   for static mutants), and it is started once per worker, before the first test, on the port
-//   and with the key the run settings name (run-provider.ts).
-// - A test that skips itself fails here. The suite skips a test when the target cannot serve it
-//   (the budget, the deadline, the target's rate limit, a shared request it could not get): on
-//   the conformant mock no test skips (the dry run would fail otherwise), so under a mutant a skip
-//   means the mutant changed what the mock does, and Stryker counts only failures as kills.
-import { beforeAll, beforeEach, inject, type TestContext } from 'vitest';
+// `npm start`: the mock runs here, in the test worker, where Stryker switches its mutants on.
+// Every run is a new worker, so a new mock (a fresh store and bucket) and the mock's modules
+// evaluated again, for the mutants of their module-level code. It listens on the port and signs
+// with the key that the run settings name (run-provider.ts).
+import { beforeAll, inject } from 'vitest';
 import type { MockServer } from '../../mock/index.ts';
 
 const STARTED = Symbol.for('mgmt-api-conformance.stryker.in-worker-mock');
@@ -44,15 +38,3 @@ async function startMock(): Promise<MockServer> {
   }
   return mock;
 }
-
-beforeEach((context) => {
-  // The harness skips through the test's own context (harness/conformance.ts): a skip becomes a
-  // failure that says why the test would have skipped.
-  const skipAsFailure = (condition?: boolean | string, note?: string): void => {
-    if (condition === false) return;
-    throw new Error(
-      `the test skipped itself, which it never does against the conformant mock: ${typeof condition === 'string' ? condition : (note ?? '')}`,
-    );
-  };
-  (context as { skip: TestContext['skip'] }).skip = skipAsFailure as TestContext['skip'];
-});
