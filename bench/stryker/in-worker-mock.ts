@@ -3,19 +3,23 @@
 // Every run is a new worker, so a new mock (a fresh store and bucket) and the mock's modules
 // evaluated again, for the mutants of their module-level code. It listens on the port and signs
 // with the key that the run settings name (run-provider.ts).
-import { beforeAll, inject } from 'vitest';
+import { beforeAll, beforeEach, inject } from 'vitest';
 import type { MockServer } from '../../mock/index.ts';
 
 const STARTED = Symbol.for('mgmt-api-conformance.stryker.in-worker-mock');
-const holder = globalThis as { [STARTED]?: Promise<MockServer> };
+const holder = globalThis as { [STARTED]?: Promise<MockServer | Error> };
 
-// Started in a hook, not at the file's top level: a mutant that breaks the mock's start (or its
-// modules' loading) then fails the file's tests, as vitest reports a failed hook, where an error in
-// the setup file itself would leave the file with no test at all, which Stryker reads as a survivor.
-// The mock is never closed: it ends with its worker, at the end of the run.
-beforeAll(async () => {
-  holder[STARTED] ??= startMock();
-  await holder[STARTED];
+// Started before the first test; a mutant that breaks the mock's start (or its modules' loading)
+// fails every test, each saying why. Not by failing a hook: vitest would report the tests as
+// skipped, which Stryker reads as a survivor. The mock is never closed: it ends with its worker,
+// at the end of the run.
+beforeAll(() => {
+  holder[STARTED] ??= startMock().catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))));
+});
+
+beforeEach(async () => {
+  const started = await holder[STARTED];
+  if (started instanceof Error) throw new Error(`the mock did not start: ${started.message}`);
 });
 
 async function startMock(): Promise<MockServer> {
