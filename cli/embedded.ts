@@ -64,6 +64,30 @@ export async function embeddedTargetForPlanning(): Promise<ResolvedTarget> {
   return { ...target, signingKeyJwk: '(the embedded mock shares its key when it starts)' };
 }
 
+/**
+ * The embedded target for a mock of the default fixtures listening at `origin` and signing with
+ * the key in the file `signingKey` (which must exist); its audience is the mock's, or without one
+ * the description's (the default fixtures' tenant).
+ */
+export async function embeddedTargetAt(mock: {
+  origin: string;
+  audience?: string;
+  signingKey: string;
+  source?: string;
+}): Promise<ResolvedTarget> {
+  const described = description();
+  return resolveTarget(
+    {
+      ...described,
+      base_url: `${mock.origin}/api/v2`,
+      auth_url: mock.origin,
+      audience: mock.audience ?? described.audience,
+      signing_key_file: mock.signingKey,
+    },
+    { source: mock.source ?? SOURCE, baseDir: projectRoot },
+  );
+}
+
 export async function startEmbeddedTarget(options: EmbeddedOptions): Promise<EmbeddedTarget> {
   const { createMockServer } = await import('../mock/index.ts');
   const keyDir = options.signingKey ? undefined : mkdtempSync(join(tmpdir(), 'conformance-key-'));
@@ -79,10 +103,8 @@ export async function startEmbeddedTarget(options: EmbeddedOptions): Promise<Emb
     ...(options.faults ? { faults: options.faults } : {}),
   });
   try {
-    const target = await resolveTarget(
-      { ...description(), base_url: `${mock.url}/api/v2`, auth_url: mock.url, audience: mock.audience, signing_key_file: signingKey },
-      { source: options.faults?.length ? `${SOURCE} with fault ${options.faults.join(', ')}` : SOURCE, baseDir: projectRoot },
-    );
+    const source = options.faults?.length ? `${SOURCE} with fault ${options.faults.join(', ')}` : SOURCE;
+    const target = await embeddedTargetAt({ origin: mock.url, audience: mock.audience, signingKey, source });
     return {
       target,
       async close() {

@@ -1,0 +1,17 @@
+// Setup file of the suite under StrykerJS only: a test that skips itself fails. The suite skips a
+// test when the target cannot serve it (the budget, the deadline, the target's rate limit, a
+// shared request it could not get). Against the conformant mock no test skips (the dry run fails
+// otherwise, naming the test), so under a mutant a skip means the mutant changed what the mock
+// does; Stryker counts only failures as kills.
+import { beforeEach, type TestContext } from 'vitest';
+
+beforeEach((context) => {
+  // The harness skips through the test's own context (harness/conformance.ts).
+  const skipAsFailure = (condition?: boolean | string, note?: string): void => {
+    if (condition === false) return;
+    throw new Error(
+      `the test skipped itself, which it never does against the conformant mock: ${typeof condition === 'string' ? condition : (note ?? '')}`,
+    );
+  };
+  (context as { skip: TestContext['skip'] }).skip = skipAsFailure as TestContext['skip'];
+});
