@@ -4,6 +4,7 @@
 // with opt-in.
 import { conformance, expectStatus, fixture } from '../../harness/index.ts';
 import { successOf } from '../../harness/suite/requests.ts';
+import { unknownIdLike } from '../../specs/matrix/values.ts';
 
 const redelivery = successOf('redeliver');
 
@@ -16,5 +17,19 @@ conformance(
       params: { id: target.fixture('eventStream'), event_id: target.fixture('notRedeliverableEvent') },
     });
     expectStatus(exchange, 409);
+  },
+);
+
+conformance(
+  '[§7 redeliver.errors.404.stream] redelivery answers 404 for a stream that does not exist, naming an event whose state does not allow redelivery',
+  { ...redelivery.plan, needs: [...(redelivery.plan.needs as []), fixture('notRedeliverableEvent')], requests: 1 },
+  async ({ target }) => {
+    // The event is named through a stream that does not exist, so it is no event of that stream:
+    // the stream is what is missing, whatever state the event has elsewhere.
+    await target.control('the redelivery of the failed event', () => redelivery.send(target));
+    const exchange = await target.call('redeliver', {
+      params: { id: unknownIdLike(target.fixture('eventStream')), event_id: target.fixture('notRedeliverableEvent') },
+    });
+    expectStatus(exchange, 404);
   },
 );
