@@ -4,6 +4,7 @@ import { errorFact, observed } from '../../specs/index.ts';
 import { jsonReply, type Reply } from '../exchange.ts';
 import { faultFamily } from './fault.ts';
 import { editReplies, editSuccessReplies, isErrorBody, replaceStatus, replacing, withoutHeaders } from './support/route-edits.ts';
+import { capture } from './support/captured.ts';
 import { editStore } from './support/store-view.ts';
 
 const ACCEPTED = observed.operations.redeliver.success;
@@ -16,6 +17,25 @@ function withoutBody({ body: _dropped, ...reply }: Reply): Reply {
 }
 
 export const redeliveryFaults = faultFamily([
+  {
+    id: 'event-state-checked-before-stream',
+    clause: 'redeliver.errors.404.stream',
+    bug: 'Redelivery that loads the event by its id alone and checks its state before the stream: a stream that does not exist, named with an event of another stream that cannot be redelivered, is answered 409 instead of 404.',
+    install(app) {
+      const errors = capture(app, 'errors');
+      const store = capture(app, 'store');
+      app.wrapRoute('redeliver', (next) => async (exchange) => {
+        const { id = '', event_id = '' } = exchange.params;
+        const elsewhere = store()
+          .streams()
+          .map((stream) => stream.events.get(decodeURIComponent(event_id)))
+          .find((event) => event !== undefined);
+        if (!store().stream(decodeURIComponent(id)) && elsewhere && elsewhere.status !== 'failed')
+          return errors().reply('event_not_redeliverable');
+        return next(exchange);
+      });
+    },
+  },
   {
     id: 'redeliver-on-any-method',
     clause: 'routes.method',
