@@ -30,6 +30,8 @@ export interface ConformanceOptions {
   grepInvert?: string;
   operations?: string[];
   baseline?: string;
+  /** Keep the run's exchanges, redacted, in exchanges.ndjson beside its reports. */
+  record: boolean;
   list: boolean;
   help: boolean;
 }
@@ -87,6 +89,8 @@ Someone's tenant:
 Reports:
   --out DIR                       where reports are written (default ${DEFAULTS.outDir})
   --baseline FILE                 known failures of this target (YAML), reported but not gating
+  --record                        keep every exchange of the run, redacted, in exchanges.ndjson
+                                  beside the reports (for check-traffic and compare)
   -h, --help                      show this help
 
 Every option has an environment variable: CONFORMANCE_ and its name in capitals,
@@ -117,6 +121,7 @@ const FLAGS = {
   operation: { type: 'string', multiple: true },
   baseline: { type: 'string' },
   out: { type: 'string' },
+  record: { type: 'boolean' },
   list: { type: 'boolean' },
   plan: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
@@ -211,6 +216,7 @@ export function parseConformanceOptions(argv: string[], env: NodeJS.ProcessEnv =
     ...(text('grep-invert') ? { grepInvert: text('grep-invert')! } : {}),
     ...(operations?.length ? { operations } : {}),
     ...(text('baseline') ? { baseline: text('baseline')! } : {}),
+    record: boolean('record', v.record as boolean | undefined),
     list: boolean('list', v.list as boolean | undefined) || boolean('plan', v.plan as boolean | undefined),
     help: boolean('help', v.help as boolean | undefined),
   };

@@ -25,7 +25,7 @@ import { preflight, waitPastBound } from './preflight.ts';
 import { printRunSummary } from './reporters/console.ts';
 import { writeGithubOutput } from './reporters/github.ts';
 import { summarize, testsOf, type Baseline, type RunInfo, type RunResult } from './reporters/results.ts';
-import { prepareReportDir, writeReports } from './reporters/write.ts';
+import { prepareReportDir, RECORDING_FILE, writeReports } from './reporters/write.ts';
 import { SuiteRunner } from './suite-runner.ts';
 
 export interface RunIo {
@@ -80,6 +80,7 @@ export async function conformanceRun(options: ConformanceOptions, io: RunIo): Pr
       ...(options.grepInvert ? { grepInvert: options.grepInvert } : {}),
       ...(options.operations ? { operations: options.operations } : {}),
     },
+    ...(options.record && !options.list ? { recordTo: join(reportDir, RECORDING_FILE) } : {}),
   };
 
   const files = suiteFiles(options.shard);
@@ -226,6 +227,7 @@ function flagsOf(options: ConformanceOptions): string[] {
     options.operations ? `--operation ${options.operations.join(',')}` : '',
     options.rateShare !== DEFAULTS.rateShare ? `--rate-share ${options.rateShare}` : '',
     options.baseline ? `--baseline ${options.baseline}` : '',
+    options.record ? '--record' : '',
   ].filter(Boolean);
 }
 

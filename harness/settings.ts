@@ -100,6 +100,8 @@ export interface RunSettings {
   rateLimitProbe?: RateLimitObservation;
   /** Which tests run: the others are left out of the run ("not selected"). */
   filter: RunFilter;
+  /** Where the run's exchanges are written as they happen, redacted (--record); none when unset. */
+  recordTo?: string;
   /**
    * Matrix mode (the mutation gate): run each test's body against every target here whose clauses
    * it cites, instead of against `target`; the outcomes go into the tests' meta.
