@@ -9,11 +9,12 @@ import { createMockServer } from '../../mock/index.ts';
 import { compareRuns, type Comparison } from '../compare/comparison.ts';
 import { loadRun } from '../compare/runs.ts';
 import { historyOf } from '../history/history.ts';
-import { summarize } from '../reporters/results.ts';
+import { summarize, type RunResult } from '../reporters/results.ts';
 import { info, outcome } from './support/made-up-results.ts';
 import { run, writeTargetFile } from './support/programs.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'compare-'));
+const readResults = (out: string) => JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as RunResult;
 const runs = { clean: join(dir, 'clean'), faulty: join(dir, 'faulty') };
 
 /** The suite's tests of the vault read's 404, recorded, against the mock with these faults. */
@@ -38,6 +39,23 @@ beforeAll(async () => {
 }, 240_000);
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('--record', () => {
+  test('keeps every exchange of the run, redacted, its tokens decoded beside it', () => {
+    const text = readFileSync(join(runs.clean, 'exchanges.ndjson'), 'utf8');
+    const secrets = Object.values(writeTargetFile({ url: 'http://127.0.0.1:1', dir, name: 'secrets.yaml' }).env);
+    const lines = text
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { tokens?: { sent?: { claims: object } } });
+    expect({
+      jwts: /eyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*\./.test(text),
+      secrets: secrets.filter((secret) => text.includes(secret)),
+      decoded: lines.some((l) => l.tokens?.sent?.claims !== undefined),
+      count: lines.length === readResults(runs.clean).requests - readResults(runs.clean).info.preflightRequests,
+    }).toEqual({ jwts: false, secrets: [], decoded: true, count: true });
+  });
+});
 
 describe('compare', () => {
   test('finds the clause, the test and the exchange a planted fault changed, and exits 1', async () => {
