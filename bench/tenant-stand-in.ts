@@ -65,10 +65,13 @@ interface Row {
 }
 
 const USAGE = `Usage: npm run bench:tenant -- [--profiles free,burst2,production] [--run-timeout S] [--measure-limits]
+                               [--seed N] [--num-runs N] [--record] [--reports DIR]
 
 Runs the whole suite with every opt-in against the mock standing in for a real tenant over HTTPS,
 at the published free and production rate limits, beside another client reading every 2 s.
---measure-limits leaves the limits out of the target file, so the suite measures the refill.`;
+--measure-limits leaves the limits out of the target file, so the suite measures the refill.
+--seed, --num-runs and --record are handed to the suite; --reports DIR keeps each profile's
+reports in DIR/<profile> (bench/drift.ts compares them with a run against the embedded mock).`;
 
 async function main(): Promise<number> {
   const { values } = parseArgs({
@@ -77,6 +80,10 @@ async function main(): Promise<number> {
       profiles: { type: 'string', default: 'free,burst2,production' },
       'run-timeout': { type: 'string', default: '300' },
       'measure-limits': { type: 'boolean', default: false },
+      seed: { type: 'string' },
+      'num-runs': { type: 'string' },
+      record: { type: 'boolean', default: false },
+      reports: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -89,7 +96,13 @@ async function main(): Promise<number> {
   for (const name of wanted) {
     const profile = PROFILES[name];
     if (!profile) throw new Error(`unknown profile ${name}; use ${Object.keys(PROFILES).join(', ')}`);
-    rows.push(await standIn(profile, Number(values['run-timeout']), !values['measure-limits']));
+    const suiteArgs = [
+      ...(values.seed !== undefined ? ['--seed', values.seed] : []),
+      ...(values['num-runs'] !== undefined ? ['--num-runs', values['num-runs']] : []),
+      ...(values.record ? ['--record'] : []),
+    ];
+    const keep = values.reports === undefined ? undefined : join(values.reports, name);
+    rows.push(await standIn(profile, Number(values['run-timeout']), !values['measure-limits'], suiteArgs, keep));
   }
   process.stdout.write(
     `\n| Profile | Verdict | Requests | Wall time | Waiting for the rate limit | Suite 429s outside the exhaustion | Other client's 429s (before / during the exhaustion, of its reads) | Gating clauses verified |\n|---|---|---|---|---|---|---|---|\n`,
@@ -104,7 +117,14 @@ async function main(): Promise<number> {
   return 0;
 }
 
-async function standIn(profile: Profile, runTimeoutS: number, declareLimits: boolean): Promise<Row> {
+/** `keepReports`: where the suite's reports go and stay (else a temporary directory, removed). */
+async function standIn(
+  profile: Profile,
+  runTimeoutS: number,
+  declareLimits: boolean,
+  suiteArgs: string[] = [],
+  keepReports?: string,
+): Promise<Row> {
   const work = mkdtempSync(join(tmpdir(), 'tenant-stand-in-'));
   const keyFile = join(work, 'tenant-signing-key.pem');
   writeFileSync(keyFile, await exportPKCS8((await generateKeyPair('RS256', { extractable: true })).privateKey), { mode: 0o600 });
@@ -178,11 +198,21 @@ async function standIn(profile: Profile, runTimeoutS: number, declareLimits: boo
       }
     })();
 
-    const out = join(work, 'reports');
+    const out = keepReports ?? join(work, 'reports');
     process.stdout.write(`${profile.name}: running the suite against ${tenant.url} ...\n`);
     const started = Date.now();
     const exit = await runSuite(
-      ['--target-file', targetFile, '--allow-writes', '--allow-rate-limit-exhaustion', '--run-timeout', String(runTimeoutS), '--out', out],
+      [
+        '--target-file',
+        targetFile,
+        '--allow-writes',
+        '--allow-rate-limit-exhaustion',
+        '--run-timeout',
+        String(runTimeoutS),
+        '--out',
+        out,
+        ...suiteArgs,
+      ],
       { ...env, NODE_EXTRA_CA_CERTS: certPath },
     );
     const wallS = (Date.now() - started) / 1000;

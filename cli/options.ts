@@ -32,6 +32,8 @@ export interface ConformanceOptions {
   baseline?: string;
   /** Which rows of the request-model matrix run; undefined: every row against a test double, the core ones elsewhere. */
   matrixScope?: 'core' | 'full';
+  /** Keep the run's exchanges, redacted, in exchanges.ndjson beside its reports. */
+  record: boolean;
   list: boolean;
   help: boolean;
 }
@@ -92,6 +94,8 @@ Someone's tenant:
 Reports:
   --out DIR                       where reports are written (default ${DEFAULTS.outDir})
   --baseline FILE                 known failures of this target (YAML), reported but not gating
+  --record                        keep every exchange of the run, redacted, in exchanges.ndjson
+                                  beside the reports (for check-traffic and compare)
   -h, --help                      show this help
 
 Every option has an environment variable: CONFORMANCE_ and its name in capitals,
@@ -123,6 +127,7 @@ const FLAGS = {
   baseline: { type: 'string' },
   out: { type: 'string' },
   matrix: { type: 'string' },
+  record: { type: 'boolean' },
   list: { type: 'boolean' },
   plan: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
@@ -222,6 +227,7 @@ export function parseConformanceOptions(argv: string[], env: NodeJS.ProcessEnv =
     ...(operations?.length ? { operations } : {}),
     ...(text('baseline') ? { baseline: text('baseline')! } : {}),
     ...(matrixScope ? { matrixScope } : {}),
+    record: boolean('record', v.record as boolean | undefined),
     list: boolean('list', v.list as boolean | undefined) || boolean('plan', v.plan as boolean | undefined),
     help: boolean('help', v.help as boolean | undefined),
   };

@@ -27,7 +27,7 @@ import { preflight, waitPastBound } from './preflight.ts';
 import { printRunSummary } from './reporters/console.ts';
 import { writeGithubOutput } from './reporters/github.ts';
 import { summarize, testsOf, type Baseline, type RunInfo, type RunResult } from './reporters/results.ts';
-import { prepareReportDir, writeReports } from './reporters/write.ts';
+import { prepareReportDir, RECORDING_FILE, writeReports } from './reporters/write.ts';
 import { SuiteRunner } from './suite-runner.ts';
 
 export interface RunIo {
@@ -83,6 +83,7 @@ export async function conformanceRun(options: ConformanceOptions, io: RunIo): Pr
       ...(options.grepInvert ? { grepInvert: options.grepInvert } : {}),
       ...(options.operations ? { operations: options.operations } : {}),
     },
+    ...(options.record && !options.list ? { recordTo: join(reportDir, RECORDING_FILE) } : {}),
   };
 
   const files = suiteFiles(options.shard);
@@ -241,6 +242,7 @@ function flagsOf(options: ConformanceOptions): string[] {
     options.rateShare !== DEFAULTS.rateShare ? `--rate-share ${options.rateShare}` : '',
     options.baseline ? `--baseline ${options.baseline}` : '',
     options.matrixScope ? `--matrix ${options.matrixScope}` : '',
+    options.record ? '--record' : '',
   ].filter(Boolean);
 }
 

@@ -3,9 +3,11 @@
 // shared requests span the whole run. A new run id (the mutation gate runs many runs in one
 // worker) builds a new one.
 import { RequestBudget } from './budget.ts';
+import { ExchangeLog } from './exchange-log.ts';
 import { TokenForge } from './forge.ts';
 import { TargetHttp, type Exchange, type OutgoingRequest } from './http.ts';
 import { RateLimitPacer } from './pacer.ts';
+import { redactor } from './redact.ts';
 import type { RunSettings } from './settings.ts';
 import { SharedRequests } from './shared.ts';
 import { TokenProvider } from './tokens.ts';
@@ -53,6 +55,7 @@ export function runtimeFor(settings: RunSettings): Runtime {
   });
   const shared = new SharedRequests();
   const built = { settings, budget, pacer, shared, answers: [], current: undefined } as unknown as Runtime;
+  const log = settings.recordTo === undefined ? undefined : recordingLog(settings);
   built.http = new TargetHttp({
     budget,
     pacer,
@@ -64,6 +67,23 @@ export function runtimeFor(settings: RunSettings): Runtime {
       if (key !== undefined) shared.count(key);
       else built.current?.countOwn(request, retry);
     },
+    ...(log
+      ? {
+          onAnswer: (exchange) =>
+            log.write({
+              startedAt: new Date(exchange.at - exchange.ms).toISOString(),
+              durationMs: exchange.ms,
+              request: {
+                method: exchange.request.method,
+                url: exchange.request.url,
+                headers: lowerCased(exchange.request.headers),
+                ...(exchange.request.body !== undefined ? { body: exchange.request.body } : {}),
+              },
+              response: { status: exchange.status, headers: exchange.headers, body: exchange.text },
+              sender: shared.attributedTo !== undefined ? { shared: shared.attributedTo } : { test: built.current?.name ?? 'preflight' },
+            }),
+        }
+      : {}),
   });
   built.tokens = new TokenProvider(built.http, settings.target, shared);
   built.forge = new TokenForge(built.http, settings.target, shared);
@@ -71,4 +91,21 @@ export function runtimeFor(settings: RunSettings): Runtime {
   runtime = built;
   void previous?.http.close();
   return built;
+}
+
+/**
+ * The run's recording (--record). This worker's redactor is told the target's secrets here, since
+ * the target file was read in the runner's process; the tokens the run obtains it learns as they come.
+ */
+function recordingLog(settings: RunSettings): ExchangeLog {
+  const { roles, tokenAlternatives } = settings.target;
+  for (const role of Object.values(roles)) redactor.add(role?.clientSecret);
+  for (const client of [tokenAlternatives.otherAudience, tokenAlternatives.otherTenant]) redactor.add(client?.clientSecret);
+  redactor.add(tokenAlternatives.expiredToken);
+  return new ExchangeLog(settings.recordTo!);
+}
+
+/** Header names in lower case; a header sent more than once is recorded as its values joined (RFC 9110 5.3). */
+function lowerCased(headers: Record<string, string | string[]>): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), [value].flat().join(', ')]));
 }

@@ -93,6 +93,8 @@ export interface RunSettings {
   rateLimitProbe?: RateLimitObservation;
   /** Which tests run: the others are left out of the run ("not selected"). */
   filter: RunFilter;
+  /** Where the run's exchanges are written as they happen, redacted (--record); none when unset. */
+  recordTo?: string;
   /**
    * Which rows of the request-model matrix run: every one ('full'), or its core rows ('core'), which
    * cover every element and clause at a cost a real tenant's rate limit affords. Default: full

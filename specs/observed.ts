@@ -10,12 +10,23 @@ export interface ErrorFact {
   suffix?: string;
   errorCode?: string;
   strength: string;
+  /** `description`: read from the service's published API description (ObservedFacts.description). */
+  source?: string;
 }
 
-/** A fact with its strength: rec, doc, sdk or inf. */
+/** A fact with its strength: rec, doc, sdk or inf; and where it was read, when that is the description. */
 export interface Fact<T> {
   value: T;
   strength: string;
+  source?: string;
+}
+
+/** Where the observed level keeps a value the service's description does not give, and why. */
+export interface DescriptionDeparture {
+  operation: OperationKey | 'token endpoint';
+  where: string;
+  what: string;
+  reason: string;
 }
 
 export interface BucketFact {
@@ -34,14 +45,22 @@ export interface IdentifierShape {
 
 export interface ObservedFacts {
   content_type: string;
+  /** The copy of the service's published API description the facts marked `source: description` come from. */
+  description: { repository: string; path: string; commit: string; published: string; departures: DescriptionDeparture[] };
   operations: Record<
     OperationKey,
     {
       success: { status: number; body?: unknown; strength: string };
-      scope: { value: string; strength: string };
+      scope: { value: string; strength: string; source?: string };
       failure_statuses: number[];
+      /** Status → the causes of refusal the description gives it (named by cli/description/causes.ts). */
+      refusals: Fact<Record<string, string[]>>;
+      /** The release lifecycle the description gives it, where the spec gives none. */
+      lifecycle?: Fact<string>;
     }
   >;
+  /** The name the service gives the header the spec calls tenant-custom-domain. */
+  custom_domain_header: Fact<string>;
   reason_phrases: Record<string, string>;
   errors: Record<string, ErrorFact>;
   tokens: {

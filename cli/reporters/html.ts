@@ -26,7 +26,7 @@ const STATUS_CLASS: Record<ClauseStatus, string> = {
 /** The labelled lines of a failure (harness/failure.ts writes them), in the order a reader wants them. */
 const FAILURE_FIELDS = ['expected', 'actual', 'response', 'headers', 'request', 'replay'] as const;
 
-const STYLE = `
+export const STYLE = `
 :root { --ink: #1f2328; --muted: #59636e; --line: #d1d9e0; --wash: #f6f8fa; --pass: #1a7f37; --fail: #cf222e; --warn: #9a6700; --blue: #0969da;
   font: 15px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: var(--ink); }
 body { max-width: 1120px; margin: 0 auto; padding: 1.5rem; }

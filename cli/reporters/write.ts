@@ -9,6 +9,8 @@ import type { RunResult } from './results.ts';
 import { renderSummary } from './summary.ts';
 
 export const REPORT_FILES = ['junit.xml', 'junit-observed.xml', 'summary.md', 'results.json', 'report.html'] as const;
+/** The run's exchanges with --record (harness/exchange-log.ts); an earlier run's is removed with its reports. */
+export const RECORDING_FILE = 'exchanges.ndjson';
 
 /** Makes sure reports can be written to `dir`, and removes an earlier run's; a problem says the path and why. */
 export function prepareReportDir(dir: string): void {
@@ -16,7 +18,7 @@ export function prepareReportDir(dir: string): void {
   const probe = join(dir, `.write-check-${process.pid}`);
   writeFileSync(probe, '');
   rmSync(probe, { force: true });
-  for (const file of REPORT_FILES) rmSync(join(dir, file), { force: true });
+  for (const file of [...REPORT_FILES, RECORDING_FILE]) rmSync(join(dir, file), { force: true });
 }
 
 export function writeReports(result: RunResult, dir: string): string[] {

@@ -9,6 +9,7 @@ describe('parseConformanceOptions', () => {
       allowRateLimitExhaustion: false,
       help: false,
       list: false,
+      record: false,
       requestTimeoutMs: DEFAULTS.requestTimeoutMs,
       runTimeoutSeconds: DEFAULTS.runTimeoutSeconds,
       rateShare: DEFAULTS.rateShare,
@@ -51,6 +52,7 @@ describe('parseConformanceOptions', () => {
       'known.yaml',
       '--out',
       'out',
+      '--record',
       '--plan',
     ]);
     expect(options).toMatchObject({
@@ -71,6 +73,7 @@ describe('parseConformanceOptions', () => {
       exhaustionMax: 12,
       baseline: 'known.yaml',
       outDir: 'out',
+      record: true,
       list: true,
     });
   });

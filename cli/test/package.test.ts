@@ -53,7 +53,7 @@ describe('a packed tarball installed into another project', () => {
       { encoding: 'utf8' },
     );
     expect(listed).toContain('package/suites/redeliver/success.test.ts');
-    expect(listed).not.toMatch(/package\/(mock|harness|cli|generators|specs)\/test\//);
+    expect(listed).not.toMatch(/package\/(mock|harness|cli|generators|specs|traffic)\/test\//);
   });
 
   it('answers --help and plans a run against its embedded mock with npx', () => {
