@@ -61,12 +61,15 @@ export function leftOutByBudget(tests: PlannedTest[], budget: number, exhaustion
   const paid = new Set<string>([sharedKeys.token('global')]);
   let spent = PREFLIGHT_REQUESTS + 1;
   const leftOut: Record<string, string> = {};
-  const ordered = plan.runnable.map((test, order) => ({ test, order })).sort((a, b) => priorityOf(a.test) - priorityOf(b.test) || a.order - b.order);
+  const ordered = plan.runnable
+    .map((test, order) => ({ test, order }))
+    .sort((a, b) => priorityOf(a.test) - priorityOf(b.test) || a.order - b.order);
   for (const { test } of ordered) {
     const fresh = test.plan.shared.filter((key) => !paid.has(key));
     const cost = test.plan.requests + fresh.reduce((sum, key) => sum + (key === sharedKeys.exhaustion ? exhaustionMax : 1), 0);
     if (spent + cost > budget) {
-      leftOut[test.name] = `left out by --max-requests ${budget} (the plan needs ${plan.total}); kept first: ${PRIORITY_NAMES.slice(0, priorityOf(test)).join(', ') || 'nothing before it'}; this test is of ${PRIORITY_NAMES[priorityOf(test)]}`;
+      leftOut[test.name] =
+        `left out by --max-requests ${budget} (the plan needs ${plan.total}); kept first: ${PRIORITY_NAMES.slice(0, priorityOf(test)).join(', ') || 'nothing before it'}; this test is of ${PRIORITY_NAMES[priorityOf(test)]}`;
       continue;
     }
     spent += cost;
