@@ -1,0 +1,47 @@
+// The operation cards agree with the rest of specs/: one card per operation of the OpenAPI document,
+// each naming clauses the registry has, and every per-operation fact of the registry (a clause's
+// `operations`) is what the cards and their matrix make of it, so that a card added or changed
+// cannot leave the registry stale.
+import { describe, expect, it } from 'vitest';
+import { cards } from '../cards/index.ts';
+import { clauses, hasClause } from '../clauses.ts';
+import { operationKeys, operations } from '../openapi.ts';
+import { matrix } from '../matrix/index.ts';
+
+const all = Object.values(cards);
+
+describe('the operation cards', () => {
+  it('are one per operation of the OpenAPI document, each with its own spec', () => {
+    expect(all.map((card) => card.key).sort()).toEqual([...operationKeys].sort());
+    expect(operations.map((op) => op.key).sort()).toEqual([...operationKeys].sort());
+    for (const card of all) expect(card.spec.key).toBe(card.key);
+  });
+
+  it('name only clauses of the registry', () => {
+    const named = all.flatMap((card) => [
+      card.scope.clause,
+      ...card.scope.statusClauses,
+      card.success.clause,
+      card.unauthenticated.clause,
+      card.unauthenticated.signatureClause,
+      ...(card.globalClient ? [card.globalClient.clause, card.globalClient.statusClause] : []),
+      ...Object.values(card.params).flatMap((rule) => [...rule.unknown, ...(rule.otherOwner?.checks ?? [])].map((c) => c.clause)),
+    ]);
+    expect(named.filter((id) => !hasClause(id))).toEqual([]);
+  });
+
+  it('give each clause that lists its operations exactly the operations whose rows cite it', () => {
+    const { operations: rows } = matrix();
+    for (const clause of clauses.filter((c) => c.operations)) {
+      const citing = operationKeys.filter((op) =>
+        rows[op].some((row) => 'checks' in row.expectation && row.expectation.checks.some((c) => c.clause === clause.id)),
+      );
+      expect([...clause.operations!].sort(), clause.id).toEqual([...citing].sort());
+    }
+  });
+
+  it('have a scope of the section 5 catalogue, and a role without it for each', () => {
+    expect(new Set(all.map((card) => card.roleWithoutScope)).size).toBe(all.length);
+    for (const card of all) expect(card.scope.value).toMatch(/^(create|read|update|delete):[a-z_]+$/);
+  });
+});
