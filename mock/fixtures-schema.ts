@@ -1,6 +1,7 @@
 // The JSON Schema of a fixtures file. Identifiers and vault connection records use the schemas of
 // specs/ at the observed level, so that every fixture is reachable through the mock's own
 // validation (a fixture id the API would refuse as malformed could never be read).
+import { roleNames } from '../specs/cards/index.ts';
 import { toJsonSchema, type JsonObject } from '../specs/index.ts';
 import { rateLimitProfileNames } from './rate-limit-profiles.ts';
 
@@ -68,7 +69,10 @@ export const fixturesSchema: JsonObject = {
           // The public key of its private_key_jwt credential: PEM (SPKI, PKCS1 or an X.509 certificate) or a JWK.
           public_key: { oneOf: [text, { type: 'object', required: ['kty'], properties: { kty: { type: 'string' } } }] },
           global: { type: 'boolean' },
-          // Its grant for the management interface; without it, it gets no management token.
+          // A role of the suite (specs/cards/index.ts): its grant for the management interface is the
+          // role's scopes, made from the operation cards (scopes adds to them).
+          role: { enum: [...roleNames] },
+          // Its grant for the management interface; without it (and without a role), it gets no management token.
           scopes: { type: 'array', items: { type: 'string' } },
           // Its grants for the tenant's other APIs.
           grants: {

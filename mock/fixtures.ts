@@ -1,6 +1,7 @@
 // Reads and checks the state the mock starts with: a YAML fixtures file (by default
 // mock/fixtures/default.yaml) or an object of the same shape. A fixture that breaks the schema, a
 // duplicate id or an unknown scope is refused with one line naming the file and the field.
+import type { RoleName } from '../specs/cards/index.ts';
 import { createPublicKey, type JsonWebKey, type KeyObject } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -21,7 +22,9 @@ export interface ClientFixture {
   /** The public key of a private_key_jwt credential: PEM text or a JWK. */
   public_key?: string | JsonWebKey;
   global: boolean;
-  /** The management interface grant; absent: no grant. */
+  /** A role of the suite: the management grant holds the role's scopes (specs/cards/index.ts scopesOfRole). */
+  role?: RoleName;
+  /** The management interface grant (added to the role's); absent with no role: no grant. */
   scopes?: string[];
   grants?: Array<{ audience: string; scopes: string[] }>;
 }

@@ -5,6 +5,7 @@
 // Redelivery: the mock's simulated destination stays down, so a redelivered `failed` event stays
 // `failed` (redeliverable again) and the store counts accepted redeliveries per event. Runs repeat
 // exactly whatever order tests run in.
+import { scopesOfRole } from '../specs/cards/index.ts';
 import type { EventStatus } from './fixtures-schema.ts';
 import type { KeyObject } from 'node:crypto';
 import { publicKeyOf, type ClientFixture, type FixturesObject, type VaultConnectionRecord } from './fixtures.ts';
@@ -145,8 +146,8 @@ function clientOf(fixture: ClientFixture): Client {
     ...(fixture.client_secret !== undefined ? { secret: fixture.client_secret } : {}),
     ...(publicKey ? { publicKey } : {}),
     global: fixture.global,
-    managementGrant: fixture.scopes !== undefined,
-    scopes: Object.freeze([...(fixture.scopes ?? [])]),
+    managementGrant: fixture.scopes !== undefined || fixture.role !== undefined,
+    scopes: Object.freeze([...new Set([...(fixture.role ? scopesOfRole(fixture.role) : []), ...(fixture.scopes ?? [])])]),
     grants: new Map((fixture.grants ?? []).map((grant) => [grant.audience, Object.freeze([...grant.scopes])])),
   };
 }

@@ -1,9 +1,10 @@
 // Loading the fixtures: the default file, and clear refusals naming the file and the field.
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { stringify } from 'yaml';
+import { parse, stringify } from 'yaml';
+import { cards, roleNames, scopesOfRole } from '../../specs/cards/index.ts';
 import { validator } from '../../specs/index.ts';
 import { MockConfigError } from '../config-error.ts';
 import { defaultFixturesPath, loadFixtures, type FixturesObject } from '../fixtures.ts';
@@ -161,5 +162,33 @@ describe('refused fixtures', () => {
     expect(other.tenant.domain).not.toBe(defaults().tenant.domain);
     const ids = new Set(defaults().clients.map((c) => c.client_id));
     expect(other.clients.filter((c) => ids.has(c.client_id))).toEqual([]);
+  });
+});
+
+describe('the roles of the default fixtures', () => {
+  const targetFile = parse(readFileSync(new URL('../../targets/mock.yaml', import.meta.url), 'utf8')) as {
+    roles: Record<string, { client_id: string; client_secret: string }>;
+  };
+
+  test('every role of the suite is a client of the fixtures, and targets/mock.yaml names that client', () => {
+    const clients = defaults().clients;
+    for (const role of roleNames) {
+      const client = clients.find((c) => c.role === role);
+      expect(client, `no fixture client has the role ${role}`).toBeDefined();
+      expect(targetFile.roles[role], `targets/mock.yaml names no client for ${role}`).toEqual({
+        client_id: client!.client_id,
+        client_secret: client!.client_secret,
+      });
+    }
+  });
+
+  test("a client with a role holds the role's scopes, made from the operation cards", () => {
+    const store = new Store(defaults());
+    for (const role of roleNames) {
+      const client = store.client(defaults().clients.find((c) => c.role === role)!.client_id)!;
+      expect(client.scopes).toEqual(expect.arrayContaining(scopesOfRole(role)));
+    }
+    const withoutRedeliver = store.client(defaults().clients.find((c) => c.role === 'without_redeliver_scope')!.client_id)!;
+    expect(withoutRedeliver.scopes).not.toContain(cards.redeliver.scope.value);
   });
 });

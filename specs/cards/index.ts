@@ -3,6 +3,7 @@
 // project (the mock's routes, the roles, the target files' fields, the suites' tables, the matrix)
 // is derived from here; see card.ts.
 import type { OperationKey } from '../openapi.ts';
+import { scopeCatalogue } from '../scopes.ts';
 import type { OperationCard } from './card.ts';
 import { redeliverCard } from './redeliver.ts';
 import { ssoTicketCard } from './sso-ticket.ts';
@@ -36,3 +37,32 @@ export const roleNames: readonly RoleName[] = [
   'other_action',
   'other_resource',
 ];
+
+/**
+ * The scopes of a role's client, from the cards: every operation's for the global client and the
+ * one that is not global; every operation's but one for each role without a scope; each
+ * operation's near miss for the two near-miss roles. The mock's fixtures give their clients a role
+ * instead of a list, so an operation added here reaches every client.
+ */
+export function scopesOfRole(role: RoleName): string[] {
+  const all = Object.values(cards);
+  switch (role) {
+    case 'global':
+    case 'non_global':
+      return all.map((c) => c.scope.value);
+    case 'other_action':
+      return all.map((c) => otherActionOf(c.scope.value));
+    case 'other_resource':
+      return all.map((c) => c.scope.otherResource);
+    default:
+      return all.filter((c) => c.roleWithoutScope !== role).map((c) => c.scope.value);
+  }
+}
+
+/** The scope's resource with the first other action the catalogue has for it. */
+export function otherActionOf(scope: string): string {
+  const resource = scope.slice(scope.indexOf(':') + 1);
+  const other = scopeCatalogue.find((candidate) => candidate !== scope && candidate.endsWith(`:${resource}`));
+  if (!other) throw new Error(`the scope catalogue has no other action for ${resource}`);
+  return other;
+}

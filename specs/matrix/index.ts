@@ -7,5 +7,6 @@ export * from './template.ts';
 export * from './checks.ts';
 export { matrix, matrixOf, baseTemplate } from './matrix.ts';
 export { tokenRequestRows, type TokenMatrixRow, type TokenVariant, type TokenElement } from './families/token-request.ts';
-export { NEAR_MISS_SECONDS, otherActionOf } from './families/credential.ts';
+export { NEAR_MISS_SECONDS } from './families/credential.ts';
+export { otherActionOf } from '../cards/index.ts';
 export { swapCase, otherCase, hostNameOfLength, idOfLength } from './values.ts';

@@ -3,12 +3,13 @@
 // `operations`) is what the cards and their matrix make of it, so that a card added or changed
 // cannot leave the registry stale.
 import { describe, expect, it } from 'vitest';
+import type { OperationCard } from '../cards/card.ts';
 import { cards } from '../cards/index.ts';
 import { clauses, hasClause } from '../clauses.ts';
 import { operationKeys, operations } from '../openapi.ts';
 import { matrix } from '../matrix/index.ts';
 
-const all = Object.values(cards);
+const all: OperationCard[] = Object.values(cards);
 
 describe('the operation cards', () => {
   it('are one per operation of the OpenAPI document, each with its own spec', () => {

@@ -7,7 +7,7 @@
 // forgeries, the token alternatives of the target file and the configured roles stand in.
 import type { Carry, CredentialSpec, JsonRecord, OperationCard, RequestTemplate, TokenEdit } from '../../cards/card.ts';
 import { observed } from '../../observed.ts';
-import { scopeCatalogue } from '../../scopes.ts';
+import { otherActionOf } from '../../cards/index.ts';
 import { allowedByScope, forbidden, refusedByObservedRule, status, unauthenticated, accepted, refused, observedError } from '../checks.ts';
 import type { Element } from '../elements.ts';
 import type { Expectation, Variant } from '../row.ts';
@@ -534,14 +534,6 @@ function claimVariants(card: OperationCard, member: string): Made[] {
         unknown('other', 'another grant type', 'near-value', set('password'), 'what the service does with gty is not known'),
       ];
   }
-}
-
-/** The scope's resource with the first other action the catalogue has for it. */
-export function otherActionOf(scope: string): string {
-  const resource = scope.slice(scope.indexOf(':') + 1);
-  const other = scopeCatalogue.find((candidate) => candidate !== scope && candidate.endsWith(`:${resource}`));
-  if (!other) throw new Error(`the scope catalogue has no other action for ${resource}`);
-  return other;
 }
 
 /** The claims with the operation's scope replaced by `replacement` (removed where it is empty); the other scopes stay. */
