@@ -1,74 +1,16 @@
 // Authorization (spec 5, 7): the scope each operation requires, and redelivery's global-client
 // rule, forgotten, answered with the wrong status, or matched leniently (a scope that merely
 // contains, extends or resembles the one needed; a client named by one claim of two).
-import type { OperationCard } from '../../specs/cards/card.ts';
 import { cards } from '../../specs/cards/index.ts';
+import { scopeFaultsOf } from './support/scope-faults.ts';
 import { observed } from '../../specs/index.ts';
 import { faultFamily, type FaultRow } from './fault.ts';
 import { editErrors } from './support/error-edits.ts';
-import { sameIgnoringCase } from './support/near-misses.ts';
 import { replaceStatus, withStatus } from './support/route-edits.ts';
 import { editPrincipal, forgiveClaim } from './support/verifier-edits.ts';
 
 const UNAUTHORIZED = 401;
 const FORBIDDEN = 403;
-
-/** A permission table without an entry for the operation: every caller holds its scope. */
-function noPermissionEntryFor(card: OperationCard): FaultRow['install'] {
-  const scope = card.scope.value;
-  return (app) => editPrincipal(app, (principal) => ({ ...principal, scopes: new Set([...principal.scopes, scope]) }));
-}
-
-/** Permission checks that match a scope the token holds against the one needed, leniently. */
-const lenientMatches: Array<{ name: string; check: (scope: string) => string; matches: (held: string, needed: string) => boolean }> = [
-  {
-    name: 'without-start-anchor',
-    check: (scope) => `A permission pattern without its start anchor (/${scope}$/)`,
-    matches: (held, needed) => held.endsWith(needed),
-  },
-  {
-    name: 'without-end-anchor',
-    check: (scope) => `A permission pattern without its end anchor (/^${scope}/)`,
-    matches: (held, needed) => held.startsWith(needed),
-  },
-  {
-    name: 'case-insensitive',
-    check: () => 'Scopes compared ignoring case',
-    matches: sameIgnoringCase,
-  },
-  {
-    name: 'by-resource',
-    check: () => 'A permission check that compares the resource and forgets the action',
-    matches: (held, needed) => held.split(':')[1] === needed.split(':')[1],
-  },
-];
-
-/**
- * The faults of each operation's scope rule, made from its card: a permission table without its
- * entry, and each lenient match of its scope; each breaks that operation's scope clause alone. A
- * card added to the project gets them (a test adds a throw-away one and installs them).
- */
-export function scopeFaultsOf(operations: readonly OperationCard[]): FaultRow[] {
-  return operations.flatMap((card) => [
-    {
-      id: `${card.faultPrefix}-ignores-scope`,
-      clause: card.scope.clause,
-      bug: `A permission table without an entry for ${card.name}: a valid token without ${card.scope.value} is accepted there${card.scope.statusClauses.length > 0 ? ' (so no 403 either)' : ''}.`,
-      install: noPermissionEntryFor(card),
-    },
-    ...lenientMatches.map(({ name: how, check, matches }) => ({
-      id: `${card.faultPrefix}-scope-${how}`,
-      clause: card.scope.clause,
-      bug: `${check(card.scope.value)} in ${card.name}: a token holding a near miss of ${card.scope.value} in its place is authorized there.`,
-      install: (app: Parameters<FaultRow['install']>[0]) =>
-        editPrincipal(app, (principal) =>
-          [...principal.scopes].some((held) => matches(held, card.scope.value))
-            ? { ...principal, scopes: new Set([...principal.scopes, card.scope.value]) }
-            : principal,
-        ),
-    })),
-  ]);
-}
 
 /** A verifier that names the token's client by one of its two claims, taking the other on trust. */
 function clientNamedBy(claim: 'sub' | 'azp'): FaultRow['install'] {

@@ -43,10 +43,10 @@ describe('the catalogue', () => {
     expect(faultCatalogue.filter((f) => untestable.has(f.clause)).map((f) => f.id)).toEqual([]);
   });
 
-  test('the catalogue holds 159 faults over 90 clauses', () => {
+  test('the catalogue holds 173 faults over 99 clauses', () => {
     // A fault added or removed on purpose changes these numbers; nothing else may.
-    expect(faultIds).toHaveLength(159);
-    expect(new Set(faultCatalogue.map((f) => f.clause)).size).toBe(90);
+    expect(faultIds).toHaveLength(173);
+    expect(new Set(faultCatalogue.map((f) => f.clause)).size).toBe(99);
   });
 
   test('every family file is listed once in the catalogue, and exports its family alone', async () => {

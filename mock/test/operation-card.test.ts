@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type { OperationCard } from '../../specs/cards/card.ts';
 import { parameter, type OperationKey } from '../../specs/index.ts';
 import { elementsOf, matrixOf } from '../../specs/matrix/index.ts';
-import { scopeFaultsOf } from '../faults/scopes-and-clients.ts';
+import { scopeFaultsOf } from '../faults/support/scope-faults.ts';
 import { defaultOperations, type MockOperation } from '../operations.ts';
 import { refuse } from '../refusal.ts';
 import { success } from '../routes/success.ts';
