@@ -24,13 +24,20 @@ export interface Exchange {
   /** Response headers, names in lower case, repeated headers joined with ", ". */
   headers: Record<string, string>;
   text: string;
-  /** The body parsed as JSON, or undefined when it is not JSON. */
-  json: unknown;
+  /**
+   * The body parsed as JSON, or undefined when it is not JSON. Parsed when read, and kept only
+   * while a reader holds it: a parsed body can take thirty times its text (a megabyte of nested
+   * arrays is 30 MB of arrays), and an answer kept for later tests (a shared request) must not
+   * keep that.
+   */
+  readonly json: unknown;
   ms: number;
   /** When the answer came (ms since the epoch). */
   at: number;
   /** Requests sent for this exchange: 1, or more when a 429 was retried. */
   attempts: number;
+  /** The body's length, on a summary (answerSummary) whose text is only the body's beginning. */
+  bodyLength?: number;
 }
 
 export interface SendOptions {
@@ -98,7 +105,7 @@ export class TargetHttp {
       const exchange = await this.#sendOnce(outgoing, attempts > 1);
       if (outgoing.rateLimited) pacer.observe(exchange.headers, { status: exchange.status, planned429: !paced });
       const retry = exchange.status === 429 && options.retryRateLimited !== false && attempts <= pacer.retries;
-      if (!retry) return { ...exchange, attempts };
+      if (!retry) return withParsedBody({ ...exchange, attempts });
       await pacer.beforeRetry(what);
     }
   }
@@ -107,7 +114,7 @@ export class TargetHttp {
     await this.#agent.close();
   }
 
-  async #sendOnce(outgoing: OutgoingRequest, retry: boolean): Promise<Omit<Exchange, 'attempts'>> {
+  async #sendOnce(outgoing: OutgoingRequest, retry: boolean): Promise<Omit<Exchange, 'attempts' | 'json'>> {
     const { budget, deadline, requestTimeoutMs } = this.#options;
     const remainingRunMs = deadline - Date.now();
     if (remainingRunMs <= 0) {
@@ -148,7 +155,6 @@ export class TargetHttp {
         status: response.statusCode,
         headers: flattenHeaders(response.headers),
         text,
-        json: parseJson(text),
         ms: Math.round(performance.now() - started),
         at: Date.now(),
       };
@@ -204,6 +210,35 @@ function flattenHeaders(headers: Record<string, string | string[] | undefined>):
     if (value !== undefined) out[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
   }
   return out;
+}
+
+/** Characters of the body an answer's summary keeps. */
+const SUMMARY_BODY_CHARS = 1_024;
+
+/**
+ * What the run keeps of an answer once the test that read it is over: its status, headers, time
+ * and request, and the body's beginning. An answer can be as large as the response cap; a run
+ * keeps thousands of summaries, so that bounds its memory whatever the target sends.
+ */
+export function answerSummary(exchange: Exchange): Exchange {
+  const { json: _json, text, ...rest } = exchange;
+  if (text.length <= SUMMARY_BODY_CHARS) return withParsedBody({ ...rest, text });
+  return withParsedBody({ ...rest, text: text.slice(0, SUMMARY_BODY_CHARS), bodyLength: exchange.bodyLength ?? text.length });
+}
+
+/** The exchange with its `json` read from its text on demand (see Exchange.json). */
+export function withParsedBody(fields: Omit<Exchange, 'json'>): Exchange {
+  let held: WeakRef<object> | undefined;
+  return Object.defineProperty(fields, 'json', {
+    enumerable: true,
+    get(): unknown {
+      const kept = held?.deref();
+      if (kept !== undefined) return kept;
+      const value = parseJson(fields.text);
+      if (typeof value === 'object' && value !== null) held = new WeakRef(value);
+      return value;
+    },
+  }) as Exchange;
 }
 
 function parseJson(text: string): unknown {

@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import type { JWTPayload } from 'jose';
 import { operation, type OperationKey } from '../specs/index.ts';
 import { HarnessError } from './errors.ts';
-import type { Exchange, OutgoingRequest, SendOptions } from './http.ts';
+import { answerSummary, type Exchange, type OutgoingRequest, type SendOptions } from './http.ts';
 import { fixtureField } from './fixtures.ts';
 import { sharedKeys, type EvaluatedPlan, type MintedToken, type SkipCategory } from './plan.ts';
 import type { RequestCounter, Runtime } from './runtime.ts';
@@ -76,7 +76,7 @@ export class TargetSession implements RequestCounter {
     return this.runtime.forge;
   }
 
-  /** Every answer of the management interface in this run so far, in order. */
+  /** Every answer of the management interface in this run so far, in order, as its summary (http.ts answerSummary). */
   get answers(): readonly Exchange[] {
     return this.runtime.answers;
   }
@@ -162,7 +162,7 @@ export class TargetSession implements RequestCounter {
   async send(request: OutgoingRequest, options: SendOptions = {}): Promise<Exchange> {
     this.#ownRequest(request.method, request.url);
     const exchange = await this.#guard(() => this.runtime.http.send(request, options));
-    if (request.rateLimited) this.runtime.answers.push(exchange);
+    if (request.rateLimited) this.runtime.answers.push(answerSummary(exchange));
     return exchange;
   }
 
