@@ -4,7 +4,7 @@
 // "FAULT {json}" and "CONFORMANT {json}" lines for the parent.
 import { randomUUID } from 'node:crypto';
 import { parseClauseTag } from '../specs/index.ts';
-import type { MatrixEntry, RunSettings } from '../harness/settings.ts';
+import type { MatrixEntry, RunSettings } from '../harness/runner.ts';
 import { embeddedBucketFor, embeddedTargetForPlanning, exhaustionCapFor, startEmbeddedTarget, type EmbeddedTarget } from './embedded.ts';
 import type { ConformantResult, FaultResult } from './mutation.ts';
 import { DEFAULTS } from './options.ts';

@@ -46,10 +46,31 @@ export const DEFAULTS = {
   outDir: 'reports',
 } as const;
 
-/** Exit codes: what a CI step reads. */
-export const EXIT = { pass: 0, fail: 1, usage: 2, cannotRun: 3, incomplete: 4 } as const;
+/**
+ * Exit codes: what a CI step reads, each blaming one party. 1: the target broke a clause. 2: the
+ * local input (options, target file, baseline, the plan against --max-requests; nothing sent).
+ * 3: the target could not be tested as asked (unreachable, its token endpoint unusable, answers
+ * the test worker could not hold), or the reports cannot be written. 4: some clause not verified,
+ * each with its reason. 5: the suite itself erred (a bug to report).
+ */
+export const EXIT = { pass: 0, fail: 1, usage: 2, cannotRun: 3, incomplete: 4, suiteError: 5 } as const;
 
-export const VERDICT_EXIT = { PASS: EXIT.pass, FAIL: EXIT.fail, INCOMPLETE: EXIT.incomplete } as const;
+/** A run's exit code, from its verdict and whether (and why) it stopped. */
+export function exitCodeOf(result: {
+  verdict: 'PASS' | 'FAIL' | 'INCOMPLETE' | 'ERROR';
+  info: { stopped?: { cause: 'target' | 'rate-limit' | 'suite' } };
+}): number {
+  switch (result.verdict) {
+    case 'PASS':
+      return EXIT.pass;
+    case 'FAIL':
+      return EXIT.fail;
+    case 'ERROR':
+      return EXIT.suiteError;
+    case 'INCOMPLETE':
+      return result.info.stopped?.cause === 'target' ? EXIT.cannotRun : EXIT.incomplete;
+  }
+}
 
 export const HELP = `Usage: npm start -- [options]      (or: npx mgmt-api-conformance [options])
 

@@ -2,8 +2,16 @@
 // reason), the run (target, flags, suite version and commit, requests, time spent waiting for the
 // target's rate limit), gating failures before observed ones, then every clause of the registry
 // with its tests and status, per operation, and the skipped tests with their reasons.
-import { requestsPlanned } from './console.ts';
-import { operationCoverage, unverifiedReasons, type ClauseStatus, type RunResult, type TestOutcome } from './results.ts';
+import { requestsPlanned, tallyText } from './console.ts';
+import {
+  BUG_REPORT,
+  operationCoverage,
+  stoppedLine,
+  unverifiedReasons,
+  type ClauseStatus,
+  type RunResult,
+  type TestOutcome,
+} from './results.ts';
 
 const ICON: Record<ClauseStatus, string> = {
   verified: '✅ verified',
@@ -21,6 +29,7 @@ export const VERDICT_TEXT: Record<RunResult['verdict'], string> = {
   PASS: 'every gating clause was verified in full and passed',
   FAIL: 'a gating test failed',
   INCOMPLETE: 'no gating test failed, but some gating clauses were not verified (below, with the reason)',
+  ERROR: 'the suite itself erred (below): that says nothing of the target',
 };
 
 function cell(text: string): string {
@@ -32,9 +41,8 @@ export function renderSummary(result: RunResult): string {
   const lines: string[] = [
     '# Conformance report: management API v2',
     '',
-    `Result: **${result.verdict}**: ${VERDICT_TEXT[result.verdict]}. Contract: ${result.contract.passed} passed, ${result.contract.failed} failed, ${result.contract.skipped} skipped. ` +
-      `Observed: ${result.observed.passed} passed, ${result.observed.failed} failed, ${result.observed.skipped} skipped` +
-      `${info.strict ? ' (gating: --strict)' : ' (not gating)'}.`,
+    `Result: **${result.verdict}**: ${VERDICT_TEXT[result.verdict]}. Contract: ${tallyText(result.contract)}. ` +
+      `Observed: ${tallyText(result.observed)}${info.strict ? ' (gating: --strict)' : ' (not gating)'}.`,
     '',
     '| Run | |',
     '|---|---|',
@@ -52,7 +60,8 @@ export function renderSummary(result: RunResult): string {
     '',
   ];
   const unverified = unverifiedReasons(result);
-  if (info.stoppedEarly) lines.push(`The run stopped before its tests: ${cell(info.stoppedEarly)}`, '');
+  if (info.stopped) lines.push(cell(stoppedLine(info.stopped)), '');
+  if (result.verdict === 'ERROR') lines.push(BUG_REPORT, '');
   if (unverified.length > 0) {
     lines.push(
       '## Gating clauses not verified',
@@ -81,6 +90,11 @@ export function renderSummary(result: RunResult): string {
     lines,
     'Known failures (baseline, not gating)',
     failed.filter((t) => t.known),
+  );
+  failures(
+    lines,
+    "Suite errors (the suite's, not the target's)",
+    result.tests.filter((t) => t.state === 'error'),
   );
   if (result.fixedKnownFailures.length > 0) {
     lines.push(

@@ -103,7 +103,10 @@ describe('the verdict', () => {
   });
 
   it('is INCOMPLETE when the run stopped before its tests', () => {
-    const result = summarize([], [], { ...info, stoppedEarly: "the target's rate limit would keep the suite waiting 3600 s" });
+    const result = summarize([], [], {
+      ...info,
+      stopped: { cause: 'rate-limit', reason: "the target's rate limit would keep the suite waiting 3600 s" },
+    });
     expect(result.verdict).toBe('INCOMPLETE');
     expect(unverifiedReasons(result)[0]!.reasons).toEqual(["[rate-limit] the target's rate limit would keep the suite waiting 3600 s"]);
     expect(result.clauses.find((c) => c.id === 'redeliver.success.202')!.status).toBe('not verified');
