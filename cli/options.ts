@@ -152,12 +152,25 @@ export function envName(flag: string): string {
   return `CONFORMANCE_${flag.toUpperCase().replace(/-/g, '_')}`;
 }
 
-function integer(name: string, value: string | undefined, allowZero = false): number | undefined {
+/** What each whole-number option accepts: a value outside it is refused with the range. */
+const RANGES = {
+  seed: { min: 0, max: 2 ** 31 - 1 },
+  'num-runs': { min: 0, max: 10_000 },
+  'max-requests': { min: 1, max: 1_000_000 },
+  'exhaustion-max': { min: 1, max: 1_000_000 },
+  // A timer cannot wait longer than 2^31 - 1 ms; a request or a run has no business near that.
+  'request-timeout': { min: 1, max: 600_000 },
+  'run-timeout': { min: 1, max: 86_400 },
+} as const;
+
+function integer(name: keyof typeof RANGES, value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
-  if (!/^\d+$/.test(value) || (!allowZero && Number(value) === 0) || !Number.isSafeInteger(Number(value))) {
-    throw new UsageError(`--${name} needs a ${allowZero ? 'non-negative' : 'positive'} integer, got "${value}"`);
+  const { min, max } = RANGES[name];
+  const number = Number(value);
+  if (!/^\d+$/.test(value) || number < min || number > max) {
+    throw new UsageError(`--${name} needs a whole number from ${min} to ${max}, got "${value}"`);
   }
-  return Number(value);
+  return number;
 }
 
 function fraction(name: string, value: string | undefined): number | undefined {
@@ -179,7 +192,7 @@ function boolean(name: string, value: string | boolean | undefined): boolean {
 function valuesWithEnvironment(argv: string[], env: NodeJS.ProcessEnv): Partial<Record<FlagName, string | boolean | string[]>> {
   let parsed;
   try {
-    parsed = parseArgs({ args: argv, strict: true, allowPositionals: false, options: FLAGS });
+    parsed = parseArgs({ args: negativeValuesJoined(argv), strict: true, allowPositionals: false, options: FLAGS });
   } catch (error) {
     throw new UsageError((error as Error).message.split('\n')[0]!.replace(/\. To specify a positional.*$/, ''));
   }
@@ -190,6 +203,24 @@ function valuesWithEnvironment(argv: string[], env: NodeJS.ProcessEnv): Partial<
     values[name] = FLAGS[name].type === 'boolean' ? boolean(name, fromEnv) : name === 'operation' ? fromEnv.split(',') : fromEnv;
   }
   return values;
+}
+
+/**
+ * "--num-runs -1": parseArgs takes "-1" for an option and says only that the argument is
+ * ambiguous. A value that reads as a negative number is the option's, so its range check can say
+ * what it accepts.
+ */
+function negativeValuesJoined(argv: string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i += 1) {
+    const name = argv[i]!.startsWith('--') ? argv[i]!.slice(2) : '';
+    const next = argv[i + 1];
+    if ((FLAGS as Record<string, { type: string }>)[name]?.type === 'string' && next !== undefined && /^-[\d.]/.test(next)) {
+      out.push(`${argv[i]}=${next}`);
+      i += 1;
+    } else out.push(argv[i]!);
+  }
+  return out;
 }
 
 export function parseConformanceOptions(argv: string[], env: NodeJS.ProcessEnv = {}): ConformanceOptions {
@@ -211,9 +242,17 @@ export function parseConformanceOptions(argv: string[], env: NodeJS.ProcessEnv =
   const operations = (v.operation as string[] | undefined)?.flatMap((o) => o.split(',')).map((o) => o.trim());
   const unknown = operations?.filter((o) => !(OPERATION_FILTERS as readonly string[]).includes(o));
   if (unknown?.length) throw new UsageError(`--operation ${unknown.join(',')} is not one of ${OPERATION_FILTERS.join(', ')}`);
-  const seed = integer('seed', text('seed'), true);
-  const numRuns = integer('num-runs', text('num-runs'), true);
+  const seed = integer('seed', text('seed'));
+  const numRuns = integer('num-runs', text('num-runs'));
   const exhaustionMax = integer('exhaustion-max', text('exhaustion-max'));
+  const requestTimeoutMs = integer('request-timeout', text('request-timeout')) ?? DEFAULTS.requestTimeoutMs;
+  const runTimeoutSeconds = integer('run-timeout', text('run-timeout')) ?? DEFAULTS.runTimeoutSeconds;
+  // A request is sent only with its whole timeout before the run's bound (harness/http.ts).
+  if (runTimeoutSeconds * 1000 <= requestTimeoutMs) {
+    throw new UsageError(
+      `--run-timeout ${runTimeoutSeconds} s leaves no room for a request of --request-timeout ${requestTimeoutMs} ms: the run's bound must be longer than one request's`,
+    );
+  }
   return {
     ...(text('target-file') ? { targetFile: text('target-file')! } : {}),
     strict: boolean('strict', v.strict as boolean | undefined),
@@ -222,8 +261,8 @@ export function parseConformanceOptions(argv: string[], env: NodeJS.ProcessEnv =
     allowWrites: boolean('allow-writes', v['allow-writes'] as boolean | undefined),
     allowRateLimitExhaustion: boolean('allow-rate-limit-exhaustion', v['allow-rate-limit-exhaustion'] as boolean | undefined),
     ...(text('max-requests') !== undefined ? { maxRequests: integer('max-requests', text('max-requests'))! } : {}),
-    requestTimeoutMs: integer('request-timeout', text('request-timeout')) ?? DEFAULTS.requestTimeoutMs,
-    runTimeoutSeconds: integer('run-timeout', text('run-timeout')) ?? DEFAULTS.runTimeoutSeconds,
+    requestTimeoutMs,
+    runTimeoutSeconds,
     ...(numRuns !== undefined ? { numRuns } : {}),
     rateShare: fraction('rate-share', text('rate-share')) ?? DEFAULTS.rateShare,
     ...(exhaustionMax !== undefined ? { exhaustionMax } : {}),

@@ -337,7 +337,7 @@ describe('npm start refuses what it cannot run, and fails closed', () => {
   it('names a bad option and exits 2 without a stack trace', async () => {
     const finished = await run('cli/conformance.ts', ['--max-requests', 'many']);
     expect(finished.code).toBe(2);
-    expect(finished.stderr.trim()).toBe('error: --max-requests needs a positive integer, got "many" (see --help)');
+    expect(finished.stderr.trim()).toBe('error: --max-requests needs a whole number from 1 to 1000000, got "many" (see --help)');
   });
 
   it('names a bad target file and exits 2', async () => {
