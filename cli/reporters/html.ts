@@ -283,7 +283,7 @@ function clauseMatrix(result: RunResult): Markup {
   const statuses = Object.keys(STATUS_CLASS) as ClauseStatus[];
   const count = (status: ClauseStatus) => result.clauses.filter((c) => c.status === status && c.level === 'contract').length;
   const rows = result.clauses.map((c) => {
-    const total = c.passed + c.failed + c.skipped;
+    const total = c.passed + c.failed + c.errored + c.skipped;
     const note = c.status === 'not testable' ? (c.note ?? '') : c.status === 'gap' ? '' : c.reasons.join('; ');
     return html`<tr class="s-${STATUS_CLASS[c.status]}" data-status="${c.status}"><td><code>${c.id}</code><div class="clause-summary">${c.summary}</div></td><td class="tight">${c.section}</td><td class="tight">${c.level}${c.gating && c.level !== 'contract' ? ' (gating)' : ''}</td><td class="n tight" data-sort="${total}">${total === 0 ? '0' : `${c.passed}/${total}`}</td><td class="status">${c.status}</td><td class="note">${note}</td></tr>\n`;
   });
