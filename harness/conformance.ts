@@ -23,7 +23,8 @@ import { failedClauseChecks } from './expect.ts';
 import { evaluatePlan, PLANNING, skipNote, type EvaluatedPlan, type PlanContext, type PlanRegistry, type TestPlan } from './plan.ts';
 import { readRateLimitHeaders } from './rate-limit-headers.ts';
 import { runtimeFor } from './runtime.ts';
-import { SkipRequest, TargetSession } from './session.ts';
+import { TargetSession } from './session.ts';
+import { skipIn } from './skip.ts';
 import type { RunSettings } from './settings.ts';
 
 /** One answer's rate-limit headers, for the report's plot. */
@@ -142,7 +143,8 @@ async function runBody(
     await body(withTarget);
     return { state: 'passed' };
   } catch (error) {
-    if (error instanceof SkipRequest) return { state: 'skipped', detail: skipNote(error.category, error.message) };
+    const skip = skipIn(error);
+    if (skip) return { state: 'skipped', detail: skipNote(skip.category, skip.message) };
     if (session.stopped) return { state: 'skipped', detail: skipNote(session.stopped.category, session.stopped.reason) };
     return { state: failedClauseChecks() > failedBefore || isTargetError(error) ? 'failed' : 'error', error };
   } finally {

@@ -9,6 +9,7 @@ import type { JWTPayload } from 'jose';
 import { operation, type OperationKey } from '../specs/index.ts';
 import { HarnessError } from './errors.ts';
 import { answerSummary, type Exchange, type OutgoingRequest, type SendOptions } from './http.ts';
+import { SkipRequest } from './skip.ts';
 import { fixtureField } from './fixtures.ts';
 import { sharedKeys, type EvaluatedPlan, type MintedToken, type SkipCategory } from './plan.ts';
 import type { RequestCounter, Runtime } from './runtime.ts';
@@ -33,6 +34,8 @@ export interface CallInput extends SendOptions {
    */
   shared?: string;
 }
+
+export { SkipRequest } from './skip.ts';
 
 /** Harness errors that end what a test can do without saying anything of the target. */
 const STOPS: Partial<Record<HarnessError['code'], SkipCategory>> = {
@@ -273,16 +276,6 @@ export class TargetSession implements RequestCounter {
 
   #violation(what: string): never {
     throw new HarnessError('PLAN_VIOLATION', `suite bug: the test ${what}`);
-  }
-}
-
-/** A skip decided while the test runs, from a result it builds on; the wrapper turns it into a skip. */
-export class SkipRequest extends Error {
-  readonly category: SkipCategory;
-  constructor(category: SkipCategory, reason: string) {
-    super(reason);
-    this.name = 'SkipRequest';
-    this.category = category;
   }
 }
 
