@@ -71,6 +71,20 @@ export function describeCheck(check: ClauseCheck): string {
     if (shown.length > 0) lines.push(`  headers:  ${capped(shown.join('; '))}`);
     lines.push(`  request:  ${exchange.request.method} ${exchange.request.url}`);
     lines.push(`  replay:   ${toCurl(exchange.request)}`);
+    const hint = customDomainHint(check.clause, exchange);
+    if (hint) lines.push(`  hint:     ${hint}`);
   }
   return redactor.redact(lines.join('\n'));
+}
+
+/**
+ * A target that reads the custom domain from another header than the one sent ignores it, and
+ * its custom-domain clauses then fail as if it broke them: the real service reads
+ * auth0-custom-domain, where the spec says tenant-custom-domain.
+ */
+function customDomainHint(clause: string, exchange: Exchange): string | undefined {
+  if (!clause.includes('custom-domain')) return undefined;
+  const sent = Object.keys(exchange.request.headers).find((name) => name.toLowerCase().endsWith('custom-domain'));
+  if (sent === undefined) return undefined;
+  return `the request sent the custom domain in ${sent}; a target that reads it from another header ignores it (the real service reads auth0-custom-domain): custom_domain_header in the target file names the header to send`;
 }

@@ -33,7 +33,7 @@ const STATUS_CLASS: Record<ClauseStatus, string> = {
 };
 
 /** The labelled lines of a failure (harness/failure.ts writes them), in the order a reader wants them. */
-const FAILURE_FIELDS = ['expected', 'actual', 'response', 'headers', 'request', 'replay'] as const;
+const FAILURE_FIELDS = ['expected', 'actual', 'response', 'headers', 'request', 'replay', 'hint'] as const;
 
 const STYLE = `
 :root { --ink: #1f2328; --muted: #59636e; --line: #d1d9e0; --wash: #f6f8fa; --pass: #1a7f37; --fail: #cf222e; --warn: #9a6700; --blue: #0969da;
