@@ -227,9 +227,11 @@ const SUMMARY_BODY_CHARS = 1_024;
  * keeps thousands of summaries, so that bounds its memory whatever the target sends.
  */
 export function answerSummary(exchange: Exchange): Exchange {
-  const { json: _json, text, ...rest } = exchange;
-  if (text.length <= SUMMARY_BODY_CHARS) return withParsedBody({ ...rest, text });
-  return withParsedBody({ ...rest, text: text.slice(0, SUMMARY_BODY_CHARS), bodyLength: exchange.bodyLength ?? text.length });
+  // Field by field: spreading the exchange would read (parse) its body.
+  const { request, status, headers, text, ms, at, attempts } = exchange;
+  const kept = { request, status, headers, ms, at, attempts };
+  if (text.length <= SUMMARY_BODY_CHARS) return withParsedBody({ ...kept, text });
+  return withParsedBody({ ...kept, text: text.slice(0, SUMMARY_BODY_CHARS), bodyLength: exchange.bodyLength ?? text.length });
 }
 
 /** The exchange with its `json` read from its text on demand (see Exchange.json). */

@@ -38,6 +38,17 @@ describe('an answer kept past its test', () => {
     expect(excerpt(kept.text, kept.bodyLength)).toMatch(/… \(100008 chars\)$/);
     expect(excerpt('{"small": true}')).toBe('{"small": true}');
   });
+
+  it('is made without parsing the body (half a second for a megabyte of nested arrays)', () => {
+    const { request, status, headers, ms, at, attempts } = exchange();
+    const unparsable = Object.defineProperty({ request, status, headers, ms, at, attempts, text: '[[]]' }, 'json', {
+      enumerable: true,
+      get: () => {
+        throw new Error('parsed');
+      },
+    }) as Exchange;
+    expect(answerSummary(unparsable).text).toBe('[[]]');
+  });
 });
 
 describe('a custom-domain failure', () => {
