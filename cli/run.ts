@@ -98,12 +98,13 @@ async function prepare(options: ConformanceOptions): Promise<Prepared> {
   const outDir = resolve(options.outDir);
   const reportDir = options.shard ? join(outDir, 'shards', `${options.shard.index}-of-${options.shard.count}`) : outDir;
   if (!options.list) {
-    try {
-      prepareReportDir(outDir);
-      if (reportDir !== outDir) prepareReportDir(reportDir);
-    } catch (error) {
-      const err = error as NodeJS.ErrnoException;
-      throw new RunStop(EXIT.cannotRun, `cannot write reports to ${err.path ?? outDir}: ${err.code ?? err.message}`);
+    for (const dir of new Set([outDir, reportDir])) {
+      try {
+        prepareReportDir(dir);
+      } catch (error) {
+        const err = error as NodeJS.ErrnoException;
+        throw new RunStop(EXIT.cannotRun, `cannot write reports to ${dir}: ${err.code ?? err.message}`);
+      }
     }
   }
   const baseline = options.baseline ? await guardConfig(() => loadBaseline(options.baseline!)) : [];
@@ -342,7 +343,7 @@ function report(result: RunResult, prepared: Prepared, io: RunIo, print: (line: 
     paths = writeReports(result, prepared.reportDir);
   } catch (error) {
     const err = error as NodeJS.ErrnoException;
-    throw new RunStop(EXIT.cannotRun, `cannot write reports to ${err.path ?? prepared.reportDir}: ${err.code ?? err.message}`);
+    throw new RunStop(EXIT.cannotRun, `cannot write reports to ${prepared.reportDir}: ${err.code ?? err.message}`);
   }
   printRunSummary(result, paths, print);
   writeGithubOutput(result, io.env, print);
