@@ -2,7 +2,7 @@
 // by hand, against a faulty mock and against nothing; what it writes (JUnit valid for CI tools,
 // results.json, summary.md, GitHub output); how it fails closed; and the secrets of the target
 // file never appear in what it prints or writes.
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -14,6 +14,7 @@ import { outcomes, resultsOf, root, run, startMockProgram, writeTargetFile, type
 
 const SEED = '20261122';
 const work = mkdtempSync(join(tmpdir(), 'conformance-e2e-'));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
 const mockTarget = parse(readFileSync(join(root, 'targets', 'mock.yaml'), 'utf8')) as {
   roles: Record<string, { client_id: string; client_secret?: string }>;
 } & Record<string, unknown>;

@@ -3,7 +3,7 @@
 // verify; --list sends nothing and agrees with what a run sends; the budget, the time bound, a
 // target that never rate-limits, one whose headers would keep the suite waiting, and a token
 // endpoint issuing a token that cannot be a header each end with their own verdict and message.
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resultsOf, root, run, startMockProgram, writeTargetFile, type Finished, type Started } from './support/programs.ts';
 
 const work = mkdtempSync(join(tmpdir(), 'real-tenant-e2e-'));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
 const mockTarget = parse(readFileSync(join(root, 'targets', 'mock.yaml'), 'utf8')) as Record<string, any>;
 
 /** A target file that does not declare a test double: the suite treats it as someone's tenant. */
