@@ -114,11 +114,13 @@ Every option has an environment variable: CONFORMANCE_ and its name in capitals,
 e.g. CONFORMANCE_TARGET_FILE=t.yaml, CONFORMANCE_ALLOW_WRITES=true. Flags win.
 Targets behind an HTTP proxy: HTTPS_PROXY, HTTP_PROXY and NO_PROXY are honoured.
 
-Exit status: 0 PASS, every gating clause verified; 1 FAIL, a gating test failed;
-2 bad option, target file or plan (over --max-requests); 3 the run could not be
-carried out (target unreachable, reports not writable); 4 INCOMPLETE, some gating
-clause was not verified (missing opt-in, fixture, role, token alternative, budget or
-time), listed with the reason.`;
+Exit status: 0 PASS, every gating clause verified; 1 FAIL, the target broke a gating
+clause; 2 bad option, target file, baseline or plan (over --max-requests), nothing sent;
+3 the target could not be tested as asked (unreachable, its token endpoint unusable,
+answers too large for the test worker; reports written with the reason) or the reports
+cannot be written; 4 INCOMPLETE, some gating clause was not verified (missing opt-in,
+fixture, role, token alternative, budget or time), listed with the reason; 5 ERROR, the
+suite itself erred (a bug of the suite, to report).`;
 
 const FLAGS = {
   'target-file': { type: 'string' },
