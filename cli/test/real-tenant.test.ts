@@ -226,7 +226,7 @@ describe('a target whose headers say nothing is left for an hour', () => {
       expect(Date.now() - started).toBeLessThan(20_000);
       expect(finished.code).toBe(4);
       expect(finished.stdout).toMatch(
-        /STOPPED before the tests: the target's rate limit would keep the suite waiting 3\d\d\d s \(X-RateLimit-Remaining 0, X-RateLimit-Reset .*\), past the run's time bound of \d+ s/,
+        /The run stopped \(the target's rate limit\): the target's rate limit would keep the suite waiting 3\d\d\d s \(X-RateLimit-Remaining 0, X-RateLimit-Reset .*\), past the run's time bound of \d+ s/,
       );
       expect(finished.stdout).toContain('RESULT: INCOMPLETE');
     } finally {
