@@ -6,20 +6,19 @@
 //     reason: staging answers 200 until TICKET-123 ships
 //   - test: "[§7 errors.404.vault] an unknown vault connection is answered 404 \"Connection not found\""
 //     reason: ...
-import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
-import { ConfigError } from '../harness/errors.ts';
+import { ConfigError, readBoundedText } from '../harness/runner.ts';
 import { hasClause } from '../specs/index.ts';
 import type { Baseline } from './reporters/results.ts';
 
 export function loadBaseline(path: string): Baseline {
   const where = `baseline ${path}`;
+  const text = readBoundedText(path, where);
   let raw: unknown;
   try {
-    raw = parse(readFileSync(path, 'utf8'));
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new ConfigError(`${where}: ${code ? `cannot be read (${code})` : 'is not valid YAML'}`);
+    raw = parse(text);
+  } catch {
+    throw new ConfigError(`${where}: is not valid YAML`);
   }
   if (!Array.isArray(raw)) throw new ConfigError(`${where}: must be a list of { clause | test, reason }`);
   return raw.map((entry: unknown, index) => {

@@ -7,7 +7,7 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { exitWhenFlushed } from './exit.ts';
-import { EXIT, VERDICT_EXIT } from './options.ts';
+import { EXIT, exitCodeOf } from './options.ts';
 
 const USAGE = `Usage: npm run check-traffic -- [options] FILE...
        npx mgmt-api-conformance check-traffic [options] FILE...
@@ -33,7 +33,7 @@ the recordings reached); 1 FAIL; 2 bad option or recording; 3 the reports cannot
 4 nothing to judge.`;
 
 const fail = async (code: number, message: string): Promise<number> => {
-  const { redactor } = await import('../harness/redact.ts');
+  const { redactor } = await import('../harness/runner.ts');
   process.stderr.write(`error: ${redactor.redact(message)}\n`);
   return code;
 };
@@ -71,7 +71,7 @@ async function main(): Promise<number> {
   const started = Date.now();
   const { readRecording, RecordingError } = await import('../traffic/recording.ts');
   const { secretsOf } = await import('../traffic/secrets.ts');
-  const { redactor } = await import('../harness/redact.ts');
+  const { redactor } = await import('../harness/runner.ts');
   let recordings;
   try {
     recordings = positionals.map((file) => readRecording(file));
@@ -116,7 +116,7 @@ async function main(): Promise<number> {
     return fail(EXIT.cannotRun, `cannot write reports to ${err.path ?? outDir}: ${err.code ?? err.message}`);
   }
   printTrafficSummary(result, paths, (line) => process.stdout.write(`${redactor.redact(line)}\n`));
-  return VERDICT_EXIT[result.verdict];
+  return exitCodeOf({ verdict: result.verdict, info: {} });
 }
 
 main().then(

@@ -49,7 +49,7 @@ async function main(): Promise<number> {
   const { loadRun, CompareError } = await import('./compare/runs.ts');
   const { compareRuns } = await import('./compare/comparison.ts');
   const { renderCompareHtml, renderCompareMarkdown, headline } = await import('./compare/render.ts');
-  const { redactor } = await import('../harness/redact.ts');
+  const { redactor } = await import('../harness/runner.ts');
   let comparison;
   try {
     comparison = compareRuns(loadRun(parsed.positionals[0]!), loadRun(parsed.positionals[1]!));

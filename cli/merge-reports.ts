@@ -8,7 +8,7 @@ import { exitWhenFlushed } from './exit.ts';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { EXIT, VERDICT_EXIT } from './options.ts';
+import { EXIT, exitCodeOf } from './options.ts';
 import type { RunResult } from './reporters/results.ts';
 
 const USAGE = `Usage: npm run merge-reports -- [--out DIR] [--shards N]
@@ -21,8 +21,9 @@ results.json, with the verdict of the whole run.
   --shards N    how many shards the run had (default: what the shards' reports say)
   -h, --help    show this help
 
-Exit status as npm start: 0 PASS, 1 FAIL, 4 INCOMPLETE; 2 bad option; 3 a shard is
-missing, or the shards come from different runs.`;
+Exit status as npm start: 0 PASS, 1 FAIL, 4 INCOMPLETE, 5 the suite erred; 2 bad option;
+3 a shard is missing, the shards come from different runs, or a shard's target could not be
+tested as asked.`;
 
 /** Says what went wrong; the caller returns the exit code. */
 const fail = (code: number, message: string): number => {
@@ -89,7 +90,7 @@ async function main(): Promise<number> {
   print(`merged ${count} shard${count === 1 ? '' : 's'} of the run against ${merged.result.info.target}`);
   printRunSummary(merged.result, paths, print);
   writeGithubOutput(merged.result, process.env, print);
-  return VERDICT_EXIT[merged.result.verdict];
+  return exitCodeOf(merged.result);
 }
 
 main().then(

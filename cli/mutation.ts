@@ -11,35 +11,11 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { projectRoot } from './paths.ts';
+import { parseLine, type ConformantResult, type FaultResult, type WorkerJob } from './mutation-job.ts';
 
 /** Generated cases per property against a faulty mock, on top of the deterministic ones. */
 const FAULT_NUM_RUNS = 10;
 const DEFAULT_SEEDS = 3;
-
-export interface FaultResult {
-  fault: string;
-  clause: string;
-  caught: boolean;
-  caughtBy?: string;
-  /** Tests of the clause that ran against the fault, and how they ended. */
-  tests: { passed: number; failed: number; skipped: number };
-  /** Time of the fault's own tests, within its worker's matrix run. */
-  ms: number;
-  error?: string;
-}
-
-export interface ConformantResult {
-  seed: number;
-  passed: boolean;
-  problems: string[];
-  ms: number;
-}
-
-interface WorkerJob {
-  faults: string[];
-  seeds: number[];
-  keyFile: string;
-}
 
 const USAGE = `Usage: npm run mutation -- [--faults ID,ID] [--jobs N] [--seeds N] [--json FILE]
 
@@ -47,6 +23,13 @@ Runs every test citing each fault's clause against the mock with that fault (moc
 ${FAULT_NUM_RUNS} generated cases per property on top of the deterministic ones, and the whole suite against
 the conformant mock with N seeds (default ${DEFAULT_SEEDS}). Passes when every fault is caught by a test
 citing its clause and the conformant runs have no failure. Prints per-fault and total times.`;
+
+interface GateOptions {
+  faults: string[];
+  seeds: number;
+  jobs: number;
+  json?: string;
+}
 
 async function main(): Promise<number> {
   const { values } = parseArgs({
@@ -75,14 +58,18 @@ async function main(): Promise<number> {
     return 0;
   }
   const { faultCatalogue } = await import('../mock/faults/catalogue.ts');
-  const selected = values.faults ? values.faults.split(',').map((s) => s.trim()) : faultCatalogue.map((f) => f.id);
-  const unknown = selected.filter((id) => !faultCatalogue.some((f) => f.id === id));
+  const faults = values.faults ? values.faults.split(',').map((s) => s.trim()) : faultCatalogue.map((f) => f.id);
+  const unknown = faults.filter((id) => !faultCatalogue.some((f) => f.id === id));
   if (unknown.length > 0) throw new Error(`unknown fault ${unknown.join(', ')}; see mock/faults/README.md`);
-  const seedCount = Number(values.seeds);
-  const jobCount = Number(values.jobs ?? Math.max(1, Math.min(availableParallelism(), 4)));
-  if (!Number.isInteger(seedCount) || seedCount < 0) throw new Error(`--seeds needs a non-negative integer, got "${values.seeds}"`);
-  if (!Number.isInteger(jobCount) || jobCount < 1) throw new Error(`--jobs needs a positive integer, got "${values.jobs}"`);
+  const seeds = Number(values.seeds);
+  const jobs = Number(values.jobs ?? Math.max(1, Math.min(availableParallelism(), 4)));
+  if (!Number.isInteger(seeds) || seeds < 0) throw new Error(`--seeds needs a non-negative integer, got "${values.seeds}"`);
+  if (!Number.isInteger(jobs) || jobs < 1) throw new Error(`--jobs needs a positive integer, got "${values.jobs}"`);
+  return gate({ faults, seeds, jobs, ...(values.json ? { json: values.json } : {}) });
+}
 
+/** The gate: the faults and conformant runs spread over worker processes, then the report. */
+async function gate(options: GateOptions): Promise<number> {
   const started = Date.now();
   const work = mkdtempSync(join(tmpdir(), 'mutation-'));
   try {
@@ -90,36 +77,37 @@ async function main(): Promise<number> {
     const keyFile = join(work, 'signing-key.pem');
     const { exportPKCS8, generateKeyPair } = await import('jose');
     writeFileSync(keyFile, await exportPKCS8((await generateKeyPair('RS256', { extractable: true })).privateKey), { mode: 0o600 });
-    const seeds = Array.from({ length: seedCount }, (_, i) => 1000 + i * 7919);
-    const jobs: WorkerJob[] = Array.from({ length: jobCount }, () => ({ faults: [], seeds: [], keyFile }));
-    selected.forEach((id, i) => jobs[i % jobCount]!.faults.push(id));
+    const seeds = Array.from({ length: options.seeds }, (_, i) => 1000 + i * 7919);
+    const jobs: WorkerJob[] = Array.from({ length: options.jobs }, () => ({ faults: [], seeds: [], keyFile }));
+    options.faults.forEach((id, i) => jobs[i % options.jobs]!.faults.push(id));
     // Conformant runs go to the workers with the fewest faults first.
-    seeds.forEach((seed, i) => jobs[jobCount - 1 - (i % jobCount)]!.seeds.push(seed));
-    process.stdout.write(`mutation gate: ${selected.length} faults and ${seedCount} conformant runs over ${jobCount} workers\n`);
+    seeds.forEach((seed, i) => jobs[options.jobs - 1 - (i % options.jobs)]!.seeds.push(seed));
+    process.stdout.write(
+      `mutation gate: ${options.faults.length} faults and ${options.seeds} conformant runs over ${options.jobs} workers\n`,
+    );
     const faults: FaultResult[] = [];
     const conformant: ConformantResult[] = [];
+    const onLine = (text: string) => {
+      const line = parseLine(text);
+      if (line && 'fault' in line) {
+        faults.push(line.fault);
+        process.stdout.write(`  ${line.fault.caught ? 'ok  ' : 'FAIL'} ${line.fault.fault} (${line.fault.ms} ms)\n`);
+      } else if (line) {
+        conformant.push(line.conformant);
+        const run = line.conformant;
+        process.stdout.write(`  ${run.passed ? 'ok  ' : 'FAIL'} conformant mock, seed ${run.seed} (${(run.ms / 1000).toFixed(1)} s)\n`);
+      }
+    };
     await Promise.all(
       jobs
         .filter((job) => job.faults.length + job.seeds.length > 0)
         .map((job, i) => {
           const file = join(work, `job-${i}.json`);
           writeFileSync(file, JSON.stringify(job));
-          return spawnWorker(file, (line) => {
-            if (line.startsWith('FAULT ')) {
-              const result = JSON.parse(line.slice(6)) as FaultResult;
-              faults.push(result);
-              process.stdout.write(`  ${result.caught ? 'ok  ' : 'FAIL'} ${result.fault} (${result.ms} ms)\n`);
-            } else if (line.startsWith('CONFORMANT ')) {
-              const result = JSON.parse(line.slice(11)) as ConformantResult;
-              conformant.push(result);
-              process.stdout.write(
-                `  ${result.passed ? 'ok  ' : 'FAIL'} conformant mock, seed ${result.seed} (${(result.ms / 1000).toFixed(1)} s)\n`,
-              );
-            }
-          });
+          return spawnWorker(file, onLine);
         }),
     );
-    return report(selected, faults, conformant, Date.now() - started, values.json);
+    return report(options.faults, faults, conformant, Date.now() - started, options.json);
   } finally {
     rmSync(work, { recursive: true, force: true });
   }

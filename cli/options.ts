@@ -50,10 +50,31 @@ export const DEFAULTS = {
   outDir: 'reports',
 } as const;
 
-/** Exit codes: what a CI step reads. */
-export const EXIT = { pass: 0, fail: 1, usage: 2, cannotRun: 3, incomplete: 4 } as const;
+/**
+ * Exit codes: what a CI step reads, each blaming one party. 1: the target broke a clause. 2: the
+ * local input (options, target file, baseline, the plan against --max-requests; nothing sent).
+ * 3: the target could not be tested as asked (unreachable, its token endpoint unusable, answers
+ * the test worker could not hold), or the reports cannot be written. 4: some clause not verified,
+ * each with its reason. 5: the suite itself erred (a bug to report).
+ */
+export const EXIT = { pass: 0, fail: 1, usage: 2, cannotRun: 3, incomplete: 4, suiteError: 5 } as const;
 
-export const VERDICT_EXIT = { PASS: EXIT.pass, FAIL: EXIT.fail, INCOMPLETE: EXIT.incomplete } as const;
+/** A run's exit code, from its verdict and whether (and why) it stopped. */
+export function exitCodeOf(result: {
+  verdict: 'PASS' | 'FAIL' | 'INCOMPLETE' | 'ERROR';
+  info: { stopped?: { cause: 'target' | 'rate-limit' | 'suite' } };
+}): number {
+  switch (result.verdict) {
+    case 'PASS':
+      return EXIT.pass;
+    case 'FAIL':
+      return EXIT.fail;
+    case 'ERROR':
+      return EXIT.suiteError;
+    case 'INCOMPLETE':
+      return result.info.stopped?.cause === 'target' ? EXIT.cannotRun : EXIT.incomplete;
+  }
+}
 
 export const HELP = `Usage: npm start -- [options]      (or: npx mgmt-api-conformance [options])
 
@@ -102,11 +123,13 @@ Every option has an environment variable: CONFORMANCE_ and its name in capitals,
 e.g. CONFORMANCE_TARGET_FILE=t.yaml, CONFORMANCE_ALLOW_WRITES=true. Flags win.
 Targets behind an HTTP proxy: HTTPS_PROXY, HTTP_PROXY and NO_PROXY are honoured.
 
-Exit status: 0 PASS, every gating clause verified; 1 FAIL, a gating test failed;
-2 bad option, target file or plan (over --max-requests); 3 the run could not be
-carried out (target unreachable, reports not writable); 4 INCOMPLETE, some gating
-clause was not verified (missing opt-in, fixture, role, token alternative, budget or
-time), listed with the reason.`;
+Exit status: 0 PASS, every gating clause verified; 1 FAIL, the target broke a gating
+clause; 2 bad option, target file, baseline or plan (over --max-requests), nothing sent;
+3 the target could not be tested as asked (unreachable, its token endpoint unusable,
+answers too large for the test worker; reports written with the reason) or the reports
+cannot be written; 4 INCOMPLETE, some gating clause was not verified (missing opt-in,
+fixture, role, token alternative, budget or time), listed with the reason; 5 ERROR, the
+suite itself erred (a bug of the suite, to report).`;
 
 const FLAGS = {
   'target-file': { type: 'string' },
@@ -142,12 +165,25 @@ export function envName(flag: string): string {
   return `CONFORMANCE_${flag.toUpperCase().replace(/-/g, '_')}`;
 }
 
-function integer(name: string, value: string | undefined, allowZero = false): number | undefined {
+/** What each whole-number option accepts: a value outside it is refused with the range. */
+const RANGES = {
+  seed: { min: 0, max: 2 ** 31 - 1 },
+  'num-runs': { min: 0, max: 10_000 },
+  'max-requests': { min: 1, max: 1_000_000 },
+  'exhaustion-max': { min: 1, max: 1_000_000 },
+  // A timer cannot wait longer than 2^31 - 1 ms; a request or a run has no business near that.
+  'request-timeout': { min: 1, max: 600_000 },
+  'run-timeout': { min: 1, max: 86_400 },
+} as const;
+
+function integer(name: keyof typeof RANGES, value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
-  if (!/^\d+$/.test(value) || (!allowZero && Number(value) === 0) || !Number.isSafeInteger(Number(value))) {
-    throw new UsageError(`--${name} needs a ${allowZero ? 'non-negative' : 'positive'} integer, got "${value}"`);
+  const { min, max } = RANGES[name];
+  const number = Number(value);
+  if (!/^\d+$/.test(value) || number < min || number > max) {
+    throw new UsageError(`--${name} needs a whole number from ${min} to ${max}, got "${value}"`);
   }
-  return Number(value);
+  return number;
 }
 
 function fraction(name: string, value: string | undefined): number | undefined {
@@ -169,7 +205,7 @@ function boolean(name: string, value: string | boolean | undefined): boolean {
 function valuesWithEnvironment(argv: string[], env: NodeJS.ProcessEnv): Partial<Record<FlagName, string | boolean | string[]>> {
   let parsed;
   try {
-    parsed = parseArgs({ args: argv, strict: true, allowPositionals: false, options: FLAGS });
+    parsed = parseArgs({ args: negativeValuesJoined(argv), strict: true, allowPositionals: false, options: FLAGS });
   } catch (error) {
     throw new UsageError((error as Error).message.split('\n')[0]!.replace(/\. To specify a positional.*$/, ''));
   }
@@ -180,6 +216,24 @@ function valuesWithEnvironment(argv: string[], env: NodeJS.ProcessEnv): Partial<
     values[name] = FLAGS[name].type === 'boolean' ? boolean(name, fromEnv) : name === 'operation' ? fromEnv.split(',') : fromEnv;
   }
   return values;
+}
+
+/**
+ * "--num-runs -1": parseArgs takes "-1" for an option and says only that the argument is
+ * ambiguous. A value that reads as a negative number is the option's, so its range check can say
+ * what it accepts.
+ */
+function negativeValuesJoined(argv: string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i += 1) {
+    const name = argv[i]!.startsWith('--') ? argv[i]!.slice(2) : '';
+    const next = argv[i + 1];
+    if ((FLAGS as Record<string, { type: string }>)[name]?.type === 'string' && next !== undefined && /^-[\d.]/.test(next)) {
+      out.push(`${argv[i]}=${next}`);
+      i += 1;
+    } else out.push(argv[i]!);
+  }
+  return out;
 }
 
 export function parseConformanceOptions(argv: string[], env: NodeJS.ProcessEnv = {}): ConformanceOptions {
@@ -205,9 +259,17 @@ export function parseConformanceOptions(argv: string[], env: NodeJS.ProcessEnv =
   if (matrixScope !== undefined && matrixScope !== 'core' && matrixScope !== 'full') {
     throw new UsageError(`--matrix needs core or full, got "${matrixScope}"`);
   }
-  const seed = integer('seed', text('seed'), true);
-  const numRuns = integer('num-runs', text('num-runs'), true);
+  const seed = integer('seed', text('seed'));
+  const numRuns = integer('num-runs', text('num-runs'));
   const exhaustionMax = integer('exhaustion-max', text('exhaustion-max'));
+  const requestTimeoutMs = integer('request-timeout', text('request-timeout')) ?? DEFAULTS.requestTimeoutMs;
+  const runTimeoutSeconds = integer('run-timeout', text('run-timeout')) ?? DEFAULTS.runTimeoutSeconds;
+  // A request is sent only with its whole timeout before the run's bound (harness/http.ts).
+  if (runTimeoutSeconds * 1000 <= requestTimeoutMs) {
+    throw new UsageError(
+      `--run-timeout ${runTimeoutSeconds} s leaves no room for a request of --request-timeout ${requestTimeoutMs} ms: the run's bound must be longer than one request's`,
+    );
+  }
   return {
     ...(text('target-file') ? { targetFile: text('target-file')! } : {}),
     strict: boolean('strict', v.strict as boolean | undefined),
@@ -216,8 +278,8 @@ export function parseConformanceOptions(argv: string[], env: NodeJS.ProcessEnv =
     allowWrites: boolean('allow-writes', v['allow-writes'] as boolean | undefined),
     allowRateLimitExhaustion: boolean('allow-rate-limit-exhaustion', v['allow-rate-limit-exhaustion'] as boolean | undefined),
     ...(text('max-requests') !== undefined ? { maxRequests: integer('max-requests', text('max-requests'))! } : {}),
-    requestTimeoutMs: integer('request-timeout', text('request-timeout')) ?? DEFAULTS.requestTimeoutMs,
-    runTimeoutSeconds: integer('run-timeout', text('run-timeout')) ?? DEFAULTS.runTimeoutSeconds,
+    requestTimeoutMs,
+    runTimeoutSeconds,
     ...(numRuns !== undefined ? { numRuns } : {}),
     rateShare: fraction('rate-share', text('rate-share')) ?? DEFAULTS.rateShare,
     ...(exhaustionMax !== undefined ? { exhaustionMax } : {}),

@@ -1,12 +1,9 @@
 // The request plan of a run, from the tests' evaluated plans: each runnable test's own requests,
 // each shared request once (a role's token, a read, one exhaustion at its cap), and the
 // preflight. `--list` prints it; the runner refuses a plan over --max-requests before sending.
-import { sharedKeys } from '../harness/plan.ts';
+import { PREFLIGHT_REQUESTS, sharedKeys } from '../harness/runner.ts';
 import { clause, hasClause, parseClauseTag } from '../specs/index.ts';
 import type { PlannedTest } from './suite-runner.ts';
-
-/** The runner's own requests before the suite: a token of the global role and one probe read. */
-export const PREFLIGHT_REQUESTS = 2;
 
 export interface RunPlan {
   tests: PlannedTest[];

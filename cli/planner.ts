@@ -6,8 +6,7 @@
 import { readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { evaluatePlan, PLANNING, type PlanRegistry, type TestPlan } from '../harness/plan.ts';
-import type { RunSettings } from '../harness/settings.ts';
+import { evaluatePlan, PLANNING, type PlanRegistry, type RunSettings, type TestPlan } from '../harness/runner.ts';
 import { orderSuiteFiles, shardOf } from '../suites/order.ts';
 import { projectRoot } from './paths.ts';
 import type { PlannedTest } from './suite-runner.ts';

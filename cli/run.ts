@@ -1,37 +1,50 @@
-// The conformance run behind `npm start`, once the options are parsed:
-//   1. the report directory is checked and an earlier run's reports removed (fail closed);
-//   2. the target is resolved (a target file, or the embedded mock's description);
-//   3. the suite is planned (collected, nothing sent): --list prints the plan and stops; a filter
-//      that selects nothing, or a plan over --max-requests, is refused before any request;
-//   4. the embedded mock starts, sized to the plan; the preflight gets a token and reads the
-//      target's rate-limit state (a target that would keep the suite waiting past its bound is
-//      reported up front);
-//   5. the suites run, and the reports are written from their results with the verdict:
-//      PASS (0) every gating clause verified, FAIL (1) a gating test failed, INCOMPLETE (4) some
-//      gating clause not verified, each listed with its reason.
+// The conformance run behind `npm start`, once the options are parsed, in phases that read top to
+// bottom:
+//   prepare    the report directory checked and an earlier run's reports removed (fail closed),
+//              the baseline and the target read (a target file, or the embedded mock's description);
+//   plan       the suite planned, nothing sent: --list prints the plan; a filter that selects
+//              nothing, or a plan over --max-requests, is refused before any request;
+//   preflight  the embedded mock started, sized to the plan; a token and one probe of the target's
+//              rate limit (a target that cannot be tested as asked stops the run here);
+//   run        the suites, in the test worker, with the run's settings as one message;
+//   judge      the results joined to the clause registry, and the verdict;
+//   report     the reports written, the summary printed, the exit code returned.
+// Three kinds of outcome, never mixed (README, "Verdicts"): the target broke a clause (FAIL, 1);
+// the target could not be tested as asked (3, or INCOMPLETE, 4, with the reason; reports
+// written); the suite itself erred (ERROR, 5, with a request for a bug report). Exit 2 is for
+// local input only, before anything is sent.
 import { randomInt, randomUUID } from 'node:crypto';
 import { join, resolve } from 'node:path';
-import { loadTargetFile } from '../harness/config.ts';
-import { ConfigError, HarnessError } from '../harness/errors.ts';
-import { redactor } from '../harness/redact.ts';
-import type { ResolvedTarget, RunSettings } from '../harness/settings.ts';
+import {
+  ConfigError,
+  HarnessError,
+  loadTargetFile,
+  preflight,
+  redactor,
+  waitPastBound,
+  type RateLimitObservation,
+  type ResolvedTarget,
+  type RunSettings,
+} from '../harness/runner.ts';
 import { loadBaseline } from './baseline.ts';
 import { embeddedBucketFor, embeddedTargetForPlanning, exhaustionCapFor, startEmbeddedTarget } from './embedded.ts';
-import { DEFAULTS, EXIT, UsageError, VERDICT_EXIT, type ConformanceOptions } from './options.ts';
+import { DEFAULTS, EXIT, exitCodeOf, UsageError, type ConformanceOptions } from './options.ts';
 import { projectRoot, suiteCommit, suiteVersion } from './paths.ts';
 import { renderMatrix } from './matrix-listing.ts';
-import { leftOutByBudget, planOf, renderPlan } from './plan.ts';
-import { matrixScopeOf } from '../harness/suite/matrix.ts';
+import { leftOutByBudget, planOf, renderPlan, type RunPlan } from './plan.ts';
 import { planTests, suiteFiles } from './planner.ts';
-import { preflight, waitPastBound } from './preflight.ts';
 import { printRunSummary } from './reporters/console.ts';
 import { writeGithubOutput } from './reporters/github.ts';
-import { summarize, testsOf, type Baseline, type RunInfo, type RunResult } from './reporters/results.ts';
+import { printable } from './reporters/printable.ts';
+import { BUG_REPORT, summarize, testsOf, type Baseline, type RunInfo, type RunResult, type RunStopped } from './reporters/results.ts';
 import { prepareReportDir, RECORDING_FILE, writeReports } from './reporters/write.ts';
-import { SuiteRunner } from './suite-runner.ts';
+import { SuiteRunner, type SuiteRun } from './suite-runner.ts';
 
 export interface RunIo {
+  /** A line for the console (stdout). */
   print: (line: string) => void;
+  /** A line for the error stream (stderr): why a run stopped, for a CI log that shows only that. */
+  warn: (line: string) => void;
   env: NodeJS.ProcessEnv;
 }
 
@@ -45,178 +58,116 @@ export class RunStop extends Error {
 }
 
 export async function conformanceRun(options: ConformanceOptions, io: RunIo): Promise<number> {
+  const print = (line: string) => io.print(printable(redactor.redact(line)));
+  const prepared = await prepare(options);
+  const planned = await plan(prepared);
+  if (options.list) {
+    for (const line of renderPlan(planned.plan, prepared.target.source, planned.exhaustionMax)) print(line);
+    for (const line of renderMatrix(options.matrixScope ?? (prepared.target.testDouble ? 'full' : 'core'))) print(line);
+    return EXIT.pass;
+  }
+  if (planned.leftOut) {
+    print(
+      `the plan needs ${planned.plan.total} requests, over --max-requests ${planned.maxRequests}: ${Object.keys(planned.leftOut).length} tests are left out by priority (the contract first, the rate-limit exhaustion next, the observed level last)`,
+    );
+  }
+  return withTarget(prepared, planned, async (target) => {
+    print(
+      `conformance run against ${target.source} (${target.baseUrl}), seed ${prepared.seed}${options.shard ? `, shard ${options.shard.index}/${options.shard.count}` : ''}; plan: ${planned.plan.total} requests`,
+    );
+    const checked = await preflightPhase(target, prepared);
+    const ran: Ran = checked.stopped
+      ? { tests: [], unhandled: [], stopped: checked.stopped }
+      : await runPhase(runSettings(prepared, planned, target, checked), prepared, print);
+    const result = judge(ran, prepared, planned, target, checked.requests);
+    return report(result, prepared, io, print);
+  });
+}
+
+// --- prepare ---------------------------------------------------------------------------------
+
+/** What the run is, before anything is planned or sent. */
+interface Prepared {
+  options: ConformanceOptions;
+  started: number;
+  runId: string;
+  seed: number;
+  /** Where the reports go: --out, or a shard's folder under it. */
+  reportDir: string;
+  baseline: Baseline;
+  embedded: boolean;
+  /** The target as the plan sees it (the embedded mock's URLs are known once it starts). */
+  target: ResolvedTarget;
+}
+
+async function prepare(options: ConformanceOptions): Promise<Prepared> {
   const started = Date.now();
-  const print = (line: string) => io.print(redactor.redact(line));
   const outDir = resolve(options.outDir);
   const reportDir = options.shard ? join(outDir, 'shards', `${options.shard.index}-of-${options.shard.count}`) : outDir;
   if (!options.list) {
-    try {
-      prepareReportDir(outDir);
-      if (reportDir !== outDir) prepareReportDir(reportDir);
-    } catch (error) {
-      const err = error as NodeJS.ErrnoException;
-      throw new RunStop(EXIT.cannotRun, `cannot write reports to ${err.path ?? outDir}: ${err.code ?? err.message}`);
+    for (const dir of new Set([outDir, reportDir])) {
+      try {
+        prepareReportDir(dir);
+      } catch (error) {
+        const err = error as NodeJS.ErrnoException;
+        throw new RunStop(EXIT.cannotRun, `cannot write reports to ${dir}: ${err.code ?? err.message}`);
+      }
     }
   }
-  const baseline: Baseline = options.baseline ? await guardConfig(() => loadBaseline(options.baseline!)) : [];
+  const baseline = options.baseline ? await guardConfig(() => loadBaseline(options.baseline!)) : [];
   const embedded = options.targetFile === undefined;
-  let target: ResolvedTarget = await guardConfig(() => (embedded ? embeddedTargetForPlanning() : loadTargetFile(options.targetFile!)));
-
+  const target = await guardConfig(() => (embedded ? embeddedTargetForPlanning() : loadTargetFile(options.targetFile!)));
   const seed = options.seed ?? randomInt(2 ** 31 - 1);
-  const runTimeoutMs = options.runTimeoutSeconds * 1000;
-  const settings: RunSettings = {
-    runId: randomUUID(),
-    target,
-    strict: options.strict,
-    seed,
-    numRuns: options.numRuns ?? (embedded ? DEFAULTS.embeddedNumRuns : 0),
-    allowWrites: options.allowWrites,
-    allowRateLimitExhaustion: options.allowRateLimitExhaustion,
-    maxRequests: options.maxRequests ?? DEFAULTS.maxRequests,
-    requestTimeoutMs: options.requestTimeoutMs,
-    rateShare: options.rateShare / (options.shard?.count ?? 1),
-    exhaustionMax: options.exhaustionMax ?? DEFAULTS.exhaustionMax,
-    deadline: started + runTimeoutMs,
-    ...(options.matrixScope ? { matrixScope: options.matrixScope } : {}),
-    filter: {
-      ...(options.grep ? { grep: options.grep } : {}),
-      ...(options.grepInvert ? { grepInvert: options.grepInvert } : {}),
-      ...(options.operations ? { operations: options.operations } : {}),
-    },
-    ...(options.record && !options.list ? { recordTo: join(reportDir, RECORDING_FILE) } : {}),
-  };
+  return { options, started, runId: randomUUID(), seed, reportDir, baseline, embedded, target };
+}
 
+/** A bad target file or baseline is a usage error (exit 2), named by its message. */
+async function guardConfig<T>(read: () => T | Promise<T>): Promise<T> {
+  try {
+    return await read();
+  } catch (error) {
+    if (error instanceof ConfigError) throw new RunStop(EXIT.usage, error.message);
+    throw error;
+  }
+}
+
+// --- plan ------------------------------------------------------------------------------------
+
+interface Planned {
+  files: string[];
+  plan: RunPlan;
+  /** The embedded mock's bucket: every request the plan sends, and a margin. */
+  bucketSize: number;
+  exhaustionMax: number;
+  maxRequests: number;
+  /** Tests --max-requests leaves out (by title, with why), when the plan is over it. */
+  leftOut?: Record<string, string>;
+}
+
+async function plan(prepared: Prepared): Promise<Planned> {
+  const { options, embedded } = prepared;
   const files = suiteFiles(options.shard);
-  const tests = await planTests(files, settings);
+  const exhaustionDefault = options.exhaustionMax ?? DEFAULTS.exhaustionMax;
+  const maxDefault = options.maxRequests ?? DEFAULTS.maxRequests;
+  const planning = { exhaustionMax: exhaustionDefault, maxRequests: maxDefault };
+  const tests = await planTests(files, runSettings(prepared, planning, prepared.target));
   if (tests.length === 0) throw new UsageError(`${describeFilter(options)} selects no test`);
   // Against the embedded mock, the exhaustion may take what it may take of any bucket (two of
   // them), and this bucket holds the whole plan.
   const bucketSize = embeddedBucketFor(tests);
-  if (embedded) settings.exhaustionMax = options.exhaustionMax ?? exhaustionCapFor(bucketSize);
-  const plan = planOf(tests, settings.exhaustionMax);
-  if (options.list) {
-    for (const line of renderPlan(plan, target.source, settings.exhaustionMax)) print(line);
-    for (const line of renderMatrix(matrixScopeOf(settings))) print(line);
-    return EXIT.pass;
-  }
+  const exhaustionMax = embedded && options.exhaustionMax === undefined ? exhaustionCapFor(bucketSize) : exhaustionDefault;
+  const runPlan = planOf(tests, exhaustionMax);
   // The budget protects someone's tenant; against the embedded mock it is only raised to what the plan needs.
-  if (embedded && options.maxRequests === undefined) settings.maxRequests = Math.max(settings.maxRequests, plan.total);
-  if (plan.total > settings.maxRequests) {
-    // Over the budget: keep the tests that matter most (cli/plan.ts priorityOf); the rest are left
-    // out, their clauses INCOMPLETE with that reason. A budget that cannot pay for a token and the
-    // preflight is refused before anything is sent.
-    const leftOut = leftOutByBudget(tests, settings.maxRequests, settings.exhaustionMax)!;
-    if (Object.keys(leftOut).length === plan.runnable.length) {
-      throw new UsageError(
-        `--max-requests ${settings.maxRequests} pays for no test (the plan needs ${plan.total} requests, the rate-limit exhaustion counted at its cap of ${settings.exhaustionMax}); nothing was sent. See the plan with --list`,
-      );
-    }
-    settings.filter = { ...settings.filter, leftOut };
-    print(
-      `the plan needs ${plan.total} requests, over --max-requests ${settings.maxRequests}: ${Object.keys(leftOut).length} tests are left out by priority (the contract first, the rate-limit exhaustion next, the observed level last)`,
+  const maxRequests = embedded && options.maxRequests === undefined ? Math.max(maxDefault, runPlan.total) : maxDefault;
+  // Over the budget: keep the tests that matter most (cli/plan.ts priorityOf); the rest are left out,
+  // their clauses INCOMPLETE with that reason. A budget that pays for no test is refused, nothing sent.
+  const leftOut = options.list ? undefined : leftOutByBudget(tests, maxRequests, exhaustionMax);
+  if (leftOut && Object.keys(leftOut).length === runPlan.runnable.length) {
+    throw new UsageError(
+      `--max-requests ${maxRequests} pays for no test (the plan needs ${runPlan.total} requests, the rate-limit exhaustion counted at its cap of ${exhaustionMax}); nothing was sent. See the plan with --list`,
     );
   }
-
-  let close = async () => {};
-  let runner: SuiteRunner | undefined;
-  const stop = () => void close().finally(() => process.exit(130));
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
-  try {
-    if (embedded) {
-      const mock = await startEmbeddedTarget({ bucketSize });
-      close = mock.close;
-      target = mock.target;
-      settings.target = target;
-    }
-    print(
-      `conformance run against ${target.source} (${target.baseUrl}), seed ${seed}${options.shard ? `, shard ${options.shard.index}/${options.shard.count}` : ''}; plan: ${plan.total} requests`,
-    );
-
-    let preflightRequests = 0;
-    let stoppedEarly: string | undefined;
-    try {
-      const checked = await preflight(target, options.requestTimeoutMs);
-      preflightRequests = checked.requests;
-      if (checked.probe) settings.rateLimitProbe = checked.probe;
-      stoppedEarly = waitPastBound(checked.probe, settings.deadline);
-    } catch (error) {
-      if (error instanceof HarnessError) {
-        throw new RunStop(
-          error.code === 'TOKEN_UNAVAILABLE' ? EXIT.usage : EXIT.cannotRun,
-          `cannot run against ${target.baseUrl}: ${error.message}`,
-        );
-      }
-      throw error;
-    }
-    settings.maxRequests = Math.max(0, settings.maxRequests - preflightRequests);
-
-    const info = (shared: Record<string, number>, waitedMs: number, unplanned429s: number): RunInfo => ({
-      target: target.source,
-      baseUrl: target.baseUrl,
-      seed,
-      strict: options.strict,
-      flags: flagsOf(options),
-      version: suiteVersion(),
-      commit: suiteCommit(),
-      startedAt: new Date(started).toISOString(),
-      wallMs: Date.now() - started,
-      ...(options.shard ? { shard: options.shard } : {}),
-      filtered: Object.keys(settings.filter).length > 0,
-      preflightRequests,
-      shared,
-      plannedRequests: plan.total,
-      exhaustionMax: settings.exhaustionMax,
-      waitedMs,
-      unplanned429s,
-      ...(stoppedEarly ? { stoppedEarly } : {}),
-    });
-
-    let result: RunResult;
-    if (stoppedEarly) {
-      result = summarize([], [], info({}, 0, 0));
-    } else {
-      // vitest starts only for a run that goes ahead (not for a target that cannot be reached).
-      runner = await SuiteRunner.create({
-        files,
-        testTimeoutMs: runTimeoutMs + 10_000,
-        onFileDone: (module) => {
-          const tests = [...module.children.allTests()].filter(
-            (t) => !(t.result().state === 'skipped' && t.meta().plan?.skip?.category === 'not-selected'),
-          );
-          if (tests.length === 0) return;
-          const count = (state: string) => tests.filter((t) => t.result().state === state).length;
-          const failed = count('failed');
-          print(
-            `${failed > 0 ? '✗' : '✓'} ${module.moduleId.slice(module.moduleId.indexOf('suites/'))}  ${count('passed')} passed${failed ? `, ${failed} failed` : ''}${count('skipped') ? `, ${count('skipped')} skipped` : ''}`,
-          );
-        },
-      });
-      const { modules, unhandled } = await runner.run(settings);
-      const { tests, unhandled: moduleErrors } = testsOf(modules, options.strict, projectRoot, baseline);
-      const shared = Object.assign({}, ...tests.map((t) => t.paid)) as Record<string, number>;
-      const sum = (read: (t: (typeof tests)[number]) => number) => tests.reduce((total, t) => total + read(t), 0);
-      result = summarize(
-        tests,
-        [...unhandled, ...moduleErrors],
-        info(
-          shared,
-          sum((t) => t.waitedMs),
-          sum((t) => t.unplanned429s),
-        ),
-      );
-    }
-    const paths = writeReports(result, reportDir);
-    printRunSummary(result, paths, print);
-    writeGithubOutput(result, io.env, io.print);
-    print(`wall time of the whole run: ${((Date.now() - started) / 1000).toFixed(1)} s`);
-    return VERDICT_EXIT[result.verdict];
-  } finally {
-    process.off('SIGINT', stop);
-    process.off('SIGTERM', stop);
-    await close();
-    await runner?.close();
-  }
+  return { files, plan: runPlan, bucketSize, exhaustionMax, maxRequests, ...(leftOut ? { leftOut } : {}) };
 }
 
 function describeFilter(options: ConformanceOptions): string {
@@ -227,6 +178,161 @@ function describeFilter(options: ConformanceOptions): string {
     options.shard ? `--shard ${options.shard.index}/${options.shard.count}` : '',
   ].filter(Boolean);
   return parts.length > 0 ? parts.join(' ') : 'the run';
+}
+
+/**
+ * The run's settings: the one message that crosses into the test worker (and what the plan is
+ * evaluated against), made here and nowhere else.
+ */
+function runSettings(
+  prepared: Prepared,
+  limits: Pick<Planned, 'exhaustionMax' | 'maxRequests' | 'leftOut'>,
+  target: ResolvedTarget,
+  checked?: { requests: number; probe?: RateLimitObservation },
+): RunSettings {
+  const { options } = prepared;
+  return {
+    runId: prepared.runId,
+    target,
+    strict: options.strict,
+    seed: prepared.seed,
+    numRuns: options.numRuns ?? (prepared.embedded ? DEFAULTS.embeddedNumRuns : 0),
+    allowWrites: options.allowWrites,
+    allowRateLimitExhaustion: options.allowRateLimitExhaustion,
+    // The preflight's requests come out of the budget.
+    maxRequests: Math.max(0, limits.maxRequests - (checked?.requests ?? 0)),
+    requestTimeoutMs: options.requestTimeoutMs,
+    rateShare: options.rateShare / (options.shard?.count ?? 1),
+    exhaustionMax: limits.exhaustionMax,
+    deadline: deadlineOf(prepared),
+    ...(checked?.probe ? { rateLimitProbe: checked.probe } : {}),
+    ...(options.matrixScope ? { matrixScope: options.matrixScope } : {}),
+    filter: {
+      ...(options.grep ? { grep: options.grep } : {}),
+      ...(options.grepInvert ? { grepInvert: options.grepInvert } : {}),
+      ...(options.operations ? { operations: options.operations } : {}),
+      ...(limits.leftOut ? { leftOut: limits.leftOut } : {}),
+    },
+    ...(options.record && !options.list ? { recordTo: join(prepared.reportDir, RECORDING_FILE) } : {}),
+  };
+}
+
+// --- preflight -------------------------------------------------------------------------------
+
+/** Runs `work` against the target: the embedded mock started first where it is the target, and stopped after. */
+async function withTarget(prepared: Prepared, planned: Planned, work: (target: ResolvedTarget) => Promise<number>): Promise<number> {
+  let close = async () => {};
+  const stop = () => void close().finally(() => process.exit(130));
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  try {
+    let target = prepared.target;
+    if (prepared.embedded) {
+      const mock = await startEmbeddedTarget({ bucketSize: planned.bucketSize });
+      close = mock.close;
+      target = mock.target;
+    }
+    return await work(target);
+  } finally {
+    process.off('SIGINT', stop);
+    process.off('SIGTERM', stop);
+    await close();
+  }
+}
+
+interface Checked {
+  requests: number;
+  probe?: RateLimitObservation;
+  /** Why the run cannot go ahead, if it cannot. */
+  stopped?: RunStopped;
+}
+
+/** The preflight: a target that cannot be tested as asked stops the run here, with its reason. */
+async function preflightPhase(target: ResolvedTarget, prepared: Prepared): Promise<Checked> {
+  try {
+    const checked = await preflight(target, prepared.options.requestTimeoutMs);
+    const wait = waitPastBound(checked.probe, deadlineOf(prepared));
+    return { ...checked, ...(wait ? { stopped: { cause: 'rate-limit', reason: wait } } : {}) };
+  } catch (error) {
+    if (!(error instanceof HarnessError)) throw error;
+    const requests = (error as { requests?: number }).requests ?? 0;
+    return { requests, stopped: { cause: 'target', reason: `cannot run against ${target.baseUrl}: ${error.message}` } };
+  }
+}
+
+// --- run -------------------------------------------------------------------------------------
+
+/** What the suites came to: the tests' outcomes, errors outside them, and why the run stopped early, if it did. */
+interface Ran {
+  tests: ReturnType<typeof testsOf>['tests'];
+  unhandled: string[];
+  stopped?: RunStopped;
+}
+
+async function runPhase(settings: RunSettings, prepared: Prepared, print: (line: string) => void): Promise<Ran> {
+  // vitest starts only for a run that goes ahead (not for a target that cannot be reached).
+  const runner = await SuiteRunner.create({
+    files: suiteFiles(prepared.options.shard),
+    testTimeoutMs: prepared.options.runTimeoutSeconds * 1000 + 10_000,
+    onFileDone: (module) => print(progressLine(module)),
+  });
+  let run: SuiteRun;
+  try {
+    run = await runner.run(settings);
+  } finally {
+    await runner.close();
+  }
+  const { tests, unhandled } = testsOf(run.modules, prepared.options.strict, projectRoot, prepared.baseline);
+  const errors = [...run.unhandled, ...unhandled].map((e) => redactor.redact(e));
+  const died = run.workerDied;
+  if (!died) return { tests, unhandled: errors };
+  // The tests of the file the worker died in that never ran: skipped, for the reason it died.
+  const neverRan = (t: Ran['tests'][number]) => t.state === 'skipped' && t.skip === undefined;
+  return {
+    tests: tests.map((t) => (neverRan(t) ? { ...t, skip: { category: 'stopped', reason: died.reason } } : t)),
+    unhandled: errors,
+    stopped: { cause: died.outOfMemory ? 'target' : 'suite', reason: died.reason },
+  };
+}
+
+/** "✓ suites/x.test.ts  3 passed, 1 skipped": one line per test file as it finishes. */
+function progressLine(module: Parameters<NonNullable<Parameters<typeof SuiteRunner.create>[0]['onFileDone']>>[0]): string {
+  const tests = [...module.children.allTests()].filter(
+    (t) => !(t.result().state === 'skipped' && t.meta().plan?.skip?.category === 'not-selected'),
+  );
+  const count = (state: string) => tests.filter((t) => t.result().state === state).length;
+  const failed = count('failed');
+  const name = module.moduleId.slice(module.moduleId.indexOf('suites/'));
+  if (tests.length === 0) return `· ${name}  no test selected`;
+  return `${failed > 0 ? '✗' : '✓'} ${name}  ${count('passed')} passed${failed ? `, ${failed} failed` : ''}${count('skipped') ? `, ${count('skipped')} skipped` : ''}`;
+}
+
+// --- judge -----------------------------------------------------------------------------------
+
+function judge(ran: Ran, prepared: Prepared, planned: Planned, target: ResolvedTarget, preflightRequests: number): RunResult {
+  const { options } = prepared;
+  const sum = (read: (t: Ran['tests'][number]) => number) => ran.tests.reduce((total, t) => total + read(t), 0);
+  const info: RunInfo = {
+    target: target.source,
+    baseUrl: target.baseUrl,
+    seed: prepared.seed,
+    strict: options.strict,
+    flags: flagsOf(options),
+    version: suiteVersion(),
+    commit: suiteCommit(),
+    startedAt: new Date(prepared.started).toISOString(),
+    wallMs: Date.now() - prepared.started,
+    ...(options.shard ? { shard: options.shard } : {}),
+    filtered: options.grep !== undefined || options.grepInvert !== undefined || options.operations !== undefined,
+    preflightRequests,
+    shared: Object.assign({}, ...ran.tests.map((t) => t.paid)) as Record<string, number>,
+    plannedRequests: planned.plan.total,
+    exhaustionMax: planned.exhaustionMax,
+    waitedMs: sum((t) => t.waitedMs),
+    unplanned429s: sum((t) => t.unplanned429s),
+    ...(ran.stopped ? { stopped: ran.stopped } : {}),
+  };
+  return summarize(ran.tests, ran.unhandled, info);
 }
 
 /** The options that change what a run verifies, for the reports. */
@@ -246,12 +352,28 @@ function flagsOf(options: ConformanceOptions): string[] {
   ].filter(Boolean);
 }
 
-/** A bad target file or baseline is a usage error (exit 2), named by its message. */
-async function guardConfig<T>(read: () => T | Promise<T>): Promise<T> {
+// --- report ----------------------------------------------------------------------------------
+
+function report(result: RunResult, prepared: Prepared, io: RunIo, print: (line: string) => void): number {
+  let paths: string[];
   try {
-    return await read();
+    paths = writeReports(result, prepared.reportDir);
   } catch (error) {
-    if (error instanceof ConfigError) throw new RunStop(EXIT.usage, error.message);
-    throw error;
+    const err = error as NodeJS.ErrnoException;
+    throw new RunStop(EXIT.cannotRun, `cannot write reports to ${prepared.reportDir}: ${err.code ?? err.message}`);
   }
+  printRunSummary(result, paths, print);
+  writeGithubOutput(result, io.env, print);
+  print(`wall time of the whole run: ${((Date.now() - prepared.started) / 1000).toFixed(1)} s`);
+  const code = exitCodeOf(result);
+  // A CI log often shows the error stream alone: why the run stopped, or erred, is said there too.
+  const warn = (line: string) => io.warn(`error: ${printable(redactor.redact(line))}`);
+  if (result.info.stopped && code !== EXIT.incomplete) warn(result.info.stopped.reason);
+  if (code === EXIT.suiteError) warn(BUG_REPORT);
+  return code;
+}
+
+/** When the run must be over: its start and --run-timeout. */
+function deadlineOf(prepared: Prepared): number {
+  return prepared.started + prepared.options.runTimeoutSeconds * 1000;
 }

@@ -1,6 +1,6 @@
 // Reads a target file (YAML) and the environment variables it names, validates it once, and
 // returns a ResolvedTarget. Every problem is a ConfigError naming the file and the field.
-import { readFileSync } from 'node:fs';
+import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { decodeJwt, exportJWK, importPKCS8 } from 'jose';
 import { parse } from 'yaml';
@@ -111,14 +111,43 @@ export interface LoadOptions {
   env?: NodeJS.ProcessEnv;
 }
 
+/** The most a file the user names (target file, baseline, signing key) may hold: such files are a few kilobytes. */
+export const MAX_INPUT_FILE_BYTES = 1024 * 1024;
+
+/**
+ * Reads a file the user names, `what` in its messages: a regular file of at most `maxBytes`, so a
+ * device (/dev/zero), a pipe or a log given by mistake is refused at once rather than read until
+ * memory runs out or forever. Nothing of its content is ever shown.
+ */
+export function readBoundedText(path: string, what: string, maxBytes = MAX_INPUT_FILE_BYTES): string {
+  const refused = (why: string) => new ConfigError(`${what}: ${why}`);
+  let fd: number;
+  try {
+    // Checked before it is opened: opening a pipe would wait for a writer.
+    if (!statSync(path).isFile()) throw refused('is not a regular file');
+    fd = openSync(path, 'r');
+  } catch (error) {
+    if (error instanceof ConfigError) throw error;
+    throw refused(`cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
+  try {
+    // Read up to one byte past the bound, whatever the file's size says (files under /proc say 0).
+    const buffer = Buffer.alloc(maxBytes + 1);
+    let size = 0;
+    for (let n = -1; n !== 0 && size <= maxBytes; size += n) n = readSync(fd, buffer, size, buffer.length - size, null);
+    if (size > maxBytes) throw refused(`is larger than the ${maxBytes / 1024} KiB such a file may have`);
+    return buffer.toString('utf8', 0, size);
+  } catch (error) {
+    if (error instanceof ConfigError) throw error;
+    throw refused(`cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /** Loads and validates a target file. */
 export async function loadTargetFile(path: string, options: LoadOptions = {}): Promise<ResolvedTarget> {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (error) {
-    throw new ConfigError(`target file ${path}: cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
-  }
+  const text = readBoundedText(path, `target file ${path}`);
   let raw: unknown;
   try {
     raw = parse(text);
@@ -187,12 +216,15 @@ function resolveAlternatives(where: string, file: RawTarget, authUrl: string, en
   if (given.expired_token_env !== undefined) {
     out.expiredToken = expiredToken(where, given.expired_token_env, env);
   }
-  const foreign = (name: string, raw: RawForeignClient): ForeignClient => ({
-    tokenUrl: `${trimSlash(raw.auth_url ?? authUrl)}${tokenPath}`,
-    audience: raw.audience,
-    clientId: raw.client_id,
-    clientSecret: secretFrom(where, `token_alternatives.${name}.client_secret_env`, raw.client_secret_env, env),
-  });
+  const foreign = (name: string, raw: RawForeignClient): ForeignClient => {
+    if (raw.auth_url !== undefined) checkHttpUrl(where, `token_alternatives.${name}.auth_url`, trimSlash(raw.auth_url));
+    return {
+      tokenUrl: `${trimSlash(raw.auth_url ?? authUrl)}${tokenPath}`,
+      audience: raw.audience,
+      clientId: raw.client_id,
+      clientSecret: secretFrom(where, `token_alternatives.${name}.client_secret_env`, raw.client_secret_env, env),
+    };
+  };
   if (given.other_audience) {
     if (given.other_audience.audience === file.audience) {
       throw new ConfigError(
@@ -240,12 +272,7 @@ function resolveRole(where: string, name: string, role: RawRole, env: NodeJS.Pro
 }
 
 async function readSigningKey(where: string, path: string): Promise<string> {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch {
-    throw new ConfigError(`${where}: signing_key_file ${path} cannot be read`);
-  }
+  const text = readBoundedText(path, `${where}: signing_key_file ${path}`);
   try {
     if (text.trimStart().startsWith('{')) {
       const jwk = JSON.parse(text) as { kty?: string; d?: string };
@@ -259,9 +286,23 @@ async function readSigningKey(where: string, path: string): Promise<string> {
   }
 }
 
+/**
+ * An origin (and base path) the suite appends paths to. Credentials in it are refused without
+ * showing it: they would be sent to the target and printed in every line that names the URL;
+ * secrets belong to the roles, in environment variables. A query or a fragment would end up
+ * after the base path and before the operation's, sending every request elsewhere.
+ */
 function checkHttpUrl(where: string, field: string, value: string): void {
-  const protocol = new URL(value).protocol;
-  if (protocol !== 'http:' && protocol !== 'https:') {
+  const url = new URL(value);
+  if (url.username !== '' || url.password !== '') {
+    throw new ConfigError(
+      `${where}: ${field} must not hold credentials (user:password@); the suite authenticates with the roles' client credentials (secrets in environment variables)`,
+    );
+  }
+  if (url.search !== '' || url.hash !== '' || value.includes('?') || value.includes('#')) {
+    throw new ConfigError(`${where}: ${field} must not have a query or a fragment: the suite appends the operations' paths to it`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new ConfigError(`${where}: ${field} must be an http or https URL (got ${value})`);
   }
 }

@@ -18,10 +18,13 @@
 // each outcome goes into the test's meta.
 import { expect, inject, test, type TestContext } from 'vitest';
 import { parseClauseTag } from '../specs/index.ts';
+import { isTargetError } from './errors.ts';
+import { failedClauseChecks } from './expect.ts';
 import { evaluatePlan, PLANNING, skipNote, type EvaluatedPlan, type PlanContext, type PlanRegistry, type TestPlan } from './plan.ts';
 import { readRateLimitHeaders } from './rate-limit-headers.ts';
 import { runtimeFor } from './runtime.ts';
-import { SkipRequest, TargetSession } from './session.ts';
+import { TargetSession } from './session.ts';
+import { skipIn } from './skip.ts';
 import type { RunSettings } from './settings.ts';
 
 /** One answer's rate-limit headers, for the report's plot. */
@@ -34,9 +37,13 @@ export interface RateLimitPoint {
   reset?: number;
 }
 
-/** What one run of a test's body came to. */
+/**
+ * What one run of a test's body came to. 'failed': the target broke the clause (a clause check
+ * failed, or the target hung, reset or answered garbage); 'error': the suite itself erred (its
+ * plan broken, a bug in a test or the harness), which says nothing of the target.
+ */
 export interface BodyOutcome {
-  state: 'passed' | 'failed' | 'skipped';
+  state: 'passed' | 'failed' | 'error' | 'skipped';
   /** The skip note ("[category] reason"), or the failure's message. */
   detail?: string;
 }
@@ -53,6 +60,8 @@ declare module '@vitest/runner' {
     /** Time this test waited for the target's rate limit, and 429s it met outside the exhaustion. */
     waitedMs?: number;
     unplanned429s?: number;
+    /** The test's error is the suite's own (a bug to report), not a failed clause. */
+    suiteError?: boolean;
     /** Matrix mode: the outcome against each target, by its id. */
     matrix?: Record<string, BodyOutcome>;
     /** The rate-limit headers of each answer of the management interface the test saw, in order. */
@@ -82,6 +91,7 @@ export function conformance(title: string, plan: TestPlan, body: Body): void {
     if (evaluated.skip) context.skip(skipNote(evaluated.skip.category, evaluated.skip.reason));
     const outcome = await runBody(title, evaluated, body, settings, context, true);
     if (outcome.state === 'skipped') context.skip(outcome.detail);
+    if (outcome.state === 'error') context.task.meta.suiteError = true;
     // Rethrown as the body threw it (an assertion error, a target error), so vitest reports it as such.
     // eslint-disable-next-line @typescript-eslint/only-throw-error
     if (outcome.error !== undefined) throw outcome.error;
@@ -100,8 +110,8 @@ function matrixTest(title: string, plan: TestPlan, body: Body, settings: RunSett
         continue;
       }
       const outcome = await runBody(title, evaluated, body, entry.settings, context, false);
-      outcomes[entry.id] =
-        outcome.error !== undefined ? { state: 'failed', detail: String((outcome.error as Error).message ?? outcome.error) } : outcome;
+      const { error, ...rest } = outcome;
+      outcomes[entry.id] = error !== undefined ? { ...rest, detail: String((error as Error).message ?? error) } : rest;
     }
     context.task.meta.matrix = outcomes;
     // Its verdicts are the outcomes in its meta, which the mutation gate reads; vitest's pass or
@@ -127,14 +137,16 @@ async function runBody(
   const waitedBefore = runtime.pacer.waitedMs;
   const unplannedBefore = runtime.pacer.unplanned429s;
   const answersBefore = runtime.answers.length;
+  const failedBefore = failedClauseChecks();
   try {
     const withTarget: ConformanceContext = Object.assign(Object.create(context) as TestContext, { target: session });
     await body(withTarget);
     return { state: 'passed' };
   } catch (error) {
-    if (error instanceof SkipRequest) return { state: 'skipped', detail: skipNote(error.category, error.message) };
+    const skip = skipIn(error);
+    if (skip) return { state: 'skipped', detail: skipNote(skip.category, skip.message) };
     if (session.stopped) return { state: 'skipped', detail: skipNote(session.stopped.category, session.stopped.reason) };
-    return { state: 'failed', error };
+    return { state: failedClauseChecks() > failedBefore || isTargetError(error) ? 'failed' : 'error', error };
   } finally {
     runtime.current = undefined;
     if (recordMeta) {

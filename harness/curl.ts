@@ -8,12 +8,15 @@ function quote(value: string): string {
 
 export function toCurl(request: OutgoingRequest): string {
   const parts = ['curl', '-sS', '-i', '-X', request.method, quote(request.url)];
-  for (const [name, values] of Object.entries(request.headers))
+  for (const [name, values] of Object.entries(request.headers)) {
     for (const value of [values].flat()) {
+      // curl drops a header given as "name:" with nothing after it; "name;" is how it sends one empty.
+      if (value.trim() === '') parts.push('-H', quote(`${name};`));
       // The token is left to the shell ($TOKEN), so the line is safe to paste into a ticket.
-      if (name.toLowerCase() === 'authorization') parts.push('-H', `"${name}: ${schemeOf(value)}$TOKEN"`);
+      else if (name.toLowerCase() === 'authorization') parts.push('-H', `"${name}: ${schemeOf(value)}$TOKEN"`);
       else parts.push('-H', quote(`${name}: ${value}`));
     }
+  }
   if (request.body !== undefined) parts.push('--data-raw', quote(request.body));
   return redactor.redact(parts.join(' '));
 }

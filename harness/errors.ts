@@ -29,3 +29,14 @@ export class ConfigError extends HarnessError {
     this.name = 'ConfigError';
   }
 }
+
+/** The harness errors that say the target misbehaved on a request (hung, reset, answered garbage). */
+const TARGET_CODES: ReadonlySet<HarnessErrorCode> = new Set(['TARGET_UNREACHABLE', 'TARGET_TIMEOUT', 'TARGET_GARBAGE']);
+
+/** Whether an error, or one it wraps (fast-check wraps a property's), is the target misbehaving. */
+export function isTargetError(error: unknown): boolean {
+  for (let e = error, depth = 0; e !== undefined && e !== null && depth < 5; e = (e as { cause?: unknown }).cause, depth += 1) {
+    if (e instanceof HarnessError && TARGET_CODES.has(e.code)) return true;
+  }
+  return false;
+}

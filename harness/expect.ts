@@ -5,12 +5,21 @@ import type { ValidateFunction } from 'ajv';
 import { expect } from 'vitest';
 import { describeErrors, observed, parseClauseTag, validator } from '../specs/index.ts';
 import { HarnessError } from './errors.ts';
-import { describeCheck, type ClauseCheck } from './failure.ts';
+import { describeCheck, shownValue, type ClauseCheck } from './failure.ts';
 import type { Exchange } from './http.ts';
 import { currentTest } from './runtime.ts';
 
+/** Clause checks that failed in this worker so far: a test error after one is the target's. */
+let failedChecks = 0;
+
+/** How many clause checks have failed so far (conformance.ts tells a failed clause from a suite error by it). */
+export function failedClauseChecks(): number {
+  return failedChecks;
+}
+
 expect.extend({
   toMeetClause(received: ClauseCheck) {
+    if (!received.pass) failedChecks += 1;
     return { pass: received.pass, message: () => describeCheck(received) };
   },
 });
@@ -66,12 +75,9 @@ export interface Seen {
   headers?: string[];
 }
 
-/** How a value reads in a failure message: JSON, with undefined said as absent. */
+/** How a value reads in a failure message: JSON (capped), with undefined said as absent. */
 export function shown(value: unknown): string {
-  if (value === undefined) return '(absent)';
-  // JSON.stringify answers undefined only for functions and symbols, which String names well.
-  // eslint-disable-next-line @typescript-eslint/no-base-to-string
-  return JSON.stringify(value) ?? String(value);
+  return shownValue(value);
 }
 
 function isEqual(a: unknown, b: unknown): boolean {
@@ -230,10 +236,9 @@ export function expectObservedErrorBody(exchange: Exchange): void {
   const body = exchange.json as { statusCode?: unknown; error?: unknown } | undefined;
   const problems: string[] = [];
   if (!validate(body)) problems.push(describeErrors(validate.errors));
-  if (body?.statusCode !== exchange.status)
-    problems.push(`statusCode ${JSON.stringify(body?.statusCode)} is not the status ${exchange.status}`);
+  if (body?.statusCode !== exchange.status) problems.push(`statusCode ${shown(body?.statusCode)} is not the status ${exchange.status}`);
   const phrase = observed.reason_phrases[exchange.status];
-  if (body?.error !== phrase) problems.push(`error ${JSON.stringify(body?.error)} is not the reason phrase ${JSON.stringify(phrase)}`);
+  if (body?.error !== phrase) problems.push(`error ${shown(body?.error)} is not the reason phrase ${JSON.stringify(phrase)}`);
   expectClause({
     pass: problems.length === 0,
     expected: `an error body {statusCode: ${exchange.status}, error: "${phrase}", message[, errorCode]}`,
@@ -261,7 +266,7 @@ export function expectObservedError(exchange: Exchange, kind: string, details?: 
   expectClause({
     pass: exchange.status === fact.status && messageOk && codeOk,
     expected: `status ${fact.status}, message ${expectedMessage}${fact.errorCode ? `, errorCode ${fact.errorCode}` : ''}`,
-    actual: `status ${exchange.status}, message ${JSON.stringify(message)}${fact.errorCode ? `, errorCode ${JSON.stringify(body?.errorCode)}` : ''}`,
+    actual: `status ${exchange.status}, message ${shown(message)}${fact.errorCode ? `, errorCode ${shown(body?.errorCode)}` : ''}`,
     exchange,
   });
 }

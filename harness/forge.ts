@@ -25,8 +25,22 @@ import type { TargetHttp } from './http.ts';
 import { sharedKeys } from './plan.ts';
 import type { ResolvedTarget } from './settings.ts';
 import type { SharedRequests } from './shared.ts';
+import { SkipRequest } from './skip.ts';
 
 const BASE64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+
+/**
+ * The target's own token, decoded. A token that is not a JWT can be made into no token wrong in
+ * one way: a test built on one cannot run, which says nothing of the operation it tests (the
+ * token endpoint's own tests judge the token).
+ */
+function decoded(token: string): { header: ReturnType<typeof decodeProtectedHeader>; claims: JWTPayload } {
+  try {
+    return { header: decodeProtectedHeader(token), claims: decodeJwt(token) };
+  } catch {
+    throw new SkipRequest('depends', "the target's access token is not a JWT, so no token wrong in one way can be made from it");
+  }
+}
 
 function encodeSegment(value: unknown): string {
   return Buffer.from(JSON.stringify(value)).toString('base64url');
@@ -44,15 +58,15 @@ export function withTamperedSignature(token: string): string {
 /** Widens the payload's scope and keeps the original signature. */
 export function withTamperedPayload(token: string): string {
   const [header, , signature] = token.split('.');
-  const claims = decodeJwt(token);
+  const { claims } = decoded(token);
   const scope = `${typeof claims.scope === 'string' ? claims.scope : ''} read:users delete:users`.trim();
   return `${header}.${encodeSegment({ ...claims, scope })}.${signature}`;
 }
 
 /** The same header kid and claims, alg none, no signature. */
 export function withAlgNone(token: string): string {
-  const { kid } = decodeProtectedHeader(token);
-  return `${encodeSegment({ alg: 'none', typ: 'JWT', ...(kid ? { kid } : {}) })}.${encodeSegment(decodeJwt(token))}.`;
+  const { header, claims } = decoded(token);
+  return `${encodeSegment({ alg: 'none', typ: 'JWT', ...(header.kid ? { kid: header.kid } : {}) })}.${encodeSegment(claims)}.`;
 }
 
 let foreignKeyPair: ReturnType<typeof generateKeyPair> | undefined;
@@ -102,8 +116,8 @@ export class TokenForge {
 
   /** Same claims and kid, signed with a key the target has never seen. */
   async signedWithForeignKey(token: string): Promise<string> {
-    const { kid } = decodeProtectedHeader(token);
-    return sign(decodeJwt(token), (await foreignKeys()).privateKey, { alg: 'RS256', ...(kid ? { kid } : {}) });
+    const { header, claims } = decoded(token);
+    return sign(claims, (await foreignKeys()).privateKey, { alg: 'RS256', ...(header.kid ? { kid: header.kid } : {}) });
   }
 
   /**
@@ -111,10 +125,10 @@ export class TokenForge {
    * a verifier must take keys from the tenant, never from the token it is checking.
    */
   async signedWithEmbeddedKey(token: string): Promise<string> {
-    const { kid } = decodeProtectedHeader(token);
+    const { header, claims } = decoded(token);
     const { privateKey, publicKey } = await foreignKeys();
     const { kty, n, e } = await exportJWK(publicKey);
-    return sign(decodeJwt(token), privateKey, { alg: 'RS256', ...(kid ? { kid } : {}), jwk: { kty: kty!, n: n!, e: e! } });
+    return sign(claims, privateKey, { alg: 'RS256', ...(header.kid ? { kid: header.kid } : {}), jwk: { kty: kty!, n: n!, e: e! } });
   }
 
   /**
@@ -142,18 +156,25 @@ export class TokenForge {
 
   /** Same claims, a foreign key, and a kid the target does not publish. */
   async withUnknownKid(token: string): Promise<string> {
-    return sign(decodeJwt(token), (await foreignKeys()).privateKey, { alg: 'RS256', kid: 'not-a-published-key-id' });
+    return sign(decoded(token).claims, (await foreignKeys()).privateKey, { alg: 'RS256', kid: 'not-a-published-key-id' });
   }
 
   /** Algorithm confusion: HS256 with the target's public key (SPKI PEM text) as the HMAC secret. */
   async hs256WithPublicKey(token: string, payer?: string): Promise<string> {
-    const { kid } = decodeProtectedHeader(token);
+    const { header, claims } = decoded(token);
+    const kid = header.kid;
     const { keys } = await this.jwks(payer);
     const jwk = keys.find((k) => k.kid === kid) ?? keys[0];
-    if (!jwk) throw new HarnessError('TOKEN_UNAVAILABLE', `${this.jwksUrl} publishes no key`);
-    const publicKey = await importJWK({ ...jwk, alg: 'RS256' }, 'RS256', { extractable: true });
-    const pem = await exportSPKI(publicKey as Parameters<typeof exportSPKI>[0]);
-    return sign(decodeJwt(token), new TextEncoder().encode(pem), { alg: 'HS256', ...(kid ? { kid } : {}) });
+    // The target's published key is what the confusion is made of: without one it cannot be made.
+    if (!jwk) throw new SkipRequest('depends', `${this.jwksUrl} publishes no key, so no token keyed with one can be made`);
+    let pem: string;
+    try {
+      const publicKey = await importJWK({ ...jwk, alg: 'RS256' }, 'RS256', { extractable: true });
+      pem = await exportSPKI(publicKey as Parameters<typeof exportSPKI>[0]);
+    } catch {
+      throw new SkipRequest('depends', `the key ${this.jwksUrl} publishes is not an RSA public key, so no token keyed with it can be made`);
+    }
+    return sign(claims, new TextEncoder().encode(pem), { alg: 'HS256', ...(kid ? { kid } : {}) });
   }
 
   #key: KeyObject | undefined;
@@ -180,9 +201,9 @@ export class TokenForge {
   /** Re-signs changed claims with the target's own key: only where the suite holds it. */
   async resignedWithTargetKey(token: string, change: (claims: JWTPayload, nowSeconds: number) => JWTPayload): Promise<string> {
     if (!this.#target.signingKeyJwk) throw new HarnessError('TOKEN_UNAVAILABLE', 'the suite does not hold the target signing key');
-    const { kid } = decodeProtectedHeader(token);
+    const { header, claims } = decoded(token);
     const key = await importJWK(JSON.parse(this.#target.signingKeyJwk) as JWK, 'RS256');
-    return sign(change(decodeJwt(token), Math.floor(Date.now() / 1000)), key, { alg: 'RS256', ...(kid ? { kid } : {}) });
+    return sign(change(claims, Math.floor(Date.now() / 1000)), key, { alg: 'RS256', ...(header.kid ? { kid: header.kid } : {}) });
   }
 
   expired(token: string): Promise<string> {

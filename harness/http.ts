@@ -25,13 +25,20 @@ export interface Exchange {
   /** Response headers, names in lower case, repeated headers joined with ", ". */
   headers: Record<string, string>;
   text: string;
-  /** The body parsed as JSON, or undefined when it is not JSON. */
-  json: unknown;
+  /**
+   * The body parsed as JSON, or undefined when it is not JSON. Parsed when read, and kept only
+   * while a reader holds it: a parsed body can take thirty times its text (a megabyte of nested
+   * arrays is 30 MB of arrays), and an answer kept for later tests (a shared request) must not
+   * keep that.
+   */
+  readonly json: unknown;
   ms: number;
   /** When the answer came (ms since the epoch). */
   at: number;
   /** Requests sent for this exchange: 1, or more when a 429 was retried. */
   attempts: number;
+  /** The body's length, on a summary (answerSummary) whose text is only the body's beginning. */
+  bodyLength?: number;
 }
 
 export interface SendOptions {
@@ -50,7 +57,7 @@ export interface HttpOptions {
   /** Called once per request actually sent (for per-test and per-operation counts); `retry`: a 429 retried. */
   onSend?: (request: OutgoingRequest, how: { retry: boolean }) => void;
   /** Called with each answer as it comes, a retried 429 included (the run's recording, --record). */
-  onAnswer?: (exchange: Omit<Exchange, 'attempts'>) => void;
+  onAnswer?: (exchange: Omit<Exchange, 'attempts' | 'json'>) => void;
   /** Where HTTPS_PROXY, HTTP_PROXY and NO_PROXY are read (default: the process's environment). */
   env?: NodeJS.ProcessEnv;
 }
@@ -102,7 +109,7 @@ export class TargetHttp {
       this.#options.onAnswer?.(exchange);
       if (outgoing.rateLimited) pacer.observe(exchange.headers, { status: exchange.status, planned429: !paced });
       const retry = exchange.status === 429 && options.retryRateLimited !== false && attempts <= pacer.retries;
-      if (!retry) return { ...exchange, attempts };
+      if (!retry) return withParsedBody({ ...exchange, attempts });
       await pacer.beforeRetry(what);
     }
   }
@@ -111,16 +118,22 @@ export class TargetHttp {
     await this.#agent.close();
   }
 
-  async #sendOnce(outgoing: OutgoingRequest, retry: boolean): Promise<Omit<Exchange, 'attempts'>> {
+  async #sendOnce(outgoing: OutgoingRequest, retry: boolean): Promise<Omit<Exchange, 'attempts' | 'json'>> {
     const { budget, deadline, requestTimeoutMs } = this.#options;
+    // A request is sent only with its whole timeout before the run's bound: one squeezed into what
+    // is left would fail a target that answers in time ("did not answer within 6 ms"); the test
+    // is skipped for time instead.
     const remainingRunMs = deadline - Date.now();
-    if (remainingRunMs <= 0) {
-      throw new HarnessError('RUN_DEADLINE', 'the run reached its time bound; no further request is sent');
+    if (remainingRunMs < requestTimeoutMs) {
+      throw new HarnessError(
+        'RUN_DEADLINE',
+        `the run's time bound is ${remainingRunMs <= 0 ? 'reached' : `${(remainingRunMs / 1000).toFixed(1)} s away, less than a request's timeout (${requestTimeoutMs} ms)`}; no further request is sent`,
+      );
     }
     budget.take();
     this.#options.onSend?.(outgoing, { retry });
     const started = performance.now();
-    const timeoutMs = Math.min(requestTimeoutMs, remainingRunMs);
+    const timeoutMs = requestTimeoutMs;
     const controller = new AbortController();
     let timer: NodeJS.Timeout | undefined;
     // undici's own timeouts cover a slow target; this one also covers the client getting stuck,
@@ -152,7 +165,6 @@ export class TargetHttp {
         status: response.statusCode,
         headers: flattenHeaders(response.headers),
         text,
-        json: parseJson(text),
         ms: Math.round(performance.now() - started),
         at: Date.now(),
       };
@@ -210,6 +222,37 @@ function flattenHeaders(headers: Record<string, string | string[] | undefined>):
     if (value !== undefined) out[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
   }
   return out;
+}
+
+/** Characters of the body an answer's summary keeps. */
+const SUMMARY_BODY_CHARS = 1_024;
+
+/**
+ * What the run keeps of an answer once the test that read it is over: its status, headers, time
+ * and request, and the body's beginning. An answer can be as large as the response cap; a run
+ * keeps thousands of summaries, so that bounds its memory whatever the target sends.
+ */
+export function answerSummary(exchange: Exchange): Exchange {
+  // Field by field: spreading the exchange would read (parse) its body.
+  const { request, status, headers, text, ms, at, attempts } = exchange;
+  const kept = { request, status, headers, ms, at, attempts };
+  if (text.length <= SUMMARY_BODY_CHARS) return withParsedBody({ ...kept, text });
+  return withParsedBody({ ...kept, text: text.slice(0, SUMMARY_BODY_CHARS), bodyLength: exchange.bodyLength ?? text.length });
+}
+
+/** The exchange with its `json` read from its text on demand (see Exchange.json). */
+export function withParsedBody(fields: Omit<Exchange, 'json'>): Exchange {
+  let held: WeakRef<object> | undefined;
+  return Object.defineProperty(fields, 'json', {
+    enumerable: true,
+    get(): unknown {
+      const kept = held?.deref();
+      if (kept !== undefined) return kept;
+      const value = parseJson(fields.text);
+      if (typeof value === 'object' && value !== null) held = new WeakRef(value);
+      return value;
+    },
+  }) as Exchange;
 }
 
 function parseJson(text: string): unknown {

@@ -30,7 +30,10 @@ export interface Runtime {
   tokens: TokenProvider;
   forge: TokenForge;
   shared: SharedRequests;
-  /** Every answer of the management interface in this run, in order (run-wide checks read it). */
+  /**
+   * Every answer of the management interface in this run, in order (run-wide checks read it), each
+   * as its summary: what outlives the test that read an answer is bounded, never its whole body.
+   */
   answers: Exchange[];
   /** The counter of the test that is running (tests of a run are sequential). */
   current: RequestCounter | undefined;

@@ -11,7 +11,8 @@ import type { TokenRequestTemplate } from '../specs/cards/token-request.ts';
 import { operation, type OperationKey } from '../specs/index.ts';
 import type { RequestContext } from '../specs/matrix/template.ts';
 import { HarnessError } from './errors.ts';
-import type { Exchange, OutgoingRequest, SendOptions } from './http.ts';
+import { answerSummary, type Exchange, type OutgoingRequest, type SendOptions } from './http.ts';
+import { SkipRequest } from './skip.ts';
 import { fixtureField } from '../specs/cards/fixtures.ts';
 import { sharedKeys, type EvaluatedPlan, type MintedToken, type SkipCategory } from './plan.ts';
 import { realizeRequest, realizeTokenRequest, requestContextOf, type TokenSource } from './realize.ts';
@@ -37,6 +38,8 @@ export interface CallInput extends SendOptions {
    */
   shared?: string;
 }
+
+export { SkipRequest } from './skip.ts';
 
 /** Harness errors that end what a test can do without saying anything of the target. */
 const STOPS: Partial<Record<HarnessError['code'], SkipCategory>> = {
@@ -85,7 +88,7 @@ export class TargetSession implements RequestCounter {
     return this.runtime.forge;
   }
 
-  /** Every answer of the management interface in this run so far, in order. */
+  /** Every answer of the management interface in this run so far, in order, as its summary (http.ts answerSummary). */
   get answers(): readonly Exchange[] {
     return this.runtime.answers;
   }
@@ -218,7 +221,7 @@ export class TargetSession implements RequestCounter {
   async send(request: OutgoingRequest, options: SendOptions = {}): Promise<Exchange> {
     this.#ownRequest(request.method, request.url);
     const exchange = await this.#guard(() => this.runtime.http.send(request, options));
-    if (request.rateLimited) this.runtime.answers.push(exchange);
+    if (request.rateLimited) this.runtime.answers.push(answerSummary(exchange));
     return exchange;
   }
 
@@ -329,16 +332,6 @@ export class TargetSession implements RequestCounter {
 
   #violation(what: string): never {
     throw new HarnessError('PLAN_VIOLATION', `suite bug: the test ${what}`);
-  }
-}
-
-/** A skip decided while the test runs, from a result it builds on; the wrapper turns it into a skip. */
-export class SkipRequest extends Error {
-  readonly category: SkipCategory;
-  constructor(category: SkipCategory, reason: string) {
-    super(reason);
-    this.name = 'SkipRequest';
-    this.category = category;
   }
 }
 

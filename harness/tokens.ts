@@ -4,6 +4,7 @@
 // bounded by minutes).
 import { tokenPath } from '../specs/index.ts';
 import { HarnessError } from './errors.ts';
+import { shownValue } from './failure.ts';
 import type { Exchange, TargetHttp } from './http.ts';
 import { sharedKeys } from './plan.ts';
 import { redactor } from './redact.ts';
@@ -38,7 +39,7 @@ export class TokenProvider {
       const reason = exchange.json && typeof exchange.json === 'object' ? (exchange.json as { error?: unknown }).error : undefined;
       throw new HarnessError(
         'TOKEN_UNAVAILABLE',
-        `the token endpoint refused role ${role} (status ${exchange.status}${reason ? `, ${typeof reason === 'string' ? reason : JSON.stringify(reason)}` : ''}); check its credentials in the target file`,
+        `the token endpoint refused role ${role} (status ${exchange.status}${reason ? `, ${shownValue(reason)}` : ''}); check its credentials in the target file`,
       );
     }
     return sendable(token);

@@ -2,6 +2,7 @@
 // certificate and key), so it can be tested alone.
 // A bad option becomes a MockConfigError with one line naming the option and the problem.
 import { readFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { parseArgs } from 'node:util';
 import { MockConfigError } from './config-error.ts';
 import type { MockServerOptions } from './index.ts';
@@ -23,6 +24,8 @@ Options:
   --tls                    serve HTTPS with a self-signed certificate for 127.0.0.1, ::1 and
                            localhost, made once in .keys/tls/ and reused (trust it with
                            NODE_EXTRA_CA_CERTS=.keys/tls/cert.pem)
+  --tls-names NAME[,NAME]  also certify these host names or addresses (implies --tls), e.g. a
+                           name for 127.0.0.1 in /etc/hosts or the name of a proxy in front
   --tls-cert FILE          serve HTTPS with this PEM certificate (with --tls-key)
   --tls-key FILE           the PEM private key of --tls-cert
   --rate-limit LIMIT       free, production (default), unlimited, or BURST/PER_SECOND (e.g. 100/5)
@@ -48,6 +51,7 @@ export function parseCli(argv: readonly string[]): CliCommand {
         'signing-key': { type: 'string' },
         fault: { type: 'string', multiple: true },
         tls: { type: 'boolean' },
+        'tls-names': { type: 'string' },
         'tls-cert': { type: 'string' },
         'tls-key': { type: 'string' },
         'rate-limit': { type: 'string' },
@@ -72,7 +76,7 @@ export function parseCli(argv: readonly string[]): CliCommand {
       .flatMap((v) => v.split(','))
       .map((v) => v.trim())
       .filter(Boolean);
-  const tls = tlsOption(values.tls, values['tls-cert'], values['tls-key']);
+  const tls = tlsOption(values.tls, values['tls-cert'], values['tls-key'], values['tls-names']);
   if (tls) options.tls = tls;
   const limit = values['rate-limit'] === undefined ? undefined : parseRateLimit(values['rate-limit']);
   if (limit && 'profile' in limit) options.rateLimitProfile = limit.profile;
@@ -92,9 +96,26 @@ export function parseCli(argv: readonly string[]): CliCommand {
   return { kind: 'start', options };
 }
 
-/** --tls alone: a generated certificate; --tls-cert with --tls-key: those files (--tls optional then). */
-function tlsOption(tls: boolean | undefined, certFile: string | undefined, keyFile: string | undefined): MockServerOptions['tls'] {
+/** --tls alone: a generated certificate (with --tls-names, for those names too); --tls-cert with --tls-key: those files (--tls optional then). */
+function tlsOption(
+  tls: boolean | undefined,
+  certFile: string | undefined,
+  keyFile: string | undefined,
+  namesList: string | undefined,
+): MockServerOptions['tls'] {
   if ((certFile === undefined) !== (keyFile === undefined)) throw new MockConfigError('options --tls-cert and --tls-key go together');
+  if (namesList !== undefined && certFile !== undefined)
+    throw new MockConfigError('option --tls-names is for a generated certificate, not --tls-cert');
+  if (namesList !== undefined) {
+    const names = namesList.split(',').map((n) => n.trim());
+    const bad = names.find(
+      (n) =>
+        !/^(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/.test(n) &&
+        isIP(n.replace(/^\[|\]$/g, '')) === 0,
+    );
+    if (bad !== undefined) throw new MockConfigError(`option --tls-names: "${bad}" is not a host name or an IP address`);
+    return { names };
+  }
   if (certFile === undefined || keyFile === undefined) return tls ? true : undefined;
   return { cert: readPem('--tls-cert', certFile), key: readPem('--tls-key', keyFile) };
 }

@@ -5,7 +5,7 @@
 // what a target does differently: the status, the error text, the fields of the body and their
 // types, the headers.
 import { readFileSync } from 'node:fs';
-import type { RecordedExchange } from '../../harness/exchange-record.ts';
+import type { RecordedExchange } from '../../harness/runner.ts';
 import { observed } from '../../specs/index.ts';
 
 export interface Facts {

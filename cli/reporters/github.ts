@@ -1,7 +1,8 @@
 // GitHub Actions output, when GITHUB_ACTIONS=true: an error annotation per gating failure, at the
 // test's file and line, and the report in the job's step summary ($GITHUB_STEP_SUMMARY).
 import { appendFileSync } from 'node:fs';
-import { redactor } from '../../harness/redact.ts';
+import { redactor } from '../../harness/runner.ts';
+import { printable } from './printable.ts';
 import type { RunResult } from './results.ts';
 import { renderSummary } from './summary.ts';
 
@@ -19,7 +20,7 @@ export function githubAnnotations(result: RunResult): string[] {
         ...(t.line ? [`line=${t.line}`] : []),
         `title=${property(t.clause ? `conformance: ${t.clause}` : 'conformance')}`,
       ];
-      return redactor.redact(`::error ${where.join(',')}::${message(t.failure ?? t.name)}`);
+      return printable(redactor.redact(`::error ${where.join(',')}::${message(t.failure ?? t.name)}`));
     });
 }
 
@@ -27,5 +28,5 @@ export function writeGithubOutput(result: RunResult, env: NodeJS.ProcessEnv, pri
   if (env.GITHUB_ACTIONS !== 'true') return;
   for (const line of githubAnnotations(result)) print(line);
   const summaryFile = env.GITHUB_STEP_SUMMARY;
-  if (summaryFile) appendFileSync(summaryFile, `${redactor.redact(renderSummary(result))}\n`);
+  if (summaryFile) appendFileSync(summaryFile, `${printable(redactor.redact(renderSummary(result)))}\n`);
 }

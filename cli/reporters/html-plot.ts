@@ -1,7 +1,7 @@
 // The plot of report.html: X-RateLimit-Remaining of every answer of the management interface the
 // tests saw, in the order they came, over the run's time; X-RateLimit-Limit as a dashed line; each
 // 429 marked. An SVG drawn here, axes labelled, so the report needs no chart library.
-import type { RateLimitPoint } from '../../harness/conformance.ts';
+import type { RateLimitPoint } from '../../harness/runner.ts';
 import { html, type Markup } from './html-markup.ts';
 import type { TestOutcome } from './results.ts';
 

@@ -9,7 +9,16 @@ import { requestsPlanned } from './console.ts';
 import { lineAfter } from './failure-summary.ts';
 import { html, join, Markup } from './html-markup.ts';
 import { rateLimitPlot } from './html-plot.ts';
-import { operationCoverage, unverifiedReasons, type ClauseStatus, type RunResult, type TestOutcome } from './results.ts';
+import { tallyText } from './console.ts';
+import {
+  BUG_REPORT,
+  operationCoverage,
+  stoppedLine,
+  unverifiedReasons,
+  type ClauseStatus,
+  type RunResult,
+  type TestOutcome,
+} from './results.ts';
 import { VERDICT_TEXT } from './summary.ts';
 
 const STATUS_CLASS: Record<ClauseStatus, string> = {
@@ -24,7 +33,7 @@ const STATUS_CLASS: Record<ClauseStatus, string> = {
 };
 
 /** The labelled lines of a failure (harness/failure.ts writes them), in the order a reader wants them. */
-const FAILURE_FIELDS = ['expected', 'actual', 'response', 'headers', 'request', 'replay'] as const;
+const FAILURE_FIELDS = ['expected', 'actual', 'response', 'headers', 'request', 'replay', 'hint'] as const;
 
 export const STYLE = `
 :root { --ink: #1f2328; --muted: #59636e; --line: #d1d9e0; --wash: #f6f8fa; --pass: #1a7f37; --fail: #cf222e; --warn: #9a6700; --blue: #0969da;
@@ -44,11 +53,11 @@ th { background: var(--wash); }
 .verdict { padding: 1rem 1.25rem; border-radius: 8px; color: #fff; }
 .verdict p { margin: .2rem 0; }
 .verdict .word { font-size: 2rem; font-weight: 700; letter-spacing: .04em; }
-.verdict-PASS { background: var(--pass); } .verdict-FAIL { background: var(--fail); } .verdict-INCOMPLETE { background: var(--warn); }
+.verdict-PASS { background: var(--pass); } .verdict-FAIL { background: var(--fail); } .verdict-INCOMPLETE { background: var(--warn); } .verdict-ERROR { background: var(--muted); }
 .facts th { width: 1%; white-space: nowrap; background: none; font-weight: 600; }
 .tight { white-space: nowrap; } #clause-matrix .note { width: 32%; } #not-verified .why { width: 40%; } #not-verified code { white-space: nowrap; }
 .failure { margin: 1rem 0; padding: .2rem 0 .2rem 1rem; border-left: 4px solid var(--fail); }
-.failure.observed, .failure.known { border-color: var(--warn); }
+.failure.observed, .failure.known { border-color: var(--warn); } .failure.suite-error { border-color: var(--muted); }
 .failure dl { display: grid; grid-template-columns: max-content 1fr; gap: .3rem .8rem; margin: .5rem 0; }
 .failure dt { font-weight: 600; }
 .failure dd { margin: 0; min-width: 0; }
@@ -144,6 +153,11 @@ ${failures(
   'Known failures, in the baseline, not gating',
   failed.filter((t) => t.known),
 )}
+${failures(
+  'suite-errors',
+  "Suite errors, the suite's and not the target's",
+  result.tests.filter((t) => t.state === 'error'),
+)}
 ${fixedKnownFailures(result)}
 ${coverage(result)}
 <section id="rate-limit">
@@ -161,10 +175,11 @@ ${skippedTests(result)}
 }
 
 function verdictBanner(result: RunResult): Markup {
-  const tally = (name: string, t: RunResult['contract']) => `${name}: ${t.passed} passed, ${t.failed} failed, ${t.skipped} skipped`;
+  const tally = (name: string, t: RunResult['contract']) => `${name}: ${tallyText(t)}`;
   return html`<section id="verdict" class="verdict verdict-${result.verdict}">
 <p class="word">${result.verdict}</p>
 <p class="meaning">${sentence(VERDICT_TEXT[result.verdict])}</p>
+${result.verdict === 'ERROR' ? html`<p>${BUG_REPORT}</p>` : ''}
 <p>${tally('Contract', result.contract)}. ${tally('Observed', result.observed)} ${result.info.strict ? '(gating: --strict)' : '(not gating)'}.</p>
 </section>`;
 }
@@ -198,7 +213,7 @@ function runFacts(result: RunResult): Markup {
 <h2>The run</h2>
 <table class="facts"><tbody>
 ${rows.map(([label, value]) => html`<tr><th scope="row">${label}</th><td>${value}</td></tr>\n`)}</tbody></table>
-${info.stoppedEarly ? html`<p><strong>The run stopped before its tests:</strong> ${info.stoppedEarly}</p>` : ''}
+${info.stopped ? html`<p><strong>${stoppedLine(info.stopped)}</strong></p>` : ''}
 </section>`;
 }
 
@@ -243,7 +258,7 @@ function failure(test: TestOutcome): Markup {
     const value = lineAfter(text, `${label}:`);
     return value === undefined ? [] : [{ label, value }];
   });
-  const kind = test.gating ? 'gating' : test.known ? 'known' : 'observed';
+  const kind = test.state === 'error' ? 'suite-error' : test.gating ? 'gating' : test.known ? 'known' : 'observed';
   return html`<article class="failure ${kind}">
 <h3>${test.name}</h3>
 <p class="muted"><code>${test.file}${test.line ? `:${test.line}` : ''}</code>${test.clause ? html` · clause <code>${test.clause}</code> (§${test.section ?? '?'}, ${test.level ?? '?'})` : ''}${test.known ? ` · known failure: ${test.known.reason}` : ''}</p>
@@ -268,7 +283,7 @@ function clauseMatrix(result: RunResult): Markup {
   const statuses = Object.keys(STATUS_CLASS) as ClauseStatus[];
   const count = (status: ClauseStatus) => result.clauses.filter((c) => c.status === status && c.level === 'contract').length;
   const rows = result.clauses.map((c) => {
-    const total = c.passed + c.failed + c.skipped;
+    const total = c.passed + c.failed + c.errored + c.skipped;
     const note = c.status === 'not testable' ? (c.note ?? '') : c.status === 'gap' ? '' : c.reasons.join('; ');
     return html`<tr class="s-${STATUS_CLASS[c.status]}" data-status="${c.status}"><td><code>${c.id}</code><div class="clause-summary">${c.summary}</div></td><td class="tight">${c.section}</td><td class="tight">${c.level}${c.gating && c.level !== 'contract' ? ' (gating)' : ''}</td><td class="n tight" data-sort="${total}">${total === 0 ? '0' : `${c.passed}/${total}`}</td><td class="status">${c.status}</td><td class="note">${note}</td></tr>\n`;
   });

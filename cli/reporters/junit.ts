@@ -10,19 +10,12 @@
 // properties of a first suite named "conformance run". Clause and level data per test live in
 // results.json.
 import type { RunResult, TestOutcome } from './results.ts';
-import { unverifiedReasons } from './results.ts';
+import { printable } from './printable.ts';
+import { stoppedLine, unverifiedReasons } from './results.ts';
 
 function escape(text: string): string {
-  return (
-    text
-      // XML 1.0 cannot carry these control characters, even escaped: they are dropped.
-      // eslint-disable-next-line no-control-regex
-      .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g, '')
-      .replace(/&/g, '&amp;')
-      .replace(/</g, '&lt;')
-      .replace(/>/g, '&gt;')
-      .replace(/"/g, '&quot;')
-  );
+  // XML 1.0 cannot carry most control characters, even escaped: they are shown as their escapes.
+  return printable(text).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }
 
 function attributes(values: Record<string, string | number>): string {
@@ -41,6 +34,10 @@ function testcase(test: TestOutcome, failuresAreReal: boolean): string {
   const head = `    <testcase ${attributes({ name: test.name, classname: test.file.replace(/\.test\.ts$/, '').replace(/[\\/]/g, '.'), time: seconds(test.durationMs) })}`;
   if (test.state === 'skipped')
     return `${head}>\n      <skipped ${attributes({ message: test.skip ? `[${test.skip.category ?? 'skipped'}] ${test.skip.reason}` : 'skipped' })}/>\n    </testcase>`;
+  if (test.state === 'error') {
+    // The suite's own error is not the target's failure: an <error>, which no report counts as a failed clause.
+    return `${head}>\n      <error ${attributes({ message: test.failure ?? 'the suite erred', type: 'suite error' })}>${escape(test.errors.join('\n\n'))}</error>\n    </testcase>`;
+  }
   if (isFailure(test, failuresAreReal)) {
     const type = test.clause ? `clause ${test.clause}` : 'untagged test';
     return `${head}>\n      <failure ${attributes({ message: test.failure ?? 'failed', type })}>${escape(test.errors.join('\n\n'))}</failure>\n    </testcase>`;
@@ -70,10 +67,11 @@ function render(result: RunResult, tests: TestOutcome[], suiteName: string, fail
     property('suite_commit', info.commit),
     property('requests', result.requests),
     ...(info.shard ? [property('shard', `${info.shard.index}/${info.shard.count}`)] : []),
+    ...(info.stopped ? [property('stopped', stoppedLine(info.stopped))] : []),
     ...unverifiedReasons(result).map((u) => property(`unverified.${u.id}`, u.reasons.join('; '))),
   ];
   const failures = tests.filter((t) => isFailure(t, failuresAreReal(t))).length;
-  const errors = result.unhandled.length;
+  const errors = result.unhandled.length + tests.filter((t) => t.state === 'error').length;
   const suites = [
     `  <testsuite ${attributes({ name: 'conformance run', tests: 0, failures: 0, errors: 0, skipped: 0, time: seconds(info.wallMs), timestamp: info.startedAt })}>`,
     '    <properties>',
@@ -88,7 +86,7 @@ function render(result: RunResult, tests: TestOutcome[], suiteName: string, fail
         name: file,
         tests: cases.length,
         failures: suiteFailures,
-        errors: 0,
+        errors: cases.filter((t) => t.state === 'error').length,
         skipped: cases.filter((t) => t.state === 'skipped').length,
         time: seconds(cases.reduce((sum, t) => sum + t.durationMs, 0)),
         timestamp: info.startedAt,
@@ -98,9 +96,10 @@ function render(result: RunResult, tests: TestOutcome[], suiteName: string, fail
       '  </testsuite>',
     );
   }
-  if (errors > 0) {
+  const outside = result.unhandled.length;
+  if (outside > 0) {
     suites.push(
-      `  <testsuite ${attributes({ name: 'errors outside tests', tests: errors, failures: 0, errors, skipped: 0, time: '0.000' })}>`,
+      `  <testsuite ${attributes({ name: 'errors outside tests', tests: outside, failures: 0, errors: outside, skipped: 0, time: '0.000' })}>`,
     );
     result.unhandled.forEach((message, i) => {
       suites.push(
@@ -113,7 +112,7 @@ function render(result: RunResult, tests: TestOutcome[], suiteName: string, fail
   }
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites ${attributes({ name: suiteName, tests: tests.length + errors, failures, errors, time: seconds(info.wallMs) })}>`,
+    `<testsuites ${attributes({ name: suiteName, tests: tests.length + outside, failures, errors, time: seconds(info.wallMs) })}>`,
     ...suites,
     '</testsuites>',
     '',

@@ -29,14 +29,7 @@ export function mergeShardResults(shards: RunResult[]): { result: RunResult } | 
     plannedRequests: sum((i) => i.plannedRequests),
     waitedMs: sum((i) => i.waitedMs),
     unplanned429s: sum((i) => i.unplanned429s),
-    ...(shards.some((s) => s.info.stoppedEarly)
-      ? {
-          stoppedEarly: shards
-            .map((s) => s.info.stoppedEarly)
-            .filter(Boolean)
-            .join('; '),
-        }
-      : {}),
+    ...stoppedOf(shards),
   };
   return {
     result: summarize(
@@ -45,4 +38,14 @@ export function mergeShardResults(shards: RunResult[]): { result: RunResult } | 
       info,
     ),
   };
+}
+
+/** The shards' stops as one: the gravest cause (the suite's, the target's, its rate limit's), every reason. */
+function stoppedOf(shards: RunResult[]): Pick<RunInfo, 'stopped'> {
+  const stops = shards.flatMap((s) => (s.info.stopped ? [{ shard: s.info.shard, ...s.info.stopped }] : []));
+  if (stops.length === 0) return {};
+  const causes: Array<NonNullable<RunInfo['stopped']>['cause']> = ['suite', 'target', 'rate-limit'];
+  const cause = causes.find((c) => stops.some((s) => s.cause === c))!;
+  const reason = stops.map((s) => `${s.shard ? `shard ${s.shard.index}/${s.shard.count}: ` : ''}${s.reason}`).join('; ');
+  return { stopped: { cause, reason } };
 }

@@ -4,13 +4,19 @@
 import { relative } from 'node:path';
 import type { TestCase, TestModule } from 'vitest/node';
 import { clauses as registry, operationKeys, type ClauseLevel } from '../../specs/index.ts';
-import type { RateLimitPoint } from '../../harness/conformance.ts';
-import { leavesClauseUnverified, parseSkipNote, type EvaluatedPlan, type SkipCategory } from '../../harness/plan.ts';
-import { redactor } from '../../harness/redact.ts';
+import {
+  leavesClauseUnverified,
+  parseSkipNote,
+  redactor,
+  type EvaluatedPlan,
+  type RateLimitPoint,
+  type SkipCategory,
+} from '../../harness/runner.ts';
 import { citedClause } from '../tags.ts';
 import { failureSummary } from './failure-summary.ts';
 
-export type TestState = 'passed' | 'failed' | 'skipped';
+/** 'failed': the target broke the clause; 'error': the suite itself erred in the test (a bug to report). */
+export type TestState = 'passed' | 'failed' | 'error' | 'skipped';
 
 export interface TestOutcome {
   file: string;
@@ -24,8 +30,9 @@ export interface TestOutcome {
   state: TestState;
   /** Whether this test's failure fails the run. */
   gating: boolean;
-  skip?: { category?: SkipCategory; reason: string };
-  /** One line: clause, expected and actual (the JUnit failure message, the annotation). */
+  /** 'stopped': the run stopped (RunInfo.stopped) before the test could run. */
+  skip?: { category?: SkipCategory | 'stopped'; reason: string };
+  /** One line: clause, expected and actual (the JUnit failure message, the annotation); or the suite's error. */
   failure?: string;
   /** The failure in full: clause, expected, actual, response excerpt, replay line. */
   errors: string[];
@@ -56,6 +63,8 @@ export interface ClauseResult {
   status: ClauseStatus;
   passed: number;
   failed: number;
+  /** Its tests in which the suite itself erred: they leave it unverified, never failed. */
+  errored: number;
   skipped: number;
   /** Why the clause is not verified (partial or not verified), each "[category] reason". */
   reasons: string[];
@@ -63,7 +72,38 @@ export interface ClauseResult {
   note?: string;
 }
 
-export type Verdict = 'PASS' | 'FAIL' | 'INCOMPLETE';
+/**
+ * PASS: every gating clause verified and passed. FAIL: the target broke a gating clause.
+ * INCOMPLETE: none broken, but some gating clause not verified (or the run stopped: see
+ * RunInfo.stopped). ERROR: the suite itself erred, which says nothing of the target.
+ */
+export type Verdict = 'PASS' | 'FAIL' | 'INCOMPLETE' | 'ERROR';
+
+/**
+ * Why a run stopped before its tests were done, and whose doing it was: 'target', it could not be
+ * tested as asked (its token endpoint unusable, unreachable, answers too large for the test
+ * worker); 'rate-limit', its rate limit would keep the suite waiting past its time bound;
+ * 'suite', the suite itself erred.
+ */
+export interface RunStopped {
+  cause: 'target' | 'rate-limit' | 'suite';
+  reason: string;
+}
+
+const STOP_CAUSES: Record<RunStopped['cause'], string> = {
+  target: 'the target could not be tested as asked',
+  'rate-limit': "the target's rate limit",
+  suite: 'the suite itself erred',
+};
+
+/** "The run stopped (whose doing): reason", for every report. */
+export function stoppedLine(stopped: RunStopped): string {
+  return `The run stopped (${STOP_CAUSES[stopped.cause]}): ${stopped.reason}`;
+}
+
+/** What a reader of a run where the suite erred is asked to do. */
+export const BUG_REPORT =
+  "The suite itself erred: that is a bug of the suite, not a verdict on the target. Please report it to the suite's maintainers with this output, the seed and results.json.";
 
 /** Facts about the run that are not in the test results. */
 export interface RunInfo {
@@ -89,8 +129,8 @@ export interface RunInfo {
   /** Time spent waiting for the target's rate limit, and 429s the suite got where it did not spend the limit on purpose. */
   waitedMs: number;
   unplanned429s: number;
-  /** A reason the run stopped before its tests (e.g. the rate limit would outlast the bound). */
-  stoppedEarly?: string;
+  /** Why the run stopped before its tests were done, if it did. */
+  stopped?: RunStopped;
 }
 
 export interface RunResult {
@@ -113,6 +153,8 @@ export interface RunResult {
 export interface Tally {
   passed: number;
   failed: number;
+  /** Tests in which the suite itself erred. */
+  errored: number;
   skipped: number;
 }
 
@@ -144,7 +186,8 @@ function outcomeOf(test: TestCase, file: string, strict: boolean, baseline: Base
   const known = citedClause(test.name);
   const meta = test.meta();
   const plan: EvaluatedPlan | undefined = meta.plan;
-  const state: TestState = result.state === 'passed' ? 'passed' : result.state === 'failed' ? 'failed' : 'skipped';
+  const state: TestState =
+    result.state === 'passed' ? 'passed' : result.state !== 'failed' ? 'skipped' : meta.suiteError ? 'error' : 'failed';
   const note =
     result.state === 'skipped' ? (result.note ?? (plan?.skip ? `[${plan.skip.category}] ${plan.skip.reason}` : undefined)) : undefined;
   const errors = (result.errors ?? []).map((e) => redactor.redact(withoutStackFrames(e.message ?? JSON.stringify(e))));
@@ -161,6 +204,7 @@ function outcomeOf(test: TestCase, file: string, strict: boolean, baseline: Base
     gating: !listed && (level === undefined || level === 'contract' || (level === 'observed' && strict)),
     ...(note !== undefined ? { skip: redactSkip(parseSkipNote(note)) } : {}),
     ...(state === 'failed' ? { failure: redactor.redact(failureSummary(test.name, errors)) } : {}),
+    ...(state === 'error' ? { failure: redactor.redact(`suite error (not the target's): ${failureSummary(test.name, errors)}`) } : {}),
     errors,
     ...(listed ? { known: { reason: listed.reason } } : {}),
     durationMs: Math.round(test.diagnostic()?.duration ?? 0),
@@ -190,47 +234,24 @@ function withoutStackFrames(message: string): string {
 /** Joins tests to the registry: each clause's status, and the run's verdict. */
 export function summarize(tests: TestOutcome[], unhandled: string[], info: RunInfo): RunResult {
   const untagged = tests.filter((t) => !t.clause).map((t) => `${t.file}: ${t.name}`);
-  const clauses = registry.map((entry): ClauseResult => {
-    const mine = tests.filter((t) => t.clause === entry.id);
-    const gating = entry.testable && (entry.level === 'contract' || (entry.level === 'observed' && info.strict));
-    const counts = {
-      passed: mine.filter((t) => t.state === 'passed').length,
-      failed: mine.filter((t) => t.state === 'failed').length,
-      skipped: mine.filter((t) => t.state === 'skipped').length,
-    };
-    const base = { id: entry.id, section: entry.section, level: entry.level, summary: entry.summary, gating, ...counts };
-    if (entry.level === 'gap') return { ...base, status: 'gap', reasons: [] };
-    if (!entry.testable) return { ...base, status: 'not testable', reasons: [], ...(entry.reason ? { note: entry.reason } : {}) };
-    const unverifying = mine.filter((t) => t.state === 'skipped' && leavesClauseUnverified(t.skip?.category));
-    const reasons = [...new Set(unverifying.map((t) => `[${t.skip?.category ?? 'skipped'}] ${t.skip?.reason ?? 'skipped'}`))];
-    const failed = mine.filter((t) => t.state === 'failed');
-    let status: ClauseStatus;
-    if (failed.length > 0) status = failed.every((t) => t.known) ? 'failed (known)' : 'failed';
-    else if (mine.length === 0 && info.stoppedEarly) {
-      status = 'not verified';
-      reasons.push(`[rate-limit] ${info.stoppedEarly}`);
-    } else if (mine.length === 0) status = 'not selected';
-    else if (counts.passed === 0) status = 'not verified';
-    else if (unverifying.length > 0) status = 'partial';
-    else status = 'verified';
-    if (status === 'not verified' && reasons.length === 0) reasons.push('[not-applicable] no test of it can run against this target');
-    return { ...base, status, reasons };
-  });
-  const tally = (level: ClauseLevel): Tally => ({
-    passed: tests.filter((t) => t.level === level && t.state === 'passed').length,
-    failed: tests.filter((t) => t.level === level && t.state === 'failed').length,
-    skipped: tests.filter((t) => t.level === level && t.state === 'skipped').length,
-  });
-  const failing = tests.some((t) => t.state === 'failed' && t.gating) || untagged.length > 0 || unhandled.length > 0;
-  const unverified = clauses.filter((c) => c.gating && isUnverified(c, info));
-  const verdict: Verdict = failing ? 'FAIL' : unverified.length > 0 || tests.length === 0 || info.stoppedEarly ? 'INCOMPLETE' : 'PASS';
+  const clauses = registry.map((entry) =>
+    clauseResult(
+      entry,
+      tests.filter((t) => t.clause === entry.id),
+      info,
+    ),
+  );
+  const tally = (level: ClauseLevel): Tally => {
+    const count = (state: TestState) => tests.filter((t) => t.level === level && t.state === state).length;
+    return { passed: count('passed'), failed: count('failed'), errored: count('error'), skipped: count('skipped') };
+  };
   const fixedKnownFailures = tests.filter((t) => t.known && t.state === 'passed').map((t) => t.name);
   const requests =
     tests.reduce((sum, t) => sum + t.requests + t.retries, 0) +
     Object.values(info.shared).reduce((a, b) => a + b, 0) +
     info.preflightRequests;
   return {
-    verdict,
+    verdict: verdictOf(tests, clauses, unhandled, untagged, info),
     info,
     tests,
     clauses,
@@ -241,6 +262,64 @@ export function summarize(tests: TestOutcome[], unhandled: string[], info: RunIn
     requests,
     fixedKnownFailures,
   };
+}
+
+/**
+ * The three kinds of outcome, never mixed: the target broke a gating clause (FAIL); the suite
+ * erred, in a test, outside tests, or in a test without a known clause (ERROR: nothing said of
+ * the target); some gating clause is not verified, or the run stopped (INCOMPLETE).
+ */
+function verdictOf(tests: TestOutcome[], clauses: ClauseResult[], unhandled: string[], untagged: string[], info: RunInfo): Verdict {
+  if (tests.some((t) => t.state === 'failed' && t.gating)) return 'FAIL';
+  const suiteErred =
+    tests.some((t) => t.state === 'error') || untagged.length > 0 || unhandled.length > 0 || info.stopped?.cause === 'suite';
+  if (suiteErred) return 'ERROR';
+  const unverified = clauses.some((c) => c.gating && isUnverified(c, info));
+  return unverified || tests.length === 0 || info.stopped ? 'INCOMPLETE' : 'PASS';
+}
+
+function clauseResult(entry: (typeof registry)[number], mine: TestOutcome[], info: RunInfo): ClauseResult {
+  const gating = entry.testable && (entry.level === 'contract' || (entry.level === 'observed' && info.strict));
+  const count = (state: TestState) => mine.filter((t) => t.state === state).length;
+  const counts = { passed: count('passed'), failed: count('failed'), errored: count('error'), skipped: count('skipped') };
+  const base = { id: entry.id, section: entry.section, level: entry.level, summary: entry.summary, gating, ...counts };
+  if (entry.level === 'gap') return { ...base, status: 'gap', reasons: [] };
+  if (!entry.testable) return { ...base, status: 'not testable', reasons: [], ...(entry.reason ? { note: entry.reason } : {}) };
+  const unverifying = mine.filter(
+    (t) => t.state === 'error' || (t.state === 'skipped' && (t.skip?.category === 'stopped' || leavesClauseUnverified(t.skip?.category))),
+  );
+  const reasons = [
+    ...new Set(
+      unverifying.map((t) =>
+        t.state === 'error'
+          ? `[suite-error] ${t.failure ?? 'the suite erred'}`
+          : `[${t.skip?.category ?? 'skipped'}] ${t.skip?.reason ?? 'skipped'}`,
+      ),
+    ),
+  ];
+  const failed = mine.filter((t) => t.state === 'failed');
+  if (failed.length > 0) return { ...base, status: failed.every((t) => t.known) ? 'failed (known)' : 'failed', reasons };
+  if (mine.length === 0 && info.stopped) {
+    return {
+      ...base,
+      status: 'not verified',
+      reasons: [`[${info.stopped.cause === 'rate-limit' ? 'rate-limit' : 'stopped'}] ${info.stopped.reason}`],
+    };
+  }
+  if (mine.length === 0) return { ...base, status: 'not selected', reasons };
+  if (counts.passed > 0) return { ...base, status: unverifying.length > 0 ? 'partial' : 'verified', reasons };
+  if (reasons.length > 0) return { ...base, status: 'not verified', reasons };
+  // Only tests that leave a clause verified when they cannot run (generated cases the run does
+  // not ask for, tokens only the signing key makes): in a shard, the clause's other tests may be
+  // in another shard, which the merge reads.
+  if (info.shard) {
+    return {
+      ...base,
+      status: 'not selected',
+      reasons: ['[not-selected] no test of it can run in this shard; its other tests are in another shard, and the merge tells'],
+    };
+  }
+  return { ...base, status: 'not verified', reasons: ['[not-applicable] no test of it can run against this target'] };
 }
 
 /** A gating clause the run did not verify. A shard answers only for its own clauses: the merge checks the rest. */
@@ -257,6 +336,7 @@ export function unverifiedReasons(result: RunResult): Array<{ id: string; reason
 }
 
 function notSelectedReason(info: RunInfo): string {
+  if (info.stopped) return `[stopped] ${info.stopped.reason}`;
   return info.filtered
     ? '[not-selected] no test of it was selected (--grep, --grep-invert or --operation)'
     : '[not-selected] no test of it ran';

@@ -2,7 +2,7 @@
 // by hand, against a faulty mock and against nothing; what it writes (JUnit valid for CI tools,
 // results.json, summary.md, GitHub output); how it fails closed; and the secrets of the target
 // file never appear in what it prints or writes.
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -15,6 +15,7 @@ import { outcomes, resultsOf, root, run, startMockProgram, writeTargetFile, type
 
 const SEED = '20261122';
 const work = mkdtempSync(join(tmpdir(), 'conformance-e2e-'));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
 const mockTarget = parse(readFileSync(join(root, 'targets', 'mock.yaml'), 'utf8')) as {
   roles: Record<string, { client_id: string; client_secret?: string }>;
 } & Record<string, unknown>;
@@ -24,6 +25,22 @@ const secrets = Object.values(mockTarget.roles).map((role) => role.client_secret
 const MOCK_RATE = ['--rate-limit', '1200/10'];
 /** What the suite may spend to exhaust that bucket (two buckets and a few more). */
 const EXHAUST = ['--exhaustion-max', '2500'];
+
+/**
+ * The README's two lines that run the suite against a mock started by hand ("The mock server"):
+ * the mock's arguments, and the suite's after the target file. targets/mock.yaml repeats them.
+ */
+function byHandCommands(): { mock: string[]; suite: string[] } {
+  const readme = readFileSync(join(root, 'README.md'), 'utf8');
+  const block =
+    /To run the suite against a mock you started yourself[\s\S]*?```sh\n(npm run mock -- .*)\n(npm start -- --target-file targets\/mock\.yaml.*)\n```/.exec(
+      readme,
+    );
+  if (!block) throw new Error('README.md no longer has the two lines that run the suite against a mock started by hand');
+  const mock = block[1]!.split(' ').slice(4);
+  const suite = block[2]!.split(' ').slice(5);
+  return { mock, suite };
+}
 
 /** A target file for a mock at `url`, with every secret moved to an environment variable. */
 function targetFileFor(
@@ -50,7 +67,8 @@ describe('npm start against the embedded mock', () => {
   const out = join(work, 'embedded');
   let finished: Finished;
   beforeAll(async () => {
-    finished = await run('cli/conformance.ts', ['--seed', SEED, '--num-runs', '5', '--out', out]);
+    // The embedded run's own number of generated cases, which the README's hand-started run asks for.
+    finished = await run('cli/conformance.ts', ['--seed', SEED, '--num-runs', '20', '--out', out]);
   }, 180_000);
 
   it('exits 0 and says PASS, every gating clause verified', () => {
@@ -88,20 +106,22 @@ describe('npm start against the embedded mock', () => {
     expectNoSecret(finished.stdout, finished.stderr, ...reports(out));
   });
 
-  describe('and against the same mock started by hand with a target file', () => {
+  describe('and against the same mock started by hand as the README says', () => {
     let mock: Started;
     let byHand: Finished;
     const handOut = join(work, 'by-hand');
+    const commands = byHandCommands();
     beforeAll(async () => {
       const keyFile = join(work, 'keys', 'mock.pem');
-      mock = await startMockProgram(['--port', '0', '--signing-key', keyFile, ...MOCK_RATE]);
+      const mockArgs = commands.mock.map((arg, i, all) => (all[i - 1] === '--port' ? '0' : all[i - 1] === '--signing-key' ? keyFile : arg));
+      mock = await startMockProgram(mockArgs);
       const target = targetFileFor(mock.url, keyFile, 'by-hand.yaml');
       byHand = await run(
         'cli/conformance.ts',
-        ['--target-file', target.path, '--seed', SEED, '--num-runs', '5', ...EXHAUST, '--out', handOut],
+        ['--target-file', target.path, '--seed', SEED, ...commands.suite, '--out', handOut],
         target.env,
       );
-    }, 180_000);
+    }, 240_000);
     afterAll(() => mock?.stop());
 
     it('gives the same result for every test', () => {
@@ -110,6 +130,12 @@ describe('npm start against the embedded mock', () => {
       const handStarted = outcomes(handOut);
       expect(handStarted.size).toBe(embedded.size);
       expect([...handStarted.entries()].filter(([name, outcome]) => embedded.get(name) !== outcome)).toEqual([]);
+    });
+
+    it('with the same lines as targets/mock.yaml gives', () => {
+      const described = readFileSync(join(root, 'targets', 'mock.yaml'), 'utf8');
+      expect(described).toContain(`npm run mock -- ${commands.mock.join(' ')}`);
+      expect(described).toContain(`npm start -- --target-file targets/mock.yaml ${commands.suite.join(' ')}`);
     });
 
     it('keeps the secrets from the environment out of its output and reports', () => {
@@ -214,7 +240,7 @@ describe('an observed-level failure', () => {
     expect(finished.code).toBe(4);
     expect(readFileSync(join(out, 'junit.xml'), 'utf8')).toMatch(/<testsuites [^>]* failures="0"/);
     expect(readFileSync(join(out, 'junit-observed.xml'), 'utf8')).toMatch(/<testsuites [^>]* failures="1"/);
-  });
+  }, 90_000);
 
   it('fails the run with --strict', async () => {
     const out = join(work, 'observed-strict');
@@ -225,7 +251,7 @@ describe('an observed-level failure', () => {
     );
     expect(finished.code).toBe(1);
     expect(readFileSync(join(out, 'junit.xml'), 'utf8')).toMatch(/<testsuites [^>]* failures="1"/);
-  });
+  }, 90_000);
 
   it('stays green as a known failure of a baseline, and says so', async () => {
     const out = join(work, 'observed-known');
@@ -245,7 +271,7 @@ describe('an observed-level failure', () => {
     expect(finished.stdout).toContain('FAIL (known: staging answers 200 until TICKET-1 ships) [§4.4 sso-ticket.success.status]');
     expect(finished.code).toBe(4);
     expect(readFileSync(join(out, 'junit.xml'), 'utf8')).toMatch(/<testsuites [^>]* failures="0"/);
-  });
+  }, 90_000);
 });
 
 describe('npm start with a role missing from the target file', () => {
@@ -339,7 +365,7 @@ describe('npm start refuses what it cannot run, and fails closed', () => {
   it('names a bad option and exits 2 without a stack trace', async () => {
     const finished = await run('cli/conformance.ts', ['--max-requests', 'many']);
     expect(finished.code).toBe(2);
-    expect(finished.stderr.trim()).toBe('error: --max-requests needs a positive integer, got "many" (see --help)');
+    expect(finished.stderr.trim()).toBe('error: --max-requests needs a whole number from 1 to 1000000, got "many" (see --help)');
   });
 
   it('names a bad target file and exits 2', async () => {
@@ -393,7 +419,10 @@ describe('npm start refuses what it cannot run, and fails closed', () => {
     const target = targetFileFor('http://127.0.0.1:9', undefined, 'stale.yaml');
     const finished = await run('cli/conformance.ts', ['--target-file', target.path, '--request-timeout', '1000', '--out', out], target.env);
     expect(finished.code).toBe(3);
-    for (const file of ['junit.xml', 'summary.md', 'results.json']) expect(existsSync(join(out, file)), file).toBe(false);
+    // The reports are this run's, saying it stopped: none is the earlier run's.
+    for (const file of ['junit.xml', 'summary.md', 'results.json'])
+      expect(readFileSync(join(out, file), 'utf8')).not.toContain('the previous run');
+    expect(resultsOf(out).info.stopped?.cause).toBe('target');
   });
 
   it('prints its help', async () => {

@@ -4,7 +4,7 @@
 // test and spends the rate limit. Chromium is Debian's package: a machine without it skips those
 // tests, naming the package; in CI (CI set) they fail instead, and .ci/run installs it.
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse, stringify } from 'yaml';
@@ -21,6 +21,7 @@ import { everyClause, failing, info, outcome } from './support/made-up-results.t
 import { resultsOf, root, run, type Finished } from './support/programs.ts';
 
 const work = mkdtempSync(join(tmpdir(), 'html-report-'));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
 const chromium = chromiumInstalled();
 const inCi = Boolean(process.env.CI);
 

@@ -100,10 +100,14 @@ describe('parseConformanceOptions', () => {
   });
 
   it.each([
-    [['--max-requests', 'lots'], /--max-requests needs a positive integer, got "lots"/],
-    [['--max-requests', '0'], /--max-requests needs a positive integer/],
-    [['--seed=-1'], /--seed needs a non-negative integer/],
-    [['--seed', '-1'], /'--seed' argument is ambiguous/],
+    [['--max-requests', 'lots'], /--max-requests needs a whole number from 1 to 1000000, got "lots"/],
+    [['--max-requests', '0'], /--max-requests needs a whole number from 1 to 1000000, got "0"/],
+    [['--seed=-1'], /--seed needs a whole number from 0 to 2147483647, got "-1"/],
+    [['--seed', '-1'], /--seed needs a whole number from 0 to 2147483647, got "-1"/],
+    [['--num-runs', '-1'], /--num-runs needs a whole number from 0 to 10000, got "-1"/],
+    [['--num-runs', '-0.5'], /--num-runs needs a whole number from 0 to 10000, got "-0.5"/],
+    [['--request-timeout', '3000000000'], /--request-timeout needs a whole number from 1 to 600000, got "3000000000"/],
+    [['--run-timeout', '5', '--request-timeout', '5000'], /--run-timeout 5 s leaves no room for a request of --request-timeout 5000 ms/],
     [['--shard', '3/2'], /--shard needs I\/N with 1 <= I <= N, got "3\/2"/],
     [['--shard', 'half'], /--shard needs I\/N/],
     [['--rate-share', '0'], /--rate-share needs a number above 0 and at most 1, got "0"/],

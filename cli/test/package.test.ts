@@ -1,10 +1,10 @@
 // The command as users install it: `npx mgmt-api-conformance` from a clone, and from a packed
 // tarball installed into another project (npm pack, then npm install of the tarball).
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { root } from './support/programs.ts';
 
 const npx = (cwd: string, args: string[]) =>
@@ -29,6 +29,7 @@ describe('npx mgmt-api-conformance from the clone', () => {
 
 describe('a packed tarball installed into another project', () => {
   const consumer = mkdtempSync(join(tmpdir(), 'consumer-'));
+  afterAll(() => rmSync(consumer, { recursive: true, force: true }));
   beforeAll(() => {
     execFileSync('npm', ['pack', '--pack-destination', consumer], { cwd: root, stdio: 'ignore', timeout: 60_000 });
     const tarball = readdirSync(consumer).find((name) => name.endsWith('.tgz'))!;

@@ -3,7 +3,7 @@
 // verify; --list sends nothing and agrees with what a run sends; the budget, the time bound, a
 // target that never rate-limits, one whose headers would keep the suite waiting, and a token
 // endpoint issuing a token that cannot be a header each end with their own verdict and message.
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resultsOf, root, run, startMockProgram, writeTargetFile, type Finished, type Started } from './support/programs.ts';
 
 const work = mkdtempSync(join(tmpdir(), 'real-tenant-e2e-'));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
 const mockTarget = parse(readFileSync(join(root, 'targets', 'mock.yaml'), 'utf8')) as Record<string, any>;
 
 /** A target file that does not declare a test double: the suite treats it as someone's tenant. */
@@ -225,7 +226,7 @@ describe('a target whose headers say nothing is left for an hour', () => {
       expect(Date.now() - started).toBeLessThan(20_000);
       expect(finished.code).toBe(4);
       expect(finished.stdout).toMatch(
-        /STOPPED before the tests: the target's rate limit would keep the suite waiting 3\d\d\d s \(X-RateLimit-Remaining 0, X-RateLimit-Reset .*\), past the run's time bound of \d+ s/,
+        /The run stopped \(the target's rate limit\): the target's rate limit would keep the suite waiting 3\d\d\d s \(X-RateLimit-Remaining 0, X-RateLimit-Reset .*\), past the run's time bound of \d+ s/,
       );
       expect(finished.stdout).toContain('RESULT: INCOMPLETE');
     } finally {

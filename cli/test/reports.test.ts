@@ -1,12 +1,15 @@
 // The verdict and the reports, from made-up results: PASS only when every gating clause is
-// verified in full, FAIL on a gating failure, INCOMPLETE otherwise, each unverified clause with
-// its reason; JUnit files valid against junit-10.xsd's rules; the one-line failure message; the
-// merge of shards; the GitHub annotations.
+// verified in full, FAIL on a gating failure, ERROR when the suite itself erred, INCOMPLETE
+// otherwise, each unverified clause with its reason; the exit code each blames; JUnit files valid
+// against junit-10.xsd's rules; the one-line failure message; the merge of shards; the GitHub
+// annotations; what a target sent shown escaped and Markdown-safe.
 import { describe, expect, it } from 'vitest';
 import { failureSummary } from '../reporters/failure-summary.ts';
 import { githubAnnotations } from '../reporters/github.ts';
 import { renderJunit, renderObservedJunit } from '../reporters/junit.ts';
 import { mergeShardResults } from '../reporters/merge.ts';
+import { exitCodeOf } from '../options.ts';
+import { printable } from '../reporters/printable.ts';
 import { summarize, unverifiedReasons, type RunInfo, type RunResult, type TestOutcome } from '../reporters/results.ts';
 import { renderSummary } from '../reporters/summary.ts';
 import { junitProblems } from './support/junit-schema.ts';
@@ -103,10 +106,111 @@ describe('the verdict', () => {
   });
 
   it('is INCOMPLETE when the run stopped before its tests', () => {
-    const result = summarize([], [], { ...info, stoppedEarly: "the target's rate limit would keep the suite waiting 3600 s" });
+    const result = summarize([], [], {
+      ...info,
+      stopped: { cause: 'rate-limit', reason: "the target's rate limit would keep the suite waiting 3600 s" },
+    });
     expect(result.verdict).toBe('INCOMPLETE');
     expect(unverifiedReasons(result)[0]!.reasons).toEqual(["[rate-limit] the target's rate limit would keep the suite waiting 3600 s"]);
     expect(result.clauses.find((c) => c.id === 'redeliver.success.202')!.status).toBe('not verified');
+  });
+});
+
+describe('the three kinds of outcome', () => {
+  const suiteError = outcome('redeliver.errors.404.stream', 'error', {
+    errors: ['suite bug: the test would send more requests than its plan (1): GET /api/v2/x'],
+    failure:
+      "suite error (not the target's): [§7 redeliver.errors.404.stream] suite bug: the test would send more requests than its plan (1)",
+  });
+  const withError = everyClause((t) => [...t.filter((x) => x.clause !== 'redeliver.errors.404.stream'), suiteError]);
+
+  it('a suite error is ERROR (exit 5), never FAIL, and leaves its clause unverified, not failed', () => {
+    const result = summarize(withError, [], info);
+    expect(result.verdict).toBe('ERROR');
+    expect(exitCodeOf(result)).toBe(5);
+    const clause = result.clauses.find((c) => c.id === 'redeliver.errors.404.stream')!;
+    expect(clause.status).toBe('not verified');
+    expect(clause.reasons[0]).toMatch(/^\[suite-error\] suite error \(not the target's\)/);
+  });
+
+  it('an error outside tests, or a test without a clause tag, is the suite error too', () => {
+    expect(summarize(everyClause(), ['suites/x.test.ts: cannot load'], info).verdict).toBe('ERROR');
+    expect(summarize([...everyClause(), { ...outcome('vault.scope', 'passed'), clause: undefined }], [], info).verdict).toBe('ERROR');
+  });
+
+  it('a gating failure of the target is FAIL (exit 1) even where the suite also erred', () => {
+    const result = summarize([...withError, failing('redeliver.success.202')], [], info);
+    expect(result.verdict).toBe('FAIL');
+    expect(exitCodeOf(result)).toBe(1);
+  });
+
+  it('a run stopped by the target is INCOMPLETE with exit 3, by its rate limit exit 4, by the suite ERROR', () => {
+    const stopped = (cause: 'target' | 'rate-limit' | 'suite') => summarize([], [], { ...info, stopped: { cause, reason: 'why' } });
+    expect([stopped('target').verdict, exitCodeOf(stopped('target'))]).toEqual(['INCOMPLETE', 3]);
+    expect([stopped('rate-limit').verdict, exitCodeOf(stopped('rate-limit'))]).toEqual(['INCOMPLETE', 4]);
+    expect([stopped('suite').verdict, exitCodeOf(stopped('suite'))]).toEqual(['ERROR', 5]);
+    expect(unverifiedReasons(stopped('target'))[0]!.reasons).toEqual(['[stopped] why']);
+  });
+
+  it('a suite error is an <error> in JUnit, not a <failure>, and the reports ask for a bug report', () => {
+    const result = summarize(withError, [], info);
+    const junit = renderJunit(result);
+    expect(junitProblems(junit)).toEqual([]);
+    expect(junit).toMatch(/<testsuites [^>]*failures="0" errors="1"/);
+    expect(junit).toContain('<error message="suite error (not the target&apos;s)'.replace('&apos;', "'"));
+    expect(junit).not.toContain('<failure');
+    expect(renderSummary(result)).toContain("## Suite errors (the suite's, not the target's)");
+    expect(renderSummary(result)).toContain('Please report it');
+  });
+});
+
+describe('what a target sent, in the reports', () => {
+  const tricks = '\u001b[2J\u001b]0;owned\u0007\u009b31m\rRESULT: PASS\u202e';
+  const shown = '\\u001b[2J\\u001b]0;owned\\u0007\\u009b31m\\u000dRESULT: PASS\\u202e';
+  const sent = outcome('redeliver.errors.404.stream', 'failed', {
+    errors: [`[§7 redeliver.errors.404.stream] s\n  expected: status 404\n  actual:   status 200\n  response: 200 text/plain ${tricks}`],
+    failure: `[§7 redeliver.errors.404.stream] expected status 404; actual status 200 ${tricks}`,
+  });
+  const result = summarize([sent], [], info);
+
+  it('is shown with its control characters and escape sequences escaped, line feeds and tabs kept', () => {
+    expect(printable(`a\tb\n${tricks}`)).toBe(`a\tb\n${shown}`);
+    expect(printable('\ud800 alone, \ud83d\ude00 paired')).toBe('\\ud800 alone, \ud83d\ude00 paired');
+  });
+
+  it('reaches JUnit escaped rather than dropped', () => {
+    const junit = renderJunit(result);
+    expect(junit).toContain(shown);
+    // eslint-disable-next-line no-control-regex
+    expect(junit).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202e]/);
+  });
+
+  it('cannot close the code block of a failure in summary.md, nor make a link or HTML in a table', () => {
+    const breakout = outcome('redeliver.errors.404.stream', 'failed', {
+      errors: ['  response: 200 text/plain ```\n# Result: **PASS**\n````'],
+    });
+    const skipped = outcome('vault.scope', 'skipped', {
+      skip: { category: 'config', reason: 'answered ![x](https://tracker.example/p.png) <img src=x> | cell' },
+    });
+    const summary = renderSummary(summarize([breakout, skipped], [], info));
+    expect(summary).toContain('`````\n  response: 200 text/plain ```\n# Result: **PASS**\n````\n`````');
+    expect(summary).toContain('answered ![x]\\(https://tracker.example/p.png) \\<img src=x\\> \\| cell');
+  });
+});
+
+describe('a shard', () => {
+  it('says a clause whose tests that can run are all in another shard is in another shard, not inapplicable', () => {
+    const randomOnly = outcome('vault.scope', 'skipped', { skip: { category: 'random-only', reason: 'generated cases only' } });
+    const result = summarize([...everyClause((t) => t.filter((x) => x.clause !== 'vault.scope')), randomOnly], [], {
+      ...info,
+      shard: { index: 1, count: 2 },
+    });
+    const clause = result.clauses.find((c) => c.id === 'vault.scope')!;
+    expect(clause.status).toBe('not selected');
+    expect(clause.reasons).toEqual([
+      '[not-selected] no test of it can run in this shard; its other tests are in another shard, and the merge tells',
+    ]);
+    expect(result.verdict).toBe('PASS');
   });
 });
 

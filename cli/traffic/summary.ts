@@ -8,6 +8,7 @@ export const TRAFFIC_VERDICT_TEXT: Record<TrafficResult['verdict'], string> = {
   PASS: 'no judged exchange broke a gating clause; what the recordings did not reach is listed, not claimed',
   FAIL: 'a judged exchange broke a gating clause',
   INCOMPLETE: 'no exchange of the three operations or the token endpoint was found to judge',
+  ERROR: 'the judge itself erred: nothing is said of the recordings',
 };
 
 export const COVERAGE_TEXT: Record<ClauseCoverage['result'], string> = {

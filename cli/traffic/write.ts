@@ -3,7 +3,7 @@
 // and report.html (a passive verdict says what it covers, not that every clause was verified).
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { redactor } from '../../harness/redact.ts';
+import { redactor } from '../../harness/runner.ts';
 import { renderJunit, renderObservedJunit } from '../reporters/junit.ts';
 import { renderTrafficHtml } from './html.ts';
 import type { TrafficResult } from './result.ts';

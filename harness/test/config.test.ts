@@ -1,14 +1,15 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SignJWT, exportPKCS8, generateKeyPair } from 'jose';
 import { parse, stringify } from 'yaml';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { roleNames } from '../../specs/cards/index.ts';
 import { loadTargetFile } from '../config.ts';
 import { ConfigError } from '../errors.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'target-config-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const mockTarget = parse(readFileSync(new URL('../../targets/mock.yaml', import.meta.url), 'utf8')) as Record<string, unknown>;
 delete mockTarget.signing_key_file;
 

@@ -118,6 +118,22 @@ describe('TargetHttp budget, deadline and pacing', () => {
     await http.close();
   });
 
+  it('sends no request the deadline would cut short (its timeout would be squeezed)', async () => {
+    let received = 0;
+    const url = await listen(
+      createHttpServer((_, res) => {
+        received += 1;
+        setTimeout(() => res.end('{}'), 150);
+      }),
+    );
+    const cut = client({ timeoutMs: 1_000, deadline: Date.now() + 500 });
+    const error = await failureOf(cut.http.send({ method: 'GET', url, headers: {} }));
+    expect(error.code).toBe('RUN_DEADLINE');
+    expect(error.message).toMatch(/less than a request's timeout \(1000 ms\); no further request is sent/);
+    expect(received).toBe(0);
+    await cut.http.close();
+  });
+
   it('retries a 429 after Reset at most twice and returns the last answer', async () => {
     let received = 0;
     const reset = Math.ceil(Date.now() / 1000) + 1;

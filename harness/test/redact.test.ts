@@ -54,6 +54,12 @@ describe('toCurl', () => {
     expect(line).not.toContain('eyJ');
   });
 
+  it('sends an empty header as empty, Authorization included (curl drops "name:" with no value)', () => {
+    const line = toCurl({ method: 'GET', url: 'http://127.0.0.1/a', headers: { authorization: '', 'tenant-custom-domain': '' } });
+    expect(line).toContain("-H 'authorization;' -H 'tenant-custom-domain;'");
+    expect(line).not.toContain('$TOKEN');
+  });
+
   it('quotes single quotes for the shell', () => {
     expect(toCurl({ method: 'GET', url: "http://127.0.0.1/a'b", headers: {} })).toContain(`'http://127.0.0.1/a'\\''b'`);
   });

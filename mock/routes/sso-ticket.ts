@@ -1,9 +1,12 @@
 // POST /api/v2/self-service-profiles/{id}/sso-ticket (spec 4.2): create a ticket, a URL that
 // opens the self-service configuration flow of a profile. 201 {"ticket": URL}; the URL's host is
-// the tenant-custom-domain header when given, else the tenant's domain. 404 for an unknown
-// profile, 409 when connection_config names an existing connection.
+// the tenant-custom-domain header when given, else the tenant's host as the caller's token names
+// it: its domain, or the origin the mock was reached at (tenant.ts), so a client that reaches it
+// by a host name or through a proxy gets tickets on that host. 404 for an unknown profile, 409
+// when connection_config names an existing connection.
 import { observed } from '../../specs/index.ts';
 import type { OperationCard } from '../../specs/cards/card.ts';
+import type { Principal } from '../auth/verifier.ts';
 import type { Components } from '../components.ts';
 import type { RouteHandler } from '../exchange.ts';
 import { refuse } from '../refusal.ts';
@@ -32,7 +35,7 @@ export function ssoTicketRoute(deps: Components, card: OperationCard): RouteHand
     const request = validateBody(deps, card.key, readRequestBody(deps, exchange)) as TicketRequest;
     const profileId = existingProfile(deps, id!);
     refuseTakenConnectionName(deps, request);
-    const ticket = newTicket(deps, profileId, request, headers[CUSTOM_DOMAIN_HEADER]);
+    const ticket = newTicket(deps, profileId, request, headers[CUSTOM_DOMAIN_HEADER] ?? tenantHost(deps, principal, exchange.headers.host));
     deps.store.addTicket(ticket);
     return success(card, { ticket: ticket.url });
   };
@@ -47,9 +50,16 @@ function refuseTakenConnectionName(deps: Components, request: TicketRequest): vo
   if (name !== undefined && deps.store.connectionNameTaken(name)) refuse(deps, 'connection_name_taken');
 }
 
-function newTicket(deps: Components, profileId: string, request: TicketRequest, customDomain: string | undefined): Ticket {
+/** The tenant's host as the caller's token names it (its issuer's identity), else its domain. */
+function tenantHost(deps: Components, principal: Principal, requestHost: string | undefined): string {
+  const issuer = principal.claims.iss;
+  const identity = typeof issuer === 'string' ? deps.tenant.identityForIssuer(issuer, requestHost) : undefined;
+  return identity ? new URL(identity.audience).host : deps.tenant.domain;
+}
+
+function newTicket(deps: Components, profileId: string, request: TicketRequest, hostAsGiven: string): Ticket {
   const code = deps.ticketCodes();
-  const host = (customDomain ?? deps.tenant.domain).toLowerCase();
+  const host = hostAsGiven.toLowerCase();
   // ttl_sec omitted or 0 means the default (spec section 8).
   const ttlSec = request.ttl_sec || deps.validators.ttlSecDefault;
   const createdAt = deps.clock.now();

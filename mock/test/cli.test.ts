@@ -1,7 +1,7 @@
 // The command line: it starts and prints its URL, stops with exit 0 on SIGTERM and SIGINT, and
 // refuses bad input with one line on stderr and exit 2. Spawned as a real process.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -155,6 +155,12 @@ describe('parseCli', () => {
     writeFileSync(join(dir, 'k.pem'), 'KEY');
     const command = parseCli(['--tls-cert', join(dir, 'c.pem'), '--tls-key', join(dir, 'k.pem')]);
     expect(command.kind === 'start' && command.options.tls).toEqual({ cert: 'CERT', key: 'KEY' });
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('--tls-names asks for a generated certificate that also covers those names', () => {
+    const command = parseCli(['--tls-names', 'mock.test, 10.0.0.7']);
+    expect(command.kind === 'start' && command.options.tls).toEqual({ names: ['mock.test', '10.0.0.7'] });
   });
 
   test('--help wins', () => {
@@ -173,6 +179,8 @@ describe('parseCli', () => {
     ['--rate-limit', '5/0'],
     ['--tls-cert', 'c.pem'],
     ['--tls-cert', '/nonexistent/c.pem', '--tls-key', '/nonexistent/k.pem'],
+    ['--tls-names', 'a host/with a path'],
+    ['--tls-names', 'mock.test', '--tls-cert', 'c.pem', '--tls-key', 'k.pem'],
   ])('%s is refused', (args) => {
     expect(() => parseCli(args)).toThrow(MockConfigError);
   });

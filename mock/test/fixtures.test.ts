@@ -1,8 +1,8 @@
 // Loading the fixtures: the default file, and clear refusals naming the file and the field.
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, test } from 'vitest';
+import { afterAll, describe, expect, test } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { cards, roleNames, scopesOfRole } from '../../specs/cards/index.ts';
 import { validator } from '../../specs/index.ts';
@@ -15,8 +15,15 @@ const otherTenantPath = join(defaultFixturesPath, '..', 'other-tenant.yaml');
 
 const defaults = () => loadFixtures().data;
 
+const made: string[] = [];
+afterAll(() => {
+  for (const dir of made) rmSync(dir, { recursive: true, force: true });
+});
+
 function writeFixtures(content: string): string {
-  const path = join(mkdtempSync(join(tmpdir(), 'mock-fixtures-')), 'fixtures.yaml');
+  const dir = mkdtempSync(join(tmpdir(), 'mock-fixtures-'));
+  made.push(dir);
+  const path = join(dir, 'fixtures.yaml');
   writeFileSync(path, content);
   return path;
 }

@@ -1,17 +1,25 @@
 // The signing key: in memory by default; read from a file (PEM or JWK); created in a file that
 // does not exist yet; kid is the RFC 7638 thumbprint.
 import { createHash, X509Certificate } from 'node:crypto';
-import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, statSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { calculateJwkThumbprint, exportJWK, exportPKCS8, generateKeyPair } from 'jose';
-import { describe, expect, test } from 'vitest';
+import { afterAll, describe, expect, test } from 'vitest';
 import { observed } from '../../specs/index.ts';
 import { loadSigningKeys } from '../auth/keys.ts';
 import { MockConfigError } from '../config-error.ts';
 
 const SUBJECT = { commonName: 'tenant.example.com', notBeforeMs: Date.UTC(2025, 0, 1) };
-const tempDir = () => mkdtempSync(join(tmpdir(), 'mock-keys-'));
+const made: string[] = [];
+const tempDir = () => {
+  const dir = mkdtempSync(join(tmpdir(), 'mock-keys-'));
+  made.push(dir);
+  return dir;
+};
+afterAll(() => {
+  for (const dir of made) rmSync(dir, { recursive: true, force: true });
+});
 
 describe('loadSigningKeys', () => {
   test('makes an in-memory RS256 key by default, published with the members a tenant publishes', async () => {

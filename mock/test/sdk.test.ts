@@ -71,6 +71,8 @@ function runSdk(config: SdkScenarioConfig, certPath: string): Promise<Map<string
 }
 
 let results: Map<string, ScenarioResult>;
+/** Where the SDK reached the mock: 127.0.0.1:PORT. */
+let reached: string;
 
 // About 11 s on two busy cores; the bounds are generous because every test file runs at once in
 // `npm test`, and starting a program under tsx can then take several seconds.
@@ -78,6 +80,7 @@ let results: Map<string, ScenarioResult>;
 beforeAll(async () => {
   // One after the other: the first makes the certificate (on a fresh clone), the second reuses it.
   const mock = await startMock(['--rate-limit', 'production']);
+  reached = mock.domain;
   const limited = await startMock(['--rate-limit', '2/1']);
   const clients = loadFixtures().data.clients;
   const credentials = (name: string) => {
@@ -112,8 +115,10 @@ test('gets a token and redelivers a failed event', () => {
   expect(results.get('redeliver')).toEqual({ name: 'redeliver', value: null });
 });
 
-test('creates an SSO ticket for a self-service profile', () => {
-  expect(value('sso ticket')).toMatch(/^https:\/\/tenant\.example\.com\/self-service\/connections-flow\?ticket=[A-Za-z0-9]{32}$/);
+test('creates an SSO ticket for a self-service profile, on the host the SDK reached the mock at', () => {
+  expect(value('sso ticket')).toMatch(
+    new RegExp(`^https://${reached.replace(/\./g, '\\.')}/self-service/connections-flow\\?ticket=[A-Za-z0-9]{32}$`),
+  );
 });
 
 test('reads a flows vault connection', () => {

@@ -3,7 +3,7 @@
 import { describe, expect, test } from 'vitest';
 import { closedLimit, observed, schemaAt, validator } from '../../specs/index.ts';
 import { ManualClock } from '../clock.ts';
-import { call, tokenFor } from './support/http.ts';
+import { call, tokenFor, tokenRequest } from './support/http.ts';
 import { expectError, expectErrorStarting } from './support/expect.ts';
 import { mockForTest, sharedMock } from './support/mock.ts';
 import { fixtureIds as ids, ticketPath } from './support/paths.ts';
@@ -48,6 +48,14 @@ describe('success', () => {
     const url = ticketUrl(answer);
     expect([url.host, url.pathname]).toEqual(['tenant.example.com', observed.ticket.path]);
     expect(url.searchParams.get(observed.ticket.query_parameter)).toMatch(new RegExp(`^[A-Za-z0-9]{${observed.ticket.code_length}}$`));
+  });
+
+  test("a token for the mock as reached at its origin gets tickets on that origin's host (a client behind a proxy, or using a host name)", async () => {
+    const origin = mock().url;
+    const issued = await call(mock(), 'POST', '/oauth/token', { body: tokenRequest(mock(), 'global', { audience: `${origin}/api/v2/` }) });
+    const token = (issued.json as { access_token: string }).access_token;
+    const answer = await call(mock(), 'POST', ticketPath(ids.profile), { token, body: {} });
+    expect(ticketUrl(answer).host).toBe(new URL(origin).host);
   });
 
   test('no body at all counts as {}', async () => {

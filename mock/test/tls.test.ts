@@ -1,18 +1,26 @@
 // HTTPS: a self-signed certificate for the loopback names, made once in a directory and reused,
 // or a given one; the origin is https://, and a client that trusts the certificate talks to it.
 import { X509Certificate } from 'node:crypto';
-import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Agent, request } from 'undici';
-import { describe, expect, test } from 'vitest';
+import { afterAll, describe, expect, test } from 'vitest';
 import { observed } from '../../specs/index.ts';
 import { MockConfigError } from '../config-error.ts';
 import { createMockServer } from '../index.ts';
 import { TLS_DNS_NAMES, TLS_IP_ADDRESSES } from '../tls/credentials.ts';
 import { mockForTest } from './support/mock.ts';
 
-const tlsDir = () => mkdtempSync(join(tmpdir(), 'mock-tls-'));
+const made: string[] = [];
+const tlsDir = () => {
+  const dir = mkdtempSync(join(tmpdir(), 'mock-tls-'));
+  made.push(dir);
+  return dir;
+};
+afterAll(() => {
+  for (const dir of made) rmSync(dir, { recursive: true, force: true });
+});
 
 async function getTrusting(url: string, ca: string, host?: string) {
   const dispatcher = new Agent({ connect: { ca, ...(host ? { servername: host } : {}) } });
@@ -54,6 +62,31 @@ describe('a generated certificate', () => {
   test('a client that does not trust it is refused the connection', async () => {
     const mock = await mockForTest({ tls: { dir: tlsDir() } });
     await expect(request(`${mock.url}${observed.tokens.jwks_path}`)).rejects.toThrow(/self-signed|certificate/i);
+  });
+});
+
+describe('a generated certificate for more host names (--tls-names)', () => {
+  test('covers them beside the loopback names, and a client reaching the mock by one verifies it', async () => {
+    const dir = tlsDir();
+    const mock = await mockForTest({ tls: { dir, names: ['conformance-mock.test', '10.0.0.7'] } });
+    const certificate = new X509Certificate(readFileSync(join(dir, 'cert.pem')));
+    expect(certificate.checkHost('conformance-mock.test')).toBe('conformance-mock.test');
+    expect(certificate.checkIP('10.0.0.7')).toBe('10.0.0.7');
+    for (const name of TLS_DNS_NAMES) expect(certificate.checkHost(name)).toBe(name);
+    const answer = await getTrusting(
+      `${mock.url}${observed.tokens.jwks_path}`,
+      readFileSync(join(dir, 'cert.pem'), 'utf8'),
+      'conformance-mock.test',
+    );
+    expect(answer.status).toBe(200);
+  });
+
+  test('replaces a certificate that does not cover a name now asked for', async () => {
+    const dir = tlsDir();
+    await mockForTest({ tls: { dir } });
+    const again = await mockForTest({ tls: { dir, names: ['conformance-mock.test'] } });
+    expect(again.tls?.source).toBe('generated');
+    expect(new X509Certificate(readFileSync(join(dir, 'cert.pem'))).checkHost('conformance-mock.test')).toBe('conformance-mock.test');
   });
 });
 

@@ -1,9 +1,12 @@
 // The HTTPS certificate and key of `--tls`. Given (PEM text, or files on the command line), or
 // generated on first use into a directory (default .keys/tls/ at the project root, git-ignored)
-// and reused while it is valid and covers the loopback names: 127.0.0.1, ::1 and localhost.
+// and reused while it is valid and covers the loopback names (127.0.0.1, ::1 and localhost) and
+// any other host names asked for (`--tls-names`: a name clients use for the loopback address, such
+// as one in /etc/hosts, or the name a proxy in front of the mock is reached by).
 // Clients trust it with NODE_EXTRA_CA_CERTS=<dir>/cert.pem (read by Node at process start).
 //
 // Its validity is wall-clock time, not the injected clock: clients judge it by their own clocks.
+import { isIP } from 'node:net';
 import { createSecureContext } from 'node:tls';
 import { webcrypto } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
@@ -12,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { MockConfigError } from '../config-error.ts';
 import { readCertificate, selfSignedCertificate } from './certificates.ts';
 
-export type TlsOption = true | { cert: string; key: string } | { dir: string };
+export type TlsOption = true | { cert: string; key: string } | { dir?: string; names?: readonly string[] };
 
 export interface TlsCredentials {
   cert: string;
@@ -33,11 +36,21 @@ const RENEW_BEFORE_MS = 86_400_000;
 export async function loadTlsCredentials(option: TlsOption): Promise<TlsCredentials> {
   if (option !== true && 'cert' in option)
     return checked({ cert: option.cert, key: option.key, source: 'given' }, 'the given TLS certificate and key');
-  const dir = option === true ? defaultTlsDir : option.dir;
-  return reusable(dir) ?? generate(dir);
+  const dir = option === true ? defaultTlsDir : (option.dir ?? defaultTlsDir);
+  const names = coveredNames(option === true ? [] : (option.names ?? []));
+  return reusable(dir, names) ?? generate(dir, names);
 }
 
-function reusable(dir: string): TlsCredentials | undefined {
+/** The names a generated certificate covers: the loopback ones and those asked for, DNS names and IP addresses apart. */
+function coveredNames(asked: readonly string[]): { dnsNames: string[]; ipAddresses: string[] } {
+  const isIp = (name: string) => isIP(name.replace(/^\[|\]$/g, '')) !== 0;
+  return {
+    dnsNames: [...new Set([...TLS_DNS_NAMES, ...asked.filter((n) => !isIp(n)).map((n) => n.toLowerCase())])],
+    ipAddresses: [...new Set([...TLS_IP_ADDRESSES, ...asked.filter(isIp).map((n) => n.replace(/^\[|\]$/g, ''))])],
+  };
+}
+
+function reusable(dir: string, names: { dnsNames: string[]; ipAddresses: string[] }): TlsCredentials | undefined {
   let cert: string;
   let key: string;
   try {
@@ -49,8 +62,8 @@ function reusable(dir: string): TlsCredentials | undefined {
   try {
     const facts = readCertificate(cert);
     const covers =
-      TLS_DNS_NAMES.every((n) => facts.dnsNames.includes(n)) &&
-      TLS_IP_ADDRESSES.every((ip) => facts.ipAddresses.some((a) => sameIp(a, ip)));
+      names.dnsNames.every((n) => facts.dnsNames.includes(n)) &&
+      names.ipAddresses.every((ip) => facts.ipAddresses.some((a) => sameIp(a, ip)));
     const current = facts.notBeforeMs <= Date.now() && Date.now() < facts.notAfterMs - RENEW_BEFORE_MS;
     if (!covers || !current) return undefined;
     createSecureContext({ cert, key }); // throws when the key is not the certificate's
@@ -60,13 +73,13 @@ function reusable(dir: string): TlsCredentials | undefined {
   return { cert, key, certPath: join(dir, 'cert.pem'), source: 'reused' };
 }
 
-async function generate(dir: string): Promise<TlsCredentials> {
+async function generate(dir: string, names: { dnsNames: string[]; ipAddresses: string[] }): Promise<TlsCredentials> {
   const keys = await webcrypto.subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, true, ['sign', 'verify']);
   const certificate = await selfSignedCertificate({
     keys,
     commonName: 'localhost',
-    dnsNames: TLS_DNS_NAMES,
-    ipAddresses: TLS_IP_ADDRESSES,
+    dnsNames: names.dnsNames,
+    ipAddresses: names.ipAddresses,
     notBeforeMs: Date.now() - 60_000,
     validityDays: VALIDITY_DAYS,
     ca: false,

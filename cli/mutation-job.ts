@@ -1,0 +1,41 @@
+// What the mutation gate (cli/mutation.ts) and its worker processes (cli/mutation-worker.ts) tell
+// each other: the job a worker is given (a JSON file), and the results it prints back, one line
+// each, "FAULT {json}" or "CONFORMANT {json}".
+
+export interface WorkerJob {
+  faults: string[];
+  seeds: number[];
+  keyFile: string;
+}
+
+export interface FaultResult {
+  fault: string;
+  clause: string;
+  caught: boolean;
+  caughtBy?: string;
+  /** Tests of the clause that ran against the fault, and how they ended. */
+  tests: { passed: number; failed: number; skipped: number };
+  /** Time of the fault's own tests, within its worker's matrix run. */
+  ms: number;
+  error?: string;
+}
+
+export interface ConformantResult {
+  seed: number;
+  passed: boolean;
+  problems: string[];
+  ms: number;
+}
+
+export type WorkerLine = { fault: FaultResult } | { conformant: ConformantResult };
+
+export function formatLine(line: WorkerLine): string {
+  return 'fault' in line ? `FAULT ${JSON.stringify(line.fault)}` : `CONFORMANT ${JSON.stringify(line.conformant)}`;
+}
+
+/** A worker's line, or undefined for anything else it printed. */
+export function parseLine(line: string): WorkerLine | undefined {
+  if (line.startsWith('FAULT ')) return { fault: JSON.parse(line.slice('FAULT '.length)) as FaultResult };
+  if (line.startsWith('CONFORMANT ')) return { conformant: JSON.parse(line.slice('CONFORMANT '.length)) as ConformantResult };
+  return undefined;
+}

@@ -1,0 +1,98 @@
+// Before the suite: a token of the global role, then one read of the first vault connection. A
+// target that cannot be reached, or whose token endpoint gives no usable token, stops the run
+// with what went wrong, said from the answer itself (no such endpoint, a redirect, a 200 without
+// a token, the credentials refused), instead of a wall of failed tests; the read tells the state
+// of the target's rate limit before the first test, so a target that would keep the suite
+// waiting past its bound is said up front.
+import { operation } from '../specs/index.ts';
+import { RequestBudget } from './budget.ts';
+import { HarnessError } from './errors.ts';
+import { shownValue } from './failure.ts';
+import { TargetHttp, type Exchange } from './http.ts';
+import { RateLimitPacer } from './pacer.ts';
+import { rateLimitObservation } from './rate-limit-headers.ts';
+import type { RateLimitObservation, ResolvedTarget } from './settings.ts';
+import { SharedRequests } from './shared.ts';
+import { TokenProvider } from './tokens.ts';
+
+/** The preflight's requests: a token of the global role and one probe read. */
+export const PREFLIGHT_REQUESTS = 2;
+
+export interface Preflight {
+  requests: number;
+  probe?: RateLimitObservation;
+}
+
+/** The preflight; a target it cannot use is a HarnessError whose `requests` says what it sent. */
+export async function preflight(target: ResolvedTarget, requestTimeoutMs: number): Promise<Preflight> {
+  const budget = new RequestBudget(PREFLIGHT_REQUESTS);
+  const deadline = Date.now() + PREFLIGHT_REQUESTS * requestTimeoutMs + 1_000;
+  const http = new TargetHttp({
+    budget,
+    pacer: new RateLimitPacer({ share: 1, testDouble: true, deadline }),
+    requestTimeoutMs,
+    deadline,
+  });
+  try {
+    const tokens = new TokenProvider(http, target, new SharedRequests());
+    const problem = tokenEndpointProblem((await tokens.issued('global')).exchange, tokens.tokenUrl);
+    if (problem !== undefined) throw new HarnessError('TOKEN_UNAVAILABLE', problem);
+    const token = await tokens.tokenFor('global');
+    const id = target.fixtures.vaultConnections[0];
+    if (id === undefined) return { requests: budget.used };
+    const path = operation('vault').pathTemplate.replace('{id}', encodeURIComponent(id));
+    const exchange = await http.send({
+      method: 'GET',
+      url: `${target.baseUrl}${path}`,
+      headers: { accept: 'application/json', authorization: `Bearer ${token}` },
+      label: 'vault',
+    });
+    return { requests: budget.used, probe: rateLimitObservation(exchange.headers, Date.now()) };
+  } catch (error) {
+    if (error instanceof HarnessError) throw Object.assign(error, { requests: budget.used });
+    throw error;
+  } finally {
+    await http.close();
+  }
+}
+
+/** OAuth error codes that say the client's credentials were refused (RFC 6749 section 5.2). */
+const REFUSED_CREDENTIALS = new Set(['invalid_client', 'unauthorized_client', 'access_denied', 'invalid_grant']);
+
+/** What is wrong with the token endpoint's answer to the global role, if anything. */
+export function tokenEndpointProblem(exchange: Exchange, tokenUrl: string): string | undefined {
+  const json = exchange.json as { access_token?: unknown; error?: unknown } | undefined;
+  const token = typeof json === 'object' && json !== null && !Array.isArray(json) ? json.access_token : undefined;
+  if (exchange.status === 200 && typeof token === 'string' && token.length > 0) return undefined;
+  const where = `the token endpoint (POST ${tokenUrl})`;
+  const { status } = exchange;
+  if (status >= 300 && status < 400) {
+    const location = exchange.headers.location;
+    return `${where} answered ${status}, a redirect${location ? ` to ${shownValue(location)}` : ''}; the suite follows no redirect of the token endpoint: set auth_url in the target file to the origin that issues tokens`;
+  }
+  if (status === 404 || status === 405) {
+    return `${where} answered ${status}: there is no token endpoint there; check auth_url in the target file (the suite asks {auth_url}/oauth/token/)`;
+  }
+  if (status === 200) {
+    return `${where} answered 200 without an access_token (body: ${exchange.json === undefined ? 'not JSON' : shownValue(exchange.json)}); it is not a client-credentials token endpoint, or not this one: check auth_url`;
+  }
+  const code = typeof json === 'object' && json !== null ? json.error : undefined;
+  if (status === 401 || status === 403 || (typeof code === 'string' && REFUSED_CREDENTIALS.has(code))) {
+    return `${where} refused the credentials of role global (status ${status}${code !== undefined ? `, error ${shownValue(code)}` : ''}); check roles.global (client_id, and the secret it names) in the target file`;
+  }
+  return `${where} answered ${status}${code !== undefined ? ` (error ${shownValue(code)})` : ''} instead of a token`;
+}
+
+/** Whether the probe's headers would keep the suite from sending anything before the bound. */
+export function waitPastBound(probe: RateLimitObservation | undefined, deadline: number): string | undefined {
+  if (!probe || probe.remaining !== 0 || probe.resetAtMs === undefined) return undefined;
+  if (probe.resetAtMs <= deadline) return undefined;
+  const wait = Math.round((probe.resetAtMs - probe.atMs) / 1000);
+  return `the target's rate limit would keep the suite waiting ${wait} s (X-RateLimit-Remaining 0, X-RateLimit-Reset ${dateText(probe.resetAtMs)}), past the run's time bound of ${Math.round((deadline - probe.atMs) / 1000)} s`;
+}
+
+/** A time a target sent, as a date where a date can hold it (a Reset can be any number). */
+function dateText(ms: number): string {
+  const date = new Date(ms);
+  return Number.isNaN(date.getTime()) ? `${ms / 1000} (seconds since 1970, past any date)` : date.toISOString();
+}
