@@ -64,11 +64,11 @@ describe('differences planted in a description', () => {
   });
 
   test.for([
-    ['body.ttl_sec', 'maximum', 'sso-ticket.body.ttl_sec.range', 'suites/sso-ticket/ttl-sec.test.ts'],
-    ['scopes', 'read:vault_connections', 'vault.scope', 'suites/auth/scopes.test.ts'],
+    ['body.ttl_sec', 'maximum', 'sso-ticket.body.ttl_sec.range', 'suites/matrix/bodies.test.ts'],
+    ['scopes', 'read:vault_connections', 'vault.scope', 'suites/matrix/credentials.test.ts'],
     ['success body.name', 'maxLength', 'vault.record.name', 'suites/vault/record.test.ts'],
     ['statuses', '409', 'redeliver.errors.409.state', 'suites/redeliver/conflict.test.ts'],
-    ['header auth0-custom-domain', 'parameter', 'sso-ticket.header.custom-domain.length', 'suites/sso-ticket/custom-domain.test.ts'],
+    ['header auth0-custom-domain', 'parameter', 'sso-ticket.header.custom-domain.length', 'suites/matrix/headers.test.ts'],
   ] as const)('%s %s names clause %s and tests in %s', ([where, what, clause, suite]) => {
     const row = found.find((r) => r.where === where && r.what === what)!;
     expect({ clause: row.clauses.includes(clause), test: row.tests.some((t) => t.startsWith(`${suite}:`)) }).toEqual({

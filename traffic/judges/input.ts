@@ -122,7 +122,8 @@ function bodyJudgments(x: Classified, body: NonNullable<OperationRules['body']>,
     }
     return [
       ...[...byClause].map(([id, problem]) => judge(id, x, `refuses a body whose ${problem}`, 'a refusal', refused(problem))),
-      ...(x.status === 400 || isSuccess(x.status) ? [bodyCodeJudgment(x)] : []),
+      // Where the path or a header is wrong too, its 400 may be the one answered (errors.two-causes).
+      ...((x.status === 400 && !elsewhereRefusable) || isSuccess(x.status) ? [bodyCodeJudgment(x)] : []),
     ];
   }
   const observedCheck = validator(body.schema, 'observed');
@@ -130,7 +131,7 @@ function bodyJudgments(x: Classified, body: NonNullable<OperationRules['body']>,
     const problem = (observedCheck.errors ?? []).map(describe).join('; ');
     return [
       judge(body.observedClause, x, `refuses a body whose ${problem}`, 'a refusal', refused(problem)),
-      ...(x.status === 400 || isSuccess(x.status) ? [bodyCodeJudgment(x)] : []),
+      ...((x.status === 400 && !elsewhereRefusable) || isSuccess(x.status) ? [bodyCodeJudgment(x)] : []),
     ];
   }
   const empty = value !== null && typeof value === 'object' && Object.keys(value).length === 0;

@@ -28,6 +28,16 @@ const op = (r: Recorded, key: string, status?: number) => {
 const token = (r: Recorded, status: number) => endpoint(r).kind === 'token' && r.exchange.response.status === status;
 const bodyOf = (e: RecordedExchange) => JSON.parse(e.response.body ?? 'null');
 const requestBody = (r: Recorded) => r.exchange.request.body ?? '';
+/** A pick of the first token 401 whose client got a 200 earlier in the recording, with another secret. */
+function secretRefusedAfterIssue(): (r: Recorded) => boolean {
+  const issued = new Set<string>();
+  return (r) => {
+    const client = new URLSearchParams(requestBody(r)).get('client_id') ?? undefined;
+    if (client !== undefined && token(r, 200)) issued.add(client);
+    return client !== undefined && token(r, 401) && issued.has(client) && r.exchange.digests?.clientSecret !== undefined;
+  };
+}
+
 const message = (r: Recorded) => {
   const said = (JSON.parse(r.exchange.response.body ?? '{}') as { message?: unknown }).message;
   return typeof said === 'string' ? said : '';
@@ -353,7 +363,8 @@ export const alterations: Alteration[] = [
     clause: 'auth.order',
     fault: 'a malformed path decided before a missing scope',
     source: 'suite',
-    pick: (r) => op(r, 'redeliver', 403) && pathOf(r).includes('/x/'),
+    // The two-causes test: a client without the scope, and a stream id of another resource's shape.
+    pick: (r) => op(r, 'redeliver', 403) && /\/event-streams\/(?!est_)/.test(pathOf(r)),
     alter: (e) =>
       respond(e, 400, { statusCode: 400, error: 'Bad Request', message: 'Path validation error: id', errorCode: 'invalid_uri' }),
   },
@@ -464,7 +475,8 @@ export const alterations: Alteration[] = [
     clause: 'token.endpoint.wrong-secret',
     fault: 'a token for a wrong secret',
     source: 'suite',
-    pick: (r) => token(r, 401),
+    // A 401 to a client that got a token earlier, for another secret (not a client id off by a character).
+    pick: secretRefusedAfterIssue(),
     alter: (e) => respond(e, 200, { access_token: 'opaque', token_type: 'Bearer', expires_in: 86400, scope: '' }),
   },
   {

@@ -368,13 +368,16 @@ function claimVariants(card: OperationCard, member: string): Made[] {
         ...urlNearMisses.map(({ key, says, change }) =>
           invalid(key, says, key === 'trailing-slash' ? 'truncate' : 'near-value', text(change)),
         ),
-        invalid(
-          'other',
-          member === 'iss' ? "another tenant's" : "another API's",
-          'other-owner',
-          set(other),
-          member === 'aud' ? undefined : 'invalid_token',
-        ),
+        {
+          // A token of another tenant, or of this one for another API: made with the target's key
+          // where the suite holds it, else got from the target file's token alternatives.
+          operator: 'other-owner',
+          key: 'other',
+          says: member === 'iss' ? "another tenant's" : "another API's",
+          apply: withCredential({ kind: 'alternative', token: member === 'iss' ? 'wrong-issuer' : 'wrong-audience' }),
+          needs: [{ token: member === 'iss' ? 'wrong-issuer' : 'wrong-audience' }],
+          expect: { checks: unauthenticated(card), source: 'spec 7: a token of another issuer or for another audience is invalid' },
+        },
         ...(member === 'aud'
           ? [
               unknown(
