@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const projectRoot = fileURLToPath(new URL('..', import.meta.url));
-export const suiteConfig = join(projectRoot, 'suites', 'vitest.config.ts');
+export const suiteConfig = join(projectRoot, 'harness', 'suite', 'vitest.config.ts');
 
 /** The suite's package version, from package.json. */
 export function suiteVersion(): string {

@@ -1,13 +1,13 @@
 // Plans a run without vitest: the suite files are imported in this process in planning mode,
 // where `conformance()` records each test's title and plan instead of registering a test, and
 // the plans are evaluated against the run's settings. Nothing is sent, and no test body runs.
-// The files, their order and the titles are the ones vitest runs (suites/order.ts), and a test
+// The files, their order and the titles are the ones vitest runs (harness/suite/order.ts), and a test
 // of the project checks that --list agrees with what a run sends.
 import { readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { evaluatePlan, PLANNING, type PlanRegistry, type RunSettings, type TestPlan } from '../harness/runner.ts';
-import { orderSuiteFiles, shardOf } from '../suites/order.ts';
+import { orderSuiteFiles, shardOf } from '../harness/runner.ts';
 import { projectRoot } from './paths.ts';
 import type { PlannedTest } from './suite-runner.ts';
 

@@ -19,3 +19,4 @@ export { redactor } from './redact.ts';
 export type { RateLimitPoint } from './conformance.ts';
 export type { MatrixEntry, RateLimitObservation, ResolvedTarget, RunSettings } from './settings.ts';
 export type { RecordedExchange } from './exchange-record.ts';
+export { orderSuiteFiles, shardOf } from './suite/order.ts';
