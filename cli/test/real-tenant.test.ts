@@ -54,7 +54,11 @@ describe('a tenant without opt-ins', () => {
     );
     const results = resultsOf(out);
     expect(
-      results.tests.some((t) => t.skip?.category === 'alternative' && /needs an expired token: signing_key_file, or token_alternatives\.expired_token_env/.test(t.skip.reason)),
+      results.tests.some(
+        (t) =>
+          t.skip?.category === 'alternative' &&
+          /needs an expired token: signing_key_file, or token_alternatives\.expired_token_env/.test(t.skip.reason),
+      ),
     ).toBe(true);
     expect(results.verdict).toBe('INCOMPLETE');
     expect(results.tests.filter((t) => t.state === 'failed')).toEqual([]);
@@ -134,7 +138,11 @@ describe('the budget', () => {
     const mock = await startMockProgram(['--port', '0', '--log']);
     try {
       const target = tenantFile(mock.url, 'budget-one.yaml');
-      const finished = await run('cli/conformance.ts', ['--target-file', target.path, '--max-requests', '1', '--out', join(work, 'budget-one')], target.env);
+      const finished = await run(
+        'cli/conformance.ts',
+        ['--target-file', target.path, '--max-requests', '1', '--out', join(work, 'budget-one')],
+        target.env,
+      );
       expect(finished.code).toBe(2);
       expect(finished.stderr).toMatch(/^error: --max-requests 1 pays for no test \(the plan needs \d+ requests/);
       expect(mock.requests()).toBe(0);
@@ -312,11 +320,15 @@ describe('token alternatives of a real tenant', () => {
         },
       };
     });
-    finished = await run('cli/conformance.ts', ['--target-file', target.path, '--grep', 'redelivery answers 401', '--allow-writes', '--out', out], {
-      ...target.env,
-      CAPTURED_TOKEN: expired,
-      OTHER_TENANT_SECRET: mockTarget.roles.global.client_secret,
-    });
+    finished = await run(
+      'cli/conformance.ts',
+      ['--target-file', target.path, '--grep', 'redelivery answers 401', '--allow-writes', '--out', out],
+      {
+        ...target.env,
+        CAPTURED_TOKEN: expired,
+        OTHER_TENANT_SECRET: mockTarget.roles.global.client_secret,
+      },
+    );
   }, 120_000);
   afterAll(async () => {
     await mock?.stop();
@@ -326,9 +338,13 @@ describe('token alternatives of a real tenant', () => {
   it('run the expired-token and other-issuer tests without the signing key', () => {
     const tests = resultsOf(out).tests;
     const state = (fragment: string) => tests.find((t) => t.name.includes(fragment))?.state;
-    expect(state("redelivery answers 401 to a request with the token's expiry (exp) long past (an expired token of the tenant)")).toBe('passed');
+    expect(state("redelivery answers 401 to a request with the token's expiry (exp) long past (an expired token of the tenant)")).toBe(
+      'passed',
+    );
     expect(state("redelivery answers 401 to a request with the token's issuer (iss) another tenant's")).toBe('passed');
-    expect(tests.find((t) => t.name.includes("the token's not-before time (nbf) 120 seconds from now"))?.skip?.category).toBe('not-applicable');
+    expect(tests.find((t) => t.name.includes("the token's not-before time (nbf) 120 seconds from now"))?.skip?.category).toBe(
+      'not-applicable',
+    );
     expect(finished.stdout).not.toContain('CAPTURED_TOKEN');
   });
 });
