@@ -25,6 +25,10 @@ export interface ConformanceOptions {
   rateShare: number;
   /** Most requests the rate-limit exhaustion may send; undefined: the default for the target. */
   exhaustionMax?: number;
+  /** Reuse tokens of earlier runs and keep this run's (false: --no-token-cache). */
+  tokenCache: boolean;
+  /** Most tokens the run may mint (--max-tokens); undefined: no bound. */
+  maxTokens?: number;
   outDir: string;
   grep?: string;
   grepInvert?: string;
@@ -82,6 +86,11 @@ Someone's tenant:
                                   it stops the run before the first request
   --exhaustion-max N              most requests the rate-limit exhaustion may send
                                   (default ${DEFAULTS.exhaustionMax}; the embedded mock's bucket against it)
+  --max-tokens N                  most tokens the run may mint; past it, tests that need a new
+                                  token are skipped (0: only tokens from the token cache)
+  --no-token-cache                mint every token, keep none (default: tokens are reused from
+                                  earlier runs while they live, in $XDG_CACHE_HOME or ~/.cache,
+                                  under mgmt-api-conformance/, encrypted with each client's secret)
   --request-timeout MS            timeout of each request (default ${DEFAULTS.requestTimeoutMs})
   --run-timeout S                 bound of the whole run in seconds (default ${DEFAULTS.runTimeoutSeconds})
 Reports:
@@ -112,6 +121,8 @@ const FLAGS = {
   'num-runs': { type: 'string' },
   'rate-share': { type: 'string' },
   'exhaustion-max': { type: 'string' },
+  'max-tokens': { type: 'string' },
+  'no-token-cache': { type: 'boolean' },
   grep: { type: 'string' },
   'grep-invert': { type: 'string' },
   operation: { type: 'string', multiple: true },
@@ -193,6 +204,7 @@ export function parseConformanceOptions(argv: string[], env: NodeJS.ProcessEnv =
   const seed = integer('seed', text('seed'), true);
   const numRuns = integer('num-runs', text('num-runs'), true);
   const exhaustionMax = integer('exhaustion-max', text('exhaustion-max'));
+  const maxTokens = integer('max-tokens', text('max-tokens'), true);
   return {
     ...(text('target-file') ? { targetFile: text('target-file')! } : {}),
     strict: boolean('strict', v.strict as boolean | undefined),
@@ -206,6 +218,8 @@ export function parseConformanceOptions(argv: string[], env: NodeJS.ProcessEnv =
     ...(numRuns !== undefined ? { numRuns } : {}),
     rateShare: fraction('rate-share', text('rate-share')) ?? DEFAULTS.rateShare,
     ...(exhaustionMax !== undefined ? { exhaustionMax } : {}),
+    tokenCache: !boolean('no-token-cache', v['no-token-cache'] as boolean | undefined),
+    ...(maxTokens !== undefined ? { maxTokens } : {}),
     outDir: text('out') ?? DEFAULTS.outDir,
     ...(text('grep') ? { grep: text('grep')! } : {}),
     ...(text('grep-invert') ? { grepInvert: text('grep-invert')! } : {}),

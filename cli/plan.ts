@@ -1,6 +1,10 @@
 // The request plan of a run, from the tests' evaluated plans: each runnable test's own requests,
 // each shared request once (a role's token, a read, one exhaustion at its cap), and the
 // preflight. `--list` prints it; the runner refuses a plan over --max-requests before sending.
+//
+// A token the token cache holds costs nothing. A role's token and the exchange that issued it
+// (what the token endpoint's tests read) cost one request between them: the run's one mint of
+// that token, unless the token came from the cache, when the exchange is a mint of its own.
 import { sharedKeys } from '../harness/plan.ts';
 import type { PlannedTest } from './suite-runner.ts';
 
@@ -17,11 +21,25 @@ export interface RunPlan {
   total: number;
 }
 
-export function planOf(tests: PlannedTest[], exhaustionMax: number): RunPlan {
+export function planOf(tests: PlannedTest[], exhaustionMax: number, cachedTokens: ReadonlySet<string> = new Set()): RunPlan {
   const runnable = tests.filter((t) => !t.plan.skip);
-  const shared = new Map<string, number>();
-  if (runnable.length > 0) shared.set(sharedKeys.token('global'), 1);
-  for (const test of runnable) for (const key of test.plan.shared) shared.set(key, key === sharedKeys.exhaustion ? exhaustionMax : 1);
+  const keys = new Set<string>(runnable.length > 0 ? [sharedKeys.token('global')] : []);
+  for (const test of runnable) for (const key of test.plan.shared) keys.add(key);
+  const cost = (key: string): number => {
+    if (key === sharedKeys.exhaustion) return exhaustionMax;
+    if (cachedTokens.has(key)) return 0;
+    const role = /^token exchange (.+)$/.exec(key)?.[1];
+    // The exchange is the role token's own mint when that token is in the plan and not cached.
+    if (
+      role !== undefined &&
+      key === sharedKeys.tokenExchange(role) &&
+      keys.has(sharedKeys.token(role)) &&
+      !cachedTokens.has(sharedKeys.token(role))
+    )
+      return 0;
+    return 1;
+  };
+  const shared = new Map([...keys].map((key) => [key, cost(key)] as const));
   const ownRequests = runnable.reduce((sum, t) => sum + t.plan.requests, 0);
   const sharedRequests = [...shared.values()].reduce((a, b) => a + b, 0);
   return {
@@ -48,11 +66,18 @@ export function renderPlan(plan: RunPlan, target: string, exhaustionMax: number)
   }
   lines.push('', 'shared requests (sent once, read by every test that names them):');
   for (const [key, cost] of plan.shared)
-    lines.push(`  ${key}: ${key === sharedKeys.exhaustion ? `up to one bucket, at most ${exhaustionMax}` : cost}`);
+    lines.push(`  ${key}: ${key === sharedKeys.exhaustion ? `up to one bucket, at most ${exhaustionMax}` : cost}${sharedNote(key, cost)}`);
   const exhaustion = plan.shared.has(sharedKeys.exhaustion) ? ` (the exhaustion counted at its cap of ${exhaustionMax})` : '';
   lines.push(
     '',
     `total: ${plan.total} requests = ${plan.ownRequests} of the tests + ${plan.total - plan.ownRequests - (plan.runnable.length > 0 ? PREFLIGHT_REQUESTS : 0)} shared + ${plan.runnable.length > 0 ? PREFLIGHT_REQUESTS : 0} preflight${exhaustion}`,
   );
   return lines;
+}
+
+/** Why a token costs nothing: the cache holds it, or the run mints it once for its token and its exchange. */
+function sharedNote(key: string, cost: number): string {
+  if (cost !== 0) return '';
+  if (key.startsWith('token exchange ')) return ' (the mint of its token)';
+  return key.startsWith('token ') ? ' (from the token cache)' : '';
 }

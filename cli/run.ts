@@ -21,12 +21,13 @@ import { DEFAULTS, EXIT, UsageError, VERDICT_EXIT, type ConformanceOptions } fro
 import { projectRoot, suiteCommit, suiteVersion } from './paths.ts';
 import { planOf, renderPlan } from './plan.ts';
 import { planTests, suiteFiles } from './planner.ts';
-import { preflight, waitPastBound } from './preflight.ts';
+import { preflight, waitPastBound, type Preflight } from './preflight.ts';
 import { printRunSummary } from './reporters/console.ts';
 import { writeGithubOutput } from './reporters/github.ts';
-import { summarize, testsOf, type Baseline, type RunInfo, type RunResult } from './reporters/results.ts';
+import { summarize, testsOf, type Baseline, type RunInfo, type RunResult, type TestOutcome } from './reporters/results.ts';
 import { prepareReportDir, writeReports } from './reporters/write.ts';
 import { SuiteRunner } from './suite-runner.ts';
+import { tokenPolicyOf, tokenReportOf } from './token-use.ts';
 
 export interface RunIo {
   print: (line: string) => void;
@@ -82,6 +83,9 @@ export async function conformanceRun(options: ConformanceOptions, io: RunIo): Pr
     },
   };
 
+  const tokens = tokenPolicyOf(options, target, embedded, io.env, settings.deadline);
+  settings.tokenPolicy = tokens.policy;
+
   const files = suiteFiles(options.shard);
   const tests = await planTests(files, settings);
   if (tests.length === 0) throw new UsageError(`${describeFilter(options)} selects no test`);
@@ -89,7 +93,7 @@ export async function conformanceRun(options: ConformanceOptions, io: RunIo): Pr
   // them), and this bucket holds the whole plan.
   const bucketSize = embeddedBucketFor(tests);
   if (embedded) settings.exhaustionMax = options.exhaustionMax ?? exhaustionCapFor(bucketSize);
-  const plan = planOf(tests, settings.exhaustionMax);
+  const plan = planOf(tests, settings.exhaustionMax, tokens.cached);
   if (options.list) {
     for (const line of renderPlan(plan, target.source, settings.exhaustionMax)) print(line);
     return EXIT.pass;
@@ -120,9 +124,15 @@ export async function conformanceRun(options: ConformanceOptions, io: RunIo): Pr
 
     let preflightRequests = 0;
     let stoppedEarly: string | undefined;
+    let checked: Preflight | undefined;
     try {
-      const checked = await preflight(target, options.requestTimeoutMs);
+      checked = await preflight(target, {
+        requestTimeoutMs: options.requestTimeoutMs,
+        tokenPolicy: tokens.policy,
+        deadline: settings.deadline,
+      });
       preflightRequests = checked.requests;
+      tokens.policy.mintedBefore = checked.tokens.minted;
       if (checked.probe) settings.rateLimitProbe = checked.probe;
       stoppedEarly = waitPastBound(checked.probe, settings.deadline);
     } catch (error) {
@@ -136,7 +146,7 @@ export async function conformanceRun(options: ConformanceOptions, io: RunIo): Pr
     }
     settings.maxRequests = Math.max(0, settings.maxRequests - preflightRequests);
 
-    const info = (shared: Record<string, number>, waitedMs: number, unplanned429s: number): RunInfo => ({
+    const info = (shared: Record<string, number>, waitedMs: number, unplanned429s: number, ran: readonly TestOutcome[] = []): RunInfo => ({
       target: target.source,
       baseUrl: target.baseUrl,
       seed,
@@ -155,6 +165,7 @@ export async function conformanceRun(options: ConformanceOptions, io: RunIo): Pr
       waitedMs,
       unplanned429s,
       ...(stoppedEarly ? { stoppedEarly } : {}),
+      tokens: tokenReportOf(tokens, checked, ran),
     });
 
     let result: RunResult;
@@ -188,6 +199,7 @@ export async function conformanceRun(options: ConformanceOptions, io: RunIo): Pr
           shared,
           sum((t) => t.waitedMs),
           sum((t) => t.unplanned429s),
+          tests,
         ),
       );
     }
@@ -226,6 +238,8 @@ function flagsOf(options: ConformanceOptions): string[] {
     options.operations ? `--operation ${options.operations.join(',')}` : '',
     options.rateShare !== DEFAULTS.rateShare ? `--rate-share ${options.rateShare}` : '',
     options.baseline ? `--baseline ${options.baseline}` : '',
+    options.tokenCache ? '' : '--no-token-cache',
+    options.maxTokens !== undefined ? `--max-tokens ${options.maxTokens}` : '',
   ].filter(Boolean);
 }
 

@@ -23,6 +23,7 @@ import { readRateLimitHeaders } from './rate-limit-headers.ts';
 import { runtimeFor } from './runtime.ts';
 import { SkipRequest, TargetSession } from './session.ts';
 import type { RunSettings } from './settings.ts';
+import type { TokenUse } from './tokens.ts';
 
 /** One answer's rate-limit headers, for the report's plot. */
 export interface RateLimitPoint {
@@ -57,6 +58,8 @@ declare module '@vitest/runner' {
     matrix?: Record<string, BodyOutcome>;
     /** The rate-limit headers of each answer of the management interface the test saw, in order. */
     rateLimit?: RateLimitPoint[];
+    /** Tokens this test minted and reused, quota headers seen meanwhile, the token cache's problems. */
+    tokens?: TokenUse & { problems: string[] };
   }
 }
 
@@ -127,6 +130,7 @@ async function runBody(
   const waitedBefore = runtime.pacer.waitedMs;
   const unplannedBefore = runtime.pacer.unplanned429s;
   const answersBefore = runtime.answers.length;
+  const tokensBefore = { ...runtime.tokens.use, at: Date.now() };
   try {
     const withTarget: ConformanceContext = Object.assign(Object.create(context) as TestContext, { target: session });
     await body(withTarget);
@@ -144,6 +148,13 @@ async function runBody(
       context.task.meta.waitedMs = runtime.pacer.waitedMs - waitedBefore;
       context.task.meta.unplanned429s = runtime.pacer.unplanned429s - unplannedBefore;
       context.task.meta.rateLimit = runtime.answers.slice(answersBefore).map(rateLimitPoint);
+      const { minted, reused, quotas } = runtime.tokens.use;
+      context.task.meta.tokens = {
+        minted: minted - tokensBefore.minted,
+        reused: reused - tokensBefore.reused,
+        quotas: Object.fromEntries(Object.entries(quotas).filter(([, seen]) => seen.at >= tokensBefore.at)),
+        problems: [...runtime.tokens.cacheProblems],
+      };
       context.task.meta.paid = Object.fromEntries(
         runtime.shared
           .summary()

@@ -135,6 +135,11 @@ export interface EvaluatedPlan {
 /** The keys of shared requests, in one place, so a plan and a call name them alike. */
 export const sharedKeys = {
   token: (name: string) => `token ${name}`,
+  /**
+   * The exchange that issued a role's token in this run, for tests of the token endpoint: the
+   * token of `token` may come from the cache, this one is minted (or is the run's own mint).
+   */
+  tokenExchange: (role: string) => `token exchange ${role}`,
   jwks: 'jwks',
   exhaustion: 'rate-limit exhaustion',
 } as const;

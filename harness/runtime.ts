@@ -8,7 +8,7 @@ import { TargetHttp, type Exchange, type OutgoingRequest } from './http.ts';
 import { RateLimitPacer } from './pacer.ts';
 import type { RunSettings } from './settings.ts';
 import { SharedRequests } from './shared.ts';
-import { TokenProvider } from './tokens.ts';
+import { TOKEN_REUSE_MARGIN_MS, TokenProvider } from './tokens.ts';
 
 /** Who is told of each request actually sent: the running test's session. */
 export interface RequestCounter {
@@ -58,7 +58,10 @@ export function runtimeFor(settings: RunSettings): Runtime {
       else built.current?.countOwn(request, retry);
     },
   });
-  built.tokens = new TokenProvider(built.http, settings.target, shared);
+  built.tokens = new TokenProvider(built.http, settings.target, shared, {
+    ...(settings.tokenPolicy ? { policy: settings.tokenPolicy } : {}),
+    validUntil: settings.deadline + TOKEN_REUSE_MARGIN_MS,
+  });
   built.forge = new TokenForge(built.http, settings.target, shared);
   const previous = runtime;
   runtime = built;

@@ -2,7 +2,11 @@
 // a gating verdict could not verify and why, the totals and the verdict. Every line passes the
 // redactor.
 import { redactor } from '../../harness/redact.ts';
+import { observed } from '../../specs/index.ts';
+import { quotaLine, tokensLine } from '../token-report.ts';
 import { unverifiedReasons, type RunResult } from './results.ts';
+
+const QUOTA_HEADER_NAME = observed.tokens.quota.header;
 
 export function printRunSummary(result: RunResult, reportPaths: string[], print: (line: string) => void): void {
   const say = (line: string) => print(redactor.redact(line));
@@ -41,6 +45,12 @@ export function printRunSummary(result: RunResult, reportPaths: string[], print:
   say(
     `requests: ${result.requests} sent, ${requestsPlanned(info)}    waiting for the rate limit: ${(info.waitedMs / 1000).toFixed(1)} s    429s outside the exhaustion: ${info.unplanned429s}`,
   );
+  if (info.tokens) {
+    say(`tokens: ${tokensLine(info.tokens)}`);
+    const quota = quotaLine(info.tokens);
+    if (quota !== undefined) say(`token quota (${QUOTA_HEADER_NAME}): ${quota}`);
+    for (const problem of info.tokens.problems) say(`token cache: ${problem}`);
+  }
   say(`seed: ${info.seed}    wall time: ${(info.wallMs / 1000).toFixed(1)} s`);
   say(`reports:  ${reportPaths.join(', ')}`);
   say(`RESULT: ${result.verdict}`);

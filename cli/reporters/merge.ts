@@ -1,6 +1,7 @@
 // The results of a sharded run's shards, as one run: the union of their tests, the verdict
 // recomputed over every clause (a shard answers only for its own), requests and waiting summed.
 // Shards of different runs (another seed, target, suite commit) are refused.
+import { mergeTokenReports } from '../token-report.ts';
 import { summarize, type RunInfo, type RunResult } from './results.ts';
 
 export function mergeShardResults(shards: RunResult[]): { result: RunResult } | { problem: string } {
@@ -29,6 +30,7 @@ export function mergeShardResults(shards: RunResult[]): { result: RunResult } | 
     plannedRequests: sum((i) => i.plannedRequests),
     waitedMs: sum((i) => i.waitedMs),
     unplanned429s: sum((i) => i.unplanned429s),
+    ...optional('tokens', mergeTokenReports(shards.map((s) => s.info.tokens))),
     ...(shards.some((s) => s.info.stoppedEarly)
       ? {
           stoppedEarly: shards
@@ -45,4 +47,8 @@ export function mergeShardResults(shards: RunResult[]): { result: RunResult } | 
       info,
     ),
   };
+}
+
+function optional<K extends string, V>(key: K, value: V | undefined): Partial<Record<K, V>> {
+  return value === undefined ? {} : ({ [key]: value } as Record<K, V>);
 }

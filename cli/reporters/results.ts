@@ -8,6 +8,7 @@ import type { RateLimitPoint } from '../../harness/conformance.ts';
 import { leavesClauseUnverified, parseSkipNote, type EvaluatedPlan, type SkipCategory } from '../../harness/plan.ts';
 import { redactor } from '../../harness/redact.ts';
 import { citedClause } from '../tags.ts';
+import type { TestTokenUse, TokenReport } from '../token-report.ts';
 import { failureSummary } from './failure-summary.ts';
 
 export type TestState = 'passed' | 'failed' | 'skipped';
@@ -42,6 +43,8 @@ export interface TestOutcome {
   operations: Record<string, number>;
   /** The rate-limit headers of each answer of the management interface the test saw. */
   rateLimit: RateLimitPoint[];
+  /** Tokens the test minted and reused (cli/token-report.ts). */
+  tokens?: TestTokenUse;
 }
 
 export type ClauseStatus = 'verified' | 'failed' | 'failed (known)' | 'partial' | 'not verified' | 'not selected' | 'not testable' | 'gap';
@@ -91,6 +94,8 @@ export interface RunInfo {
   unplanned429s: number;
   /** A reason the run stopped before its tests (e.g. the rate limit would outlast the bound). */
   stoppedEarly?: string;
+  /** What the run spent of the tenant's tokens (cli/token-report.ts). */
+  tokens?: TokenReport;
 }
 
 export interface RunResult {
@@ -172,6 +177,7 @@ function outcomeOf(test: TestCase, file: string, strict: boolean, baseline: Base
     unplanned429s: meta.unplanned429s ?? 0,
     operations: meta.operations ?? {},
     rateLimit: meta.rateLimit ?? [],
+    ...(meta.tokens ? { tokens: meta.tokens } : {}),
   };
 }
 

@@ -3,6 +3,7 @@
 // target's rate limit), gating failures before observed ones, then every clause of the registry
 // with its tests and status, per operation, and the skipped tests with their reasons.
 import { requestsPlanned } from './console.ts';
+import { quotaLine, tokensLine } from '../token-report.ts';
 import { operationCoverage, unverifiedReasons, type ClauseStatus, type RunResult, type TestOutcome } from './results.ts';
 
 const ICON: Record<ClauseStatus, string> = {
@@ -48,6 +49,9 @@ export function renderSummary(result: RunResult): string {
     `| Requests | ${result.requests} sent, ${requestsPlanned(info)} |`,
     `| Waiting for the target's rate limit | ${(info.waitedMs / 1000).toFixed(1)} s |`,
     `| 429s outside the exhaustion | ${info.unplanned429s} |`,
+    ...(info.tokens ? [`| Tokens | ${cell(tokensLine(info.tokens))} |`] : []),
+    ...(info.tokens && quotaLine(info.tokens) ? [`| Token quota | ${cell(quotaLine(info.tokens)!)} |`] : []),
+    ...(info.tokens?.problems ?? []).map((problem) => `| Token cache | ${cell(problem)} |`),
     ...(info.shard ? [`| Shard | ${info.shard.index}/${info.shard.count} |`] : []),
     '',
   ];
