@@ -11,6 +11,13 @@ import type { PlannedTest } from './suite-runner.ts';
 /** The runner's own requests before the suite: a token of the global role and one probe read. */
 export const PREFLIGHT_REQUESTS = 2;
 
+/**
+ * Requests reserved to send gating failures once more before the verdict (harness/confirm.ts):
+ * enough for a few failures of a few requests each. A broken target fails more than that, and its
+ * verdict is FAIL after the first confirmed failure anyway.
+ */
+export const CONFIRMATION_RESERVE = 20;
+
 export interface RunPlan {
   tests: PlannedTest[];
   runnable: PlannedTest[];
@@ -18,6 +25,8 @@ export interface RunPlan {
   /** Each shared request and what it costs (the exhaustion: at most its cap). */
   shared: Map<string, number>;
   ownRequests: number;
+  /** Requests reserved to confirm failures (none when nothing runs). */
+  confirmationReserve: number;
   total: number;
 }
 
@@ -42,13 +51,15 @@ export function planOf(tests: PlannedTest[], exhaustionMax: number, cachedTokens
   const shared = new Map([...keys].map((key) => [key, cost(key)] as const));
   const ownRequests = runnable.reduce((sum, t) => sum + t.plan.requests, 0);
   const sharedRequests = [...shared.values()].reduce((a, b) => a + b, 0);
+  const confirmationReserve = runnable.length > 0 ? CONFIRMATION_RESERVE : 0;
   return {
     tests,
     runnable,
     skipped: tests.filter((t) => t.plan.skip),
     shared,
     ownRequests,
-    total: ownRequests + sharedRequests + (runnable.length > 0 ? PREFLIGHT_REQUESTS : 0),
+    confirmationReserve,
+    total: ownRequests + sharedRequests + (runnable.length > 0 ? PREFLIGHT_REQUESTS : 0) + confirmationReserve,
   };
 }
 
@@ -68,9 +79,10 @@ export function renderPlan(plan: RunPlan, target: string, exhaustionMax: number)
   for (const [key, cost] of plan.shared)
     lines.push(`  ${key}: ${key === sharedKeys.exhaustion ? `up to one bucket, at most ${exhaustionMax}` : cost}${sharedNote(key, cost)}`);
   const exhaustion = plan.shared.has(sharedKeys.exhaustion) ? ` (the exhaustion counted at its cap of ${exhaustionMax})` : '';
+  const preflight = plan.runnable.length > 0 ? PREFLIGHT_REQUESTS : 0;
   lines.push(
     '',
-    `total: ${plan.total} requests = ${plan.ownRequests} of the tests + ${plan.total - plan.ownRequests - (plan.runnable.length > 0 ? PREFLIGHT_REQUESTS : 0)} shared + ${plan.runnable.length > 0 ? PREFLIGHT_REQUESTS : 0} preflight${exhaustion}`,
+    `total: ${plan.total} requests = ${plan.ownRequests} of the tests + ${plan.total - plan.ownRequests - preflight - plan.confirmationReserve} shared + ${preflight} preflight + ${plan.confirmationReserve} to confirm failures${exhaustion}`,
   );
   return lines;
 }

@@ -24,7 +24,15 @@ import { planTests, suiteFiles } from './planner.ts';
 import { preflight, waitPastBound, type Preflight } from './preflight.ts';
 import { printRunSummary } from './reporters/console.ts';
 import { writeGithubOutput } from './reporters/github.ts';
-import { summarize, testsOf, type Baseline, type RunInfo, type RunResult, type TestOutcome } from './reporters/results.ts';
+import {
+  confirmationTally,
+  summarize,
+  testsOf,
+  type Baseline,
+  type RunInfo,
+  type RunResult,
+  type TestOutcome,
+} from './reporters/results.ts';
 import { prepareReportDir, writeReports } from './reporters/write.ts';
 import { SuiteRunner } from './suite-runner.ts';
 import { tokenPolicyOf, tokenReportOf } from './token-use.ts';
@@ -94,6 +102,7 @@ export async function conformanceRun(options: ConformanceOptions, io: RunIo): Pr
   const bucketSize = embeddedBucketFor(tests);
   if (embedded) settings.exhaustionMax = options.exhaustionMax ?? exhaustionCapFor(bucketSize);
   const plan = planOf(tests, settings.exhaustionMax, tokens.cached);
+  settings.confirmation = { reserve: plan.confirmationReserve };
   if (options.list) {
     for (const line of renderPlan(plan, target.source, settings.exhaustionMax)) print(line);
     return EXIT.pass;
@@ -166,6 +175,7 @@ export async function conformanceRun(options: ConformanceOptions, io: RunIo): Pr
       unplanned429s,
       ...(stoppedEarly ? { stoppedEarly } : {}),
       tokens: tokenReportOf(tokens, checked, ran),
+      confirmations: confirmationTally(ran, plan.confirmationReserve),
     });
 
     let result: RunResult;

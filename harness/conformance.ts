@@ -19,6 +19,7 @@
 import { expect, inject, test, type TestContext } from 'vitest';
 import { parseClauseTag } from '../specs/index.ts';
 import { evaluatePlan, PLANNING, skipNote, type EvaluatedPlan, type PlanContext, type PlanRegistry, type TestPlan } from './plan.ts';
+import { confirmFailure, type Confirmation, type FailedTest } from './confirm.ts';
 import { readRateLimitHeaders } from './rate-limit-headers.ts';
 import { runtimeFor } from './runtime.ts';
 import { SkipRequest, TargetSession } from './session.ts';
@@ -58,6 +59,8 @@ declare module '@vitest/runner' {
     matrix?: Record<string, BodyOutcome>;
     /** The rate-limit headers of each answer of the management interface the test saw, in order. */
     rateLimit?: RateLimitPoint[];
+    /** A gating failure sent once more before the verdict, and what came of it (harness/confirm.ts). */
+    confirmation?: Confirmation;
     /** Tokens this test minted and reused, quota headers seen meanwhile, the token cache's problems. */
     tokens?: TokenUse & { problems: string[] };
   }
@@ -131,15 +134,37 @@ async function runBody(
   const unplannedBefore = runtime.pacer.unplanned429s;
   const answersBefore = runtime.answers.length;
   const tokensBefore = { ...runtime.tokens.use, at: Date.now() };
+  const answered: Array<FailedTest['answers'][number]> = [];
+  runtime.observer = (exchange, sharedKey) => answered.push({ method: exchange.request.method, status: exchange.status, sharedKey });
+  const withTarget = (target: TargetSession): ConformanceContext => Object.assign(Object.create(context) as TestContext, { target });
   try {
-    const withTarget: ConformanceContext = Object.assign(Object.create(context) as TestContext, { target: session });
-    await body(withTarget);
+    await body(withTarget(session));
     return { state: 'passed' };
   } catch (error) {
     if (error instanceof SkipRequest) return { state: 'skipped', detail: skipNote(error.category, error.message) };
     if (session.stopped) return { state: 'skipped', detail: skipNote(session.stopped.category, session.stopped.reason) };
-    return { state: 'failed', error };
+    runtime.observer = undefined;
+    if (!recordMeta) return { state: 'failed', error };
+    // Before the verdict: a gating failure whose requests are safe to send again is sent again.
+    const confirmation = await confirmFailure({
+      title,
+      plan: evaluated,
+      runtime,
+      error,
+      answers: answered,
+      rerun: (again) => body(withTarget(again)),
+    });
+    if (confirmation) context.task.meta.confirmation = confirmation;
+    if (confirmation?.outcome !== 'not reproduced') return { state: 'failed', error };
+    return {
+      state: 'skipped',
+      detail: skipNote(
+        'not-reproduced',
+        `it failed once and passed when its requests were sent once more (${confirmation.requests}); both answers are in the report`,
+      ),
+    };
   } finally {
+    runtime.observer = undefined;
     runtime.current = undefined;
     if (recordMeta) {
       context.task.meta.requests = session.requests;

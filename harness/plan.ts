@@ -29,7 +29,9 @@ export type SkipCategory =
   /** The run's filter (--grep, --operation) left the test out. */
   | 'not-selected'
   /** Generated cases only, and the run asks for none: other tests cover the clause deterministically. */
-  | 'random-only';
+  | 'random-only'
+  /** It failed once, and passed when its requests were sent once more (harness/confirm.ts). */
+  | 'not-reproduced';
 
 export const skipCategories: readonly SkipCategory[] = [
   'opt-in',
@@ -42,6 +44,7 @@ export const skipCategories: readonly SkipCategory[] = [
   'depends',
   'not-selected',
   'random-only',
+  'not-reproduced',
 ];
 
 /**

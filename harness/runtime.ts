@@ -30,6 +30,10 @@ export interface Runtime {
   answers: Exchange[];
   /** The counter of the test that is running (tests of a run are sequential). */
   current: RequestCounter | undefined;
+  /** Told of every answer while set, with the shared key it was for (the confirmation of failures, harness/confirm.ts). */
+  observer: ((exchange: Exchange, sharedKey: string | undefined) => void) | undefined;
+  /** Requests spent confirming failures, out of settings.confirmation.reserve. */
+  confirmationSpent: number;
 }
 
 let runtime: Runtime | undefined;
@@ -45,7 +49,16 @@ export function runtimeFor(settings: RunSettings): Runtime {
     ...(settings.rateLimitProbe ? { initial: settings.rateLimitProbe } : {}),
   });
   const shared = new SharedRequests();
-  const built = { settings, budget, pacer, shared, answers: [], current: undefined } as unknown as Runtime;
+  const built = {
+    settings,
+    budget,
+    pacer,
+    shared,
+    answers: [],
+    current: undefined,
+    observer: undefined,
+    confirmationSpent: 0,
+  } as unknown as Runtime;
   built.http = new TargetHttp({
     budget,
     pacer,
@@ -56,6 +69,11 @@ export function runtimeFor(settings: RunSettings): Runtime {
       const key = shared.attributedTo;
       if (key !== undefined) shared.count(key);
       else built.current?.countOwn(request, retry);
+    },
+    onAnswer: (exchange) => {
+      const key = shared.attributedTo;
+      if (key !== undefined) shared.witness(key, exchange);
+      built.observer?.(exchange, key);
     },
   });
   built.tokens = new TokenProvider(built.http, settings.target, shared, {

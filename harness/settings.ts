@@ -96,6 +96,11 @@ export interface RunSettings {
   exhaustionMax: number;
   /** When the run must be over (ms since epoch); requests after it are refused. */
   deadline: number;
+  /**
+   * Gating failures whose requests are safe to repeat are sent once more before the verdict, within
+   * this many requests (the plan reserves them); absent: no confirmation (the mutation gate).
+   */
+  confirmation?: { reserve: number };
   /** How the run gets tokens; absent: every token minted, none kept (the embedded mock, the mutation gate). */
   tokenPolicy?: TokenPolicy;
   /** The rate-limit state the runner's probe saw, so pacing starts informed. */

@@ -3,6 +3,7 @@
 // redactor.
 import { redactor } from '../../harness/redact.ts';
 import { observed } from '../../specs/index.ts';
+import { bothAnswers, confirmationLine, confirmationNote, notReproduced } from '../confirmation-report.ts';
 import { quotaLine, tokensLine } from '../token-report.ts';
 import { unverifiedReasons, type RunResult } from './results.ts';
 
@@ -22,6 +23,13 @@ export function printRunSummary(result: RunResult, reportPaths: string[], print:
           .map((l) => `  ${l}`)
           .join('\n'),
       );
+    const note = confirmationNote(test);
+    if (note !== undefined) say(`  ${note}`);
+  }
+  for (const test of notReproduced(result)) {
+    say('');
+    say(`NOT REPRODUCED ${test.fullName}`);
+    for (const line of bothAnswers(test)) say(line);
   }
   for (const error of result.unhandled) say(`\nERROR outside tests: ${error}`);
   for (const test of result.untagged) say(`\nUNTAGGED ${test}: no known clause tag [§<section> <clause-id>]`);
@@ -51,14 +59,19 @@ export function printRunSummary(result: RunResult, reportPaths: string[], print:
     if (quota !== undefined) say(`token quota (${QUOTA_HEADER_NAME}): ${quota}`);
     for (const problem of info.tokens.problems) say(`token cache: ${problem}`);
   }
+  const confirmations = confirmationLine(info);
+  if (confirmations !== undefined) say(confirmations);
   say(`seed: ${info.seed}    wall time: ${(info.wallMs / 1000).toFixed(1)} s`);
   say(`reports:  ${reportPaths.join(', ')}`);
   say(`RESULT: ${result.verdict}`);
 }
 
-/** "planned 120" or "planned 120 + the exhaustion (at most 100; it sent 11)". */
+/** "planned 120" or "planned 120 + the exhaustion (at most 100; it sent 11)", with the reserve to confirm failures. */
 export function requestsPlanned(info: RunResult['info']): string {
   const spent = info.shared['rate-limit exhaustion'];
-  if (spent === undefined) return `planned ${info.plannedRequests}`;
-  return `planned ${info.plannedRequests - info.exhaustionMax} + the exhaustion (at most ${info.exhaustionMax}; it sent ${spent})`;
+  const reserve = info.confirmations
+    ? ` (${info.confirmations.reserve} of them to confirm failures; ${info.confirmations.requests} used)`
+    : '';
+  if (spent === undefined) return `planned ${info.plannedRequests}${reserve}`;
+  return `planned ${info.plannedRequests - info.exhaustionMax}${reserve} + the exhaustion (at most ${info.exhaustionMax}; it sent ${spent})`;
 }

@@ -2,7 +2,7 @@
 // recomputed over every clause (a shard answers only for its own), requests and waiting summed.
 // Shards of different runs (another seed, target, suite commit) are refused.
 import { mergeTokenReports } from '../token-report.ts';
-import { summarize, type RunInfo, type RunResult } from './results.ts';
+import { summarize, type ConfirmationTally, type RunInfo, type RunResult } from './results.ts';
 
 export function mergeShardResults(shards: RunResult[]): { result: RunResult } | { problem: string } {
   const first = shards[0];
@@ -31,6 +31,7 @@ export function mergeShardResults(shards: RunResult[]): { result: RunResult } | 
     waitedMs: sum((i) => i.waitedMs),
     unplanned429s: sum((i) => i.unplanned429s),
     ...optional('tokens', mergeTokenReports(shards.map((s) => s.info.tokens))),
+    ...optional('confirmations', mergeConfirmations(shards.map((s) => s.info.confirmations))),
     ...(shards.some((s) => s.info.stoppedEarly)
       ? {
           stoppedEarly: shards
@@ -51,4 +52,17 @@ export function mergeShardResults(shards: RunResult[]): { result: RunResult } | 
 
 function optional<K extends string, V>(key: K, value: V | undefined): Partial<Record<K, V>> {
   return value === undefined ? {} : ({ [key]: value } as Record<K, V>);
+}
+
+function mergeConfirmations(tallies: ReadonlyArray<ConfirmationTally | undefined>): ConfirmationTally | undefined {
+  const present = tallies.filter((t): t is ConfirmationTally => t !== undefined);
+  if (present.length === 0) return undefined;
+  const sum = (key: keyof ConfirmationTally) => present.reduce((total, t) => total + t[key], 0);
+  return {
+    reserve: sum('reserve'),
+    requests: sum('requests'),
+    reproduced: sum('reproduced'),
+    notReproduced: sum('notReproduced'),
+    notConfirmed: sum('notConfirmed'),
+  };
 }

@@ -4,6 +4,7 @@
 import { relative } from 'node:path';
 import type { TestCase, TestModule } from 'vitest/node';
 import { clauses as registry, operationKeys, type ClauseLevel } from '../../specs/index.ts';
+import type { Confirmation } from '../../harness/confirm.ts';
 import type { RateLimitPoint } from '../../harness/conformance.ts';
 import { leavesClauseUnverified, parseSkipNote, type EvaluatedPlan, type SkipCategory } from '../../harness/plan.ts';
 import { redactor } from '../../harness/redact.ts';
@@ -45,6 +46,8 @@ export interface TestOutcome {
   rateLimit: RateLimitPoint[];
   /** Tokens the test minted and reused (cli/token-report.ts). */
   tokens?: TestTokenUse;
+  /** Its gating failure sent once more before the verdict (harness/confirm.ts). */
+  confirmation?: Confirmation;
 }
 
 export type ClauseStatus = 'verified' | 'failed' | 'failed (known)' | 'partial' | 'not verified' | 'not selected' | 'not testable' | 'gap';
@@ -96,6 +99,16 @@ export interface RunInfo {
   stoppedEarly?: string;
   /** What the run spent of the tenant's tokens (cli/token-report.ts). */
   tokens?: TokenReport;
+  /** Failures sent once more: the plan's reserve for it, the requests spent, and the outcomes. */
+  confirmations?: ConfirmationTally;
+}
+
+export interface ConfirmationTally {
+  reserve: number;
+  requests: number;
+  reproduced: number;
+  notReproduced: number;
+  notConfirmed: number;
 }
 
 export interface RunResult {
@@ -178,6 +191,7 @@ function outcomeOf(test: TestCase, file: string, strict: boolean, baseline: Base
     operations: meta.operations ?? {},
     rateLimit: meta.rateLimit ?? [],
     ...(meta.tokens ? { tokens: meta.tokens } : {}),
+    ...(meta.confirmation ? { confirmation: meta.confirmation } : {}),
   };
 }
 
@@ -232,7 +246,7 @@ export function summarize(tests: TestOutcome[], unhandled: string[], info: RunIn
   const verdict: Verdict = failing ? 'FAIL' : unverified.length > 0 || tests.length === 0 || info.stoppedEarly ? 'INCOMPLETE' : 'PASS';
   const fixedKnownFailures = tests.filter((t) => t.known && t.state === 'passed').map((t) => t.name);
   const requests =
-    tests.reduce((sum, t) => sum + t.requests + t.retries, 0) +
+    tests.reduce((sum, t) => sum + t.requests + t.retries + (t.confirmation?.requests ?? 0), 0) +
     Object.values(info.shared).reduce((a, b) => a + b, 0) +
     info.preflightRequests;
   return {
@@ -287,4 +301,16 @@ export function operationCoverage(tests: readonly TestOutcome[]): OperationCover
     const requests = tests.reduce((sum, t) => sum + (t.operations[operation] ?? 0), 0);
     return { operation, tests: mine.length, passed: by('passed'), failed: by('failed'), skipped: by('skipped'), requests };
   });
+}
+
+/** The confirmations of a run's tests, against the plan's reserve. */
+export function confirmationTally(tests: readonly TestOutcome[], reserve: number): ConfirmationTally {
+  const count = (outcome: Confirmation['outcome']) => tests.filter((t) => t.confirmation?.outcome === outcome).length;
+  return {
+    reserve,
+    requests: tests.reduce((sum, t) => sum + (t.confirmation?.requests ?? 0), 0),
+    reproduced: count('reproduced'),
+    notReproduced: count('not reproduced'),
+    notConfirmed: count('not confirmed'),
+  };
 }

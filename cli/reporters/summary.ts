@@ -3,6 +3,7 @@
 // target's rate limit), gating failures before observed ones, then every clause of the registry
 // with its tests and status, per operation, and the skipped tests with their reasons.
 import { requestsPlanned } from './console.ts';
+import { bothAnswers, confirmationLine, confirmationNote, notReproduced } from '../confirmation-report.ts';
 import { quotaLine, tokensLine } from '../token-report.ts';
 import { operationCoverage, unverifiedReasons, type ClauseStatus, type RunResult, type TestOutcome } from './results.ts';
 
@@ -52,6 +53,7 @@ export function renderSummary(result: RunResult): string {
     ...(info.tokens ? [`| Tokens | ${cell(tokensLine(info.tokens))} |`] : []),
     ...(info.tokens && quotaLine(info.tokens) ? [`| Token quota | ${cell(quotaLine(info.tokens)!)} |`] : []),
     ...(info.tokens?.problems ?? []).map((problem) => `| Token cache | ${cell(problem)} |`),
+    ...(confirmationLine(info) ? [`| Confirmations | ${cell(confirmationLine(info)!.replace(/^confirmations: /, ''))} |`] : []),
     ...(info.shard ? [`| Shard | ${info.shard.index}/${info.shard.count} |`] : []),
     '',
   ];
@@ -76,6 +78,16 @@ export function renderSummary(result: RunResult): string {
     'Gating failures',
     failed.filter((t) => t.gating),
   );
+  const flaky = notReproduced(result);
+  if (flaky.length > 0) {
+    lines.push(
+      '## Failures that did not reproduce',
+      '',
+      'Each failed once and passed when its requests were sent once more: its clause is not verified.',
+      '',
+    );
+    for (const t of flaky) lines.push(`### ${cell(t.name)}`, '', '```', ...bothAnswers(t), '```', '');
+  }
   failures(
     lines,
     'Observed failures (not gating)',
@@ -148,6 +160,7 @@ function failures(lines: string[], heading: string, tests: TestOutcome[]): void 
       '',
       '```',
       ...t.errors,
+      ...(confirmationNote(t) ? [confirmationNote(t)!] : []),
       '```',
       '',
     );
