@@ -5,7 +5,7 @@ import { dirname, resolve } from 'node:path';
 import { decodeJwt, exportJWK, importPKCS8 } from 'jose';
 import { parse } from 'yaml';
 import { basePath, compileNode, createAjv, describeErrors, tokenPath } from '../specs/index.ts';
-import { fixturesFileSchema, fixtureValueSchemas, readFixtures } from './fixtures.ts';
+import { fixturesFileSchema, fixtureValueSchemas, readFixtures } from '../specs/cards/fixtures.ts';
 import { ConfigError } from './errors.ts';
 import { redactor } from './redact.ts';
 import { roleNames, type ForeignClient, type ResolvedTarget, type RoleCredentials, type TokenAlternatives } from './settings.ts';

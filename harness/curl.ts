@@ -8,11 +8,12 @@ function quote(value: string): string {
 
 export function toCurl(request: OutgoingRequest): string {
   const parts = ['curl', '-sS', '-i', '-X', request.method, quote(request.url)];
-  for (const [name, value] of Object.entries(request.headers)) {
-    // The token is left to the shell ($TOKEN), so the line is safe to paste into a ticket.
-    if (name.toLowerCase() === 'authorization') parts.push('-H', `"${name}: ${schemeOf(value)}$TOKEN"`);
-    else parts.push('-H', quote(`${name}: ${value}`));
-  }
+  for (const [name, values] of Object.entries(request.headers))
+    for (const value of [values].flat()) {
+      // The token is left to the shell ($TOKEN), so the line is safe to paste into a ticket.
+      if (name.toLowerCase() === 'authorization') parts.push('-H', `"${name}: ${schemeOf(value)}$TOKEN"`);
+      else parts.push('-H', quote(`${name}: ${value}`));
+    }
   if (request.body !== undefined) parts.push('--data-raw', quote(request.body));
   return redactor.redact(parts.join(' '));
 }

@@ -4,8 +4,10 @@
 import type { ValidateFunction } from 'ajv';
 import { expect } from 'vitest';
 import { describeErrors, observed, parseClauseTag, validator } from '../specs/index.ts';
+import { HarnessError } from './errors.ts';
 import { describeCheck, type ClauseCheck } from './failure.ts';
 import type { Exchange } from './http.ts';
+import { currentTest } from './runtime.ts';
 
 expect.extend({
   toMeetClause(received: ClauseCheck) {
@@ -34,6 +36,23 @@ export interface Check {
   actual: string;
   exchange?: Exchange;
   headers?: string[];
+}
+
+/**
+ * A refusal proves something only against a target that accepted the same request without its
+ * defect in the same run (the test's positive control, TargetSession.control): a target that
+ * refuses everything would pass it. Asserting one without a control is a suite bug. A 429 is not a
+ * refusal of the request, and nothing is required outside a conformance run (the harness's own tests).
+ */
+function requireControl(status: number | undefined, what: string): void {
+  if (status === undefined || status < 400 || status >= 500 || status === 429) return;
+  const test = currentTest();
+  if (test !== undefined && test.controlled === undefined) {
+    throw new HarnessError(
+      'PLAN_VIOLATION',
+      `suite bug: the test asserts ${what} without a positive control (target.control(...)); against a target that refuses everything it would prove nothing`,
+    );
+  }
 }
 
 /** The general form: whether the clause holds, and what was expected and seen. */
@@ -131,6 +150,7 @@ export function expectNoProblems(problems: readonly string[], rule: string, seen
 }
 
 export function expectStatus(exchange: Exchange, expected: number, headers?: string[]): void {
+  requireControl(expected, `status ${expected}`);
   expectClause({
     pass: exchange.status === expected,
     expected: `status ${expected}`,
@@ -140,8 +160,20 @@ export function expectStatus(exchange: Exchange, expected: number, headers?: str
   });
 }
 
+/** One of several statuses: two causes of a refusal whose order neither the spec nor the reference gives. */
+export function expectOneOf(exchange: Exchange, statuses: readonly number[]): void {
+  requireControl(statuses[0], `one of the statuses ${statuses.join(', ')}`);
+  expectClause({
+    pass: statuses.includes(exchange.status),
+    expected: `status ${statuses.join(' or ')}`,
+    actual: `status ${exchange.status}`,
+    exchange,
+  });
+}
+
 /** A refusal: a 4xx other than 429 (a rate limit says nothing about the request itself). */
 export function expectRefused(exchange: Exchange): void {
+  requireControl(400, 'a refusal');
   expectClause({
     pass: exchange.status >= 400 && exchange.status < 500 && exchange.status !== 429,
     expected: 'a refusal (a 4xx status other than 429)',
@@ -193,6 +225,7 @@ export function expectSchema(exchange: Exchange, validate: ValidateFunction, wha
 
 /** The observed error body: {statusCode = status, error = reason phrase, message[, errorCode]}. */
 export function expectObservedErrorBody(exchange: Exchange): void {
+  requireControl(exchange.status, 'an error body');
   const validate = validator('ErrorBody', 'observed');
   const body = exchange.json as { statusCode?: unknown; error?: unknown } | undefined;
   const problems: string[] = [];
@@ -213,6 +246,7 @@ export function expectObservedErrorBody(exchange: Exchange): void {
 export function expectObservedError(exchange: Exchange, kind: string, details?: string): void {
   const fact = observed.errors[kind];
   if (!fact) throw new Error(`observed.yaml has no error ${kind}`);
+  requireControl(fact.status, `the ${kind} error`);
   const body = exchange.json as { message?: unknown; errorCode?: unknown } | undefined;
   const message = typeof body?.message === 'string' ? body.message : undefined;
   const messageOk =

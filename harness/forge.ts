@@ -14,8 +14,10 @@ import {
   type JWK,
   type JWTPayload,
 } from 'jose';
+import type { KeyObject } from 'node:crypto';
 import { observed } from '../specs/index.ts';
 import { HarnessError } from './errors.ts';
+import { privateKeyOf, signJws } from './jws.ts';
 import type { TargetHttp } from './http.ts';
 import { sharedKeys } from './plan.ts';
 import type { ResolvedTarget } from './settings.ts';
@@ -126,6 +128,27 @@ export class TokenForge {
     const publicKey = await importJWK({ ...jwk, alg: 'RS256' }, 'RS256', { extractable: true });
     const pem = await exportSPKI(publicKey as Parameters<typeof exportSPKI>[0]);
     return sign(decodeJwt(token), new TextEncoder().encode(pem), { alg: 'HS256', ...(kid ? { kid } : {}) });
+  }
+
+  #key: KeyObject | undefined;
+
+  /**
+   * The token with its JOSE header and claims changed, signed again with the target's own key
+   * (only where the suite holds it), whatever the header says: see jws.ts.
+   */
+  resigned(
+    token: string,
+    edit: {
+      header?: (header: Record<string, unknown>) => Record<string, unknown>;
+      claims?: (claims: Record<string, unknown>, now: number) => Record<string, unknown>;
+    },
+  ): string {
+    if (!this.#target.signingKeyJwk) throw new HarnessError('TOKEN_UNAVAILABLE', 'the suite does not hold the target signing key');
+    this.#key ??= privateKeyOf(this.#target.signingKeyJwk);
+    const header = { ...(decodeProtectedHeader(token) as Record<string, unknown>) };
+    const claims = { ...(decodeJwt(token) as Record<string, unknown>) };
+    const now = Math.floor(Date.now() / 1000);
+    return signJws(edit.header ? edit.header(header) : header, edit.claims ? edit.claims(claims, now) : claims, this.#key);
   }
 
   /** Re-signs changed claims with the target's own key: only where the suite holds it. */

@@ -10,7 +10,8 @@ import type { RateLimitPacer } from './pacer.ts';
 export interface OutgoingRequest {
   method: string;
   url: string;
-  headers: Record<string, string>;
+  /** Header values by lower-case name; a list sends the header once per value (the matrix's duplicates). */
+  headers: Record<string, string | string[]>;
   body?: string;
   /** What the request is for (an operation key, 'token', 'jwks'), for per-operation counts. */
   label?: string;
@@ -189,7 +190,9 @@ export class TargetHttp {
  * is the target's error, reported before anything is sent.
  */
 function checkHeaderValues(outgoing: OutgoingRequest): void {
-  for (const [name, value] of Object.entries(outgoing.headers)) {
+  for (const [name, value] of Object.entries(outgoing.headers).flatMap(([n, v]) =>
+    Array.isArray(v) ? v.map((one) => [n, one] as const) : [[n, v] as const],
+  )) {
     const bad = /[^\t\x20-\x7e]/.exec(value);
     if (bad) {
       const code = bad[0].codePointAt(0)!.toString(16).toUpperCase().padStart(2, '0');

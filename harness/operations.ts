@@ -4,7 +4,7 @@
 // adding an operation to specs/ makes the compiler point at every place that needs it (see
 // "Adding an operation" in the README).
 import type { OperationKey } from '../specs/index.ts';
-import type { FixtureName } from './fixtures.ts';
+import type { FixtureName } from '../specs/cards/fixtures.ts';
 
 interface OperationEntry {
   /** The role holding every scope of the three operations but this one's (its 403 tests). */

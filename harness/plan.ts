@@ -7,7 +7,7 @@
 // per run and read by every test that declares them: the token of a role, the JWKS, a read of a
 // fixture, one ticket, the rate-limit exhaustion. The plan's total counts each shared key once.
 import { operationKeys, type OperationKey } from '../specs/index.ts';
-import { fixtureField } from './fixtures.ts';
+import { fixtureField } from '../specs/cards/fixtures.ts';
 import type { RoleName, RunSettings, TargetFixtures } from './settings.ts';
 
 /** Why a test does not run; the reports group unverified clauses by it. */
@@ -30,6 +30,10 @@ export type SkipCategory =
   | 'not-selected'
   /** Generated cases only, and the run asks for none: other tests cover the clause deterministically. */
   | 'random-only'
+  /** The same request without the defect was not accepted (or could not be sent): a refusal proves nothing. */
+  | 'control'
+  /** An extended row of the matrix: run against test doubles, or with --matrix full; the core rows check its clause. */
+  | 'extended'
   /** It failed once, and passed when its requests were sent once more (harness/confirm.ts). */
   | 'not-reproduced';
 
@@ -44,6 +48,8 @@ export const skipCategories: readonly SkipCategory[] = [
   'depends',
   'not-selected',
   'random-only',
+  'control',
+  'extended',
   'not-reproduced',
 ];
 
@@ -276,5 +282,5 @@ function missingTokenSource(token: MintedToken, context: PlanContext): Evaluated
 
 /** Whether a skip leaves its clause unverified: all do, but what cannot apply to the target and redundant random repetitions. */
 export function leavesClauseUnverified(category: SkipCategory | undefined): boolean {
-  return category !== 'not-applicable' && category !== 'random-only';
+  return category !== 'not-applicable' && category !== 'random-only' && category !== 'extended';
 }

@@ -13,6 +13,8 @@ import { TOKEN_REUSE_MARGIN_MS, TokenProvider } from './tokens.ts';
 /** Who is told of each request actually sent: the running test's session. */
 export interface RequestCounter {
   readonly name: string;
+  /** The positive control the running test's refusals stand on, once it was accepted. */
+  readonly controlled: string | undefined;
   /** A request of the test's own (not of a shared key); `retry`: a 429 retried, outside any plan. */
   countOwn(request: OutgoingRequest, retry: boolean): void;
   countLabel(request: OutgoingRequest): void;
@@ -37,6 +39,11 @@ export interface Runtime {
 }
 
 let runtime: Runtime | undefined;
+
+/** The running test's session, if a conformance test is running. */
+export function currentTest(): RequestCounter | undefined {
+  return runtime?.current;
+}
 
 export function runtimeFor(settings: RunSettings): Runtime {
   if (runtime?.settings.runId === settings.runId) return runtime;

@@ -6,11 +6,15 @@
 // with its reason before its body runs.
 import fc from 'fast-check';
 import type { JWTPayload } from 'jose';
+import type { RequestTemplate, TokenEdit } from '../specs/cards/card.ts';
+import type { TokenRequestTemplate } from '../specs/cards/token-request.ts';
 import { operation, type OperationKey } from '../specs/index.ts';
+import type { RequestContext } from '../specs/matrix/template.ts';
 import { HarnessError } from './errors.ts';
 import type { Exchange, OutgoingRequest, SendOptions } from './http.ts';
-import { fixtureField } from './fixtures.ts';
+import { fixtureField } from '../specs/cards/fixtures.ts';
 import { sharedKeys, type EvaluatedPlan, type MintedToken, type SkipCategory } from './plan.ts';
+import { realizeRequest, realizeTokenRequest, requestContextOf, type TokenSource } from './realize.ts';
 import type { RequestCounter, Runtime } from './runtime.ts';
 import type { RoleName, TargetFixtures } from './settings.ts';
 
@@ -55,6 +59,11 @@ export class TargetSession implements RequestCounter {
   readonly byOperation: Record<string, number> = {};
   /** Set when the run can no longer serve this test (budget, time, rate limit): it becomes a skip. */
   stopped: { category: SkipCategory; reason: string } | undefined;
+  /**
+   * The positive control the test's refusals stand on: the same request without its defect,
+   * accepted by this target in this run. A refusal asserted without one is a suite bug (expect.ts).
+   */
+  controlled: string | undefined;
 
   constructor(runtime: Runtime, name: string, plan: EvaluatedPlan) {
     this.runtime = runtime;
@@ -122,6 +131,53 @@ export class TargetSession implements RequestCounter {
       return encodeURIComponent(value);
     });
     return `${this.target.baseUrl}${path}${query === undefined ? '' : `?${query}`}`;
+  }
+
+  /** What the matrix's requests are made from on this target: its fixtures, its clients, its header names. */
+  get context(): RequestContext {
+    return requestContextOf(this.target);
+  }
+
+  /**
+   * Sends the positive control of the test's refusals: the same request without the defect. It must
+   * be accepted (2xx): else the test is skipped as "positive control failed", and its clause is not
+   * verified, since a target that refuses everything would pass every refusal. Share the control
+   * (a shared request) so it costs nothing where the success is sent anyway.
+   */
+  async control(what: string, send: () => Promise<Exchange>): Promise<void> {
+    const exchange = await send();
+    if (exchange.status < 200 || exchange.status >= 300) {
+      throw new SkipRequest(
+        'control',
+        `positive control failed: ${what} was answered ${exchange.status}, so a refusal proves nothing here`,
+      );
+    }
+    this.controlled = what;
+  }
+
+  /** Sends a request of the matrix (a template realized for this target), shared under `shared` where given. */
+  async sendTemplate(template: RequestTemplate, options: SendOptions & { shared?: string; label?: string } = {}): Promise<Exchange> {
+    const send = async () => this.send(await realizeRequest(template, this.target, this.#tokenSource(), options.label ?? 'other'), options);
+    return options.shared === undefined ? send() : this.shared(options.shared, options.shared, send);
+  }
+
+  /** Sends a token endpoint request of the matrix, shared under `shared` where given. */
+  async sendTokenTemplate(template: TokenRequestTemplate, options: { shared?: string } = {}): Promise<Exchange> {
+    const send = () => this.send(realizeTokenRequest(template, this.target));
+    return options.shared === undefined ? send() : this.shared(options.shared, options.shared, send);
+  }
+
+  #tokenSource(): TokenSource {
+    return {
+      tokenFor: (role) => this.tokenFor(role),
+      mint: (kind) => this.mint(kind),
+      prepare: async (edit: TokenEdit) => {
+        if (edit.resign) this.#declaredToken('signing-key');
+        if (edit.forge === 'hs256-public-key') await this.jwks();
+      },
+      forge: this.forge,
+      role: (name) => this.role(name as RoleName),
+    };
   }
 
   /** Calls an operation; credentials default to the global role. */

@@ -1,19 +1,12 @@
 // What one conformance run needs, decided once by the command line and handed to the suites.
 // It crosses from the runner to the test worker through vitest's `provide`, so it is plain data.
 
-import type { TargetFixtures } from './fixtures.ts';
-import { operationTable } from './operations.ts';
+import type { TargetFixtures } from '../specs/cards/fixtures.ts';
+import type { RoleName } from '../specs/cards/index.ts';
 
-export type { TargetFixtures } from './fixtures.ts';
+export type { TargetFixtures } from '../specs/cards/fixtures.ts';
 
-/** The roles the suites use; each is one client of the target. */
-export type RoleName = 'global' | 'non_global' | (typeof operationTable)[keyof typeof operationTable]['roleWithoutScope'];
-
-export const roleNames: readonly RoleName[] = [
-  'global',
-  ...Object.values(operationTable).map((entry) => entry.roleWithoutScope),
-  'non_global',
-];
+export { roleNames, type RoleName } from '../specs/cards/index.ts';
 
 export interface RoleCredentials {
   clientId: string;
@@ -107,6 +100,12 @@ export interface RunSettings {
   rateLimitProbe?: RateLimitObservation;
   /** Which tests run: the others are left out of the run ("not selected"). */
   filter: RunFilter;
+  /**
+   * Which rows of the request-model matrix run: every one ('full'), or its core rows ('core'), which
+   * cover every element and clause at a cost a real tenant's rate limit affords. Default: full
+   * against a test double, core elsewhere.
+   */
+  matrixScope?: 'core' | 'full';
   /**
    * Matrix mode (the mutation gate): run each test's body against every target here whose clauses
    * it cites, instead of against `target`; the outcomes go into the tests' meta.

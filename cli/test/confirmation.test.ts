@@ -14,7 +14,8 @@ const work = mkdtempSync(join(tmpdir(), 'confirmation-e2e-'));
 const keyFile = join(work, 'signing-key.pem');
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-const UNKNOWN_VAULT = '[§7 errors.404.vault] an unknown vault connection is answered 404';
+const UNKNOWN_VAULT =
+  '[§7 errors.404.vault] the vault read answers 404 "Connection not found" to a request with the connection id well formed, naming no resource';
 const gatewayError = () => ({
   status: 503,
   headers: { 'content-type': 'application/json; charset=utf-8' },
@@ -57,23 +58,24 @@ describe('a target that fails one exchange once', () => {
       const { finished, out } = await conformance(mock, 'once', UNKNOWN_VAULT);
       expect(finished.code).toBe(4);
       expect(finished.stdout).toContain('RESULT: INCOMPLETE');
-      expect(finished.stdout).toMatch(/^NOT REPRODUCED .*\[§7 errors\.404\.vault\] an unknown vault connection/m);
+      expect(finished.stdout).toMatch(/^NOT REPRODUCED .*\[§7 errors\.404\.vault\] the vault read answers 404 .* naming no resource$/m);
       expect(finished.stdout).toMatch(/the first time it failed:\n.*\n.*expected: status 404.*\n.*actual: {3}status 503/);
       expect(finished.stdout).toMatch(
-        /sent once more \(1 requests\), it passed; the answers:\n {4}GET \/api\/v2\/flows\/vault\/connections\/\S+ -> 404 application\/json/,
+        // Its positive control (a read of a connection that exists) and its own read, sent afresh.
+        /sent once more \(2 requests\), it passed; the answers:\n {4}GET \/api\/v2\/flows\/vault\/connections\/\S+ -> 200 .*\n {4}GET \/api\/v2\/flows\/vault\/connections\/\S+ -> 404 application\/json.*Connection not found/,
       );
       expect(finished.stdout).toMatch(
         /errors\.404\.vault: \[not-reproduced\] it failed once and passed when its requests were sent once more/,
       );
       expect(finished.stdout).toMatch(
-        /^confirmations: 1 failure sent once more \(1 requests of the 20 reserved\): 0 reproduced, 1 not reproduced; 0 not confirmed$/m,
+        /^confirmations: 1 failure sent once more \(2 requests of the 20 reserved\): 0 reproduced, 1 not reproduced; 0 not confirmed$/m,
       );
       const results = resultsOf(out);
       expect(results.tests.filter((t) => t.state === 'failed')).toEqual([]);
       expect(results.clauses.find((c) => c.id === 'errors.404.vault')?.status).toBe('not verified');
       expect(readFileSync(join(out, 'summary.md'), 'utf8')).toContain('## Failures that did not reproduce');
       // Every request the run sent is counted, the confirmation's too.
-      expect(results.info.confirmations).toMatchObject({ requests: 1, notReproduced: 1 });
+      expect(results.info.confirmations).toMatchObject({ requests: 2, notReproduced: 1 });
     } finally {
       await mock.close();
     }
@@ -86,7 +88,7 @@ describe('a target that fails every time', () => {
     try {
       const { finished } = await conformance(mock, 'always', UNKNOWN_VAULT);
       expect(finished.code).toBe(1);
-      expect(finished.stdout).toMatch(/actual: {3}status 503[\s\S]*confirmed: it failed again when its requests were sent once more \(1\)/);
+      expect(finished.stdout).toMatch(/actual: {3}status 503[\s\S]*confirmed: it failed again when its requests were sent once more \(2\)/);
     } finally {
       await mock.close();
     }

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { SignJWT, exportPKCS8, generateKeyPair } from 'jose';
 import { parse, stringify } from 'yaml';
 import { describe, expect, it } from 'vitest';
+import { roleNames } from '../../specs/cards/index.ts';
 import { loadTargetFile } from '../config.ts';
 import { ConfigError } from '../errors.ts';
 
@@ -39,13 +40,7 @@ describe('loadTargetFile', () => {
     expect(target.authUrl).toBe('http://127.0.0.1:4010');
     expect(target.testDouble).toBe(true);
     expect(target.customDomainHeader).toBe('tenant-custom-domain');
-    expect(Object.keys(target.roles).sort()).toEqual([
-      'global',
-      'non_global',
-      'without_redeliver_scope',
-      'without_sso_ticket_scope',
-      'without_vault_scope',
-    ]);
+    expect(Object.keys(target.roles).sort()).toEqual([...roleNames].sort());
     expect(target.fixtures.vaultConnections).toHaveLength(3);
     expect(target.signingKeyJwk).toBeUndefined();
   });

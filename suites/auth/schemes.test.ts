@@ -1,6 +1,6 @@
 // Spec section 5 rule 2: a bearer JWT obtained through client credentials satisfies the schemes.
 import { conformance, expectSuccess } from '../../harness/index.ts';
-import { successOf } from '../requests.ts';
+import { successOf } from '../../harness/suite/requests.ts';
 
 const firstRead = successOf('vault');
 

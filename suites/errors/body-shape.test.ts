@@ -1,51 +1,43 @@
 // Observed: every error of the management interface has one body shape and one content type, on
-// every operation. One table over errors a conforming target gives, each read from the request
-// another test already sends. None writes on a conforming target; the two refusals made from an
-// existing id (the stream id one short, ttl_sec over the maximum) would write on one that wrongly
-// accepted them, so they declare writes and run on a tenant only with --allow-writes.
+// every operation. One table over errors a conforming target gives, each read from a request the
+// matrix already sends (suites/matrix/), each standing on the operation's valid request as its
+// positive control.
 import { conformance, expectObservedContentType, expectObservedErrorBody } from '../../harness/index.ts';
-import { operationKeys, type OperationKey } from '../../specs/index.ts';
-import { refusalCall, refusals, type Refusal } from '../refusals.ts';
-import { withoutScope, type SharedCall } from '../requests.ts';
-import { withoutToken } from '../auth/credentials.ts';
+import { matrixRowCall } from '../../harness/suite/matrix.ts';
+import { sharedRequest, successOf, type SharedCall } from '../../harness/suite/requests.ts';
+import { card as cardOf, cards } from '../../specs/cards/index.ts';
+import type { OperationKey } from '../../specs/index.ts';
 
-interface ErrorCase extends SharedCall {
-  error: string;
-  op: OperationKey;
+/** The errors of each operation, each a row of its matrix: what the error is, and the row's id. */
+function errorsOf(op: OperationKey): Array<{ error: string; row: string }> {
+  const card = cardOf(op);
+  const param = Object.keys(card.params)[0]!;
+  const rows = [
+    { error: '401 (no token)', row: 'authorization absent:absent valid' },
+    { error: '403 (scope missing)', row: `token.scope.${card.scope.value} other-owner:role-without-scope valid` },
+    { error: `400 (${param} of another resource's shape)`, row: `path.{${param}} other-owner:another-kind valid` },
+    { error: `404 (unknown ${card.params[param]!.names})`, row: `path.{${param}} near-value:unknown valid` },
+  ];
+  if (card.body) rows.push({ error: '400 (ttl_sec of another type)', row: 'body.ttl_sec other-type:type-string alone' });
+  return rows.map(({ error, row }) => ({ error, row: `${op} ${row}` }));
 }
 
-function noToken(op: OperationKey): ErrorCase {
-  return { error: '401 (no token)', op, ...withoutToken(op) };
-}
-
-function scopeMissing(op: OperationKey): ErrorCase {
-  return { error: '403 (scope missing)', op, ...withoutScope(op) };
-}
-
-function refused(error: string, refusal: Refusal): ErrorCase {
-  return { error, op: refusal.op, ...refusalCall(refusal) };
-}
-
-const errorCases: ErrorCase[] = [
-  ...operationKeys.flatMap((op) => [noToken(op), scopeMissing(op)]),
-  refused('404 (unknown connection)', refusals.unknownVaultConnection),
-  refused('404 (unknown stream)', refusals.unknownStream),
-  refused('404 (unknown event)', refusals.unknownEvent),
-  refused('400 (stream id too short)', refusals.streamIdOneShort),
-  refused('400 (id too long)', refusals.vaultIdOverMaximum),
-  refused('400 (ttl_sec over the maximum)', refusals.ttlSecOverMaximum),
-];
-
-for (const row of errorCases) {
-  conformance(`[§7 errors.body.shape] the ${row.error} error of ${row.op} has the error body shape`, row.plan, async ({ target }) => {
-    expectObservedErrorBody(await row.send(target));
-  });
-
-  conformance(
-    `[§7 errors.body.content-type] the ${row.error} error of ${row.op} is application/json; charset=utf-8`,
-    row.plan,
-    async ({ target }) => {
-      expectObservedContentType(await row.send(target));
-    },
-  );
+for (const card of Object.values(cards)) {
+  const control = successOf(card.key);
+  for (const { error, row } of errorsOf(card.key)) {
+    const request: SharedCall = matrixRowCall(card.key, row);
+    const plan = { ...request.plan, shared: [...(request.plan.shared as string[]), sharedRequest.success(card.key)] };
+    conformance(`[§7 errors.body.shape] the ${error} error of ${card.key} has the error body shape`, plan, async ({ target }) => {
+      await target.control('the valid request', () => control.send(target));
+      expectObservedErrorBody(await request.send(target));
+    });
+    conformance(
+      `[§7 errors.body.content-type] the ${error} error of ${card.key} is application/json; charset=utf-8`,
+      plan,
+      async ({ target }) => {
+        await target.control('the valid request', () => control.send(target));
+        expectObservedContentType(await request.send(target));
+      },
+    );
+  }
 }

@@ -1,61 +1,27 @@
-// Spec section 7: 404 when the event stream does not exist, and when the event does not exist.
-// Unknown ids are realistic (right prefix, alphabet and length), so a 404 is about existence.
-import { cases, conformance, expectNotEqual, expectObservedError, expectStatus, fixture } from '../../harness/index.ts';
-import { eventId, streamId, unknownIdOf } from '../../generators/index.ts';
-import { refusalPlan, refusals, sendRefusal } from '../refusals.ts';
-import { sharedRequest } from '../requests.ts';
+// Observed: an unknown stream and an unknown event are told apart by their 404 messages (an unknown
+// stream is "The requested stream does not exist."; the matrix checks that message on its rows).
+// The two 404s are the matrix's own requests (a well-formed stream id, and event id, that name
+// nothing), read here; their positive control is the redelivery of the failed event.
+import { conformance, expectNotEqual, expectStatus } from '../../harness/index.ts';
+import { matrixRowCall } from '../../harness/suite/matrix.ts';
+import { successOf } from '../../harness/suite/requests.ts';
 
-const withGenerated = (refusal: (typeof refusals)['unknownStream' | 'unknownEvent']) => ({ ...refusalPlan(refusal), requests: cases(0) });
-
-conformance(
-  '[§7 redeliver.errors.404.stream] redelivery answers 404 for a stream that does not exist',
-  withGenerated(refusals.unknownStream),
-  async ({ target }) => {
-    expectStatus(await sendRefusal(target, refusals.unknownStream), 404);
-    const failedEvent = target.fixture('failedEvent');
-    await target.cases([], unknownIdOf(streamId(), [target.fixture('eventStream')]), async (id) => {
-      expectStatus(await target.call('redeliver', { params: { id, event_id: failedEvent } }), 404);
-    });
-  },
-);
-
-conformance(
-  '[§7 redeliver.errors.404.event] redelivery answers 404 for an event that does not exist',
-  withGenerated(refusals.unknownEvent),
-  async ({ target }) => {
-    expectStatus(await sendRefusal(target, refusals.unknownEvent), 404);
-    const stream = target.fixture('eventStream');
-    await target.cases(
-      [],
-      unknownIdOf(eventId(), [target.fixture('failedEvent'), target.fixture('notRedeliverableEvent')]),
-      async (event_id) => {
-        expectStatus(await target.call('redeliver', { params: { id: stream, event_id } }), 404);
-      },
-    );
-  },
-);
-
-conformance(
-  '[§7 errors.404.stream] an unknown stream is answered "The requested stream does not exist."',
-  refusalPlan(refusals.unknownStream),
-  async ({ target }) => {
-    expectObservedError(await sendRefusal(target, refusals.unknownStream), 'stream_not_found');
-  },
-);
+const redelivery = successOf('redeliver');
+const noStream = matrixRowCall('redeliver', 'redeliver path.{id} near-value:unknown valid');
+const noEvent = matrixRowCall('redeliver', 'redeliver path.{event_id} near-value:unknown valid');
 
 conformance(
   '[§7 errors.404.stream] an unknown event is answered with another message than an unknown stream',
   {
-    operation: 'redeliver',
-    needs: [...refusals.unknownStream.needs, fixture('notRedeliverableEvent')],
-    requests: 0,
-    shared: [sharedRequest.refusal(refusals.unknownStream.what), sharedRequest.refusal(refusals.unknownEvent.what)],
+    ...redelivery.plan,
+    shared: [...(redelivery.plan.shared as string[]), ...(noStream.plan.shared as string[]), ...(noEvent.plan.shared as string[])],
   },
   async ({ target }) => {
-    const noStream = await sendRefusal(target, refusals.unknownStream);
-    const noEvent = await sendRefusal(target, refusals.unknownEvent);
+    await target.control('the redelivery of the failed event', () => redelivery.send(target));
+    const stream = await noStream.send(target);
+    const event = await noEvent.send(target);
     const messageOf = (json: unknown) => (json as { message?: unknown } | undefined)?.message;
-    expectStatus(noEvent, 404);
-    expectNotEqual(messageOf(noEvent.json), messageOf(noStream.json), 'message of an unknown event', { exchange: noEvent });
+    expectStatus(event, 404);
+    expectNotEqual(messageOf(event.json), messageOf(stream.json), 'message of an unknown event', { exchange: event });
   },
 );

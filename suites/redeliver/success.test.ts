@@ -2,7 +2,7 @@
 // redelivery, read by both.
 import { conformance, expectEqual, expectObservedContentType, expectStatus } from '../../harness/index.ts';
 import { observed } from '../../specs/index.ts';
-import { successOf } from '../requests.ts';
+import { successOf } from '../../harness/suite/requests.ts';
 
 const redelivery = successOf('redeliver');
 

@@ -1,27 +1,23 @@
-// Observed: the real service refuses bodies that break its published rules for the nested
-// objects (400 invalid_body), and a connection_config naming an existing connection (409).
-import { cases, conformance, expectObservedError, expectStatus, fixture, writes } from '../../harness/index.ts';
-import { ticketObservedRules, ticketRequestBodyBreakingObservedRule } from '../../generators/index.ts';
-import { exampleOf } from '../requests.ts';
+// Observed: a connection_config naming a connection that already exists is answered 409. Its
+// positive control is the same ticket with a connection_config that names a new connection, alone
+// in the body, accepted in the same run (the matrix's control of connection_config.name).
+import { conformance, expectStatus, fixture } from '../../harness/index.ts';
+import { sharedRequest, successOf } from '../../harness/suite/requests.ts';
+import { cards } from '../../specs/cards/index.ts';
+import { aloneBody, validTemplate } from '../../specs/matrix/index.ts';
 
-for (const rule of ticketObservedRules) {
-  conformance(
-    `[§2.4 sso-ticket.body.nested-rules] ticket creation answers 400 invalid_body to a body with ${rule}`,
-    { needs: [fixture('selfServiceProfile'), writes], requests: cases(1) },
-    async ({ target }) => {
-      const profile = target.fixture('selfServiceProfile');
-      const breaking = ticketRequestBodyBreakingObservedRule(rule);
-      await target.cases([exampleOf(target, breaking)], breaking, async (body) => {
-        expectObservedError(await target.call('sso-ticket', { params: { id: profile }, body }), 'invalid_body');
-      });
-    },
-  );
-}
+const ticket = successOf('sso-ticket');
+const NAME = ['connection_config', 'name'];
+const CONTROL = sharedRequest.alone('sso-ticket', 'connection_config.name');
 
 conformance(
   '[§7 sso-ticket.errors.409.name-taken] ticket creation answers 409 when connection_config names an existing connection',
-  { needs: [fixture('selfServiceProfile'), fixture('existingConnectionName'), writes], requests: 1 },
+  { ...ticket.plan, needs: [...(ticket.plan.needs as []), fixture('existingConnectionName')], requests: 1, shared: [CONTROL] },
   async ({ target }) => {
+    const card = cards['sso-ticket'];
+    await target.control('a ticket whose connection_config names a new connection', () =>
+      target.sendTemplate(validTemplate(card, target.context, aloneBody(card, NAME, target.context)), { shared: CONTROL, label: card.key }),
+    );
     const exchange = await target.call('sso-ticket', {
       params: { id: target.fixture('selfServiceProfile') },
       body: { connection_config: { name: target.fixture('existingConnectionName') } },

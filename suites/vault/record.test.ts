@@ -3,7 +3,7 @@
 // one with every string at its maximum length).
 import { conformance, expectEqual, expectJsonMediaType, expectSchema, expectStatus, expectSuccess, fixture } from '../../harness/index.ts';
 import { clause, compileNode, observed, schema, validator, type JsonObject } from '../../specs/index.ts';
-import { successOf, vaultRead, vaultReads } from '../requests.ts';
+import { successOf, vaultRead, vaultReads } from '../../harness/suite/requests.ts';
 
 /** Every test here reads the fixtures' connections, each read once per run. */
 const readsAll = { needs: [fixture('vaultConnections')], requests: 0, shared: vaultReads };

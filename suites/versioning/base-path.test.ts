@@ -2,7 +2,7 @@
 // it (checked when the file is read); here the operations answer there.
 import { conformance, expectMatch, expectSuccess } from '../../harness/index.ts';
 import { basePath } from '../../specs/index.ts';
-import { successOf } from '../requests.ts';
+import { successOf } from '../../harness/suite/requests.ts';
 
 const firstRead = successOf('vault');
 

@@ -2,7 +2,8 @@
 // in the file, whether it is a list or required, and the spec's schema an id of it must fit. The
 // target file's schema, its reading, the plan's skip reasons and the TargetFixtures type all come
 // from this table.
-import { parameter, schemaAt, type JsonObject } from '../specs/index.ts';
+import { schemaAt } from '../limits.ts';
+import { parameter, type JsonObject } from '../openapi.ts';
 
 interface FixtureEntry {
   /** The field in the target file (under `fixtures:`). */
@@ -28,6 +29,8 @@ export const fixtureTable = {
   },
   connectionId: { field: 'connection_id' },
   existingConnectionName: { field: 'existing_connection_name' },
+  /** An organization of the tenant, named in the ticket bodies' enabled_organizations. */
+  organizationId: { field: 'organization_id' },
 } as const satisfies Record<string, FixtureEntry>;
 
 export type FixtureName = keyof typeof fixtureTable;

@@ -1,0 +1,33 @@
+// Signs a compact JWS with the target's own key for any JOSE header, even one no JOSE library
+// would write (no alg, alg in lower case, a kid that is a number, an unknown critical parameter):
+// the matrix's near-miss tokens are the target's valid token with one member changed and signed
+// again, so that only that member can be why the target refuses it. The signature follows the
+// header's alg where it names an RSA algorithm (RS256, RS384, RS512, PS256...), RS256 otherwise.
+import { createPrivateKey, sign, constants, type KeyObject } from 'node:crypto';
+
+const DIGESTS: Record<string, { digest: string; pss: boolean }> = {
+  RS256: { digest: 'sha256', pss: false },
+  RS384: { digest: 'sha384', pss: false },
+  RS512: { digest: 'sha512', pss: false },
+  PS256: { digest: 'sha256', pss: true },
+  PS384: { digest: 'sha384', pss: true },
+  PS512: { digest: 'sha512', pss: true },
+};
+
+const segment = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+
+/** A private key from the target file's JWK (JSON). */
+export function privateKeyOf(jwk: string): KeyObject {
+  return createPrivateKey({ key: JSON.parse(jwk) as Record<string, unknown>, format: 'jwk' });
+}
+
+/** header.payload.signature, signed with `key` as the header's alg says (RS256 where it names none known). */
+export function signJws(header: Record<string, unknown>, claims: Record<string, unknown>, key: KeyObject): string {
+  const input = `${segment(header)}.${segment(claims)}`;
+  const how = DIGESTS[typeof header.alg === 'string' ? header.alg : ''] ?? DIGESTS.RS256!;
+  const signature = sign(how.digest, Buffer.from(input), {
+    key,
+    ...(how.pss ? { padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: constants.RSA_PSS_SALTLEN_DIGEST } : {}),
+  });
+  return `${input}.${signature.toString('base64url')}`;
+}

@@ -1,0 +1,143 @@
+// Turns the matrix's requests as data (RequestTemplate, TokenRequestTemplate) into the requests
+// the harness sends to one target: the target's origin and base path, its fixtures, the tokens of
+// its roles with the template's edits (re-signed with its key, forged, retyped) and carried where
+// the template says. Every token made here is registered with the redactor before it can be shown.
+import type { CredentialSpec, RequestTemplate, TokenEdit } from '../specs/cards/card.ts';
+import type { TokenRequestContext, TokenRequestTemplate } from '../specs/cards/token-request.ts';
+import { basePath } from '../specs/index.ts';
+import { pathOf, type RequestContext } from '../specs/matrix/template.ts';
+import { withAlgNone, withTamperedPayload, withTamperedSignature, type TokenForge } from './forge.ts';
+import type { OutgoingRequest } from './http.ts';
+import { redactor } from './redact.ts';
+import type { ResolvedTarget, RoleName } from './settings.ts';
+
+/** What the matrix's requests are built from, for this target. */
+export function requestContextOf(target: ResolvedTarget): RequestContext {
+  const clients = Object.fromEntries(Object.entries(target.roles).map(([role, credentials]) => [role, credentials.clientId]));
+  return { fixtures: target.fixtures, clients, customDomainHeader: target.customDomainHeader };
+}
+
+/** What the token endpoint's requests are built from: the global role's client, and the non-global one's where configured. */
+export function tokenContextOf(target: ResolvedTarget): TokenRequestContext {
+  const global = target.roles.global!;
+  const other = target.roles.non_global;
+  return {
+    clientId: global.clientId,
+    clientSecret: global.clientSecret,
+    audience: target.audience,
+    ...(other ? { otherClient: { clientId: other.clientId, clientSecret: other.clientSecret } } : {}),
+  };
+}
+
+/** How the session gives the realizer tokens: a role's, a real-tenant alternative, the JWKS where a forgery reads it. */
+export interface TokenSource {
+  tokenFor(role: RoleName): Promise<string>;
+  mint(kind: 'expired' | 'wrong-audience' | 'wrong-issuer'): Promise<string>;
+  /** Declares and fetches what an edit needs (the signing key, the JWKS), or refuses a suite bug. */
+  prepare(edit: TokenEdit): Promise<void>;
+  forge: TokenForge;
+  role(role: string): RoleName;
+}
+
+/** The token an edit makes of a valid one. */
+async function edited(token: string, edit: TokenEdit, source: TokenSource): Promise<string> {
+  await source.prepare(edit);
+  let out = token;
+  if (edit.resign) out = source.forge.resigned(out, edit.resign);
+  if (edit.forge) {
+    switch (edit.forge) {
+      case 'tampered-signature':
+        out = withTamperedSignature(out);
+        break;
+      case 'tampered-payload':
+        out = withTamperedPayload(out);
+        break;
+      case 'alg-none':
+        out = withAlgNone(out);
+        break;
+      case 'foreign-key':
+        out = await source.forge.signedWithForeignKey(out);
+        break;
+      case 'embedded-jwk':
+        out = await source.forge.signedWithEmbeddedKey(out);
+        break;
+      case 'unknown-kid':
+        out = await source.forge.withUnknownKid(out);
+        break;
+      case 'hs256-public-key':
+        out = await source.forge.hs256WithPublicKey(out);
+        break;
+    }
+  }
+  if (edit.text) out = edit.text(out);
+  return out;
+}
+
+interface Carried {
+  authorization: string[];
+  query: Array<[string, string]>;
+  headers: Record<string, string>;
+  form?: string;
+}
+
+async function carried(credential: CredentialSpec, source: TokenSource): Promise<Carried> {
+  const none: Carried = { authorization: [], query: [], headers: {} };
+  if (credential.kind === 'none') return none;
+  let token = credential.kind === 'role' ? await source.tokenFor(source.role(credential.role)) : await source.mint(credential.token);
+  if (credential.kind === 'role' && credential.edit) token = await edited(token, credential.edit, source);
+  redactor.add(token);
+  const carry = credential.carry ?? {};
+  const out: Carried = { ...none, authorization: carry.authorization ? carry.authorization(token) : [`Bearer ${token}`] };
+  for (const value of out.authorization) redactor.add(value.slice(value.indexOf(' ') + 1));
+  if (carry.elsewhere === 'query') out.query.push(['access_token', token]);
+  if (carry.elsewhere === 'form') out.form = new URLSearchParams({ access_token: token }).toString();
+  if (carry.elsewhere === 'x-forwarded-authorization') out.headers['x-forwarded-authorization'] = `Bearer ${token}`;
+  return out;
+}
+
+/** A management request of a template, for this target. */
+export async function realizeRequest(
+  template: RequestTemplate,
+  target: ResolvedTarget,
+  source: TokenSource,
+  label: string,
+): Promise<OutgoingRequest> {
+  const origin = target.baseUrl.endsWith(basePath) ? target.baseUrl.slice(0, -basePath.length) : target.baseUrl;
+  const credential = await carried(template.credential, source);
+  const query = [...template.query, ...credential.query];
+  const url = `${origin}${pathOf(template)}${query.length > 0 ? `?${new URLSearchParams(query).toString()}` : ''}`;
+  const headers: Record<string, string | string[]> = { accept: 'application/json' };
+  for (const [name, values] of Object.entries(template.headers)) {
+    if (values.length > 0) headers[name] = values.length === 1 ? values[0]! : values;
+  }
+  Object.assign(headers, credential.headers);
+  if (credential.authorization.length > 0)
+    headers.authorization = credential.authorization.length === 1 ? credential.authorization[0]! : credential.authorization;
+  let body: string | undefined;
+  if (credential.form !== undefined) {
+    body = credential.form;
+    headers['content-type'] = 'application/x-www-form-urlencoded';
+  } else if (template.body !== undefined) {
+    body = 'json' in template.body ? JSON.stringify(template.body.json) : template.body.raw;
+  }
+  return { method: template.method, url, headers, label, rateLimited: true, ...(body === undefined ? {} : { body }) };
+}
+
+/** A token endpoint request of a template. */
+export function realizeTokenRequest(template: TokenRequestTemplate, target: ResolvedTarget): OutgoingRequest {
+  // A secret one character off is nearly the secret: every value sent as one is kept out of reports.
+  for (const [name, value] of template.fields) if (name === 'client_secret') redactor.add(value);
+  const fields = new URLSearchParams(template.fields).toString();
+  const path = `/${template.path.join('/')}`;
+  if (template.method === 'GET') {
+    return { method: 'GET', url: `${target.authUrl}${path}?${fields}`, headers: { accept: 'application/json' }, label: 'token' };
+  }
+  const json = template.encoding === 'json';
+  return {
+    method: template.method,
+    url: `${target.authUrl}${path}`,
+    headers: { accept: 'application/json', 'content-type': json ? 'application/json' : 'application/x-www-form-urlencoded' },
+    label: 'token',
+    body: json ? JSON.stringify(Object.fromEntries(template.fields)) : fields,
+  };
+}

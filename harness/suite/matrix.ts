@@ -1,0 +1,233 @@
+// The matrix's rows as conformance tests: one test per row and clause it bears on, all reading the
+// row's one request (shared), each refusal standing on its positive control (the same request
+// without the defect, accepted by the same target in the same run; shared too, so it costs nothing
+// where the success is sent anyway). A row with no expectation has no test: `--list` shows it.
+import type { ClauseCheck, OperationCard, Outcome, RequestTemplate } from '../../specs/cards/card.ts';
+import { clause as clauseOf, errorFact, type OperationKey } from '../../specs/index.ts';
+import { cards } from '../../specs/cards/index.ts';
+import {
+  baseTemplate,
+  expectsRefusal,
+  fieldName,
+  matrix,
+  type MatrixRow,
+  type MatrixNeed,
+  type TokenMatrixRow,
+} from '../../specs/matrix/index.ts';
+import { validTokenRequest } from '../../specs/cards/token-request.ts';
+import { conformance } from '../conformance.ts';
+import { expectOneOf, expectObservedError, expectPresent, expectRefused, expectStatus, expectSuccess } from '../expect.ts';
+import type { Exchange } from '../http.ts';
+import { fixture, minted, role, sharedKeys, type Need, type PlanContext } from '../plan.ts';
+import { requestContextOf, tokenContextOf } from '../realize.ts';
+import type { TargetSession } from '../session.ts';
+import { operationNeeds, sharedRequest, validTokenRequestOf, type SharedCall } from './requests.ts';
+
+/** The rows run here: every one against a test double, the core ones elsewhere, unless --matrix says. */
+export function matrixScopeOf(context: PlanContext): 'core' | 'full' {
+  return context.matrixScope ?? (context.target.testDouble ? 'full' : 'core');
+}
+
+const extendedRows: Need = {
+  check: (context) =>
+    matrixScopeOf(context) === 'core'
+      ? 'an extended row of the matrix: it runs against test doubles, or with --matrix full; the core rows check its element and clause here'
+      : undefined,
+  category: 'extended',
+};
+
+function needOf(need: MatrixNeed): Need | undefined {
+  if ('token' in need) return minted(need.token);
+  if ('role' in need) return role(need.role as Parameters<typeof role>[0]);
+  if ('fixture' in need) return fixture(need.fixture);
+  if ('context' in need) return { check: (context) => need.context(requestContextOf(context.target)), category: 'config' };
+  return undefined;
+}
+
+/** How a title says what a check expects of the answer. */
+function verbOf(outcome: Outcome): string {
+  switch (outcome.kind) {
+    case 'accept':
+      return 'accepts';
+    case 'refuse':
+      return 'refuses';
+    case 'status':
+      return `answers ${outcome.status} to`;
+    case 'either':
+      return `answers ${outcome.statuses.join(' or ')} to`;
+    case 'observed-error': {
+      const fact = errorFact(outcome.error);
+      return `answers ${fact.status} ${fact.errorCode ?? JSON.stringify(fact.message ?? fact.prefix)}${outcome.naming ? ` naming ${outcome.naming}` : ''} to`;
+    }
+  }
+}
+
+const BASE_NOTES = { valid: '', alone: ' (alone in the body)', every: ' (among every body field)' } as const;
+
+/** A test's title: "[§8 redeliver.path.id.length] redelivery refuses a request with the stream id of 25 characters". */
+export function rowTitle(subject: string, check: ClauseCheck, what: string): string {
+  return `[§${clauseOf(check.clause).section} ${check.clause}] ${subject} ${verbOf(check.outcome)} a request with ${what}`;
+}
+
+/** Checks an answer against what a clause requires of it. */
+export function checkOutcome(exchange: Exchange, outcome: Outcome): void {
+  switch (outcome.kind) {
+    case 'accept':
+      return expectSuccess(exchange);
+    case 'refuse':
+      return expectRefused(exchange);
+    case 'status':
+      return expectStatus(exchange, outcome.status);
+    case 'either':
+      return expectOneOf(exchange, outcome.statuses);
+    case 'observed-error':
+      return expectObservedError(exchange, outcome.error, outcome.naming);
+  }
+}
+
+interface Control {
+  what: string;
+  key: (context: PlanContext) => string;
+  template: (target: TargetSession) => RequestTemplate;
+}
+
+/** The positive control of a row: the same request without its defect. */
+function controlOf(card: OperationCard, row: MatrixRow): Control {
+  const op = card.key;
+  if (row.variant.resigned) {
+    return {
+      what: 'the valid request with its token re-signed unchanged',
+      key: () => sharedRequest.resignedUnchanged(op),
+      template: (t) => ({
+        ...baseTemplate(card, 'valid', row.element, t.context),
+        credential: { kind: 'role', role: 'global', edit: { resign: {} } },
+      }),
+    };
+  }
+  if (row.base === 'valid')
+    return {
+      what: 'the valid request',
+      key: () => sharedRequest.success(op),
+      template: (t) => baseTemplate(card, 'valid', row.element, t.context),
+    };
+  const field = fieldName(row.element.path!);
+  if (row.base === 'alone') {
+    return {
+      what: `${field} alone at a valid value`,
+      key: () => sharedRequest.alone(op, field),
+      template: (t) => baseTemplate(card, 'alone', row.element, t.context),
+    };
+  }
+  const top = row.element.path![0]!;
+  const swapped = (context: PlanContext) =>
+    !(top in card.body!.full(context.target.fixtures, { global: context.target.roles.global?.clientId ?? '' }));
+  return {
+    what: 'every body field at a valid value',
+    key: (context) => `${op}: every body field${swapped(context) ? ` with ${top}` : ''}`,
+    template: (t) => baseTemplate(card, 'every', row.element, t.context),
+  };
+}
+
+/** Runs one check of a row against the target. */
+async function checkRow(
+  target: TargetSession,
+  card: OperationCard,
+  row: MatrixRow,
+  check: ClauseCheck,
+  control: Control | undefined,
+): Promise<void> {
+  const context = target.context;
+  const varied = row.variant.apply(baseTemplate(card, row.base, row.element, context), context);
+  if (row.variant.judge) {
+    // The row is described on a target of the observed id shapes; one whose fixtures differ may land elsewhere.
+    const here = row.variant.judge(varied, context);
+    const same =
+      'checks' in here && here.checks.some((c) => c.clause === check.clause && JSON.stringify(c.outcome) === JSON.stringify(check.outcome));
+    target.needs(
+      same,
+      `with this target's fixtures the variation is judged otherwise (${'none' in here ? here.none : here.source})`,
+      'config',
+    );
+  }
+  if (control) {
+    const key = control.key(target.settings);
+    await target.control(control.what, () => target.sendTemplate(control.template(target), { shared: key, label: card.key }));
+  }
+  checkOutcome(await target.sendTemplate(varied, { shared: row.id, label: card.key }), check.outcome);
+}
+
+/** The plan's needs of a row: the operation's, the variation's, and the scope's for an extended row. */
+function rowNeeds(card: OperationCard, row: MatrixRow): Need[] {
+  return [
+    ...operationNeeds(card.key),
+    ...(row.variant.needs ?? []).flatMap((n) => needOf(n) ?? []),
+    ...(row.variant.extended ? [extendedRows] : []),
+  ];
+}
+
+/** One row's request as a shared call, for tests that read it for another clause (error bodies, rate-limit headers). */
+export function matrixRowCall(op: OperationKey, id: string): SharedCall {
+  const card: OperationCard = cards[op];
+  const row = matrix().operations[op].find((r) => r.id === id);
+  if (!row) throw new Error(`the matrix has no row "${id}"`);
+  return {
+    plan: { operation: op, needs: rowNeeds(card, row), requests: 0, shared: [row.id] },
+    send: (target) => {
+      const context = target.context;
+      return target.sendTemplate(row.variant.apply(baseTemplate(card, row.base, row.element, context), context), {
+        shared: row.id,
+        label: op,
+      });
+    },
+  };
+}
+
+/** Registers the tests of one row of an operation's matrix. */
+export function rowTests(card: OperationCard, row: MatrixRow): void {
+  if (!('checks' in row.expectation)) return;
+  const control = expectsRefusal(row.expectation) ? controlOf(card, row) : undefined;
+  const plan = {
+    operation: card.key,
+    needs: rowNeeds(card, row),
+    requests: 0,
+    shared: (context: PlanContext) => [
+      row.id,
+      ...(control ? [control.key(context)] : []),
+      ...((row.variant.needs ?? []).some((n) => 'jwks' in n) ? [sharedKeys.jwks] : []),
+    ],
+  };
+  const what = `${row.element.label} ${row.variant.says}${BASE_NOTES[row.base]}`;
+  for (const check of row.expectation.checks) {
+    conformance(rowTitle(card.name, check, what), plan, ({ target }) => checkRow(target, card, row, check, control));
+  }
+}
+
+/** Checks a token endpoint answer: a success issues a token. */
+function checkTokenOutcome(exchange: Exchange, outcome: Outcome): void {
+  if (outcome.kind !== 'accept') return checkOutcome(exchange, outcome);
+  expectStatus(exchange, 200);
+  expectPresent((exchange.json as { access_token?: unknown } | undefined)?.access_token, 'access_token', { exchange });
+}
+
+/** Registers the tests of one row of the token endpoint's matrix. */
+export function tokenRowTests(row: TokenMatrixRow): void {
+  if (!('checks' in row.expectation)) return;
+  const refusal = expectsRefusal(row.expectation);
+  const plan = {
+    operation: 'token' as const,
+    needs: [
+      ...(row.variant.needs ?? []).map((n) => role(n.role as Parameters<typeof role>[0])),
+      ...(row.variant.extended ? [extendedRows] : []),
+    ],
+    requests: 0,
+    shared: [row.id, ...(refusal ? [sharedRequest.validTokenRequest] : [])],
+  };
+  for (const check of row.expectation.checks) {
+    conformance(rowTitle('the token endpoint', check, `${row.element.label} ${row.variant.says}`), plan, async ({ target }) => {
+      if (refusal) await target.control('a valid client-credentials request', () => validTokenRequestOf(target));
+      const context = tokenContextOf(target.target);
+      const exchange = await target.sendTokenTemplate(row.variant.apply(validTokenRequest(context), context), { shared: row.id });
+      checkTokenOutcome(exchange, check.outcome);
+    });
+  }
+}

@@ -1,0 +1,69 @@
+// Requests several tests read, each sent once per run (a shared request): an operation's valid
+// request (its success), the positive controls of the matrix's refusals, a row of the matrix. Each
+// is a SharedCall: its plan (what it needs, the shared key it reads) and how to send it. Plumbing
+// only: what a test checks stays in the test.
+import type { OperationKey } from '../../specs/index.ts';
+import type { OperationCard } from '../../specs/cards/card.ts';
+import { cards } from '../../specs/cards/index.ts';
+import { validTokenRequest } from '../../specs/cards/token-request.ts';
+import { validTemplate } from '../../specs/matrix/template.ts';
+import type { Exchange } from '../http.ts';
+import { fixture, writes, type Need, type TestPlan } from '../plan.ts';
+import { tokenContextOf } from '../realize.ts';
+import type { TargetSession } from '../session.ts';
+
+/** A request several tests read: its plan (for tests that send nothing else) and how to send it. */
+export interface SharedCall {
+  plan: TestPlan;
+  send(target: TargetSession): Promise<Exchange>;
+}
+
+/** Keys of shared requests: one name per request, for plans and calls alike. */
+export const sharedRequest = {
+  /** An operation's valid request: its success, and the positive control of its refusals. */
+  success: (op: OperationKey) => `${op}: the valid request`,
+  /** The valid request with the global role's token re-signed, unchanged, with the target's key: the control of re-signed near misses. */
+  resignedUnchanged: (op: OperationKey) => `${op}: the valid request, its token re-signed unchanged`,
+  /** A body field alone at a valid value, in the smallest body that holds it: the control of its variations. */
+  alone: (op: OperationKey, field: string) => `${op}: ${field} alone at a valid value`,
+  /** A valid token request, sent fresh: the positive control of the token endpoint's refusals. */
+  validTokenRequest: 'token: a valid client-credentials request',
+  vaultRead: (id: string) => `vault: read ${id}`,
+} as const;
+
+/** What each operation's valid request needs from the target file (its fixtures), and writes where a success writes. */
+export function operationNeeds(op: OperationKey): Need[] {
+  const card: OperationCard = cards[op];
+  return [...card.fixtures.map((name) => fixture(name)), ...(card.writes ? [writes] : [])];
+}
+
+/** An operation's valid request, shared: the redelivery of the failed event, a ticket with an empty body, a read of the first connection. */
+export function successOf(op: OperationKey): SharedCall {
+  return {
+    plan: { operation: op, needs: operationNeeds(op), requests: 0, shared: [sharedRequest.success(op)] },
+    send: (target) => target.sendTemplate(validTemplate(cards[op], target.context), { shared: sharedRequest.success(op), label: op }),
+  };
+}
+
+/** The key of the read of one vault connection: the first one's is the vault read's valid request. */
+function vaultReadKey(ids: readonly string[], id: string): string {
+  return id === ids[0] ? sharedRequest.success('vault') : sharedRequest.vaultRead(id);
+}
+
+/** The read of one vault connection, shared by every test that reads it. */
+export function vaultRead(target: TargetSession, id: string): Promise<Exchange> {
+  const template = validTemplate(cards.vault, target.context);
+  const path = template.path.map((part) => ('param' in part ? { ...part, value: id } : part));
+  return target.sendTemplate({ ...template, path }, { shared: vaultReadKey(target.target.fixtures.vaultConnections, id), label: 'vault' });
+}
+
+/** Every vault connection of the fixtures, read once per run. */
+export function vaultReads(context: { target: { fixtures: { vaultConnections: string[] } } }): string[] {
+  const ids = context.target.fixtures.vaultConnections;
+  return ids.map((id) => vaultReadKey(ids, id));
+}
+
+/** A valid token request of the global role, sent fresh once per run: the control of the token endpoint's refusals. */
+export function validTokenRequestOf(target: TargetSession): Promise<Exchange> {
+  return target.sendTokenTemplate(validTokenRequest(tokenContextOf(target.target)), { shared: sharedRequest.validTokenRequest });
+}

@@ -1,0 +1,142 @@
+// An operation card: everything the project knows about one operation of the interface, in one
+// place. What the spec says of it (method, path, parameters and their bounds, body schema) is
+// read from openapi.yaml by its key; the card adds what the project decides: how tests name it,
+// the scope it needs and where that fact comes from, the role that lacks it, the fixtures its valid
+// request is made of, whether a success writes, what a request naming a resource that does not
+// exist gets, and its valid request as data (a RequestTemplate). The mock's routes, the roles and
+// fixtures of a target file, the plan, the suites' tables and the request-model matrix
+// (specs/matrix/) are derived from the cards (cards.ts), so an operation is added in one place.
+import type { ClauseLevel } from '../clauses.ts';
+import type { JsonObject, OperationKey } from '../openapi.ts';
+import type { FixtureName, TargetFixtures } from './fixtures.ts';
+
+/** One segment of a request's path: a literal (the base path's included), or a path parameter. */
+export type PathPart = { literal: string } | { param: string; value: string };
+
+/** A JOSE header or a claims set, as JSON. */
+export type JsonRecord = Record<string, unknown>;
+
+/** Forgeries any target can be sent: made from its own valid token without its signing key. */
+export type Forgery =
+  'tampered-signature' | 'tampered-payload' | 'alg-none' | 'foreign-key' | 'embedded-jwk' | 'unknown-kid' | 'hs256-public-key';
+
+/**
+ * A change to the valid token. `resign` needs the target's signing key (only a test double gives
+ * it): the JOSE header and claims changed, then signed again. `forge` needs nothing. `text`
+ * changes the compact token's characters.
+ */
+export interface TokenEdit {
+  resign?: { header?: (header: JsonRecord) => JsonRecord; claims?: (claims: JsonRecord, nowSeconds: number) => JsonRecord };
+  forge?: Forgery;
+  text?: (token: string) => string;
+}
+
+/** How the token travels: in the Authorization header (the default `Bearer <token>`), or elsewhere. */
+export interface Carry {
+  /** The Authorization header's value(s) made from the token; an empty list sends no header. */
+  authorization?: (token: string) => string[];
+  /** Where the token also goes: the query string, a form body, or another header (RFC 6750 alternatives). */
+  elsewhere?: 'query' | 'form' | 'x-forwarded-authorization';
+}
+
+/** The tokens a real tenant can stand in for the signing key (token_alternatives of a target file). */
+export type AlternativeToken = 'expired' | 'wrong-audience' | 'wrong-issuer';
+
+/** How a request authenticates, as data: the harness fetches, forges or re-signs the token. */
+export type CredentialSpec =
+  | { kind: 'none' }
+  | { kind: 'role'; role: string; edit?: TokenEdit; carry?: Carry }
+  | { kind: 'alternative'; token: AlternativeToken; carry?: Carry };
+
+/** A request body: JSON (serialised by the harness), or raw text with its content type. */
+export type BodySpec = { json: unknown } | { raw: string };
+
+/** A request of the management interface as data, realized and sent by the harness. */
+export interface RequestTemplate {
+  method: string;
+  /** Every segment after the target's origin, the base path's (`api`, `v2`) included. */
+  path: PathPart[];
+  /** Query parameters, in order; a name may repeat. */
+  query: Array<[string, string]>;
+  /** Header values by lower-case name (a list sends the header once per value); Authorization is the credential's. */
+  headers: Record<string, string[]>;
+  body?: BodySpec;
+  credential: CredentialSpec;
+}
+
+/** What the suite checks an answer against; its level is its clause's. */
+export type Outcome =
+  /** A success: a 2xx status. */
+  | { kind: 'accept' }
+  /** A refusal: a 4xx other than 429. */
+  | { kind: 'refuse' }
+  | { kind: 'status'; status: number }
+  /** An error of specs/observed.yaml (status, message, errorCode), its message naming `naming` where given. */
+  | { kind: 'observed-error'; error: string; naming?: string }
+  /** One of these statuses: two causes whose order neither the spec nor the reference gives. */
+  | { kind: 'either'; statuses: number[] };
+
+/** One clause an answer bears on, and what it requires of the answer. */
+export interface ClauseCheck {
+  clause: string;
+  outcome: Outcome;
+}
+
+/** What a path parameter names, and what a well-formed value that names nothing gets. */
+export interface ParamRule {
+  /** The fixture that supplies the valid request's value (the first of a list). */
+  fixture: FixtureName;
+  /** The resource the parameter names, as a title reads it: "stream", "event", "profile", "connection". */
+  names: string;
+  /** What a well-formed id of a resource that does not exist gets. */
+  unknown: ClauseCheck[];
+  /** An existing resource of another owner that the parameter must not reach through this path (an event of another stream). */
+  otherOwner?: { fixture: FixtureName; what: string; checks: ClauseCheck[] };
+}
+
+/** The scope an operation needs: its value, the level of that fact, and the clauses of its refusal. */
+export interface ScopeRule {
+  value: string;
+  level: ClauseLevel;
+  /** The clause a token without the scope bears on as a refusal. */
+  clause: string;
+  /** Clauses that also fix the refusal's status (403), where one does. */
+  statusClauses: string[];
+  /** Its action on another resource: the near miss a client can be configured to hold. */
+  otherResource: string;
+}
+
+export interface OperationCard<K extends OperationKey = OperationKey, R extends string = string> {
+  key: K;
+  /** How test titles name it: "redelivery", "ticket creation", "the vault read". */
+  name: string;
+  /** Short name in the ids of its faults: "redeliver", "ticket", "vault". */
+  faultPrefix: string;
+  scope: ScopeRule;
+  /** The global-client rule, where the operation has one (spec 5, rule 4). */
+  globalClient?: { clause: string; statusClause: string };
+  /** The role holding every scope of the operations but this one's (its 403 tests). */
+  roleWithoutScope: R;
+  /** The fixtures its valid request is made of. */
+  fixtures: readonly FixtureName[];
+  /** Whether a success changes the target: a real tenant's writes need --allow-writes. */
+  writes: boolean;
+  /** Its path parameters, by name. */
+  params: Readonly<Record<string, ParamRule>>;
+  /** The clause its 401s bear on, and the one of a signature that fails validation where it differs. */
+  unauthenticated: { clause: string; signatureClause: string };
+  /** Its request body: the schema's name in openapi.yaml and the valid bodies, an empty one and one with every field. */
+  body?: {
+    schema: string;
+    /** The clause of a body that is not the schema's object type. */
+    objectClause: string;
+    empty: JsonObject;
+    full(fixtures: TargetFixtures, clients: { global: string }): JsonObject;
+    /** Top-level fields that do not come together (what a service does with both is not known). */
+    exclusive?: ReadonlyArray<readonly string[]>;
+    /** Fields that name a resource (an id): a well-formed value that names none may or may not be refused. */
+    identities: readonly string[];
+    /** Fields of the observed level only that the observed reference names: varied on a real tenant too. */
+    observedCore: readonly string[];
+  };
+}

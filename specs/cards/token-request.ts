@@ -1,0 +1,37 @@
+// The token endpoint's request (spec 5, rule 3): a client-credentials grant, POSTed form-encoded to
+// {auth_url}/oauth/token/ for the audience {base_url}'s /api/v2/. Not one of the three operations,
+// but a request the suite varies like theirs (specs/matrix/families/token-request.ts): its card is
+// the request as data; the harness fills in the role's client id and secret when it sends it.
+import { tokenPath } from '../openapi.ts';
+
+export interface TokenRequestTemplate {
+  method: string;
+  /** Segments of the path on the auth host; a trailing "" is the trailing slash. */
+  path: string[];
+  /** The form (or JSON) fields, in order; a name may repeat. */
+  fields: Array<[string, string]>;
+  encoding: 'form' | 'json';
+}
+
+/** What a token request is made from: the role's client and the audience. */
+export interface TokenRequestContext {
+  clientId: string;
+  clientSecret: string;
+  audience: string;
+  /** Another client of the tenant (its id and secret), for the "another client's" variations. */
+  otherClient?: { clientId: string; clientSecret: string };
+}
+
+export function validTokenRequest(context: TokenRequestContext): TokenRequestTemplate {
+  return {
+    method: 'POST',
+    path: tokenPath.split('/').slice(1),
+    fields: [
+      ['grant_type', 'client_credentials'],
+      ['client_id', context.clientId],
+      ['client_secret', context.clientSecret],
+      ['audience', context.audience],
+    ],
+    encoding: 'form',
+  };
+}

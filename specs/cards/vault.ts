@@ -1,0 +1,26 @@
+// GET /flows/vault/connections/{id} (spec 4.3): read one flows vault connection. Its scope, its
+// success status and its 404 are the real service's (observed); that the read answers the record
+// its path names, and no other, is the spec's.
+import type { OperationCard } from './card.ts';
+import { scopeRule } from './scope.ts';
+
+export const vaultCard = {
+  key: 'vault',
+  name: 'the vault read',
+  faultPrefix: 'vault',
+  scope: scopeRule('vault', { clause: 'vault.scope', statusClauses: ['vault.scope'], otherResource: 'read:flows' }),
+  roleWithoutScope: 'without_vault_scope',
+  fixtures: ['vaultConnections'],
+  writes: false,
+  params: {
+    id: {
+      fixture: 'vaultConnections',
+      names: 'connection',
+      unknown: [
+        { clause: 'vault.response.record', outcome: { kind: 'refuse' } },
+        { clause: 'errors.404.vault', outcome: { kind: 'observed-error', error: 'vault_connection_not_found' } },
+      ],
+    },
+  },
+  unauthenticated: { clause: 'errors.401.all-operations', signatureClause: 'errors.401.all-operations' },
+} as const satisfies OperationCard<'vault', 'without_vault_scope'>;

@@ -1,0 +1,274 @@
+// The body and each of its fields at every depth. A variation is judged by the body it makes,
+// validated at both levels: one the contract's schema refuses is refused (the clause of the keyword
+// it breaks: the field's type, a range, the body's object type) and answered 400 invalid_body by the
+// real service; one only the observed schema refuses is answered 400 invalid_body (the published
+// rules); one both accept creates a ticket, but for a changed id, whose resource may not exist.
+import type { ClauseCheck, OperationCard, RequestTemplate } from '../../cards/card.ts';
+import { clauses, hasClause } from '../../clauses.ts';
+import type { JsonObject } from '../../openapi.ts';
+import { validator } from '../../schemas.ts';
+import { accepted, observedError, refused } from '../checks.ts';
+import { fieldName, type Element } from '../elements.ts';
+import type { Expectation, Variant } from '../row.ts';
+import { ABSENT, canonicalContext, jsonBodyOf, validValueAt, withBody, withValueAt, type RequestContext } from '../template.ts';
+import { idOfLength, swapCase } from '../values.ts';
+import type { ErrorObject } from 'ajv';
+
+type Made = Variant & { expect: Expectation };
+type JsonType = 'string' | 'integer' | 'number' | 'boolean' | 'array' | 'object' | 'null';
+
+const invalidBody: ClauseCheck = { clause: 'errors.400.body', outcome: observedError('invalid_body') };
+
+/** The types a node names (none: any). */
+function typesOf(node: JsonObject | undefined): JsonType[] {
+  const type = node?.type;
+  if (type === undefined) return [];
+  return (Array.isArray(type) ? type : [type]) as JsonType[];
+}
+
+/** The contract clause a validation error breaks: the keyword's clause at its field, or the nearest field above that has one. */
+function contractClauseOf(card: OperationCard, error: ErrorObject): string {
+  const steps = error.instancePath
+    .split('/')
+    .slice(1)
+    .map((step) => (/^\d+$/.test(step) ? '[]' : step.replace(/~1/g, '/').replace(/~0/g, '~')));
+  if (steps.length === 0) return card.body!.objectClause;
+  if (error.keyword === 'minimum' || error.keyword === 'maximum') {
+    const limit = clauses.find((c) => c.limit?.location.operation === card.key && c.limit.location.property === steps.join('.'));
+    if (limit) return limit.id;
+  }
+  for (let depth = steps.length; depth > 0; depth -= 1) {
+    const field = fieldName(steps.slice(0, depth)).replace(/\[\]/g, '');
+    const id = `${card.key}.body.${field}.type`;
+    if (hasClause(id)) return id;
+  }
+  return card.body!.objectClause;
+}
+
+/** The limit clause of a body field, where the registry has one. */
+function limitClauseOf(card: OperationCard, element: Element): string | undefined {
+  const property = element.path!.join('.');
+  return clauses.find(
+    (c) => c.limit?.location.operation === card.key && c.limit.location.in === 'body' && c.limit.location.property === property,
+  )?.id;
+}
+
+/** What a body gets, by its validity at both levels (see the file's head). */
+export function bodyExpectation(
+  card: OperationCard,
+  element: Element,
+  body: unknown,
+  options: { identityChanged: boolean; bound: boolean },
+): Expectation {
+  const name = card.body!.schema;
+  const observedValid = validator(name, 'observed')(body);
+  const contract = validator(name, 'contract');
+  if (!contract(body)) {
+    const clause = contractClauseOf(card, contract.errors![0]!);
+    if (observedValid)
+      return { none: `the spec's types refuse it (${clause}) and the real service accepts it (observed): the two disagree` };
+    return { checks: [{ clause, outcome: refused }, invalidBody], source: `the spec's type or bound (${clause})` };
+  }
+  if (!observedValid) {
+    return {
+      checks: [{ clause: 'sso-ticket.body.nested-rules', outcome: observedError('invalid_body') }],
+      source: 'the published rules of the body (observed)',
+    };
+  }
+  if (options.identityChanged) return { none: `whether the service checks that ${element.label} names an existing resource is not known` };
+  const bound = options.bound ? limitClauseOf(card, element) : undefined;
+  const clause = bound ?? (element.schemas?.contract ? 'sso-ticket.body.optional' : 'sso-ticket.body.nested-rules');
+  return { checks: [{ clause, outcome: accepted }], source: 'valid at both levels' };
+}
+
+/** A value of each JSON type the field does not accept (null apart: its own operator), the closest wrong one first. */
+function otherTypes(accepted: JsonType[], valid: unknown): Array<{ type: JsonType; value: unknown; says: string }> {
+  const accepts = (type: JsonType) => accepted.includes(type) || (type === 'integer' && accepted.includes('number'));
+  const digits = typeof valid === 'number' ? String(valid) : '3600';
+  // The closest wrong value: the one a lenient server is most likely to take for the right one.
+  const closestOf: Partial<Record<JsonType, { type: JsonType; value: unknown; says: string }>> = {
+    integer: { type: 'string', value: digits, says: `the string "${digits}"` },
+    number: { type: 'string', value: digits, says: `the string "${digits}"` },
+    boolean: { type: 'string', value: 'true', says: 'the string "true"' },
+    string: { type: 'integer', value: 1, says: 'the number 1' },
+    array: { type: 'string', value: Array.isArray(valid) && typeof valid[0] === 'string' ? valid[0] : 'x', says: 'one bare item' },
+    object: { type: 'array', value: [], says: 'an empty array' },
+  };
+  const first = accepted.find((type) => type !== 'null');
+  const closest = first === undefined ? undefined : closestOf[first];
+  const pool: Array<{ type: JsonType; value: unknown; says: string }> = [
+    { type: 'string', value: 'x', says: 'the string "x"' },
+    { type: 'integer', value: 1, says: 'the number 1' },
+    { type: 'number', value: 1.5, says: 'the number 1.5' },
+    { type: 'boolean', value: true, says: 'true' },
+    { type: 'array', value: [], says: 'an empty array' },
+    { type: 'object', value: {}, says: 'an empty object' },
+  ];
+  const others = pool.filter((p) => p.type !== closest?.type && !accepts(p.type) && !(p.type === 'number' && accepted.includes('number')));
+  return closest ? [closest, ...others] : others;
+}
+
+/** A string made to exactly `length` characters from a valid one (its alphabet kept where it has one). */
+function stringOfLength(valid: unknown, length: number): string {
+  const text = typeof valid === 'string' && valid.length > 0 ? valid : 'a';
+  return length === 0 ? '' : idOfLength(text, length);
+}
+
+/** An array of exactly `count` items, distinct where the schema's enum allows. */
+function arrayOfCount(valid: unknown, count: number, items: JsonObject | undefined): unknown[] {
+  const choices: unknown[] = Array.isArray(items?.enum)
+    ? (items.enum as unknown[])
+    : Array.isArray(valid) && valid.length > 0
+      ? (valid as unknown[])
+      : ['x'];
+  return Array.from({ length: count }, (_, i) => choices[i % choices.length]);
+}
+
+/** The bounds of a field at both levels, each with how to make a value of a given size. */
+function boundsOf(element: Element, valid: unknown): Array<{ at: number; make: (n: number) => unknown; unit: string }> {
+  const out: Array<{ at: number; make: (n: number) => unknown; unit: string }> = [];
+  for (const node of [element.schemas?.contract, element.schemas?.observed]) {
+    if (!node) continue;
+    for (const keyword of ['minimum', 'maximum'] as const) {
+      if (typeof node[keyword] === 'number') out.push({ at: node[keyword], make: (n) => n, unit: '' });
+    }
+    for (const keyword of ['minLength', 'maxLength'] as const) {
+      if (typeof node[keyword] === 'number') out.push({ at: node[keyword], make: (n) => stringOfLength(valid, n), unit: ' characters' });
+    }
+    for (const keyword of ['minItems', 'maxItems'] as const) {
+      if (typeof node[keyword] === 'number')
+        out.push({ at: node[keyword], make: (n) => arrayOfCount(valid, n, node.items as JsonObject | undefined), unit: ' items' });
+    }
+    if (typeof node.maxProperties === 'number') {
+      out.push({
+        at: node.maxProperties,
+        make: (n) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`key${i}`, 'value'])),
+        unit: ' properties',
+      });
+    }
+  }
+  return out;
+}
+
+/** The variations of a body field (its value at the field's path), or of the body itself. */
+export function bodyVariants(card: OperationCard, element: Element): Made[] {
+  if (element.kind === 'body') return rootVariants(card, element);
+  const path = element.path!;
+  const valid = validValueAt(card, path, canonicalContext);
+  const identity = card.body!.identities.includes(fieldName(path));
+  const types = typesOf(element.schemas?.contract ?? element.schemas?.observed);
+  const made = (
+    operator: Made['operator'],
+    key: string,
+    says: string,
+    change: (valid: unknown) => unknown,
+    extra: Partial<Made> & { changesIdentity?: boolean; bound?: boolean } = {},
+  ): Made => {
+    const { changesIdentity = false, bound = false, ...rest } = extra;
+    const apply = (template: RequestTemplate, context: RequestContext) => {
+      const json = jsonBodyOf(template);
+      return withBody(template, { json: withValueAt(json, path, change(validValueAt(card, path, context))) });
+    };
+    const judge = (varied: RequestTemplate, _context: RequestContext) =>
+      bodyExpectation(card, element, jsonBodyOf(varied), { identityChanged: identity && changesIdentity, bound });
+    return {
+      operator,
+      key,
+      says,
+      apply,
+      judge,
+      expect: judge(apply({ ...emptyTemplate(), body: { json: {} } }, canonicalContext), canonicalContext),
+      ...rest,
+    };
+  };
+  const variants: Made[] = [];
+  const nested = path.length > 1;
+  if (nested || element.required) variants.push(made('absent', 'absent', 'absent', () => ABSENT));
+  variants.push(made('null', 'null', 'null', () => null, nested ? { extended: true } : {}));
+  if (types.includes('string'))
+    variants.push(made('empty', 'empty', 'an empty string', () => '', { changesIdentity: true, extended: true }));
+  if (types.includes('array')) variants.push(made('empty', 'empty', 'an empty array', () => [], { extended: true }));
+  if (types.includes('object')) variants.push(made('empty', 'empty', 'an empty object', () => ({}), { extended: true }));
+  otherTypes(types, valid).forEach((other, index) => {
+    variants.push(
+      made('other-type', `type-${other.type}`, `of another type: ${other.says}`, () => other.value, index === 0 ? {} : { extended: true }),
+    );
+  });
+  for (const { at, make, unit } of boundsOf(element, valid)) {
+    for (const n of [at - 1, at, at + 1]) {
+      if (n < 0 || variants.some((v) => v.key === `bound-${n}${unit}`)) continue;
+      variants.push(
+        made(
+          'bounds',
+          `bound-${n}${unit}`,
+          `${n}${unit}${n === at ? ', at the bound' : n < at ? ', one under the bound' : ', one over the bound'}`,
+          () => make(n),
+          { bound: true },
+        ),
+      );
+    }
+  }
+  if (typeof valid === 'string' && valid.length > 0) {
+    if (swapCase(valid) !== valid)
+      variants.push(
+        made('case', 'case', 'in the other letter case', (v) => swapCase(String(v)), { changesIdentity: true, extended: true }),
+      );
+    variants.push(
+      made('whitespace', 'leading-space', 'with a space before it', (v) => ` ${String(v)}`, { changesIdentity: true, extended: true }),
+    );
+    if (valid.length > 1)
+      variants.push(
+        made('truncate', 'truncate', 'without its last character', (v) => String(v).slice(0, -1), {
+          changesIdentity: true,
+          extended: true,
+        }),
+      );
+    variants.push(
+      made('extra-part', 'extra-character', 'with one character added', (v) => idOfLength(String(v), String(v).length + 1), {
+        changesIdentity: true,
+        extended: true,
+      }),
+    );
+  }
+  if (types.includes('object')) {
+    variants.push(
+      made('extra-part', 'unknown-property', 'with an unknown property', (v) => ({ ...(v as JsonObject), x_conformance_suite: true })),
+    );
+  }
+  if (types.includes('array') && Array.isArray(valid) && valid.length > 0) {
+    variants.push(
+      made('duplicate', 'duplicate-item', 'with its item twice', (v) => [...(v as unknown[]), (v as unknown[])[0]], { extended: true }),
+    );
+  }
+  return variants;
+}
+
+function rootVariants(card: OperationCard, element: Element): Made[] {
+  const made = (operator: Made['operator'], key: string, says: string, json: unknown, extra: Partial<Made> = {}): Made => {
+    const apply = (template: RequestTemplate) => withBody(template, { json });
+    const judge = (varied: RequestTemplate, _context: RequestContext) =>
+      bodyExpectation(card, element, jsonBodyOf(varied), { identityChanged: false, bound: false });
+    return { operator, key, says, apply, judge, expect: judge(apply(emptyTemplate()), canonicalContext), ...extra };
+  };
+  const none = { none: 'spec 4.2 does not say how the service answers a request without a JSON body' };
+  return [
+    made('null', 'null', 'JSON null', null),
+    made('other-type', 'array', 'an empty JSON array', []),
+    made('other-type', 'string', 'a JSON string', 'x', { extended: true }),
+    made('other-type', 'number', 'a JSON number', 1, { extended: true }),
+    made('extra-part', 'unknown-property', 'an object with an unknown property', { x_conformance_suite: true }),
+    { operator: 'absent', key: 'absent', says: 'absent', apply: (template) => withBody(template, undefined), expect: none, extended: true },
+    {
+      operator: 'encoding',
+      key: 'not-json',
+      says: 'not JSON',
+      apply: (template) => withBody(template, { raw: '{"ttl_sec": ' }),
+      expect: none,
+      extended: true,
+    },
+  ];
+}
+
+function emptyTemplate(): RequestTemplate {
+  return { method: 'POST', path: [], query: [], headers: {}, credential: { kind: 'none' } };
+}

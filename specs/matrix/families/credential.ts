@@ -1,0 +1,614 @@
+// The credential's elements: the Authorization header, its scheme, the token as text, its JOSE
+// header, its signature, its claims and the operation's scope token. A token the service did not
+// issue as it is (a claim off by a character, a header member it does not use, a signature that
+// fails) authorizes nothing; one that holds the scope among others, or an unknown extra claim,
+// still does. Variations of the claims and header members are the valid token re-signed with the
+// target's own key: only a test double gives it, so they are not applicable to a real tenant, where
+// forgeries, the token alternatives of the target file and the configured roles stand in.
+import type { Carry, CredentialSpec, JsonRecord, OperationCard, RequestTemplate, TokenEdit } from '../../cards/card.ts';
+import { observed } from '../../observed.ts';
+import { scopeCatalogue } from '../../scopes.ts';
+import { allowedByScope, forbidden, refusedByObservedRule, status, unauthenticated, accepted, refused, observedError } from '../checks.ts';
+import type { Element } from '../elements.ts';
+import type { Expectation, Variant } from '../row.ts';
+import { swapCase } from '../values.ts';
+
+/** Two minutes: four times the clock skew the mock allows, within the five minutes some libraries allow. */
+export const NEAR_MISS_SECONDS = 4 * observed.tokens.clock_skew_seconds.value;
+const HOUR = 3600;
+
+type Made = Variant & { expect: Expectation };
+
+const withCredential = (credential: CredentialSpec) => (template: RequestTemplate) => ({ ...template, credential });
+const carried = (carry: Carry) => withCredential({ kind: 'role', role: 'global', carry });
+const edited = (edit: TokenEdit, carry?: Carry) => withCredential({ kind: 'role', role: 'global', edit, ...(carry ? { carry } : {}) });
+const resignClaims = (claims: (c: JsonRecord, now: number) => JsonRecord) => edited({ resign: { claims } });
+const resignHeader = (header: (h: JsonRecord) => JsonRecord) => edited({ resign: { header } });
+const withAuthorization = (values: (token: string) => string[]) => carried({ authorization: values });
+
+const SIGNING_KEY = [{ token: 'signing-key' as const }];
+
+/** A variation made by re-signing with the target's key. */
+function resigned(variant: Omit<Made, 'resigned'>): Made {
+  return { ...variant, needs: [...SIGNING_KEY, ...(variant.needs ?? [])], resigned: true };
+}
+
+/** A claims set with one member set, or removed where `value` is undefined. */
+function claimSet(claims: JsonRecord, member: string, value: unknown): JsonRecord {
+  const { [member]: _old, ...rest } = claims;
+  return value === undefined ? rest : { ...rest, [member]: value };
+}
+
+function authorizationVariants(card: OperationCard): Made[] {
+  const none = unauthenticated(card, { error: 'missing_authentication' });
+  const located = (where: 'query' | 'form' | 'x-forwarded-authorization', says: string): Made => ({
+    operator: 'placement',
+    key: where,
+    says,
+    apply: carried({ authorization: () => [], elsewhere: where }),
+    expect: { checks: unauthenticated(card), source: 'spec 5 rule 1: the token travels in the Authorization header' },
+  });
+  return [
+    {
+      operator: 'absent',
+      key: 'absent',
+      says: 'absent',
+      apply: withAuthorization(() => []),
+      expect: { checks: none, source: 'spec 5 rule 1' },
+    },
+    {
+      operator: 'empty',
+      key: 'empty',
+      says: 'present with no value',
+      apply: withAuthorization(() => ['']),
+      expect: { checks: unauthenticated(card), source: 'spec 5 rule 1' },
+    },
+    {
+      operator: 'duplicate',
+      key: 'second-not-a-jwt',
+      says: 'twice, the second not a JWT',
+      extended: true,
+      apply: withAuthorization((token) => [`Bearer ${token}`, 'Bearer not-a-jwt']),
+      expect: {
+        checks: [{ clause: 'auth.authorization.single', outcome: observedError('bad_authorization_header') }],
+        source: 'observed (inferred): Authorization is a singleton field (RFC 9110 5.3)',
+      },
+    },
+    located('query', 'left out, with the token in the query string (access_token)'),
+    ...(card.body ? [located('form', 'left out, with the token in a form-encoded body (access_token)')] : []),
+    located('x-forwarded-authorization', 'left out, with the token in X-Forwarded-Authorization'),
+  ];
+}
+
+function schemeVariants(card: OperationCard): Made[] {
+  const no = (key: string, says: string, values: (token: string) => string[], operator: Made['operator']): Made => ({
+    operator,
+    key,
+    says,
+    apply: withAuthorization(values),
+    expect: { checks: unauthenticated(card), source: 'spec 5 rule 1: "Bearer" followed by the token' },
+  });
+  const unknown = (key: string, says: string, values: (token: string) => string[], operator: Made['operator']): Made => ({
+    operator,
+    key,
+    says,
+    apply: withAuthorization(values),
+    expect: {
+      none: 'an auth scheme is case-insensitive and its separator may be any spaces (RFC 9110 11.1); what the service accepts is not known',
+    },
+  });
+  return [
+    no('absent', 'absent (the token alone)', (t) => [t], 'absent'),
+    no('no-space', 'without the space after it', (t) => [`Bearer${t}`], 'truncate'),
+    no('basic', 'replaced by Basic', (t) => [`Basic ${t}`], 'near-value'),
+    { ...no('token', 'replaced by Token', (t) => [`Token ${t}`], 'near-value'), extended: true },
+    unknown('lower-case', 'in lower case (bearer)', (t) => [`bearer ${t}`], 'case'),
+    unknown('two-spaces', 'followed by two spaces', (t) => [`Bearer  ${t}`], 'whitespace'),
+  ];
+}
+
+function tokenTextVariants(card: OperationCard): Made[] {
+  const text = (key: string, says: string, change: (t: string) => string, operator: Made['operator'], signature: boolean): Made => ({
+    operator,
+    key,
+    says,
+    apply: edited({ text: change }),
+    expect: { checks: unauthenticated(card, { signature }), source: 'spec 7: the token is invalid, or its signature fails validation' },
+  });
+  return [
+    text('empty', 'empty', () => '', 'empty', false),
+    text('truncate', 'without its last character', (t) => t.slice(0, -1), 'truncate', true),
+    text('extra-character', 'with one character added', (t) => `${t}A`, 'extra-part', true),
+    { ...text('fourth-segment', 'with a fourth segment', (t) => `${t}.AAAA`, 'extra-part', false), extended: true },
+    { ...text('case', 'in the other letter case', swapCase, 'case', false), extended: true },
+    {
+      operator: 'whitespace',
+      key: 'trailing-space',
+      says: 'followed by a space',
+      apply: edited({ text: (t) => `${t} ` }),
+      expect: { none: 'HTTP strips whitespace around a header value (RFC 9110 5.5): the service reads the valid token' },
+    },
+    {
+      operator: 'encoding',
+      key: 'base64-padding',
+      says: 'with base64 padding on its segments',
+      apply: edited({
+        text: (t) =>
+          t
+            .split('.')
+            .map((s) => s + '='.repeat((4 - (s.length % 4)) % 4))
+            .join('.'),
+      }),
+      expect: { none: 'a lenient base64url decoder reads the same bytes; how a verifier answers padding is not specified' },
+    },
+    {
+      operator: 'other-owner',
+      key: 'non-global-client',
+      says: 'of a client that is not global',
+      apply: withCredential({ kind: 'role', role: 'non_global' }),
+      needs: [{ role: 'non_global' }],
+      expect: card.globalClient
+        ? {
+            checks: [
+              { clause: card.globalClient.clause, outcome: refused },
+              { clause: card.globalClient.statusClause, outcome: status(401) },
+              { clause: 'errors.401.message', outcome: observedError('client_not_global') },
+            ],
+            source: 'spec 5 rule 4 and 7',
+          }
+        : { none: 'whether a client that is not global may use this operation is not known (observed: exact rule inferred)' },
+    },
+  ];
+}
+
+function joseVariants(card: OperationCard, member: string): Made[] {
+  const ruled = (key: string, says: string, operator: Made['operator'], header: (h: JsonRecord) => JsonRecord): Made =>
+    resigned({
+      operator,
+      key,
+      says,
+      apply: resignHeader(header),
+      expect: {
+        checks: refusedByObservedRule('auth.token.header'),
+        source: 'observed: RS256 tokens with the kid of a published key (RFC 8725 3.1)',
+      },
+    });
+  const unknown = (key: string, says: string, operator: Made['operator'], header: (h: JsonRecord) => JsonRecord): Made =>
+    resigned({
+      operator,
+      key,
+      says,
+      apply: resignHeader(header),
+      expect: { none: 'typ is optional and verifiers need not check it (RFC 7519 5.1); the service answer is not known' },
+    });
+  const set = (value: unknown) => (h: JsonRecord) => claimSet(h, member, value);
+  switch (member) {
+    case 'alg':
+      return [
+        {
+          operator: 'forgery',
+          key: 'none',
+          says: 'none, with no signature',
+          apply: edited({ forge: 'alg-none' }),
+          expect: { checks: unauthenticated(card), source: 'spec 7: an unsigned token is invalid' },
+        },
+        {
+          operator: 'forgery',
+          key: 'hs256-public-key',
+          says: 'HS256, keyed with the published public key',
+          apply: edited({ forge: 'hs256-public-key' }),
+          needs: [{ jwks: true }],
+          expect: { checks: unauthenticated(card, { signature: true }), source: 'spec 7: the signature fails validation' },
+        },
+        ruled('rs384', 'RS384, signed with the tenant key', 'near-value', set('RS384')),
+        ruled('ps256', 'PS256, signed with the tenant key', 'near-value', set('PS256')),
+        ruled('case', 'in lower case (rs256)', 'case', set('rs256')),
+        ruled('absent', 'absent', 'absent', set(undefined)),
+        ruled('null', 'null', 'null', set(null)),
+        ruled('empty', 'empty', 'empty', set('')),
+      ];
+    case 'kid':
+      return [
+        {
+          operator: 'forgery',
+          key: 'unknown',
+          says: 'a kid the tenant does not publish (a foreign key)',
+          apply: edited({ forge: 'unknown-kid' }),
+          expect: { checks: unauthenticated(card, { signature: true }), source: 'spec 7: the signature fails validation' },
+        },
+        ruled('absent', 'absent', 'absent', set(undefined)),
+        ruled('case', 'in the other letter case', 'case', (h) => claimSet(h, 'kid', swapCase(String(h.kid)))),
+        ruled('truncate', 'without its last character', 'truncate', (h) => claimSet(h, 'kid', String(h.kid).slice(0, -1))),
+        ruled('whitespace', 'followed by a space', 'whitespace', (h) => claimSet(h, 'kid', `${String(h.kid)} `)),
+        ruled('number', 'a number', 'other-type', set(1)),
+        ruled('null', 'null', 'null', set(null)),
+        ruled('empty', 'empty', 'empty', set('')),
+      ];
+    case 'typ':
+      return [
+        unknown('absent', 'absent', 'absent', set(undefined)),
+        unknown('case', 'in lower case (jwt)', 'case', set('jwt')),
+        unknown('at+jwt', 'at+jwt', 'near-value', set('at+jwt')),
+      ];
+    default:
+      return [
+        {
+          ...ruled('unknown-critical', 'naming an extension the service does not know', 'extra-part', (h) => ({
+            ...h,
+            crit: ['urn:conformance-suite:unknown'],
+            'urn:conformance-suite:unknown': true,
+          })),
+          expect: {
+            checks: refusedByObservedRule('auth.token.header'),
+            source: 'a JWS with a critical parameter the recipient does not understand is invalid (RFC 7515 4.1.11)',
+          },
+        },
+      ];
+  }
+}
+
+function signatureVariants(card: OperationCard): Made[] {
+  const forged = (key: string, says: string, forge: TokenEdit['forge'], message?: string): Made => ({
+    operator: 'forgery',
+    key,
+    says,
+    apply: edited({ forge: forge! }),
+    expect: {
+      checks: unauthenticated(card, { signature: true, ...(message ? { error: message } : {}) }),
+      source: 'spec 7: the signature fails validation',
+    },
+  });
+  return [
+    forged('tampered', 'with one character changed', 'tampered-signature', 'invalid_signature'),
+    { ...forged('tampered-payload', 'kept over a payload whose scope was widened', 'tampered-payload'), extended: true },
+    forged('foreign-key', 'made with a foreign key under the same kid', 'foreign-key'),
+    forged('embedded-jwk', 'made with a foreign key the token carries in its own header (jwk)', 'embedded-jwk'),
+    {
+      operator: 'absent',
+      key: 'stripped',
+      says: 'removed, alg still RS256',
+      apply: edited({ text: (t) => `${t.slice(0, t.lastIndexOf('.'))}.` }),
+      expect: { checks: unauthenticated(card, { signature: true }), source: 'spec 7: the signature fails validation' },
+    },
+  ];
+}
+
+/** The smallest changes to a URL claim (iss, aud) that a lenient comparison forgives (RFC 7519: compared as exact strings). */
+const urlNearMisses: Array<{ key: string; says: string; change: (url: string) => string }> = [
+  { key: 'trailing-slash', says: 'without its trailing slash', change: (url) => (url.endsWith('/') ? url.slice(0, -1) : `${url}/`) },
+  { key: 'path-segment', says: 'with a path segment added', change: (url) => `${url.endsWith('/') ? url : `${url}/`}other/` },
+  { key: 'host-prefix', says: 'with its host name prefixed', change: (url) => url.replace('://', '://other-') },
+];
+
+function claimVariants(card: OperationCard, member: string): Made[] {
+  const audienceOf = (claims: JsonRecord) => String(Array.isArray(claims.aud) ? claims.aud[0] : claims.aud);
+  const current = (claims: JsonRecord) => (member === 'aud' ? audienceOf(claims) : String(claims[member]));
+  const invalid = (
+    key: string,
+    says: string,
+    operator: Made['operator'],
+    change: (c: JsonRecord, now: number) => JsonRecord,
+    error?: string,
+  ): Made =>
+    resigned({
+      operator,
+      key,
+      says,
+      apply: resignClaims(change),
+      expect: {
+        checks: unauthenticated(card, error ? { error } : {}),
+        source: 'spec 7: the token is invalid (its issuer, audience or time)',
+      },
+    });
+  const ruled = (key: string, says: string, operator: Made['operator'], change: (c: JsonRecord, now: number) => JsonRecord): Made =>
+    resigned({
+      operator,
+      key,
+      says,
+      apply: resignClaims(change),
+      expect: {
+        checks: refusedByObservedRule('auth.token.claims'),
+        source: 'observed: the claims the service issues (observed.yaml tokens)',
+      },
+    });
+  const fine = (
+    key: string,
+    says: string,
+    operator: Made['operator'],
+    change: (c: JsonRecord, now: number) => JsonRecord,
+    clause: string,
+    source: string,
+  ): Made => resigned({ operator, key, says, apply: resignClaims(change), expect: { checks: [{ clause, outcome: accepted }], source } });
+  const unknown = (
+    key: string,
+    says: string,
+    operator: Made['operator'],
+    change: (c: JsonRecord, now: number) => JsonRecord,
+    why: string,
+  ): Made => resigned({ operator, key, says, apply: resignClaims(change), expect: { none: why } });
+  const set = (value: unknown) => (claims: JsonRecord) => claimSet(claims, member, value);
+  const text = (change: (value: string) => string) => (claims: JsonRecord) => claimSet(claims, member, change(current(claims)));
+  const malformed = (rule: typeof invalid) => [
+    rule('absent', 'absent', 'absent', set(undefined)),
+    rule('null', 'null', 'null', set(null)),
+    rule('empty', 'empty', 'empty', set('')),
+    rule('number', 'a number', 'other-type', set(1)),
+  ];
+  switch (member) {
+    case 'iss':
+    case 'aud': {
+      const other = member === 'iss' ? 'https://issuer.example.com/' : 'https://another-api.example.com/';
+      return [
+        ...malformed(invalid),
+        invalid(
+          'case',
+          'in capitals',
+          'case',
+          text((v) => v.toUpperCase()),
+        ),
+        invalid(
+          'whitespace',
+          'followed by a space',
+          'whitespace',
+          text((v) => `${v} `),
+        ),
+        ...urlNearMisses.map(({ key, says, change }) =>
+          invalid(key, says, key === 'trailing-slash' ? 'truncate' : 'near-value', text(change)),
+        ),
+        invalid(
+          'other',
+          member === 'iss' ? "another tenant's" : "another API's",
+          'other-owner',
+          set(other),
+          member === 'aud' ? undefined : 'invalid_token',
+        ),
+        ...(member === 'aud'
+          ? [
+              unknown(
+                'list',
+                'a list holding it',
+                'extra-part',
+                (c) => claimSet(c, 'aud', [audienceOf(c)]),
+                'RFC 7519 allows a list; whether the service reads one is not known',
+              ),
+              unknown(
+                'list-with-another',
+                'a list holding it and another API',
+                'extra-part',
+                (c) => claimSet(c, 'aud', [audienceOf(c), other]),
+                'RFC 7519 allows a list; whether the service reads one is not known',
+              ),
+            ]
+          : []),
+      ];
+    }
+    case 'sub':
+    case 'azp': {
+      const suffix = member === 'sub' ? observed.tokens.subject_suffix : '';
+      return [
+        ...malformed(ruled),
+        ruled('case', 'in the other letter case', 'case', text(swapCase)),
+        ruled(
+          'truncate',
+          'without its last character',
+          'truncate',
+          text((v) => v.slice(0, -1)),
+        ),
+        resigned({
+          operator: 'other-owner',
+          key: 'non-global-client',
+          says: 'naming a client that is not global, the other claim naming the global client',
+          apply: (template, context) =>
+            resignClaims((c) => claimSet(c, member, `${context.clients.non_global ?? 'not-a-client'}${suffix}`))(template),
+          needs: [{ role: 'non_global' }],
+          expect: card.globalClient
+            ? {
+                checks: [{ clause: card.globalClient.clause, outcome: refused }],
+                source: "spec 5 rule 4: no global client's token, however it is read",
+              }
+            : { checks: refusedByObservedRule('auth.token.claims'), source: 'observed: sub is <azp>@clients' },
+        }),
+      ];
+    }
+    case 'exp':
+      return [
+        ...malformed(ruled),
+        invalid(
+          'past',
+          `${NEAR_MISS_SECONDS} seconds ago`,
+          'near-value',
+          (c, now) => ({ ...c, iat: now - NEAR_MISS_SECONDS - HOUR, exp: now - NEAR_MISS_SECONDS }),
+          'expired_token',
+        ),
+        {
+          operator: 'other-owner',
+          key: 'expired-token',
+          says: 'long past (an expired token of the tenant)',
+          apply: withCredential({ kind: 'alternative', token: 'expired' }),
+          needs: [{ token: 'expired' }],
+          expect: { checks: unauthenticated(card, { error: 'expired_token' }), source: 'spec 7: an expired token is invalid' },
+        },
+      ];
+    case 'nbf':
+      return [
+        invalid('future', `${NEAR_MISS_SECONDS} seconds from now`, 'near-value', (c, now) => ({
+          ...c,
+          iat: now + NEAR_MISS_SECONDS,
+          nbf: now + NEAR_MISS_SECONDS,
+          exp: now + NEAR_MISS_SECONDS + HOUR,
+        })),
+        invalid('far-future', 'an hour from now', 'near-value', (c, now) => ({
+          ...c,
+          iat: now + HOUR,
+          nbf: now + HOUR,
+          exp: now + 2 * HOUR,
+        })),
+        fine(
+          'past',
+          'a minute ago',
+          'near-value',
+          (c, now) => ({ ...c, nbf: now - 60 }),
+          'auth.token.claims',
+          'a token valid since a minute ago is valid (RFC 7519 4.1.5)',
+        ),
+        ruled('string', 'a string', 'other-type', (c, now) => ({ ...c, nbf: String(now - 60) })),
+      ];
+    case 'iat':
+      return [
+        ruled('future', `${NEAR_MISS_SECONDS} seconds from now`, 'near-value', (c, now) => ({ ...c, iat: now + NEAR_MISS_SECONDS })),
+        ruled('string', 'a string', 'other-type', (c) => ({ ...c, iat: String(c.iat) })),
+        fine(
+          'hour-ago',
+          'an hour earlier',
+          'near-value',
+          (c) => ({ ...c, iat: Number(c.iat) - HOUR }),
+          'auth.token.claims',
+          'a token issued earlier is valid until it expires',
+        ),
+        unknown(
+          'absent',
+          'absent',
+          'absent',
+          set(undefined),
+          'iat is optional (RFC 7519 4.1.6); whether the service needs it is not known',
+        ),
+      ];
+    case 'scope':
+      return [
+        resigned({
+          operator: 'absent',
+          key: 'absent',
+          says: 'absent',
+          apply: resignClaims(set(undefined)),
+          expect: { checks: forbidden(card), source: 'a token without scopes holds no scope' },
+        }),
+        resigned({
+          operator: 'empty',
+          key: 'empty',
+          says: 'empty',
+          apply: resignClaims(set('')),
+          expect: { checks: forbidden(card), source: 'a token without scopes holds no scope' },
+        }),
+        resigned({
+          operator: 'null',
+          key: 'null',
+          says: 'null',
+          apply: resignClaims(set(null)),
+          expect: { checks: [{ clause: card.scope.clause, outcome: refused }], source: 'a token whose scope is null holds no scope' },
+        }),
+        unknown(
+          'list',
+          'a list of its scopes',
+          'other-type',
+          (c) => claimSet(c, 'scope', (typeof c.scope === 'string' ? c.scope : '').split(' ')),
+          'some issuers write scopes as a list; whether the service reads one is not known',
+        ),
+      ];
+    case '*':
+      return [
+        fine(
+          'unknown-claim',
+          'with an unknown claim added',
+          'extra-part',
+          (c) => ({ ...c, 'urn:conformance-suite:claim': true }),
+          'auth.token.claims',
+          'unknown claims are ignored (RFC 7519 4)',
+        ),
+      ];
+    default:
+      return [
+        unknown('absent', 'absent', 'absent', set(undefined), 'what the service does with gty is not known'),
+        unknown('other', 'another grant type', 'near-value', set('password'), 'what the service does with gty is not known'),
+      ];
+  }
+}
+
+/** The scope's resource with the first other action the catalogue has for it. */
+export function otherActionOf(scope: string): string {
+  const resource = scope.slice(scope.indexOf(':') + 1);
+  const other = scopeCatalogue.find((candidate) => candidate !== scope && candidate.endsWith(`:${resource}`));
+  if (!other) throw new Error(`the scope catalogue has no other action for ${resource}`);
+  return other;
+}
+
+/** The claims with the operation's scope replaced by `replacement` (removed where it is empty); the other scopes stay. */
+function withScopeReplaced(claims: JsonRecord, scope: string, replacement: string[]): JsonRecord {
+  const others = (typeof claims.scope === 'string' ? claims.scope : '').split(' ').filter((s) => s.length > 0 && s !== scope);
+  return { ...claims, scope: [...others, ...replacement].join(' ') };
+}
+
+function scopeTokenVariants(card: OperationCard): Made[] {
+  const scope = card.scope.value;
+  const source = card.scope.level === 'contract' ? 'spec 5: the scope is required' : 'observed: the scope is required';
+  const replaced = (key: string, says: string, operator: Made['operator'], replacement: (s: string) => string[], allowed = false): Made =>
+    resigned({
+      operator,
+      key,
+      says,
+      apply: resignClaims((c) => withScopeReplaced(c, scope, replacement(scope))),
+      expect: allowed
+        ? { checks: allowedByScope(card), source: 'scopes are compared whole, and the token holds it' }
+        : { checks: forbidden(card), source },
+    });
+  const configured = (role: 'other_action' | 'other_resource', says: string): Made => ({
+    operator: 'other-owner',
+    key: `${role}-role`,
+    says,
+    apply: withCredential({ kind: 'role', role }),
+    needs: [{ role }],
+    expect: { checks: forbidden(card), source },
+  });
+  const variants: Made[] = [
+    replaced('absent', 'left out, the other scopes kept', 'absent', () => []),
+    replaced('case', 'in capitals', 'case', (s) => [s.toUpperCase()]),
+    replaced('contains', `replaced by not_${scope}, which contains it`, 'near-value', (s) => [`not_${s}`]),
+    replaced('extends', `replaced by ${scope}_all, which extends it`, 'extra-part', (s) => [`${s}_all`]),
+    replaced('truncate', 'without its last character', 'truncate', (s) => [s.slice(0, -1)]),
+    replaced('comma-separated', 'joined to another scope by a comma', 'whitespace', (s) => [`read:users,${s}`]),
+    replaced('other-action', `replaced by ${otherActionOf(scope)} (another action on its resource)`, 'other-owner', (s) => [
+      otherActionOf(s),
+    ]),
+    replaced('other-resource', `replaced by ${card.scope.otherResource} (its action on another resource)`, 'other-owner', () => [
+      card.scope.otherResource,
+    ]),
+    replaced('duplicate', 'twice', 'duplicate', (s) => [s, s], true),
+    replaced('alone', 'alone, the other scopes left out', 'empty', (s) => [s], true),
+    configured('other_action', `replaced by another action on its resource (a client holding ${otherActionOf(scope)})`),
+    configured('other_resource', `replaced by its action on another resource (a client holding ${card.scope.otherResource})`),
+    {
+      operator: 'other-owner',
+      key: 'role-without-scope',
+      says: "missing (a client holding the other operations' scopes)",
+      apply: withCredential({ kind: 'role', role: card.roleWithoutScope }),
+      needs: [{ role: card.roleWithoutScope }],
+      expect: { checks: forbidden(card), source },
+    },
+  ];
+  return variants.map((made) =>
+    made.key === 'alone' ? { ...made, expect: { checks: allowedByScope(card), source: 'the scope alone suffices' } } : made,
+  );
+}
+
+/** The variations of a credential element, each with its expectation. */
+export function credentialVariants(card: OperationCard, element: Element): Made[] {
+  switch (element.kind) {
+    case 'authorization':
+      return authorizationVariants(card);
+    case 'auth-scheme':
+      return schemeVariants(card);
+    case 'token':
+      return tokenTextVariants(card);
+    case 'jose-header':
+      return joseVariants(card, element.member!);
+    case 'signature':
+      return signatureVariants(card);
+    case 'claim':
+      return claimVariants(card, element.member!);
+    case 'scope-token':
+      return scopeTokenVariants(card);
+    default:
+      return [];
+  }
+}
+
+export type { Made as MadeVariant };

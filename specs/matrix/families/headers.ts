@@ -1,0 +1,99 @@
+// The operation's header parameters and the content type of its body. A header parameter's
+// variations are judged by its schema: the length the contract states is refused outside it and
+// accepted at it. The content type obliges the client (spec 4.2: "application/json"); how the
+// service answers another one is not stated, so its variations have no expectation.
+import type { OperationCard, RequestTemplate } from '../../cards/card.ts';
+import { clauses } from '../../clauses.ts';
+import { createAjv } from '../../schemas.ts';
+import { accepted, refused } from '../checks.ts';
+import type { Element } from '../elements.ts';
+import type { Expectation, Variant } from '../row.ts';
+import { canonicalContext, type RequestContext } from '../template.ts';
+import { hostNameOfLength } from '../values.ts';
+
+type Made = Variant & { expect: Expectation };
+
+const ajv = createAjv({ level: 'contract' });
+
+/** A plausible custom domain, for the variations that are not about length. */
+const A_DOMAIN = 'login.example.com';
+
+function headerNameOf(element: Element, context: RequestContext): string {
+  // The spec's tenant-custom-domain is named as the target names it (the real service: auth0-custom-domain).
+  return element.name === 'tenant-custom-domain' ? context.customDomainHeader.toLowerCase() : element.name!.toLowerCase();
+}
+
+function withHeader(element: Element, values: string[]): (template: RequestTemplate, context: RequestContext) => RequestTemplate {
+  return (template, context) => ({ ...template, headers: { ...template.headers, [headerNameOf(element, context)]: values } });
+}
+
+/** The clause of a header parameter's length limit. */
+function limitClause(card: OperationCard, element: Element): string | undefined {
+  return clauses.find(
+    (c) => c.limit?.location.operation === card.key && c.limit.location.in === 'header' && c.limit.location.name === element.name,
+  )?.id;
+}
+
+export function headerParamVariants(card: OperationCard, element: Element): Made[] {
+  const clause = limitClause(card, element);
+  const contract = element.schemas!.contract!;
+  const judge = (varied: RequestTemplate, context: RequestContext): Expectation => {
+    const value = varied.headers[headerNameOf(element, context)]?.[0];
+    if (clause === undefined || value === undefined) return { none: 'the spec bounds nothing else of it' };
+    return ajv.validate(contract, value)
+      ? { checks: [{ clause, outcome: accepted }], source: 'within the length the spec states' }
+      : { checks: [{ clause, outcome: refused }], source: 'outside the length the spec states' };
+  };
+  const made = (operator: Made['operator'], key: string, says: string, values: string[], extra: Partial<Made> = {}): Made => {
+    const apply = withHeader(element, values);
+    return { operator, key, says, apply, judge, expect: judge(apply(emptyTemplate(), canonicalContext), canonicalContext), ...extra };
+  };
+  const bounds = [contract.minLength, contract.maxLength].filter((b): b is number => typeof b === 'number');
+  const lengths = [...new Set(bounds.flatMap((b) => [b - 1, b, b + 1]))].filter((n) => n >= 1).sort((a, b) => a - b);
+  const none = {
+    none: 'HTTP strips whitespace around a header value and host names are case-insensitive; the service answer is not known',
+  };
+  return [
+    ...lengths.map((length) => made('bounds', String(length), `of ${length} characters`, [hostNameOfLength(length)])),
+    made('empty', 'empty', 'present with no value', ['']),
+    unjudged(made('whitespace', 'leading-space', 'with a space before it', [` ${A_DOMAIN}`]), none),
+    unjudged(made('case', 'capitals', 'in capitals', [A_DOMAIN.toUpperCase()]), none),
+    unjudged(made('duplicate', 'twice', 'twice, with two domains', [A_DOMAIN, `other.${A_DOMAIN}`]), {
+      none: 'which of two values the service takes is not known',
+    }),
+  ];
+}
+
+/** A variation whose value the schema cannot judge (the protocol or the service decides): no expectation, and against test doubles only. */
+function unjudged({ judge: _judge, ...variant }: Made, none: { none: string }): Made {
+  return { ...variant, expect: none, extended: true };
+}
+
+export function contentTypeVariants(): Made[] {
+  const none = { none: 'spec 4.2 obliges the client to send application/json; how the service answers another content type is not stated' };
+  const set = (values: string[]) => (template: RequestTemplate) => ({
+    ...template,
+    headers: { ...template.headers, 'content-type': values },
+  });
+  return [
+    { operator: 'absent', key: 'absent', says: 'absent', apply: set([]), expect: none, extended: true },
+    { operator: 'case', key: 'capitals', says: 'in capitals', apply: set(['APPLICATION/JSON']), expect: none, extended: true },
+    { operator: 'near-value', key: 'text-plain', says: 'text/plain', apply: set(['text/plain']), expect: none, extended: true },
+    {
+      operator: 'encoding',
+      key: 'form',
+      says: 'form-encoded, the body with it',
+      apply: (template) => ({
+        ...template,
+        headers: { ...template.headers, 'content-type': ['application/x-www-form-urlencoded'] },
+        body: { raw: '' },
+      }),
+      expect: none,
+      extended: true,
+    },
+  ];
+}
+
+function emptyTemplate(): RequestTemplate {
+  return { method: 'POST', path: [], query: [], headers: {}, credential: { kind: 'none' } };
+}

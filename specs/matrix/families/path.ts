@@ -1,0 +1,208 @@
+// The method and the path: each other method, each literal segment, each path parameter. A path
+// parameter's variations are judged by its schemas: a value the contract refuses (a length) is
+// refused, and answered 400 invalid_uri by the real service; one only the observed shape refuses
+// (a prefix, the alphabet) is answered 400 invalid_uri and names no resource; a well-formed one
+// that names no resource gets what its card says (404 for redelivery's stream and event).
+import type { ClauseCheck, OperationCard, RequestTemplate } from '../../cards/card.ts';
+import { clauses } from '../../clauses.ts';
+import { createAjv } from '../../schemas.ts';
+import { accepted, observedError, refused } from '../checks.ts';
+import type { Element } from '../elements.ts';
+import type { Expectation, Variant } from '../row.ts';
+import { canonicalContext, paramValue, type RequestContext } from '../template.ts';
+import { idInOtherCase, idOfAnotherKind, idOfLength, idWithEscapedCharacter, swapCase, unknownIdLike } from '../values.ts';
+
+type Made = Variant & { expect: Expectation };
+
+const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+
+export function methodVariants(card: OperationCard, own: string): Made[] {
+  return METHODS.filter((method) => method !== own).map((method, index) => ({
+    operator: 'method',
+    key: method,
+    says: method,
+    // The first other method runs everywhere; the rest against test doubles (or --matrix full).
+    ...(index > 0 ? { extended: true } : {}),
+    apply: (template: RequestTemplate) => {
+      const { body, ...rest } = template;
+      return method === 'GET' || body === undefined
+        ? { ...rest, method, headers: withoutContentType(rest.headers) }
+        : { ...template, method };
+    },
+    expect: {
+      checks: [{ clause: 'routes.method', outcome: refused }],
+      source: `observed (inferred): ${card.name} is ${own} only; another method on its path is not ${card.name}`,
+    },
+  }));
+}
+
+function withoutContentType(headers: RequestTemplate['headers']): RequestTemplate['headers'] {
+  const { 'content-type': _gone, ...rest } = headers;
+  return rest;
+}
+
+function withSegment(index: number, text: string | undefined): (template: RequestTemplate) => RequestTemplate {
+  return (template) => ({
+    ...template,
+    path:
+      text === undefined
+        ? template.path.filter((_, i) => i !== index)
+        : template.path.map((part, i) => (i === index ? { literal: text } : part)),
+  });
+}
+
+/** A literal segment's variations: none has an expectation, since the spec says nothing of other paths. */
+export function literalVariants(element: Element): Made[] {
+  const { index, text } = element.segment!;
+  const none = { none: 'the spec gives the path, and says nothing of how the service answers another path' };
+  return [
+    { operator: 'case', key: 'case', says: 'in capitals', apply: withSegment(index, swapCase(text)), expect: none, extended: true },
+    { operator: 'absent', key: 'absent', says: 'left out', apply: withSegment(index, undefined), expect: none, extended: true },
+    {
+      operator: 'encoding',
+      key: 'escaped',
+      says: 'with its first character percent-escaped',
+      apply: withSegment(index, `%${text.charCodeAt(0).toString(16).toUpperCase()}${text.slice(1)}`),
+      expect: none,
+      extended: true,
+    },
+  ];
+}
+
+const ajv = { contract: createAjv({ level: 'contract' }), observed: createAjv({ level: 'observed' }) };
+
+/** The clause of a path parameter's length limit, where the registry has one. */
+function lengthClause(card: OperationCard, name: string): string | undefined {
+  return clauses.find((c) => c.limit?.location.operation === card.key && c.limit.location.in === 'path' && c.limit.location.name === name)
+    ?.id;
+}
+
+/** What a value of a path parameter gets, by its schemas (see the file's head). */
+export function paramExpectation(card: OperationCard, element: Element, value: string, otherOwner: boolean): Expectation {
+  const name = element.name!;
+  const rule = card.params[name]!;
+  const valid = (level: 'contract' | 'observed') => ajv[level].validate(element.schemas![level]!, value);
+  const malformed: ClauseCheck = { clause: 'errors.400.path', outcome: observedError('invalid_uri', name) };
+  if (!valid('contract')) {
+    return {
+      checks: [{ clause: lengthClause(card, name) ?? rule.unknown[0]!.clause, outcome: refused }, malformed],
+      source: 'the spec bounds it; the real service answers a malformed path id 400 invalid_uri',
+    };
+  }
+  if (!valid('observed')) {
+    return {
+      checks: [{ clause: rule.unknown[0]!.clause, outcome: refused }, malformed],
+      source: `it names no ${rule.names}; the real service checks the id's shape (prefix and alphabet)`,
+    };
+  }
+  if (otherOwner && rule.otherOwner) return { checks: rule.otherOwner.checks, source: `it names ${rule.otherOwner.what}` };
+  return { checks: rule.unknown, source: `a well-formed id that names no ${rule.names}` };
+}
+
+/** The value of a path parameter in a template. */
+function paramOf(template: RequestTemplate, name: string): string | undefined {
+  const part = template.path.find((p) => 'param' in p && p.param === name);
+  return part && 'param' in part ? part.value : undefined;
+}
+
+/** The variations of a path parameter, each made from the target's valid value and judged by the value it makes. */
+export function paramVariants(card: OperationCard, element: Element): Made[] {
+  const name = element.name!;
+  const rule = card.params[name]!;
+  const made = (
+    operator: Made['operator'],
+    key: string,
+    says: string,
+    change: (value: string, context: RequestContext) => string,
+    extra: Partial<Made> = {},
+  ): Made => {
+    const apply = (template: RequestTemplate, context: RequestContext): RequestTemplate => ({
+      ...template,
+      path: template.path.map((part) =>
+        'param' in part && part.param === name ? { param: name, value: change(part.value, context) } : part,
+      ),
+    });
+    const judge = (varied: RequestTemplate, _context: RequestContext) =>
+      paramExpectation(card, element, paramOf(varied, name) ?? '', operator === 'other-owner');
+    return {
+      operator,
+      key,
+      says,
+      apply,
+      judge,
+      expect: judge(apply(templateWith(name, paramValue(card, name, canonicalContext)), canonicalContext), canonicalContext),
+      ...extra,
+    };
+  };
+  const contract = element.schemas!.contract!;
+  const bounds = [contract.minLength, contract.maxLength].filter((b): b is number => typeof b === 'number');
+  const lengths = [...new Set(bounds.flatMap((b) => [b - 1, b, b + 1]))].filter((n) => n >= 1).sort((a, b) => a - b);
+  const variants: Made[] = lengths.map((length) =>
+    made('bounds', String(length), `of ${length} characters`, (value) => idOfLength(value, length)),
+  );
+  const maximum = contract.maxLength;
+  const listed = canonicalContext.fixtures[rule.fixture];
+  if (typeof maximum === 'number' && Array.isArray(listed)) {
+    // An existing id at the maximum is accepted: the target file must name one (the mock does).
+    const atMaximum = (context: RequestContext) =>
+      (context.fixtures[rule.fixture] as string[] | undefined)?.find((id) => id.length === maximum);
+    variants.push({
+      operator: 'bounds',
+      key: 'existing-at-maximum',
+      says: `of ${maximum} characters, naming an existing ${rule.names}`,
+      apply: (template, context) => ({
+        ...template,
+        path: template.path.map((part) =>
+          'param' in part && part.param === name ? { param: name, value: atMaximum(context) ?? part.value } : part,
+        ),
+      }),
+      needs: [
+        {
+          context: (context) =>
+            atMaximum(context) === undefined
+              ? `needs a ${rule.names} whose id has the maximum length (${maximum}) among the target file's fixtures`
+              : undefined,
+        },
+      ],
+      expect: { checks: [{ clause: lengthClause(card, name)!, outcome: accepted }], source: `the spec allows up to ${maximum} characters` },
+    });
+  }
+  variants.push(
+    made('case', 'case', 'with one letter in the other case', (value) => idInOtherCase(value) ?? swapCase(value)),
+    made('whitespace', 'leading-space', 'with a space before it', (value) => ` ${value}`),
+    made('whitespace', 'trailing-tab', 'with a tab after it', (value) => `${value}\t`, { extended: true }),
+    made('encoding', 'escaped', 'with one character escaped once more', idWithEscapedCharacter),
+    made('truncate', 'truncate', 'without its last character', (value) => value.slice(0, -1)),
+    made('extra-part', 'extra-character', 'with one character of its alphabet added', (value) => idOfLength(value, value.length + 1)),
+    made('near-value', 'unknown', 'well formed, naming no resource', unknownIdLike),
+    made('other-owner', 'another-kind', "of another resource's shape", idOfAnotherKind),
+  );
+  if (rule.otherOwner) {
+    const fixture = rule.otherOwner.fixture;
+    variants.push(
+      made(
+        'other-owner',
+        'other-owner',
+        rule.otherOwner.what,
+        (value, context) => (context.fixtures[fixture] as string | undefined) ?? value,
+        {
+          needs: [{ fixture }],
+        },
+      ),
+    );
+  }
+  // A variation that lands on the valid value is the valid request, and one that lands on another's value is that one.
+  const valid = paramValue(card, name, canonicalContext);
+  const seen = new Set<string>([valid]);
+  return variants.filter((variant) => {
+    if (variant.key === 'existing-at-maximum') return true;
+    const value = paramOf(variant.apply(templateWith(name, valid), canonicalContext), name) ?? '';
+    if (seen.has(value)) return false;
+    seen.add(value);
+    return true;
+  });
+}
+
+function templateWith(name: string, value: string): RequestTemplate {
+  return { method: 'GET', path: [{ param: name, value }], query: [], headers: {}, credential: { kind: 'none' } };
+}

@@ -1,0 +1,274 @@
+// The token endpoint's request (spec 5, rule 3) varied element by element: the method, the path,
+// each client-credentials field and the encoding. Client authentication is exact (RFC 6749 2.3.1):
+// a client id or secret off by one character or its letter case authenticates no one; the grant is
+// client_credentials and no other; the audience names the management interface exactly (RFC 7519
+// 4.1.3). Each refusal's positive control is a valid token request of the same run.
+import type { ClauseCheck } from '../../cards/card.ts';
+import type { TokenRequestContext, TokenRequestTemplate } from '../../cards/token-request.ts';
+import { observed } from '../../observed.ts';
+import { accepted, refused, status } from '../checks.ts';
+import type { OperatorId } from '../operators.ts';
+import type { Expectation } from '../row.ts';
+import { swapCase } from '../values.ts';
+
+export interface TokenVariant {
+  operator: OperatorId;
+  key: string;
+  says: string;
+  apply(template: TokenRequestTemplate, context: TokenRequestContext): TokenRequestTemplate;
+  needs?: Array<{ role: string }>;
+  extended?: boolean;
+}
+
+export interface TokenElement {
+  id: string;
+  label: string;
+}
+
+export interface TokenMatrixRow {
+  id: string;
+  element: TokenElement;
+  variant: TokenVariant;
+  expectation: Expectation;
+}
+
+type Made = TokenVariant & { expect: Expectation };
+
+const refusedWith = (clause: string, error?: 'invalid_client' | 'access_denied'): ClauseCheck[] => [
+  { clause, outcome: refused },
+  ...(error ? [{ clause: 'token.observed.errors', outcome: status(observed.tokens.errors[error]!.status) }] : []),
+];
+
+function setField(name: string, value: ((current: string, context: TokenRequestContext) => string | undefined) | undefined) {
+  return (template: TokenRequestTemplate, context: TokenRequestContext): TokenRequestTemplate => ({
+    ...template,
+    fields: template.fields.flatMap(([field, current]): Array<[string, string]> => {
+      if (field !== name) return [[field, current]];
+      const next = value?.(current, context);
+      return next === undefined ? [] : [[field, next]];
+    }),
+  });
+}
+
+/** Every variation a field's text takes, each refused with `checks`. */
+function textVariants(field: string, checks: ClauseCheck[], source: string, extra: Made[] = [], core: readonly string[] = []): Made[] {
+  const refusal = { checks, source };
+  const made = (operator: OperatorId, key: string, says: string, change: (value: string) => string | undefined): Made => ({
+    operator,
+    key,
+    says,
+    apply: setField(field, change),
+    expect: refusal,
+    ...(core.includes(key) ? {} : { extended: true }),
+  });
+  // A field absent or empty is a malformed request (observed: 400 invalid_request), not wrong credentials.
+  const missing = {
+    checks: checks.map((c) =>
+      c.clause === 'token.observed.errors' ? { ...c, outcome: status(observed.tokens.errors.invalid_request!.status) } : c,
+    ),
+    source,
+  };
+  return [
+    { ...made('absent', 'absent', 'absent', () => undefined), expect: missing },
+    { ...made('empty', 'empty', 'empty', () => ''), expect: missing },
+    made('truncate', 'truncate', 'without its last character', (v) => v.slice(0, -1)),
+    made('extra-part', 'extra-character', 'with its first character added at the end', (v) => `${v}${v[0] ?? 'x'}`),
+    made('case', 'case', 'in the other letter case', swapCase),
+    made('whitespace', 'trailing-space', 'followed by a space', (v) => `${v} `),
+    ...extra,
+  ];
+}
+
+const grantTypeVariants = (): Made[] =>
+  textVariants(
+    'grant_type',
+    refusedWith('token.endpoint.grant-type'),
+    'spec 5 rule 3: the client-credentials grant',
+    [
+      {
+        operator: 'other-owner',
+        key: 'other-grant',
+        says: 'another grant type (password)',
+        apply: setField('grant_type', () => 'password'),
+        expect: { checks: refusedWith('token.endpoint.grant-type'), source: 'spec 5 rule 3' },
+      },
+    ],
+    ['absent', 'case'],
+  );
+
+const clientIdVariants = (): Made[] =>
+  textVariants(
+    'client_id',
+    refusedWith('token.endpoint.client-id', 'invalid_client'),
+    'spec 5 rule 3: the client authenticates (RFC 6749 2.3.1)',
+    [
+      {
+        operator: 'other-owner',
+        key: 'another-client',
+        says: "another client's, with this client's secret",
+        apply: setField('client_id', (v, c) => c.otherClient?.clientId ?? v),
+        needs: [{ role: 'non_global' }],
+        expect: { checks: refusedWith('token.endpoint.client-id', 'invalid_client'), source: 'spec 5 rule 3' },
+      },
+    ],
+    ['absent', 'truncate', 'case'],
+  ).map((made) =>
+    made.key === 'absent' ? { ...made, expect: { checks: refusedWith('token.endpoint.client-id'), source: 'spec 5 rule 3' } } : made,
+  );
+
+const secretVariants = (): Made[] =>
+  textVariants(
+    'client_secret',
+    refusedWith('token.endpoint.wrong-secret', 'invalid_client'),
+    'spec 5 rule 3: the client authenticates (RFC 6749 2.3.1)',
+    [
+      {
+        operator: 'near-value',
+        key: 'wrong',
+        says: 'a wrong secret',
+        apply: setField('client_secret', () => 'a-wrong-secret-for-the-conformance-suite'),
+        expect: { checks: refusedWith('token.endpoint.wrong-secret', 'invalid_client'), source: 'spec 5 rule 3' },
+      },
+      {
+        operator: 'other-owner',
+        key: 'another-client',
+        says: "another client's",
+        apply: setField('client_secret', (v, c) => c.otherClient?.clientSecret ?? v),
+        needs: [{ role: 'non_global' }],
+        expect: { checks: refusedWith('token.endpoint.wrong-secret', 'invalid_client'), source: 'spec 5 rule 3' },
+      },
+    ],
+    ['empty', 'truncate', 'extra-character', 'case'],
+  );
+
+/** The smallest changes to the audience URL. */
+const audienceNearMisses: Array<{ key: string; says: string; change: (url: string) => string; operator: OperatorId }> = [
+  {
+    key: 'trailing-slash',
+    says: 'without its trailing slash',
+    change: (url) => (url.endsWith('/') ? url.slice(0, -1) : `${url}/`),
+    operator: 'truncate',
+  },
+  {
+    key: 'path-segment',
+    says: 'with a path segment added',
+    change: (url) => `${url.endsWith('/') ? url : `${url}/`}other/`,
+    operator: 'extra-part',
+  },
+  { key: 'host-prefix', says: 'with its host name prefixed', change: (url) => url.replace('://', '://other-'), operator: 'near-value' },
+  { key: 'case', says: 'in capitals', change: (url) => url.toUpperCase(), operator: 'case' },
+  { key: 'trailing-space', says: 'followed by a space', change: (url) => `${url} `, operator: 'whitespace' },
+  { key: 'another-api', says: "another API's", change: () => 'https://another-api.example.com/', operator: 'other-owner' },
+];
+
+function audienceVariants(): Made[] {
+  const refusal = {
+    checks: refusedWith('token.endpoint.audience', 'access_denied'),
+    source: 'spec 5 rule 3: the audience is the management interface',
+  };
+  return [
+    ...audienceNearMisses.map(({ key, says, change, operator }): Made => ({
+      operator,
+      key,
+      says,
+      apply: setField('audience', change),
+      expect: refusal,
+      ...(key === 'trailing-space' ? { extended: true } : {}),
+    })),
+    {
+      operator: 'absent',
+      key: 'absent',
+      says: 'absent',
+      apply: setField('audience', () => undefined),
+      expect: { none: "a tenant may name a default audience; what the service does without one is the tenant's setting" },
+      extended: true,
+    },
+  ];
+}
+
+function requestVariants(): Array<{ element: TokenElement; variants: Made[] }> {
+  const rules = (checks: ClauseCheck[]) => ({ checks, source: 'RFC 6749: POST only (3.2), no parameter twice (3.1)' });
+  return [
+    {
+      element: { id: 'method', label: 'the method' },
+      variants: [
+        {
+          operator: 'method',
+          key: 'GET',
+          says: 'GET, the fields in the query string',
+          apply: (t) => ({ ...t, method: 'GET' }),
+          expect: rules(refusedWith('token.observed.request-rules')),
+        },
+        {
+          operator: 'method',
+          key: 'PUT',
+          says: 'PUT',
+          apply: (t) => ({ ...t, method: 'PUT' }),
+          expect: rules(refusedWith('token.observed.request-rules')),
+          extended: true,
+        },
+      ],
+    },
+    {
+      element: { id: 'path', label: 'the path' },
+      variants: [
+        {
+          operator: 'truncate',
+          key: 'no-trailing-slash',
+          says: 'without its trailing slash',
+          apply: (t) => ({ ...t, path: t.path[t.path.length - 1] === '' ? t.path.slice(0, -1) : [...t.path, ''] }),
+          expect: {
+            checks: [{ clause: 'token.observed.json-request', outcome: accepted }],
+            source: 'observed: with or without the trailing slash',
+          },
+        },
+        {
+          operator: 'case',
+          key: 'case',
+          says: 'in capitals',
+          apply: (t) => ({ ...t, path: t.path.map((s) => s.toUpperCase()) }),
+          expect: { none: 'the spec gives the path; how the service answers another is not known' },
+          extended: true,
+        },
+      ],
+    },
+    { element: { id: 'form.grant_type', label: 'grant_type' }, variants: grantTypeVariants() },
+    { element: { id: 'form.client_id', label: 'client_id' }, variants: clientIdVariants() },
+    { element: { id: 'form.client_secret', label: 'client_secret' }, variants: secretVariants() },
+    { element: { id: 'form.audience', label: 'audience' }, variants: audienceVariants() },
+    {
+      element: { id: 'form', label: 'the fields' },
+      variants: [
+        {
+          operator: 'duplicate',
+          key: 'secret-twice',
+          says: 'with client_secret twice, the right one then a wrong one',
+          apply: (t) => ({ ...t, fields: [...t.fields, ['client_secret', 'a-wrong-secret-for-the-conformance-suite']] }),
+          expect: rules(refusedWith('token.observed.request-rules')),
+        },
+        {
+          operator: 'encoding',
+          key: 'json',
+          says: 'as a JSON body',
+          apply: (t) => ({ ...t, encoding: 'json' }),
+          expect: {
+            checks: [{ clause: 'token.observed.json-request', outcome: accepted }],
+            source: 'observed: the endpoint takes JSON too',
+          },
+        },
+      ],
+    },
+  ];
+}
+
+/** The token endpoint's matrix: every element of its request, varied by every operator that applies. */
+export function tokenRequestRows(): TokenMatrixRow[] {
+  return requestVariants().flatMap(({ element, variants }) =>
+    variants.map(({ expect, ...variant }) => ({
+      id: `token ${element.id} ${variant.operator}:${variant.key}`,
+      element,
+      variant,
+      expectation: expect,
+    })),
+  );
+}

@@ -1,0 +1,11 @@
+// The negative space of the contract: the request model of each operation and of the token
+// endpoint, the catalogue of variation operators, and the matrix of their rows with expectations.
+export * from './elements.ts';
+export * from './operators.ts';
+export * from './row.ts';
+export * from './template.ts';
+export * from './checks.ts';
+export { matrix, matrixOf, baseTemplate } from './matrix.ts';
+export { tokenRequestRows, type TokenMatrixRow, type TokenVariant, type TokenElement } from './families/token-request.ts';
+export { NEAR_MISS_SECONDS, otherActionOf } from './families/credential.ts';
+export { swapCase, otherCase, hostNameOfLength, idOfLength } from './values.ts';

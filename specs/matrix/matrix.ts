@@ -1,0 +1,96 @@
+// The matrix: every element of every operation's request model (elements.ts) varied by every
+// operator of the catalogue that applies to it (operators.ts, families/), each row with the outcome
+// the spec or the observed reference expects and the clauses it bears on, or why there is none.
+// Body fields are varied alone (in the smallest body that holds them) and among every other field.
+// It is data: `--list` prints it, the suites run it (suites/matrix/), and a project test holds it to
+// the model (no element without a row, no operator outside the catalogue).
+import type { OperationCard, RequestTemplate } from '../cards/card.ts';
+import { cards } from '../cards/index.ts';
+import { operation, type OperationKey } from '../openapi.ts';
+import { elementsOf, fieldName, type Element } from './elements.ts';
+import { bodyVariants } from './families/body.ts';
+import { credentialVariants } from './families/credential.ts';
+import { contentTypeVariants, headerParamVariants } from './families/headers.ts';
+import { literalVariants, methodVariants, paramVariants } from './families/path.ts';
+import { tokenRequestRows, type TokenMatrixRow } from './families/token-request.ts';
+import type { Base, Expectation, MatrixRow, Variant } from './row.ts';
+import { aloneBody, canonicalContext, everyBody, validTemplate, type RequestContext } from './template.ts';
+
+type Made = Variant & { expect: Expectation };
+
+function variantsOf(card: OperationCard, element: Element): Made[] {
+  switch (element.kind) {
+    case 'method':
+      return methodVariants(card, operation(card.key).method);
+    case 'path-literal':
+      return literalVariants(element);
+    case 'path-param':
+      return paramVariants(card, element);
+    case 'header-param':
+      return headerParamVariants(card, element);
+    case 'content-type':
+      return contentTypeVariants();
+    case 'body':
+    case 'body-field':
+      return bodyVariants(card, element);
+    default:
+      return credentialVariants(card, element);
+  }
+}
+
+/** The request a row varies, for a target. */
+export function baseTemplate(card: OperationCard, base: Base, element: Element, context: RequestContext): RequestTemplate {
+  if (base === 'valid') return validTemplate(card, context);
+  const body = base === 'alone' ? aloneBody(card, element.path!, context) : everyBody(card, element.path!, context);
+  return validTemplate(card, context, body);
+}
+
+/**
+ * Whether an element's rows run on a real tenant by default: the spec's fields, and the observed
+ * ones the reference names; the rest (the deep objects of the service's API description) are
+ * varied against test doubles, or with --matrix full.
+ */
+function isCore(card: OperationCard, element: Element): boolean {
+  if (element.kind !== 'body-field') return true;
+  return element.schemas?.contract !== undefined || card.body!.observedCore.includes(fieldName(element.path!));
+}
+
+/** The rows of one operation. */
+export function matrixOf(card: OperationCard): MatrixRow[] {
+  const rows: MatrixRow[] = [];
+  for (const element of elementsOf(card)) {
+    const bases: Base[] = element.kind === 'body-field' ? ['alone', 'every'] : ['valid'];
+    const variants = variantsOf(card, element);
+    const closest = variants.find((v) => v.operator === 'other-type');
+    const core = isCore(card, element);
+    for (const base of bases) {
+      for (const { expect, ...variant } of variants) {
+        // Among every other field, the closest wrong type of a top-level field runs everywhere; the rest against test doubles.
+        const extended =
+          !core || variant.extended === true || (base === 'every' && (variant.key !== closest?.key || element.path!.length > 1));
+        const expectation = variant.judge
+          ? variant.judge(variant.apply(baseTemplate(card, base, element, canonicalContext), canonicalContext), canonicalContext)
+          : expect;
+        rows.push({
+          id: `${card.key} ${element.id} ${variant.operator}:${variant.key} ${base}`,
+          element,
+          variant: { ...variant, ...(extended ? { extended } : {}) },
+          base,
+          expectation,
+        });
+      }
+    }
+  }
+  return rows;
+}
+
+let built: { operations: Record<OperationKey, MatrixRow[]>; token: TokenMatrixRow[] } | undefined;
+
+/** Every operation's rows, and the token endpoint's; built once. */
+export function matrix(): { operations: Record<OperationKey, MatrixRow[]>; token: TokenMatrixRow[] } {
+  built ??= {
+    operations: Object.fromEntries(Object.values(cards).map((c) => [c.key, matrixOf(c)])) as Record<OperationKey, MatrixRow[]>,
+    token: tokenRequestRows(),
+  };
+  return built;
+}

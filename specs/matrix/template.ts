@@ -1,0 +1,223 @@
+// Valid requests as data (RequestTemplate), built from an operation's card and what the target
+// offers (its fixtures, its clients' ids, the name it gives the custom-domain header), and the JSON
+// edits the body variations make. The matrix describes its rows in a canonical context, a target
+// of the observed id shapes, so that titles and expectations are the same for every target; the
+// harness applies the same variations to the real target's valid request at run time.
+import type { BodySpec, PathPart, RequestTemplate } from '../cards/card.ts';
+import type { OperationCard } from '../cards/card.ts';
+import type { TargetFixtures } from '../cards/fixtures.ts';
+import { basePath, operation, type JsonObject } from '../openapi.ts';
+import { alphabetOf, observed, type IdentifierShape } from '../observed.ts';
+import { schema } from '../schemas.ts';
+
+/** What a target offers the request builders. */
+export interface RequestContext {
+  fixtures: TargetFixtures;
+  /** Client ids of the configured roles, by role name. */
+  clients: Readonly<Record<string, string>>;
+  /** The header the spec calls tenant-custom-domain, as the target names it. */
+  customDomainHeader: string;
+}
+
+/** A made-up id of a shape; `n` picks another one of the same shape. */
+function madeUpId(shape: IdentifierShape, n = 0): string {
+  const alphabet = alphabetOf(shape);
+  let body = '';
+  for (let i = 0; body.length < shape.length - shape.prefix.length; i += 1) body += alphabet[(i * 11 + n * 17 + 5) % alphabet.length]!;
+  return shape.prefix + body;
+}
+
+const ids = observed.identifiers;
+
+/** A target of the observed id shapes: where the matrix's titles and expectations are worked out. */
+export const canonicalContext: RequestContext = {
+  fixtures: {
+    eventStream: madeUpId(ids.event_stream),
+    failedEvent: madeUpId(ids.event, 1),
+    notRedeliverableEvent: madeUpId(ids.event, 2),
+    eventOfAnotherStream: madeUpId(ids.event, 3),
+    selfServiceProfile: madeUpId(ids.self_service_profile),
+    vaultConnections: [madeUpId(ids.flows_vault_connection)],
+    connectionId: madeUpId(ids.connection),
+    existingConnectionName: 'existing-connection',
+    organizationId: madeUpId(ids.organization),
+  },
+  clients: { global: madeUpId(ids.client), non_global: madeUpId(ids.client, 1) },
+  customDomainHeader: 'tenant-custom-domain',
+};
+
+/** The value of a path parameter in the valid request: its fixture (the first of a list). */
+export function paramValue(card: OperationCard, name: string, context: RequestContext): string {
+  const value = context.fixtures[card.params[name]!.fixture];
+  return Array.isArray(value) ? value[0]! : (value as string);
+}
+
+/** The valid request of an operation: its fixtures in the path, the global role's token, the empty body where it has one. */
+export function validTemplate(card: OperationCard, context: RequestContext, body?: unknown): RequestTemplate {
+  const spec = operation(card.key);
+  const path: PathPart[] = `${basePath}${spec.pathTemplate}`
+    .split('/')
+    .slice(1)
+    .map((text) => {
+      const param = /^\{(.+)\}$/.exec(text)?.[1];
+      return param === undefined ? { literal: text } : { param, value: paramValue(card, param, context) };
+    });
+  const json = body ?? card.body?.empty;
+  return {
+    method: spec.method,
+    path,
+    query: [],
+    headers: json === undefined ? {} : { 'content-type': ['application/json'] },
+    ...(json === undefined ? {} : { body: { json } }),
+    credential: { kind: 'role', role: 'global' },
+  };
+}
+
+/** The URL path of a template (segments percent-encoded), from the target's origin. */
+export function pathOf(template: RequestTemplate): string {
+  return `/${template.path.map((part) => encodeURIComponent('literal' in part ? part.literal : part.value)).join('/')}`;
+}
+
+// --- Bodies -----------------------------------------------------------------------------------
+
+/** "[]" in a field path stands for the first item of an array. */
+const ANY_ITEM = '[]';
+
+export const ABSENT: unique symbol = Symbol('absent');
+export type Absent = typeof ABSENT;
+
+/** The value at a path of a JSON value, or ABSENT. */
+export function valueAt(json: unknown, path: readonly string[]): unknown {
+  let node: unknown = json;
+  for (const step of path) {
+    if (step === ANY_ITEM) {
+      if (!Array.isArray(node) || node.length === 0) return ABSENT;
+      node = node[0];
+    } else {
+      if (node === null || typeof node !== 'object' || Array.isArray(node) || !(step in node)) return ABSENT;
+      node = (node as JsonObject)[step];
+    }
+  }
+  return node;
+}
+
+/** A copy of a JSON value with the value at a path set (or removed, for ABSENT), parents made as needed. */
+export function withValueAt(json: unknown, path: readonly string[], value: unknown): unknown {
+  if (path.length === 0) return value;
+  const [step, ...rest] = path as [string, ...string[]];
+  if (step === ANY_ITEM) {
+    const items = Array.isArray(json) ? [...(json as unknown[])] : [];
+    const next = withValueAt(items[0], rest, value);
+    if (next === ABSENT) return items.slice(1);
+    items[0] = next;
+    return items;
+  }
+  const object = json !== null && typeof json === 'object' && !Array.isArray(json) ? { ...(json as JsonObject) } : {};
+  const next = withValueAt(object[step], rest, value);
+  if (next === ABSENT) delete object[step];
+  else object[step] = next;
+  return object;
+}
+
+/** A template with another body (JSON, or raw text), or none. */
+export function withBody(template: RequestTemplate, body: BodySpec | undefined): RequestTemplate {
+  const { body: _old, ...rest } = template;
+  return body === undefined ? rest : { ...rest, body };
+}
+
+/** The JSON body of a template (undefined when it has none, or a raw one). */
+export function jsonBodyOf(template: RequestTemplate): unknown {
+  return template.body !== undefined && 'json' in template.body ? template.body.json : undefined;
+}
+
+/**
+ * A valid value for a body field: from the card's body with every field where it holds one, else
+ * made from the field's observed schema (an enum's first value, a bound, a required member).
+ */
+export function validValueAt(card: OperationCard, path: readonly string[], context: RequestContext): unknown {
+  const every = everyFieldBody(card, context);
+  const found = valueAt(every, path);
+  if (found !== ABSENT) return found;
+  return valueOfSchema(schemaAt(card, path, 'observed') ?? schemaAt(card, path, 'contract') ?? {});
+}
+
+/** The card's body with every field, its mutually exclusive groups both present (for looking values up). */
+function everyFieldBody(card: OperationCard, context: RequestContext): unknown {
+  const withConnection = { ...context.fixtures, connectionId: context.fixtures.connectionId ?? canonicalContext.fixtures.connectionId };
+  const withoutConnection = { ...context.fixtures, connectionId: undefined };
+  const global = context.clients.global ?? canonicalContext.clients.global!;
+  return { ...card.body!.full(withoutConnection, { global }), ...card.body!.full(withConnection, { global }) };
+}
+
+/** The schema node of a body field at a level, or undefined. */
+const bodySchemas = new Map<string, JsonObject>();
+
+export function schemaAt(card: OperationCard, path: readonly string[], level: 'contract' | 'observed'): JsonObject | undefined {
+  const name = `${card.body!.schema} ${level}`;
+  if (!bodySchemas.has(name)) bodySchemas.set(name, schema(card.body!.schema, level));
+  let node: JsonObject | undefined = bodySchemas.get(name);
+  for (const step of path) {
+    const next: unknown = step === ANY_ITEM ? node?.items : (node?.properties as JsonObject | undefined)?.[step];
+    node = next !== null && typeof next === 'object' ? (next as JsonObject) : undefined;
+  }
+  return node;
+}
+
+/** A value a schema node accepts: its enum's first, its minimum, a string of its minimum length, its required members. */
+function valueOfSchema(node: JsonObject): unknown {
+  if (Array.isArray(node.enum)) return node.enum[0];
+  const type = Array.isArray(node.type) ? (node.type as string[]).find((t) => t !== 'null') : (node.type as string | undefined);
+  switch (type) {
+    case 'boolean':
+      return false;
+    case 'integer':
+    case 'number':
+      return typeof node.minimum === 'number' ? node.minimum : 1;
+    case 'array':
+      return node.items && typeof node.items === 'object' ? [valueOfSchema(node.items as JsonObject)] : [];
+    case 'object': {
+      const required = (node.required as string[] | undefined) ?? [];
+      const properties = (node.properties as Record<string, JsonObject> | undefined) ?? {};
+      return Object.fromEntries(required.map((name) => [name, valueOfSchema(properties[name] ?? {})]));
+    }
+    default:
+      return node.format === 'strict-https-uri' || node.format === 'uri'
+        ? 'https://example.com/'
+        : 'a'.repeat(Math.max(1, Number(node.minLength ?? 1)));
+  }
+}
+
+/**
+ * The smallest valid body holding a field at its valid value: each object on the way keeps only
+ * the members its observed schema requires, each array one item.
+ */
+export function aloneBody(card: OperationCard, path: readonly string[], context: RequestContext): unknown {
+  let body: unknown = {};
+  for (let depth = 1; depth < path.length; depth += 1) {
+    const prefix = path.slice(0, depth);
+    if (path[depth] === ANY_ITEM) continue;
+    const node = schemaAt(card, prefix, 'observed');
+    for (const name of (node?.required as string[] | undefined) ?? []) {
+      if (name === path[depth]) continue;
+      body = withValueAt(body, [...prefix, name], validValueAt(card, [...prefix, name], context));
+    }
+  }
+  return withValueAt(body, path, validValueAt(card, path, context));
+}
+
+/** The card's body with every field, and this field at its valid value (its group swapped in where the card's body holds another). */
+export function everyBody(card: OperationCard, path: readonly string[], context: RequestContext): unknown {
+  const global = context.clients.global ?? canonicalContext.clients.global!;
+  const full = card.body!.full(context.fixtures, { global });
+  const top = path[0]!;
+  const base = top in full ? full : Object.fromEntries(Object.entries(full).filter(([name]) => !exclusiveWith(card, top).includes(name)));
+  const alone = aloneBody(card, path, context) as JsonObject;
+  return withValueAt({ ...base, [top]: alone[top] }, path, validValueAt(card, path, context));
+}
+
+/** The top-level fields that do not come together with `field` (the card's exclusive groups). */
+function exclusiveWith(card: OperationCard, field: string): string[] {
+  const groups = card.body?.exclusive ?? [];
+  const own = groups.find((group) => group.includes(field));
+  return own ? groups.filter((group) => group !== own).flat() : [];
+}

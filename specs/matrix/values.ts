@@ -1,0 +1,104 @@
+// Deterministic values of the matrix's variations: exact lengths, the other letter case, one
+// character escaped, an id of the right shape that names nothing. The same on every run and every
+// seed (generators/ holds the random ones, which --num-runs adds on top).
+import { alphabetOf, observed, type IdentifierShape } from '../observed.ts';
+
+/** One character in the other letter case (itself where it has none). */
+export function otherCase(character: string): string {
+  return character === character.toUpperCase() ? character.toLowerCase() : character.toUpperCase();
+}
+
+/** Every letter of a text in the other case. */
+export function swapCase(text: string): string {
+  return [...text].map(otherCase).join('');
+}
+
+/** The observed shape an id has: the one whose prefix it carries, if any (client ids have none). */
+export function shapeOfId(id: string): IdentifierShape | undefined {
+  return Object.values(observed.identifiers)
+    .filter((entry): entry is IdentifierShape => typeof entry === 'object')
+    .find((shape) => shape.prefix !== '' && id.startsWith(shape.prefix));
+}
+
+/** The alphabet an id is written in: its shape's, else the alphanumerics. */
+export function alphabetOfId(id: string): string {
+  const shape = shapeOfId(id);
+  return shape ? alphabetOf(shape) : observed.identifiers.alphanumeric_alphabet;
+}
+
+/**
+ * The id with the last letter of its random part that has another case in its alphabet put in
+ * that case: the same shape and length, another id (base58 has neither I, O nor l).
+ */
+export function idInOtherCase(id: string): string | undefined {
+  const alphabet = alphabetOfId(id);
+  const start = shapeOfId(id)?.prefix.length ?? 0;
+  for (let at = id.length - 1; at >= start; at -= 1) {
+    const flipped = otherCase(id[at]!);
+    if (flipped !== id[at] && alphabet.includes(flipped)) return id.slice(0, at) + flipped + id.slice(at + 1);
+  }
+  return undefined;
+}
+
+/** The id with its last character replaced by the next one of its alphabet: well formed, and no existing resource's. */
+export function unknownIdLike(id: string): string {
+  const alphabet = alphabetOfId(id);
+  const last = id[id.length - 1] ?? alphabet[0]!;
+  const next = alphabet[(alphabet.indexOf(last) + 1) % alphabet.length]!;
+  return id.slice(0, -1) + next;
+}
+
+/** The id cut or extended (with characters of its alphabet) to exactly `length` characters. */
+export function idOfLength(id: string, length: number): string {
+  if (length <= id.length) return id.slice(0, length);
+  const alphabet = alphabetOfId(id);
+  let out = id;
+  for (let i = 0; out.length < length; i += 1) out += alphabet[(i * 7 + 3) % alphabet.length]!;
+  return out;
+}
+
+/** The id with its first character after the prefix written as a percent-escape ("est_A..." -> "est_%41..."). */
+export function idWithEscapedCharacter(id: string): string {
+  const at = shapeOfId(id)?.prefix.length ?? 0;
+  const code = id.charCodeAt(at).toString(16).toUpperCase().padStart(2, '0');
+  return `${id.slice(0, at)}%${code}${id.slice(at + 1)}`;
+}
+
+/** An id of another resource's shape, of the same length: right length, wrong prefix. */
+export function idOfAnotherKind(id: string): string {
+  const own = shapeOfId(id);
+  const other = Object.values(observed.identifiers)
+    .filter((entry): entry is IdentifierShape => typeof entry === 'object')
+    .find((shape) => shape.prefix !== '' && shape !== own && shape.prefix.length <= id.length);
+  if (!other) return `x${id.slice(1)}`;
+  return idOfLength(other.prefix, id.length);
+}
+
+/** "a.io": the shortest dotted host name. */
+const SHORTEST_DOTTED = 4;
+const LONGEST_LABEL = 63;
+const LETTERS = 'abcdefghijklmnopqrstuvwxyz';
+
+/**
+ * A host name of exactly `length` characters, shaped like one, so that only its length can be the
+ * reason a target refuses it: labels of at most 63 characters joined by dots, ending in "io";
+ * under four characters a single label of letters.
+ */
+export function hostNameOfLength(length: number): string {
+  if (!Number.isInteger(length) || length < 1) throw new RangeError(`a host name cannot have ${length} characters`);
+  if (length < SHORTEST_DOTTED) return LETTERS.slice(0, length);
+  const labels: string[] = [];
+  let remaining = length - 'io'.length - 1;
+  for (let n = 0; remaining > 0; n += 1) {
+    const size = remaining > LONGEST_LABEL ? Math.min(LONGEST_LABEL, remaining - 2) : remaining;
+    labels.push(labelOf(size, n));
+    remaining -= size + (remaining > size ? 1 : 0);
+  }
+  return [...labels, 'io'].join('.');
+}
+
+function labelOf(size: number, n: number): string {
+  let label = '';
+  for (let i = 0; label.length < size; i += 1) label += LETTERS[(i + n) % LETTERS.length]!;
+  return label;
+}

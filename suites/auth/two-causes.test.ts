@@ -1,0 +1,95 @@
+// Two causes of a refusal at once, on every operation where both can be made. The observed
+// reference orders authentication (401) before authorization (403), and both before the path, the
+// headers, the body and the state (400, 404, 409): a request with two of those is answered for the
+// first (auth.order), so that an unauthenticated caller learns nothing of which ids exist. Neither
+// the spec nor the reference orders the path, the body and the state among themselves: a request
+// with two of those gets the answer of either, and the title says so (errors.two-causes). Each
+// defect is a row of the matrix, applied one after the other; the positive control is the valid
+// request.
+import { conformance } from '../../harness/index.ts';
+import { checkOutcome, rowTitle } from '../../harness/suite/matrix.ts';
+import { operationNeeds, sharedRequest, successOf } from '../../harness/suite/requests.ts';
+import type { OperationCard, RequestTemplate } from '../../specs/cards/card.ts';
+import { cards } from '../../specs/cards/index.ts';
+import { baseTemplate, matrix, type MatrixRow, type RequestContext } from '../../specs/matrix/index.ts';
+import { role, type Need, type RoleName } from '../../harness/index.ts';
+
+/** Causes of a refusal, in the order the reference decides them; the last three are not ordered among themselves. */
+const ORDER = ['authentication', 'authorization', 'input'] as const;
+interface Cause {
+  order: (typeof ORDER)[number];
+  what: string;
+  status: number;
+  row: MatrixRow;
+  apply(t: RequestTemplate, c: RequestContext): RequestTemplate;
+  needs: Need[];
+}
+
+function rowOf(card: OperationCard, id: string): MatrixRow {
+  const row = matrix().operations[card.key].find((r) => r.id === `${card.key} ${id}`);
+  if (!row) throw new Error(`the matrix has no row "${card.key} ${id}"`);
+  return row;
+}
+
+/** The causes one operation's request can carry, each made by a row of its matrix. */
+function causesOf(card: OperationCard): Cause[] {
+  const from = (id: string, order: Cause['order'], what: string, status: number, needs: Need[] = []): Cause => {
+    const row = rowOf(card, id);
+    return { order, what, status, needs, row, apply: (t, c) => row.variant.apply(t, c) };
+  };
+  const param = Object.keys(card.params)[0]!;
+  const causes: Cause[] = [
+    from('authorization absent:absent valid', 'authentication', 'no Authorization header', 401),
+    from(
+      'token.scope.' + card.scope.value + ' other-owner:role-without-scope valid',
+      'authorization',
+      'the token of a client without the scope',
+      403,
+      [role(card.roleWithoutScope as RoleName)],
+    ),
+    from(`path.{${param}} other-owner:another-kind valid`, 'input', `a ${card.params[param]!.names} id of another resource's shape`, 400),
+    from(`path.{${param}} near-value:unknown valid`, 'input', `a ${card.params[param]!.names} id that names nothing`, 404),
+  ];
+  if (card.body) causes.push(from('body.ttl_sec other-type:type-string alone', 'input', 'ttl_sec of another type', 400));
+  return causes;
+}
+
+/** Two causes that can come together: not both on the credential. */
+function pairsOf(card: OperationCard): Array<[Cause, Cause]> {
+  const causes = causesOf(card);
+  const pairs: Array<[Cause, Cause]> = [];
+  causes.forEach((a, i) =>
+    causes.slice(i + 1).forEach((b) => {
+      const credential = (c: Cause) => c.order !== 'input';
+      const sameParam = a.what.includes(' id ') && b.what.includes(' id ');
+      if (!(credential(a) && credential(b)) && !sameParam) pairs.push([a, b]);
+    }),
+  );
+  return pairs;
+}
+
+for (const card of Object.values(cards)) {
+  const control = successOf(card.key);
+  for (const [a, b] of pairsOf(card)) {
+    const ordered = ORDER.indexOf(a.order) !== ORDER.indexOf(b.order);
+    const first = ORDER.indexOf(a.order) < ORDER.indexOf(b.order) ? a : b;
+    const check = ordered
+      ? { clause: 'auth.order', outcome: { kind: 'status' as const, status: first.status } }
+      : { clause: 'errors.two-causes', outcome: { kind: 'either' as const, statuses: [...new Set([a.status, b.status])] } };
+    const key = `${card.key}: two causes, ${a.what} and ${b.what}`;
+    const needs: Need[] = [...operationNeeds(card.key), ...a.needs, ...b.needs];
+    const title = rowTitle(
+      card.name,
+      check,
+      `${a.what} and ${b.what}${ordered ? ` (${first.order} first)` : ' (either: no order is known)'}`,
+    );
+    conformance(title, { operation: card.key, needs, requests: 0, shared: [key, sharedRequest.success(card.key)] }, async ({ target }) => {
+      await target.control('the valid request', () => control.send(target));
+      const context = target.context;
+      // A body cause varies the body it was made on (the field alone); the others vary the valid request.
+      const inBody = [a, b].find((cause) => cause.row.base !== 'valid');
+      const base = baseTemplate(card, inBody?.row.base ?? 'valid', (inBody ?? a).row.element, context);
+      checkOutcome(await target.sendTemplate(b.apply(a.apply(base, context), context), { shared: key, label: card.key }), check.outcome);
+    });
+  }
+}

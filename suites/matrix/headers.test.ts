@@ -1,0 +1,12 @@
+// The request model's header parameters and content type, varied by every operator that applies
+// (specs/matrix/families/headers.ts): the custom-domain header at its exact lengths, empty, padded,
+// twice. One test per row and clause.
+import { rowTests } from '../../harness/suite/matrix.ts';
+import { cards } from '../../specs/cards/index.ts';
+import { matrix, type ElementKind } from '../../specs/matrix/index.ts';
+
+const HEADERS: readonly ElementKind[] = ['header-param', 'content-type'];
+
+for (const card of Object.values(cards)) {
+  for (const row of matrix().operations[card.key]) if (HEADERS.includes(row.element.kind)) rowTests(card, row);
+}
