@@ -36,16 +36,20 @@ export interface PreflightOptions {
 export async function preflight(target: ResolvedTarget, options: PreflightOptions): Promise<Preflight> {
   const budget = new RequestBudget(PREFLIGHT_REQUESTS);
   const deadline = Date.now() + PREFLIGHT_REQUESTS * options.requestTimeoutMs + 1_000;
+  // The provider witnesses every token answer (counts what was minted, reads the quota header).
+  const witness: { tokens?: TokenProvider } = {};
   const http = new TargetHttp({
     budget,
     pacer: new RateLimitPacer({ share: 1, testDouble: true, deadline }),
     requestTimeoutMs: options.requestTimeoutMs,
     deadline,
+    onAnswer: (exchange) => witness.tokens?.witness(exchange),
   });
   const tokens = new TokenProvider(http, target, new SharedRequests(), {
     ...(options.tokenPolicy ? { policy: options.tokenPolicy } : {}),
     validUntil: options.deadline + TOKEN_REUSE_MARGIN_MS,
   });
+  witness.tokens = tokens;
   const done = (probe?: RateLimitObservation): Preflight => ({
     requests: budget.used,
     ...(probe ? { probe } : {}),

@@ -72,6 +72,8 @@ export function runtimeFor(settings: RunSettings): Runtime {
     requestTimeoutMs: settings.requestTimeoutMs,
     deadline: settings.deadline,
     onSend: (request, { retry }) => {
+      // Any token request meant to mint (the token endpoint's tests send their own) keeps to --max-tokens.
+      built.tokens.refuseUnaffordable(request);
       built.current?.countLabel(request);
       const key = shared.attributedTo;
       if (key !== undefined) shared.count(key);
@@ -80,6 +82,7 @@ export function runtimeFor(settings: RunSettings): Runtime {
     onAnswer: (exchange) => {
       const key = shared.attributedTo;
       if (key !== undefined) shared.witness(key, exchange);
+      built.tokens.witness(exchange);
       built.observer?.(exchange, key);
     },
   });

@@ -5,12 +5,14 @@
 // each role's token is got once per run (a shared request) and, with the token cache, reused from
 // an earlier run while it lives past this run's bound (token-cache.ts). Only the tests of the
 // token endpoint itself mint on purpose: the exchange they read (`issued`) is this run's own mint.
-// Every mint is counted against --max-tokens, and the quota header the endpoint sends is kept: a
-// client whose quota it says is spent is not asked again before it resets.
+// Every answer of the token endpoint is witnessed (the runtime hands each one over, whoever sent it:
+// the tests of the token endpoint send their own requests): a token issued is counted, the quota
+// header kept. A request meant to mint (a known client's id and secret) is refused before it is
+// sent when --max-tokens is spent, or while the client's quota header says its quota is.
 import { decodeJwt } from 'jose';
 import { tokenPath } from '../specs/index.ts';
 import { HarnessError } from './errors.ts';
-import type { Exchange, TargetHttp } from './http.ts';
+import type { Exchange, OutgoingRequest, TargetHttp } from './http.ts';
 import { sharedKeys } from './plan.ts';
 import { redactor } from './redact.ts';
 import type { ForeignClient, ResolvedTarget, RoleName, TokenPolicy } from './settings.ts';
@@ -54,6 +56,8 @@ export class TokenProvider {
   /** Clients whose quota header said a bucket is spent, and until when. */
   readonly #spentUntil = new Map<string, { until: number; header: string }>();
   readonly use: TokenUse = { minted: 0, reused: 0, quotas: {} };
+  /** The target's clients (roles and alternatives): their names for the report, their secrets to tell a request meant to mint. */
+  readonly #clients = new Map<string, { name: string; secret: string }>();
 
   constructor(http: TargetHttp, target: ResolvedTarget, shared: SharedRequests, options: TokenProviderOptions) {
     this.#http = http;
@@ -62,6 +66,37 @@ export class TokenProvider {
     this.#policy = options.policy;
     this.#cache = options.policy?.cacheDir !== undefined ? new TokenCache(options.policy.cacheDir) : undefined;
     this.#validUntil = options.validUntil;
+    const { otherAudience, otherTenant } = target.tokenAlternatives;
+    for (const [name, client] of [
+      ['other_tenant', otherTenant],
+      ['other_audience', otherAudience],
+      ...Object.entries(target.roles),
+    ] as const) {
+      if (client) this.#clients.set(client.clientId, { name, secret: client.clientSecret });
+    }
+  }
+
+  /**
+   * An answer of the token endpoint, whoever sent it: a token it issued is counted, its quota
+   * header kept (a spent quota stops further requests of that client until it resets).
+   */
+  witness(exchange: Exchange): void {
+    if (exchange.request.label !== 'token') return;
+    if (exchange.status === 200 && accessTokenOf(exchange.json) !== undefined) this.use.minted += 1;
+    const header = exchange.headers[QUOTA_HEADER];
+    if (header === undefined) return;
+    const clientId = tokenFieldsOf(exchange.request).get('client_id') ?? '';
+    this.use.quotas[this.#clients.get(clientId)?.name ?? 'another client'] = { header, at: exchange.at };
+    const until = quotaSpentUntil(header, exchange.at);
+    if (until !== undefined) this.#spentUntil.set(clientId, { until, header });
+  }
+
+  /** Refuses, before it is sent, a token request meant to mint when --max-tokens or the client's quota is spent. */
+  refuseUnaffordable(request: OutgoingRequest): void {
+    if (request.label !== 'token') return;
+    const fields = tokenFieldsOf(request);
+    const client = this.#clients.get(fields.get('client_id') ?? '');
+    if (client && fields.get('client_secret') === client.secret) this.#affordable(client.name, fields.get('client_id')!);
   }
 
   /** The token endpoint URL the spec names. */
@@ -192,41 +227,35 @@ export class TokenProvider {
     }
   }
 
-  /** Sends a token request; one meant to mint is refused first when --max-tokens or the client's quota is spent. */
-  async #send(who: string, clientId: string, meantToMint: boolean, request: Parameters<TargetHttp['send']>[0]): Promise<Exchange> {
-    if (meantToMint) {
-      const max = this.#policy?.maxTokens;
-      const minted = (this.#policy?.mintedBefore ?? 0) + this.use.minted;
-      if (max !== undefined && minted >= max) {
-        throw new HarnessError(
-          'TOKEN_BUDGET',
-          `--max-tokens ${max} is spent (${minted} minted this run); no more tokens are minted (a token for ${who} was needed)`,
-        );
-      }
-      const spent = this.#spentUntil.get(clientId);
-      if (spent && spent.until > Date.now()) {
-        throw new HarnessError(
-          'TOKEN_QUOTA',
-          `the token quota of ${who}'s client is spent (${describeQuota(spent.header)}); no token is asked for before it resets`,
-        );
-      }
+  #affordable(who: string, clientId: string): void {
+    const max = this.#policy?.maxTokens;
+    const minted = (this.#policy?.mintedBefore ?? 0) + this.use.minted;
+    if (max !== undefined && minted >= max) {
+      throw new HarnessError(
+        'TOKEN_BUDGET',
+        `--max-tokens ${max} is spent (${minted} minted this run); no more tokens are minted (a token for ${who} was needed)`,
+      );
     }
-    const exchange = await this.#http.send(request);
-    const header = exchange.headers[QUOTA_HEADER];
-    if (header !== undefined) {
-      this.use.quotas[who] = { header, at: exchange.at };
-      const until = quotaSpentUntil(header, exchange.at);
-      if (until !== undefined) this.#spentUntil.set(clientId, { until, header });
+    const spent = this.#spentUntil.get(clientId);
+    if (spent && spent.until > Date.now()) {
+      throw new HarnessError(
+        'TOKEN_QUOTA',
+        `the token quota of ${who}'s client is spent (${describeQuota(spent.header)}); no token is asked for before it resets`,
+      );
     }
-    return exchange;
   }
 
-  /** The token an exchange issued, if any: counted, redacted from now on, and kept in the cache under `key`. */
+  /** Sends a token request; one meant to mint is refused first when --max-tokens or the client's quota is spent. */
+  async #send(who: string, clientId: string, meantToMint: boolean, request: OutgoingRequest): Promise<Exchange> {
+    if (meantToMint) this.#affordable(who, clientId);
+    return this.#http.send(request);
+  }
+
+  /** The token an exchange issued, if any: redacted from now on, and kept in the cache under `key` (`witness` counts it). */
   #issuedBy(exchange: Exchange, key: TokenCacheKey | undefined): string | undefined {
     const token = exchange.status === 200 ? accessTokenOf(exchange.json) : undefined;
     if (token === undefined) return undefined;
     redactor.add(token);
-    this.use.minted += 1;
     const expiresAt = expiryOf(exchange, token);
     if (key && expiresAt !== undefined) this.#cache?.put(key, token, expiresAt);
     return token;
@@ -334,4 +363,19 @@ function sendable(token: string): string {
 function accessTokenOf(json: unknown): string | undefined {
   const token = (json as { access_token?: unknown } | undefined)?.access_token;
   return typeof token === 'string' && token.length > 0 ? token : undefined;
+}
+
+/** The fields of a token request: its form or JSON body, or the query of a GET. */
+function tokenFieldsOf(request: OutgoingRequest): URLSearchParams {
+  if (request.body === undefined) return new URL(request.url).searchParams;
+  try {
+    const json: unknown = JSON.parse(request.body);
+    if (json !== null && typeof json === 'object' && !Array.isArray(json))
+      return new URLSearchParams(
+        Object.entries(json).flatMap(([k, v]): Array<[string, string]> => (typeof v === 'string' ? [[k, v]] : [])),
+      );
+  } catch {
+    // Not JSON: a form.
+  }
+  return new URLSearchParams(request.body);
 }
