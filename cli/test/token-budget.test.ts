@@ -23,8 +23,8 @@ const runs: Array<{ finished: Finished; issued: number; out: string }> = [];
 async function conformance(name: string, extra: string[] = []): Promise<{ finished: Finished; issued: number; out: string }> {
   const before = mock.components.tokenQuotas.issued;
   const out = join(work, name);
-  // The mock's in-process bucket (200) takes two buckets and a few more to exhaust.
-  const args = ['--target-file', target.path, '--out', out, '--exhaustion-max', '450', ...extra];
+  // The tests that get tokens of every role, and the token endpoint's: a short run (INCOMPLETE, being filtered).
+  const args = ['--target-file', target.path, '--out', out, '--operation', 'token,vault', ...extra];
   const finished = await run('cli/conformance.ts', args, {
     ...target.env,
     XDG_CACHE_HOME: cacheHome,
@@ -46,8 +46,7 @@ afterAll(async () => {
 describe('the token cache', () => {
   it('lets a second run within the token lifetime mint only what the token endpoint tests need', () => {
     const [first, second] = runs;
-    expect(first!.finished.code).toBe(0);
-    expect(second!.finished.code).toBe(0);
+    for (const { out } of [first!, second!]) expect(resultsOf(out).tests.filter((t) => t.state === 'failed')).toEqual([]);
     // Every token the second run got minted is one a test of the token endpoint asked for itself.
     const minting = resultsOf(second!.out).tests.filter((t) => (t.tokens?.minted ?? 0) > 0);
     expect(minting.map((t) => t.clause?.split('.')[0])).toEqual(minting.map(() => 'token'));
@@ -81,7 +80,7 @@ describe('the token cache', () => {
 
   it('is left alone with --no-token-cache: every token minted again', async () => {
     const uncached = await conformance('uncached', ['--no-token-cache']);
-    expect(uncached.finished.code).toBe(0);
+    expect(resultsOf(uncached.out).tests.filter((t) => t.state === 'failed')).toEqual([]);
     expect(uncached.issued).toBe(runs[0]!.issued);
     expect(uncached.finished.stdout).toMatch(/^tokens: \d+ minted, 0 reused; token cache: off \(--no-token-cache\)$/m);
   }, 120_000);
