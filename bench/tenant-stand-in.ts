@@ -57,8 +57,6 @@ const OTHER_CLIENT_EVERY_MS = 2_000;
 const AFTER_THE_SUITE_MS = 20_000;
 /** Tokens each client may be issued, per hour and per day: enough for several runs, and sent in the quota header. */
 const TOKEN_QUOTA = { perHour: 50, perDay: 500 };
-/** The suite's share of the rate limit (its default): the floor it leaves others is Limit x (1 - share). */
-const RATE_SHARE = 0.5;
 
 interface Row {
   profile: string;
@@ -321,8 +319,6 @@ function rowOf(
   const exhaustionStart = Math.min(...exhaustion, Number.POSITIVE_INFINITY);
   // The exhaustion's effect lasts until the bucket it emptied has refilled.
   const exhaustionEffectEnd = Math.max(...exhaustion, exhaustionStart) + (profile.bucketSize / profile.refillPerSecond) * 1000;
-  const ownAnswers = results.tests.flatMap((t) => t.rateLimit).filter((p) => p.at < exhaustionStart && p.remaining !== undefined);
-  const limit = ownAnswers.find((p) => p.limit !== undefined)?.limit;
   const mine = reads.filter((r) => r.at >= finished.startedAt && r.at < nextRunAt);
   const tooMany = (from: number, to: number) => mine.filter((r) => r.status === 429 && r.at >= from && r.at < to).length;
   const gating = results.clauses.filter((c) => c.gating);
@@ -335,8 +331,8 @@ function rowOf(
     requests: results.requests,
     wallS: finished.wallS,
     waitedS: results.info.waitedMs / 1000,
-    lowestRemaining: ownAnswers.length > 0 ? Math.min(...ownAnswers.map((p) => p.remaining!)) : undefined,
-    floor: limit === undefined ? undefined : Math.min(limit - 1, Math.ceil(limit * (1 - RATE_SHARE))),
+    lowestRemaining: results.info.pacing?.lowestRemaining,
+    floor: results.info.pacing?.floor,
     suite429s: results.info.unplanned429s,
     minted: tokens?.minted ?? 0,
     reused: tokens?.reused ?? 0,

@@ -176,6 +176,7 @@ export async function conformanceRun(options: ConformanceOptions, io: RunIo): Pr
       ...(stoppedEarly ? { stoppedEarly } : {}),
       tokens: tokenReportOf(tokens, checked, ran),
       confirmations: confirmationTally(ran, plan.confirmationReserve),
+      ...(ran.findLast((t) => t.pacing)?.pacing ? { pacing: ran.findLast((t) => t.pacing)!.pacing! } : {}),
     });
 
     let result: RunResult;

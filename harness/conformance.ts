@@ -20,6 +20,7 @@ import { expect, inject, test, type TestContext } from 'vitest';
 import { parseClauseTag } from '../specs/index.ts';
 import { evaluatePlan, PLANNING, skipNote, type EvaluatedPlan, type PlanContext, type PlanRegistry, type TestPlan } from './plan.ts';
 import { confirmFailure, type Confirmation, type FailedTest } from './confirm.ts';
+import type { PacingReport } from './pacer.ts';
 import { readRateLimitHeaders } from './rate-limit-headers.ts';
 import { runtimeFor } from './runtime.ts';
 import { SkipRequest, TargetSession } from './session.ts';
@@ -59,6 +60,8 @@ declare module '@vitest/runner' {
     matrix?: Record<string, BodyOutcome>;
     /** The rate-limit headers of each answer of the management interface the test saw, in order. */
     rateLimit?: RateLimitPoint[];
+    /** What the pacer knows of the target's rate limit once the test is done (harness/pacer.ts). */
+    pacing?: PacingReport;
     /** A gating failure sent once more before the verdict, and what came of it (harness/confirm.ts). */
     confirmation?: Confirmation;
     /** Tokens this test minted and reused, quota headers seen meanwhile, the token cache's problems. */
@@ -173,6 +176,7 @@ async function runBody(
       context.task.meta.waitedMs = runtime.pacer.waitedMs - waitedBefore;
       context.task.meta.unplanned429s = runtime.pacer.unplanned429s - unplannedBefore;
       context.task.meta.rateLimit = runtime.answers.slice(answersBefore).map(rateLimitPoint);
+      context.task.meta.pacing = runtime.pacer.report();
       const { minted, reused, quotas } = runtime.tokens.use;
       context.task.meta.tokens = {
         minted: minted - tokensBefore.minted,

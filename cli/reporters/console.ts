@@ -4,6 +4,7 @@
 import { redactor } from '../../harness/redact.ts';
 import { observed } from '../../specs/index.ts';
 import { bothAnswers, confirmationLine, confirmationNote, notReproduced } from '../confirmation-report.ts';
+import { pacingLine, pacingProblems } from '../pacing-report.ts';
 import { quotaLine, tokensLine } from '../token-report.ts';
 import { unverifiedReasons, type RunResult } from './results.ts';
 
@@ -53,6 +54,10 @@ export function printRunSummary(result: RunResult, reportPaths: string[], print:
   say(
     `requests: ${result.requests} sent, ${requestsPlanned(info)}    waiting for the rate limit: ${(info.waitedMs / 1000).toFixed(1)} s    429s outside the exhaustion: ${info.unplanned429s}`,
   );
+  if (info.pacing) {
+    say(`rate limit: ${pacingLine(info.pacing)}`);
+    for (const problem of pacingProblems(info.pacing)) say(`rate limit: ${problem}`);
+  }
   if (info.tokens) {
     say(`tokens: ${tokensLine(info.tokens)}`);
     const quota = quotaLine(info.tokens);

@@ -32,6 +32,8 @@ export function mergeShardResults(shards: RunResult[]): { result: RunResult } | 
     unplanned429s: sum((i) => i.unplanned429s),
     ...optional('tokens', mergeTokenReports(shards.map((s) => s.info.tokens))),
     ...optional('confirmations', mergeConfirmations(shards.map((s) => s.info.confirmations))),
+    // Each shard paced itself; the first one's account stands for the target's limit.
+    ...optional('pacing', shards.find((s) => s.info.pacing)?.info.pacing),
     ...(shards.some((s) => s.info.stoppedEarly)
       ? {
           stoppedEarly: shards

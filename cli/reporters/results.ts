@@ -6,6 +6,7 @@ import type { TestCase, TestModule } from 'vitest/node';
 import { clauses as registry, operationKeys, type ClauseLevel } from '../../specs/index.ts';
 import type { Confirmation } from '../../harness/confirm.ts';
 import type { RateLimitPoint } from '../../harness/conformance.ts';
+import type { PacingReport } from '../../harness/pacer.ts';
 import { leavesClauseUnverified, parseSkipNote, type EvaluatedPlan, type SkipCategory } from '../../harness/plan.ts';
 import { redactor } from '../../harness/redact.ts';
 import { citedClause } from '../tags.ts';
@@ -48,6 +49,8 @@ export interface TestOutcome {
   tokens?: TestTokenUse;
   /** Its gating failure sent once more before the verdict (harness/confirm.ts). */
   confirmation?: Confirmation;
+  /** What the pacer knew of the target's rate limit after this test (harness/pacer.ts). */
+  pacing?: PacingReport;
 }
 
 export type ClauseStatus = 'verified' | 'failed' | 'failed (known)' | 'partial' | 'not verified' | 'not selected' | 'not testable' | 'gap';
@@ -101,6 +104,8 @@ export interface RunInfo {
   tokens?: TokenReport;
   /** Failures sent once more: the plan's reserve for it, the requests spent, and the outcomes. */
   confirmations?: ConfirmationTally;
+  /** What the pacer learnt of the target's rate limit over the run (the last test's account). */
+  pacing?: PacingReport;
 }
 
 export interface ConfirmationTally {
@@ -192,6 +197,7 @@ function outcomeOf(test: TestCase, file: string, strict: boolean, baseline: Base
     rateLimit: meta.rateLimit ?? [],
     ...(meta.tokens ? { tokens: meta.tokens } : {}),
     ...(meta.confirmation ? { confirmation: meta.confirmation } : {}),
+    ...(meta.pacing ? { pacing: meta.pacing } : {}),
   };
 }
 

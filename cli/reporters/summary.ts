@@ -4,6 +4,7 @@
 // with its tests and status, per operation, and the skipped tests with their reasons.
 import { requestsPlanned } from './console.ts';
 import { bothAnswers, confirmationLine, confirmationNote, notReproduced } from '../confirmation-report.ts';
+import { pacingLine, pacingProblems } from '../pacing-report.ts';
 import { quotaLine, tokensLine } from '../token-report.ts';
 import { operationCoverage, unverifiedReasons, type ClauseStatus, type RunResult, type TestOutcome } from './results.ts';
 
@@ -50,6 +51,8 @@ export function renderSummary(result: RunResult): string {
     `| Requests | ${result.requests} sent, ${requestsPlanned(info)} |`,
     `| Waiting for the target's rate limit | ${(info.waitedMs / 1000).toFixed(1)} s |`,
     `| 429s outside the exhaustion | ${info.unplanned429s} |`,
+    ...(info.pacing ? [`| Rate limit | ${cell(pacingLine(info.pacing))} |`] : []),
+    ...(info.pacing ? pacingProblems(info.pacing).map((problem) => `| Rate limit | ${cell(problem)} |`) : []),
     ...(info.tokens ? [`| Tokens | ${cell(tokensLine(info.tokens))} |`] : []),
     ...(info.tokens && quotaLine(info.tokens) ? [`| Token quota | ${cell(quotaLine(info.tokens)!)} |`] : []),
     ...(info.tokens?.problems ?? []).map((problem) => `| Token cache | ${cell(problem)} |`),
