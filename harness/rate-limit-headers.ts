@@ -3,15 +3,18 @@
 //
 // What the pacer may use is judged here, once per answer: a value that is not a whole number, a
 // Limit of 0 or one that differs from earlier answers, a Remaining above the Limit, a Reset before
-// the answer's Date or further after it than a bucket can take to add one request
-// (observed.rate_limit.reset_within_seconds: this also catches a Reset in milliseconds and one past
-// what a date can hold) is left out and named. The clauses that bear on the headers are checked
+// the answer's Date or more than a day after it (no bucket takes a day to add one request; this
+// catches a Reset in milliseconds and one past what a date can hold) is left out and named. A Reset
+// within the day is believed, even past observed.rate_limit.reset_within_seconds (which the
+// consistency clause checks): a target that says nothing is left for an hour is waited for, or
+// reported up front as keeping the suite past its bound, never flooded. The clauses that bear on the headers are checked
 // by the rate-limit suites; this only keeps the pacer from sleeping, flooding or crashing on them.
 import { observed } from '../specs/index.ts';
 import type { RateLimitObservation } from './settings.ts';
 
 const names = observed.rate_limit.headers;
-const RESET_WITHIN_SECONDS = observed.rate_limit.reset_within_seconds.value;
+/** A Reset further ahead than this is not the Unix second of the next request. */
+const RESET_HORIZON_SECONDS = 86_400;
 const MS_PER_SECOND = 1000;
 
 export interface RateLimitValues {
@@ -83,10 +86,10 @@ export function judgeRateLimitHeaders(headers: Record<string, string>, atMs: num
     const dateSeconds = Math.floor(answerMs / MS_PER_SECOND);
     if (reset < dateSeconds) {
       problems.push({ header: 'reset', text: `${names.reset} ${reset} is before the answer's time (${dateSeconds})` });
-    } else if (reset > dateSeconds + RESET_WITHIN_SECONDS) {
+    } else if (reset > dateSeconds + RESET_HORIZON_SECONDS) {
       problems.push({
         header: 'reset',
-        text: `${names.reset} ${reset} is more than ${RESET_WITHIN_SECONDS} s after the answer's time (${dateSeconds}): not a Unix time in seconds of the next request`,
+        text: `${names.reset} ${reset} is more than a day after the answer's time (${dateSeconds}): not the Unix second of the next request`,
       });
     } else {
       judged.resetAtMs = atMs + (reset * MS_PER_SECOND - answerMs);

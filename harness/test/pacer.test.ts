@@ -216,12 +216,12 @@ describe('RateLimitPacer where it cannot read the bucket', () => {
     [
       'a Reset past what a date can hold',
       (h: Record<string, string>) => ({ ...h, 'x-ratelimit-reset': '999999999999999' }),
-      /^X-RateLimit-Reset 999999999999999 is more than 60 s after the answer's time/,
+      /^X-RateLimit-Reset 999999999999999 is more than a day after the answer's time/,
     ],
     [
       'a Reset in milliseconds',
       (h: Record<string, string>) => ({ ...h, 'x-ratelimit-reset': `${Number(h['x-ratelimit-reset']) * 1000}` }),
-      /is more than 60 s after/,
+      /is more than a day after/,
     ],
     [
       'a negative Remaining',
