@@ -210,7 +210,11 @@ export class RateLimitPacer {
     const rate = this.#rate();
     const refill = rate.source === 'default' ? this.#safeRate() : rate.perSecond;
     const gain = Math.max(refill - this.#others, refill * SLOWEST_RATE);
-    const firstAt = last.resetAtMs !== undefined && last.resetAtMs > last.atMs ? last.resetAtMs + RESET_MARGIN_MS : last.atMs + 1000 / gain;
+    // The next request comes back by Reset (rounded up to its second) and, where the refill is
+    // known, by one refill interval after the answer (Remaining rounds down): the sooner bound.
+    const byRefill = last.atMs + 1000 / gain;
+    const byReset = last.resetAtMs !== undefined && last.resetAtMs > last.atMs ? last.resetAtMs + RESET_MARGIN_MS : undefined;
+    const firstAt = byReset === undefined ? byRefill : rate.source === 'default' ? byReset : Math.min(byReset, byRefill);
     return Math.max(0, Math.ceil(firstAt + ((needed - 1) * 1000) / gain - now));
   }
 

@@ -125,6 +125,12 @@ describe('RateLimitPacer alone on a free-tier tenant (10 requests, 2 a second)',
     expect(run.pacer.estimate().othersPerSecond).toBeLessThan(0.1);
   });
 
+  it("on a bucket of 2 runs at the refill, not at Reset's whole seconds", async () => {
+    const run = await shareTenant(new SimulatedBucket(2, 2), 60, { declaredRate: 2 });
+    expect(run.elapsedMs / 1000).toBeLessThan(fastest(60, 2, 2, 1) * 1.15);
+    expect(Math.min(...run.suiteRemaining)).toBe(1);
+  });
+
   it('with a share of 0.25 (two shards of 0.5), leaves a larger floor', async () => {
     const run = await shareTenant(new SimulatedBucket(10, 2), 60, { share: 0.25, declaredRate: 2 });
     expect(floorOf(10, 0.25)).toBe(8);
