@@ -1,8 +1,10 @@
 // A gating failure is confirmed before it fails the release: one failed exchange may be the
 // target's fault or a one-off of the way there (a gateway's transient 5xx, a reset connection).
 // When the test's requests are safe to send again (refusals and reads: no write, no mint, no
-// spending the rate limit on purpose), its body runs once more, its shared requests sent afresh
-// (tokens and the JWKS are reused: they are credentials, not what failed). A failure that comes
+// spending the rate limit on purpose), its body runs once more, its shared requests sent afresh.
+// Reused rather than sent again: credentials (tokens, the JWKS) and every shared request the target
+// accepted that is not a read (a refusal's positive control, a write or a mint: it stands, and
+// sending it again would write or mint again). A failure that comes
 // back is confirmed; one that does not is "not reproduced", shown with both exchanges, and its
 // clause is not verified (the verdict is INCOMPLETE, never PASS). Confirmations spend a reserve of
 // requests the plan counts (settings.confirmation.reserve); past it, failures stay as they are.
@@ -39,6 +41,8 @@ export interface FailedTest {
   error: unknown;
   /** The method and status of every answer the failed run got, and the shared key each was for. */
   answers: ReadonlyArray<{ method: string; status: number; sharedKey: string | undefined }>;
+  /** The positive control the failed run's refusals stood on: the test asserts refusals. */
+  controlled: string | undefined;
   /** Runs the test's body against a session. */
   rerun: (session: TargetSession) => Promise<void>;
 }
@@ -48,9 +52,9 @@ export async function confirmFailure(failed: FailedTest): Promise<Confirmation |
   const { runtime, plan } = failed;
   const reserve = runtime.settings.confirmation?.reserve;
   if (reserve === undefined || !gates(failed.title, runtime.settings.strict)) return undefined;
-  const unsafe = whyNotRepeatable(plan, failed.answers, runtime.shared);
+  const unsafe = whyNotRepeatable(failed);
   if (unsafe) return { outcome: 'not confirmed', requests: 0, reason: unsafe };
-  const resent = resentKeys(plan);
+  const resent = resentKeys(plan, runtime.shared);
   const cost = plan.requests + resent.reduce((sum, key) => sum + Math.max(1, runtime.shared.answersOf(key).length), 0);
   if (runtime.confirmationSpent + cost > reserve) {
     return {
@@ -60,8 +64,8 @@ export async function confirmFailure(failed: FailedTest): Promise<Confirmation |
     };
   }
 
-  // The same runtime, but shared requests fetched anew (tokens and the JWKS still come from the run's).
-  const confirming = Object.create(runtime, { shared: { value: new SharedRequests() } }) as Runtime;
+  // The same runtime, but the shared requests it sends again fetched anew.
+  const confirming = Object.create(runtime, { shared: { value: new ResendingShared(runtime.shared, new Set(resent)) } }) as Runtime;
   const session = new ConfirmingSession(confirming, failed.title, plan);
   const again: Exchange[] = [];
   const usedBefore = runtime.budget.used;
@@ -100,28 +104,29 @@ function gates(title: string, strict: boolean): boolean {
 }
 
 /** Why sending a test's requests again could change the target, or spend what is not the suite's. */
-function whyNotRepeatable(plan: EvaluatedPlan, answers: FailedTest['answers'], shared: SharedRequests): string | undefined {
-  if (plan.writes) return 'it writes; its requests are not sent twice';
+function whyNotRepeatable({ plan, answers, controlled }: FailedTest): string | undefined {
   if (plan.exhaustion) return "it spends the target's rate limit on purpose";
-  if (plan.shared.some((key) => key.startsWith(sharedKeys.tokenExchange(''))))
+  // A test that asserts refusals stands on a positive control, reused; one that does not and
+  // writes or reads a mint's exchange is about that write or mint itself.
+  if (controlled === undefined && plan.writes) return 'it writes; its requests are not sent twice';
+  if (controlled === undefined && plan.shared.some((key) => key.startsWith(sharedKeys.tokenExchange(''))))
     return "it reads a token's issuing exchange: confirming it would mint another token";
-  const seen = [...answers.filter((a) => !isCredential(a.sharedKey)), ...resentKeys(plan).flatMap((key) => shared.answersOf(key))];
-  const accepted = seen.find((a) => !READS.has(a.method.toUpperCase()) && a.status >= 200 && a.status < 300);
-  return accepted
-    ? `the target accepted one of its ${accepted.method} requests (${accepted.status}): sent again it would write or mint again`
+  const own = answers.filter((a) => a.sharedKey === undefined).find(accepted);
+  return own
+    ? `the target accepted one of its own ${own.method} requests (${own.status}): sent again it would write or mint again`
     : undefined;
+}
+
+/** An answer that changed something, or minted: a 2xx to anything but a read. */
+function accepted(answer: { method: string; status: number }): boolean {
+  return !READS.has(answer.method.toUpperCase()) && answer.status >= 200 && answer.status < 300;
 }
 
 const CREDENTIALS = new Set([...roleNames, 'other_audience', 'other_tenant'].map((name) => sharedKeys.token(name)).concat(sharedKeys.jwks));
 
-/** A shared request for credentials (a role's or an alternative's token, the JWKS): reused, never what failed. */
-function isCredential(key: string | undefined): boolean {
-  return key !== undefined && CREDENTIALS.has(key);
-}
-
-/** The shared requests a confirmation sends afresh: all but credentials and the exhaustion. */
-function resentKeys(plan: EvaluatedPlan): string[] {
-  return plan.shared.filter((key) => !isCredential(key) && key !== sharedKeys.exhaustion);
+/** The shared requests a confirmation sends again: all but credentials, the exhaustion and what the target accepted as a write or a mint. */
+function resentKeys(plan: EvaluatedPlan, shared: SharedRequests): string[] {
+  return plan.shared.filter((key) => !CREDENTIALS.has(key) && key !== sharedKeys.exhaustion && !shared.answersOf(key).some(accepted));
 }
 
 function messageOf(error: unknown): string {
@@ -139,6 +144,22 @@ function describeAnswers(answers: readonly Exchange[]): string[] {
   if (answers.length === 0) lines.push('(no request: every answer the test read was shared and reused)');
   if (answers.length > SHOWN_AGAIN) lines.push(`and ${answers.length - SHOWN_AGAIN} more answers`);
   return lines.map((line) => redactor.redact(line));
+}
+
+/** Shared requests for a confirmation: those in `resent` fetched anew, the others read from the run's. */
+class ResendingShared extends SharedRequests {
+  readonly #run: SharedRequests;
+  readonly #resent: ReadonlySet<string>;
+
+  constructor(run: SharedRequests, resent: ReadonlySet<string>) {
+    super();
+    this.#run = run;
+    this.#resent = resent;
+  }
+
+  override once<T>(key: string, identity: string, payer: string | undefined, fetch: () => Promise<T>): Promise<T> {
+    return this.#resent.has(key) ? super.once(key, identity, payer, fetch) : this.#run.once(key, identity, payer, fetch);
+  }
 }
 
 /** A session whose shared requests go to its own SharedRequests: requests sent for them are not its own. */

@@ -155,6 +155,7 @@ async function runBody(
       runtime,
       error,
       answers: answered,
+      controlled: session.controlled,
       rerun: (again) => body(withTarget(again)),
     });
     if (confirmation) context.task.meta.confirmation = confirmation;

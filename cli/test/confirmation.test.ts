@@ -95,6 +95,30 @@ describe('a target that fails every time', () => {
   }, 120_000);
 });
 
+describe('a refusal of a write that fails once', () => {
+  it('is sent once more, its positive control (a redelivery) reused, not sent again', async () => {
+    const fixtures = parse(readFileSync(join(root, 'targets', 'mock.yaml'), 'utf8')) as { fixtures: { event_stream: string } };
+    const unknownStream = (path: string) => !path.includes(`/${fixtures.fixtures.event_stream}/`);
+    const mock = await failing('redeliver', 1, unknownStream);
+    try {
+      const redeliveries = () => [...mock.store.streams()].flatMap((s) => [...s.events.values()]).reduce((n, e) => n + e.redeliveries, 0);
+      const { finished, out } = await conformance(
+        mock,
+        'refusal',
+        '[§7 redeliver.errors.404.stream] redelivery answers 404 to a request with the stream id well formed, naming no resource',
+      );
+      expect(finished.code).toBe(4);
+      expect(finished.stdout).toMatch(
+        /sent once more \(1 requests\), it passed; the answers:\n {4}POST \/api\/v2\/event-streams\/\S+ -> 404/,
+      );
+      expect(resultsOf(out).info.confirmations).toMatchObject({ requests: 1, notReproduced: 1 });
+      expect(redeliveries()).toBe(1);
+    } finally {
+      await mock.close();
+    }
+  }, 120_000);
+});
+
 describe('a failed write', () => {
   it('is not sent twice: its failure stands, not confirmed, with the reason', async () => {
     const mock = await failing('redeliver', 1, () => true);
