@@ -56,6 +56,8 @@ const MEASURE_SAMPLES = 200;
 const OTHERS_WINDOW_MS = 12_000;
 /** The slowest refill any published tier has: what the pacer assumes when nothing says more. */
 export const SAFE_REFILL_PER_SECOND = Math.min(...Object.values(observed.rate_limit.profiles).map((p) => p.refill_per_second));
+/** Round trips kept: the shortest of them is how long a request surely takes to reach the target. */
+const HALF_TRIPS_KEPT = 10;
 /** The safe rate is halved after each unplanned 429, down to this. */
 const SLOWEST_RATE = 0.05;
 
@@ -116,6 +118,9 @@ export class RateLimitPacer {
   #allowanceAt = 0;
   #backoff = 1;
   #lowestRemaining: number | undefined;
+  /** When the last paced request was sent, and half the last round trips (the way there). */
+  #sentAt: number | undefined;
+  #halfTrips: number[] = [];
   #waitedMs = 0;
   #unplanned429s = 0;
 
@@ -169,7 +174,14 @@ export class RateLimitPacer {
       this.#unplanned429s += 1;
       this.#backoff = Math.max(SLOWEST_RATE / SAFE_REFILL_PER_SECOND, this.#backoff / 2);
     }
-    const judged = judgeRateLimitHeaders(headers, this.#now(), this.#limit);
+    // The bucket was read when the target took the request, about half a round trip after it was
+    // sent; a paced request answered alone is dated there (an answer's own arrival would lose the
+    // refill of half a round trip on every request).
+    const now = this.#now();
+    const alone = !options.planned429 && this.#sentAt !== undefined && this.#sent === this.#answered;
+    if (alone) this.#halfTrips = [...this.#halfTrips.slice(-(HALF_TRIPS_KEPT - 1)), (now - this.#sentAt!) / 2];
+    const takenAt = alone ? (this.#sentAt! + now) / 2 : now;
+    const judged = judgeRateLimitHeaders(headers, takenAt, this.#limit);
     for (const problem of judged.problems) {
       if (this.#distrusted.has(problem.header)) continue;
       this.#distrusted.add(problem.header);
@@ -184,6 +196,7 @@ export class RateLimitPacer {
     if (delay > 0) await this.#wait(delay, what);
     this.#takeAllowance();
     this.#sent += 1;
+    this.#sentAt = this.#now();
   }
 
   /** Counts a request sent without pacing (the deliberate exhaustion). */
@@ -215,7 +228,9 @@ export class RateLimitPacer {
     const byRefill = last.atMs + 1000 / gain;
     const byReset = last.resetAtMs !== undefined && last.resetAtMs > last.atMs ? last.resetAtMs + RESET_MARGIN_MS : undefined;
     const firstAt = byReset === undefined ? byRefill : rate.source === 'default' ? byReset : Math.min(byReset, byRefill);
-    return Math.max(0, Math.ceil(firstAt + ((needed - 1) * 1000) / gain - now));
+    // The target takes the request on its way there: what refills meanwhile counts (the shortest way seen, to be safe).
+    const wayThere = this.#halfTrips.length > 0 ? Math.min(...this.#halfTrips) : 0;
+    return Math.max(0, Math.ceil(firstAt + ((needed - 1) * 1000) / gain - wayThere - now));
   }
 
   /** How long to wait before retrying a 429 (after Reset, as the official SDKs do). */

@@ -61,6 +61,7 @@ interface ShareOptions {
   testDouble?: boolean;
   deadlineMs?: number;
   declaredRate?: number;
+  roundTripMs?: number;
 }
 
 /** The suite sends `requests` paced requests, one at a time, while another client reads every `otherEveryMs`. */
@@ -88,8 +89,10 @@ async function shareTenant(bucket: SimulatedBucket, requests: number, options: S
   const run: Run = { suiteStatuses: [], suiteRemaining: [], otherStatuses: other.statuses, elapsedMs: 0, pacer };
   for (let i = 0; i < requests; i += 1) {
     await pacer.beforeSend('GET /api/v2/x');
+    // A round trip of `roundTripMs`, the target taking the request halfway.
+    advance((options.roundTripMs ?? 20) / 2);
     const answer = bucket.take();
-    advance(20); // a round trip
+    advance((options.roundTripMs ?? 20) / 2);
     pacer.observe(answer.headers, { status: answer.status });
     run.suiteStatuses.push(answer.status);
     run.suiteRemaining.push(Number(answer.headers['x-ratelimit-remaining']));
@@ -130,6 +133,18 @@ describe('RateLimitPacer alone on a free-tier tenant (10 requests, 2 a second)',
     expect(run.elapsedMs / 1000).toBeLessThan(fastest(60, 2, 2, 1) * 1.15);
     expect(Math.min(...run.suiteRemaining)).toBe(1);
   });
+
+  it.each([
+    [10, 5],
+    [2, 1],
+  ])(
+    'over round trips of 200 ms, runs at the refill of a bucket of %i without its own answers showing less than the floor (%i)',
+    async (limit, floor) => {
+      const run = await shareTenant(new SimulatedBucket(limit, 2), 100, { declaredRate: 2, roundTripMs: 200 });
+      expect(run.elapsedMs / 1000).toBeLessThan(fastest(100, limit, 2, floor) * 1.15);
+      expect(Math.min(...run.suiteRemaining)).toBe(floor);
+    },
+  );
 
   it('with a share of 0.25 (two shards of 0.5), leaves a larger floor', async () => {
     const run = await shareTenant(new SimulatedBucket(10, 2), 60, { share: 0.25, declaredRate: 2 });
