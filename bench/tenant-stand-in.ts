@@ -3,15 +3,20 @@
 // certificate the suite trusts through NODE_EXTRA_CA_CERTS), a target file that does not declare
 // a test double (so the suite treats it as someone's tenant), secrets from the environment,
 // every opt-in, the token alternatives a tenant can offer (an expired token captured earlier, a
-// client of another API of the tenant, a client of a second tenant), and the published
-// Management API limits: free (burst 10, 2 a second), free with a burst of 2, and production
-// (burst 50, 16 a second). Beside the suite, another client of the same tenant reads once every
-// two seconds, as another team's job would.
+// client of another API of the tenant, a client of a second tenant), a quota of issued tokens per
+// client (so the token endpoint sends its quota header), and the published Management API
+// limits: free (burst 10, 2 a second), free with a burst of 2, and production (burst 50, 16 a
+// second). Beside the suite, another client of the same tenant (the neighbour) reads once every
+// two seconds, as another team's job would: from before the suite starts, through the
+// exhaustion, and for a while after the suite ends.
 //
-// Per profile it prints: the verdict, requests, wall time, time spent waiting for the rate limit,
-// 429s the suite met outside the exhaustion, 429s the other client met (before the exhaustion,
-// and during it), and the gating clauses verified. Figures only: nothing here is a pass/fail of
-// time. Bounded: each run has its run timeout, and the script stops its servers when it ends.
+// Per run it prints: the verdict, requests, wall time, time spent waiting for the rate limit, the
+// lowest X-RateLimit-Remaining the suite's own answers saw outside the exhaustion against the
+// floor it leaves to others, 429s the suite met outside the exhaustion, tokens minted and reused
+// (each run keeps its token cache in the bench's own directory: `--runs 2` shows a second run
+// reusing the first's), and the neighbour's 429s before, during and after the exhaustion.
+// Figures only: nothing here is a pass/fail of time. Bounded: each run has its run timeout, the
+// neighbour stops a fixed time after the last run, and the script stops its servers when it ends.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -48,30 +53,41 @@ function profileOf(label: string, bucketSize: number, refillPerSecond: number): 
 }
 
 const OTHER_CLIENT_EVERY_MS = 2_000;
+/** The neighbour keeps reading this long after the last run (the bucket refills meanwhile). */
+const AFTER_THE_SUITE_MS = 20_000;
+/** Tokens each client may be issued, per hour and per day: enough for several runs, and sent in the quota header. */
+const TOKEN_QUOTA = { perHour: 50, perDay: 500 };
 
 interface Row {
   profile: string;
+  run: number;
   verdict: string;
   exit: number | null;
   requests: number;
   wallS: number;
   waitedS: number;
+  /** The lowest Remaining the suite's own answers showed outside the exhaustion, and the floor. */
+  lowestRemaining: number | undefined;
+  floor: number | undefined;
   suite429s: number;
-  other429sBefore: number;
-  other429sDuring: number;
-  otherReads: number;
+  minted: number;
+  reused: number;
+  quota: string;
+  neighbour: { before: number; during: number; after: number; reads: number };
   verified: string;
   unverified: string[];
 }
 
-const USAGE = `Usage: npm run bench:tenant -- [--profiles free,burst2,production] [--run-timeout S] [--measure-limits]
+const USAGE = `Usage: npm run bench:tenant -- [--profiles free,burst2,production] [--runs N] [--quiet] [--run-timeout S] [--measure-limits]
                                [--seed N] [--num-runs N] [--record] [--reports DIR]
 
 Runs the whole suite with every opt-in against the mock standing in for a real tenant over HTTPS,
 at the published free and production rate limits, beside another client reading every 2 s.
---measure-limits leaves the limits out of the target file, so the suite measures the refill.
+--runs N runs the suite N times in a row against each tenant (the later runs reuse the first's
+tokens); --quiet leaves the neighbour out (the tenant is the suite's alone); --measure-limits leaves the limits out of the target file, so the suite measures the refill.
 --seed, --num-runs and --record are handed to the suite; --reports DIR keeps each profile's
-reports in DIR/<profile> (bench/drift.ts compares them with a run against the embedded mock).`;
+reports in DIR/<profile> (DIR/<profile>-run-N from the second run on; bench/drift.ts compares
+them with a run against the embedded mock).`;
 
 async function main(): Promise<number> {
   const { values } = parseArgs({
@@ -79,6 +95,8 @@ async function main(): Promise<number> {
     options: {
       profiles: { type: 'string', default: 'free,burst2,production' },
       'run-timeout': { type: 'string', default: '300' },
+      runs: { type: 'string', default: '1' },
+      quiet: { type: 'boolean', default: false },
       'measure-limits': { type: 'boolean', default: false },
       seed: { type: 'string' },
       'num-runs': { type: 'string' },
@@ -92,39 +110,59 @@ async function main(): Promise<number> {
     return 0;
   }
   const wanted = values.profiles.split(',');
+  const runs = Number(values.runs);
+  if (!Number.isInteger(runs) || runs < 1 || runs > 5) throw new Error(`--runs needs an integer from 1 to 5, got "${values.runs}"`);
+  const suiteArgs = [
+    ...(values.seed !== undefined ? ['--seed', values.seed] : []),
+    ...(values['num-runs'] !== undefined ? ['--num-runs', values['num-runs']] : []),
+    ...(values.record ? ['--record'] : []),
+  ];
   const rows: Row[] = [];
   for (const name of wanted) {
     const profile = PROFILES[name];
     if (!profile) throw new Error(`unknown profile ${name}; use ${Object.keys(PROFILES).join(', ')}`);
-    const suiteArgs = [
-      ...(values.seed !== undefined ? ['--seed', values.seed] : []),
-      ...(values['num-runs'] !== undefined ? ['--num-runs', values['num-runs']] : []),
-      ...(values.record ? ['--record'] : []),
-    ];
-    const keep = values.reports === undefined ? undefined : join(values.reports, name);
-    rows.push(await standIn(profile, Number(values['run-timeout']), !values['measure-limits'], suiteArgs, keep));
+    rows.push(
+      ...(await standIn(profile, {
+        runs,
+        runTimeoutS: Number(values['run-timeout']),
+        declareLimits: !values['measure-limits'],
+        quiet: values.quiet,
+        suiteArgs,
+        keepReports: values.reports === undefined ? undefined : join(values.reports, name),
+      })),
+    );
   }
   process.stdout.write(
-    `\n| Profile | Verdict | Requests | Wall time | Waiting for the rate limit | Suite 429s outside the exhaustion | Other client's 429s (before / during the exhaustion, of its reads) | Gating clauses verified |\n|---|---|---|---|---|---|---|---|\n`,
+    `\n| Profile | Run | Verdict | Requests | Wall time | Waiting for the rate limit | Lowest Remaining / floor | Suite 429s outside the exhaustion | Tokens minted / reused | Neighbour's 429s before / during / after the exhaustion, of its reads | Gating clauses verified |\n|---|---|---|---|---|---|---|---|---|---|---|\n`,
   );
   for (const r of rows) {
     process.stdout.write(
-      `| ${r.profile} | ${r.verdict} | ${r.requests} | ${r.wallS.toFixed(0)} s | ${r.waitedS.toFixed(0)} s | ${r.suite429s} | ${r.other429sBefore} / ${r.other429sDuring} of ${r.otherReads} | ${r.verified} |\n`,
+      `| ${r.profile} | ${r.run} | ${r.verdict} | ${r.requests} | ${r.wallS.toFixed(0)} s | ${r.waitedS.toFixed(0)} s | ${r.lowestRemaining ?? '?'} / ${r.floor ?? '?'} | ${r.suite429s} | ${r.minted} / ${r.reused} | ${r.neighbour.before} / ${r.neighbour.during} / ${r.neighbour.after} of ${r.neighbour.reads} | ${r.verified} |\n`,
     );
   }
+  for (const r of rows) process.stdout.write(`\n${r.profile}, run ${r.run}: token quota: ${r.quota}`);
+  process.stdout.write('\n');
   for (const r of rows.filter((row) => row.unverified.length > 0))
-    process.stdout.write(`\n${r.profile}: not verified: ${r.unverified.join('; ')}\n`);
+    process.stdout.write(`\n${r.profile}, run ${r.run}: not verified: ${r.unverified.join('; ')}\n`);
   return 0;
 }
 
-/** `keepReports`: where the suite's reports go and stay (else a temporary directory, removed). */
+interface StandInOptions {
+  runs: number;
+  runTimeoutS: number;
+  declareLimits: boolean;
+  /** No neighbour: the tenant is the suite's alone. */
+  quiet: boolean;
+  /** Handed to the suite as they are (`--seed`, `--num-runs`, `--record`). */
+  suiteArgs: string[];
+  /** Where the reports go and stay (else the bench's temporary directory, removed). */
+  keepReports: string | undefined;
+}
+
 async function standIn(
   profile: Profile,
-  runTimeoutS: number,
-  declareLimits: boolean,
-  suiteArgs: string[] = [],
-  keepReports?: string,
-): Promise<Row> {
+  { runs, runTimeoutS, declareLimits, quiet, suiteArgs, keepReports }: StandInOptions,
+): Promise<Row[]> {
   const work = mkdtempSync(join(tmpdir(), 'tenant-stand-in-'));
   const keyFile = join(work, 'tenant-signing-key.pem');
   writeFileSync(keyFile, await exportPKCS8((await generateKeyPair('RS256', { extractable: true })).privateKey), { mode: 0o600 });
@@ -132,125 +170,207 @@ async function standIn(
     tls: true,
     signingKey: keyFile,
     rateLimit: { bucketSize: profile.bucketSize, refillPerSecond: profile.refillPerSecond },
+    tokenQuota: TOKEN_QUOTA,
     report: () => {},
   });
   const other = await createMockServer({ tls: true, fixtures: join(root, 'mock', 'fixtures', 'other-tenant.yaml'), report: () => {} });
   const certPath = tenant.tls?.certPath;
   if (!certPath) throw new Error('the stand-in has no certificate file to trust');
   const agent = new Agent({ connect: { ca: readFileSync(certPath, 'utf8') } });
+  let neighbour: Neighbour | undefined;
   try {
-    const fixtures = parse(readFileSync(join(root, 'mock', 'fixtures', 'default.yaml'), 'utf8')) as {
-      clients: Array<{ name: string; client_id: string; client_secret?: string }>;
-    };
-    const otherFixtures = parse(readFileSync(join(root, 'mock', 'fixtures', 'other-tenant.yaml'), 'utf8')) as typeof fixtures;
-    const client = (name: string, from = fixtures) => from.clients.find((c) => c.name === name)!;
-    const description = parse(readFileSync(join(root, 'targets', 'mock.yaml'), 'utf8')) as Record<string, unknown> & {
-      roles: Record<string, unknown>;
-      fixtures: { vault_connections: string[] };
-    };
-    const vaultConnection = description.fixtures.vault_connections[0]!;
-    delete description.test_double;
-    delete description.signing_key_file;
-    const env: Record<string, string> = {};
-    for (const [role, credentials] of Object.entries(description.roles as Record<string, { client_id: string; client_secret: string }>)) {
-      env[`STAND_IN_${role.toUpperCase()}_SECRET`] = credentials.client_secret;
-      description.roles[role] = { client_id: credentials.client_id, client_secret_env: `STAND_IN_${role.toUpperCase()}_SECRET` };
+    const { targetFile, env, vaultConnection, global } = await describeStandIn(
+      work,
+      tenant,
+      other,
+      keyFile,
+      declareLimits ? profile : undefined,
+    );
+    if (!quiet)
+      neighbour = startNeighbour(tenant, agent, vaultConnection, await tokenOf(tenant, agent, global.client_id, global.client_secret!));
+    const finished: Array<{ exit: number | null; wallS: number; out: string; startedAt: number }> = [];
+    for (let run = 1; run <= runs; run += 1) {
+      const out = keepReports === undefined ? join(work, `reports-${run}`) : run === 1 ? keepReports : `${keepReports}-run-${run}`;
+      process.stdout.write(`${profile.name}, run ${run}: running the suite against ${tenant.url} ...\n`);
+      const startedAt = Date.now();
+      const exit = await runSuite(
+        [
+          '--target-file',
+          targetFile,
+          '--allow-writes',
+          '--allow-rate-limit-exhaustion',
+          '--run-timeout',
+          String(runTimeoutS),
+          '--out',
+          out,
+          ...suiteArgs,
+        ],
+        // The token cache lives in the bench's directory: later runs reuse the first's tokens.
+        { ...env, NODE_EXTRA_CA_CERTS: certPath, XDG_CACHE_HOME: join(work, 'cache') },
+      );
+      finished.push({ exit, wallS: (Date.now() - startedAt) / 1000, out, startedAt });
     }
-    description.base_url = `${tenant.url}/api/v2`;
-    description.auth_url = tenant.url;
-    if (declareLimits) description.rate_limit = { limit: profile.bucketSize, refill_per_second: profile.refillPerSecond };
-    env.STAND_IN_EXPIRED_TOKEN = await capturedTokenSinceExpired(keyFile, tenant, client('global').client_id);
-    env.STAND_IN_REPORTS_SECRET = client('reports-client').client_secret!;
-    env.STAND_IN_OTHER_TENANT_SECRET = client('global', otherFixtures).client_secret!;
-    description.token_alternatives = {
-      expired_token_env: 'STAND_IN_EXPIRED_TOKEN',
-      other_audience: {
-        audience: 'https://reports-api.example.com/',
-        client_id: client('reports-client').client_id,
-        client_secret_env: 'STAND_IN_REPORTS_SECRET',
-      },
-      other_tenant: {
-        auth_url: other.url,
-        audience: `https://${other.tenantDomain}/api/v2/`,
-        client_id: client('global', otherFixtures).client_id,
-        client_secret_env: 'STAND_IN_OTHER_TENANT_SECRET',
-      },
-    };
-    const targetFile = join(work, 'stand-in.yaml');
-    writeFileSync(targetFile, stringify(description));
-
-    // Another client of the tenant, reading steadily for as long as the suite runs.
-    const reads: Array<{ at: number; status: number }> = [];
-    const token = await tokenOf(tenant, agent, client('global').client_id, client('global').client_secret!);
-    let reading = true;
-    const reader = (async () => {
-      while (reading) {
-        const at = Date.now();
-        const answer = await request(`${tenant.apiBaseUrl}/flows/vault/connections/${vaultConnection}`, {
-          dispatcher: agent,
-          headers: { authorization: `Bearer ${token}` },
-        }).catch(() => undefined);
-        if (answer) {
-          await answer.body.dump();
-          reads.push({ at, status: answer.statusCode });
-        }
-        await new Promise((resolve) => setTimeout(resolve, Math.max(0, at + OTHER_CLIENT_EVERY_MS - Date.now())));
-      }
-    })();
-
-    const out = keepReports ?? join(work, 'reports');
-    process.stdout.write(`${profile.name}: running the suite against ${tenant.url} ...\n`);
-    const started = Date.now();
-    const exit = await runSuite(
-      [
-        '--target-file',
-        targetFile,
-        '--allow-writes',
-        '--allow-rate-limit-exhaustion',
-        '--run-timeout',
-        String(runTimeoutS),
-        '--out',
-        out,
-        ...suiteArgs,
-      ],
-      { ...env, NODE_EXTRA_CA_CERTS: certPath },
-    );
-    const wallS = (Date.now() - started) / 1000;
-    reading = false;
-    await reader;
-
-    const results = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as RunResult;
-    const exhaustionStart = Math.min(
-      ...results.tests.filter((t) => t.paid['rate-limit exhaustion'] !== undefined).flatMap((t) => t.rateLimit.map((p) => p.at)),
-      Number.POSITIVE_INFINITY,
-    );
-    const gating = results.clauses.filter((c) => c.gating);
-    const row: Row = {
-      profile: profile.name,
-      verdict: results.verdict,
-      exit,
-      requests: results.requests,
-      wallS,
-      waitedS: results.info.waitedMs / 1000,
-      suite429s: results.info.unplanned429s,
-      other429sBefore: reads.filter((r) => r.status === 429 && r.at < exhaustionStart).length,
-      other429sDuring: reads.filter((r) => r.status === 429 && r.at >= exhaustionStart).length,
-      otherReads: reads.length,
-      verified: `${gating.filter((c) => c.status === 'verified').length} of ${gating.length}`,
-      unverified: gating
-        .filter((c) => c.status !== 'verified')
-        .map((c) => `${c.id} (${c.status}${c.reasons.length ? `: ${c.reasons.join(', ')}` : ''})`),
-    };
-    process.stdout.write(
-      `${profile.name}: ${row.verdict}, ${row.requests} requests, ${row.wallS.toFixed(0)} s, waited ${row.waitedS.toFixed(0)} s, suite 429s ${row.suite429s}, other client 429s ${row.other429sBefore} before / ${row.other429sDuring} during the exhaustion\n`,
-    );
-    return row;
+    // The neighbour reads on after the suite: the bucket refills, and its reads should succeed again.
+    if (neighbour) await new Promise((resolve) => setTimeout(resolve, AFTER_THE_SUITE_MS));
+    const reads = (await neighbour?.stop()) ?? [];
+    return finished.map((f, index) => {
+      const row = rowOf(profile, index + 1, f, reads, finished[index + 1]?.startedAt ?? Number.POSITIVE_INFINITY);
+      process.stdout.write(
+        `${profile.name}, run ${row.run}: ${row.verdict}, ${row.requests} requests, ${row.wallS.toFixed(0)} s, waited ${row.waitedS.toFixed(0)} s, lowest Remaining ${row.lowestRemaining ?? '?'} (floor ${row.floor ?? '?'}), tokens ${row.minted} minted / ${row.reused} reused, neighbour 429s ${row.neighbour.before} before / ${row.neighbour.during} during / ${row.neighbour.after} after the exhaustion\n`,
+      );
+      return row;
+    });
   } finally {
+    await neighbour?.stop();
     await agent.close();
     await tenant.close();
     await other.close();
     rmSync(work, { recursive: true, force: true });
   }
+}
+
+interface StandInDescription {
+  targetFile: string;
+  env: Record<string, string>;
+  vaultConnection: string;
+  global: { client_id: string; client_secret?: string };
+}
+
+/** targets/mock.yaml as someone's tenant: no test double, no signing key, secrets in the environment, the token alternatives. */
+async function describeStandIn(
+  work: string,
+  tenant: MockServer,
+  other: MockServer,
+  keyFile: string,
+  limits: Profile | undefined,
+): Promise<StandInDescription> {
+  const fixtures = parse(readFileSync(join(root, 'mock', 'fixtures', 'default.yaml'), 'utf8')) as {
+    clients: Array<{ name: string; client_id: string; client_secret?: string }>;
+  };
+  const otherFixtures = parse(readFileSync(join(root, 'mock', 'fixtures', 'other-tenant.yaml'), 'utf8')) as typeof fixtures;
+  const client = (name: string, from = fixtures) => from.clients.find((c) => c.name === name)!;
+  const description = parse(readFileSync(join(root, 'targets', 'mock.yaml'), 'utf8')) as Record<string, unknown> & {
+    roles: Record<string, unknown>;
+    fixtures: { vault_connections: string[] };
+  };
+  delete description.test_double;
+  delete description.signing_key_file;
+  const env: Record<string, string> = {};
+  for (const [role, credentials] of Object.entries(description.roles as Record<string, { client_id: string; client_secret: string }>)) {
+    env[`STAND_IN_${role.toUpperCase()}_SECRET`] = credentials.client_secret;
+    description.roles[role] = { client_id: credentials.client_id, client_secret_env: `STAND_IN_${role.toUpperCase()}_SECRET` };
+  }
+  description.base_url = `${tenant.url}/api/v2`;
+  description.auth_url = tenant.url;
+  if (limits) description.rate_limit = { limit: limits.bucketSize, refill_per_second: limits.refillPerSecond };
+  env.STAND_IN_EXPIRED_TOKEN = await capturedTokenSinceExpired(keyFile, tenant, client('global').client_id);
+  env.STAND_IN_REPORTS_SECRET = client('reports-client').client_secret!;
+  env.STAND_IN_OTHER_TENANT_SECRET = client('global', otherFixtures).client_secret!;
+  description.token_alternatives = {
+    expired_token_env: 'STAND_IN_EXPIRED_TOKEN',
+    other_audience: {
+      audience: 'https://reports-api.example.com/',
+      client_id: client('reports-client').client_id,
+      client_secret_env: 'STAND_IN_REPORTS_SECRET',
+    },
+    other_tenant: {
+      auth_url: other.url,
+      audience: `https://${other.tenantDomain}/api/v2/`,
+      client_id: client('global', otherFixtures).client_id,
+      client_secret_env: 'STAND_IN_OTHER_TENANT_SECRET',
+    },
+  };
+  const targetFile = join(work, 'stand-in.yaml');
+  writeFileSync(targetFile, stringify(description));
+  return { targetFile, env, vaultConnection: description.fixtures.vault_connections[0]!, global: client('global') };
+}
+
+interface Read {
+  at: number;
+  status: number;
+}
+
+interface Neighbour {
+  /** Stops reading (at once, or after the read in flight) and gives every read it made. */
+  stop(): Promise<Read[]>;
+}
+
+/** Another client of the tenant, reading a vault connection every OTHER_CLIENT_EVERY_MS until stopped. */
+function startNeighbour(tenant: MockServer, agent: Agent, vaultConnection: string, token: string): Neighbour {
+  const reads: Read[] = [];
+  let reading = true;
+  let wake: () => void = () => {};
+  const loop = (async () => {
+    while (reading) {
+      const at = Date.now();
+      const answer = await request(`${tenant.apiBaseUrl}/flows/vault/connections/${vaultConnection}`, {
+        dispatcher: agent,
+        headers: { authorization: `Bearer ${token}` },
+      }).catch(() => undefined);
+      if (answer) {
+        await answer.body.dump();
+        reads.push({ at, status: answer.statusCode });
+      }
+      await new Promise<void>((resolve) => {
+        wake = resolve;
+        setTimeout(resolve, Math.max(0, at + OTHER_CLIENT_EVERY_MS - Date.now()));
+      });
+    }
+  })();
+  return {
+    async stop() {
+      reading = false;
+      wake();
+      await loop;
+      return reads;
+    },
+  };
+}
+
+/** One run's figures, from its results.json and the neighbour's reads between its start and the next run's. */
+function rowOf(
+  profile: Profile,
+  run: number,
+  finished: { exit: number | null; wallS: number; out: string; startedAt: number },
+  reads: readonly Read[],
+  nextRunAt: number,
+): Row {
+  const results = JSON.parse(readFileSync(join(finished.out, 'results.json'), 'utf8')) as RunResult;
+  const exhaustion = results.tests
+    .filter((t) => t.paid['rate-limit exhaustion'] !== undefined)
+    .flatMap((t) => t.rateLimit.map((p) => p.at));
+  const exhaustionStart = Math.min(...exhaustion, Number.POSITIVE_INFINITY);
+  // The exhaustion's effect lasts until the bucket it emptied has refilled.
+  const exhaustionEffectEnd = Math.max(...exhaustion, exhaustionStart) + (profile.bucketSize / profile.refillPerSecond) * 1000;
+  const mine = reads.filter((r) => r.at >= finished.startedAt && r.at < nextRunAt);
+  const tooMany = (from: number, to: number) => mine.filter((r) => r.status === 429 && r.at >= from && r.at < to).length;
+  const gating = results.clauses.filter((c) => c.gating);
+  const tokens = results.info.tokens;
+  return {
+    profile: profile.name,
+    run,
+    verdict: results.verdict,
+    exit: finished.exit,
+    requests: results.requests,
+    wallS: finished.wallS,
+    waitedS: results.info.waitedMs / 1000,
+    lowestRemaining: results.info.pacing?.lowestRemaining,
+    floor: results.info.pacing?.floor,
+    suite429s: results.info.unplanned429s,
+    minted: tokens?.minted ?? 0,
+    reused: tokens?.reused ?? 0,
+    quota: tokens?.quotas.map((q) => `${q.client}: ${q.quota}`).join('; ') || '(no quota header)',
+    neighbour: {
+      before: tooMany(Number.NEGATIVE_INFINITY, exhaustionStart),
+      during: tooMany(exhaustionStart, exhaustionEffectEnd),
+      after: tooMany(exhaustionEffectEnd, Number.POSITIVE_INFINITY),
+      reads: mine.length,
+    },
+    verified: `${gating.filter((c) => c.status === 'verified').length} of ${gating.length}`,
+    unverified: gating
+      .filter((c) => c.status !== 'verified')
+      .map((c) => `${c.id} (${c.status}${c.reasons.length ? `: ${c.reasons.join(', ')}` : ''})`),
+  };
 }
 
 /** What a team would have captured earlier: a token of the tenant, since expired. */

@@ -25,6 +25,10 @@ export interface ConformanceOptions {
   rateShare: number;
   /** Most requests the rate-limit exhaustion may send; undefined: the default for the target. */
   exhaustionMax?: number;
+  /** Reuse tokens of earlier runs and keep this run's (false: --no-token-cache). */
+  tokenCache: boolean;
+  /** Most tokens the run may mint (--max-tokens); undefined: no bound. */
+  maxTokens?: number;
   outDir: string;
   grep?: string;
   grepInvert?: string;
@@ -110,6 +114,11 @@ Someone's tenant:
                                   it stops the run before the first request
   --exhaustion-max N              most requests the rate-limit exhaustion may send
                                   (default ${DEFAULTS.exhaustionMax}; the embedded mock's bucket against it)
+  --max-tokens N                  most tokens the run may mint; past it, tests that need a new
+                                  token are skipped (0: only tokens from the token cache)
+  --no-token-cache                mint every token, keep none (default: tokens are reused from
+                                  earlier runs while they live, in $XDG_CACHE_HOME or ~/.cache,
+                                  under mgmt-api-conformance/, encrypted with each client's secret)
   --request-timeout MS            timeout of each request (default ${DEFAULTS.requestTimeoutMs})
   --run-timeout S                 bound of the whole run in seconds (default ${DEFAULTS.runTimeoutSeconds})
 Reports:
@@ -144,6 +153,8 @@ const FLAGS = {
   'num-runs': { type: 'string' },
   'rate-share': { type: 'string' },
   'exhaustion-max': { type: 'string' },
+  'max-tokens': { type: 'string' },
+  'no-token-cache': { type: 'boolean' },
   grep: { type: 'string' },
   'grep-invert': { type: 'string' },
   operation: { type: 'string', multiple: true },
@@ -174,6 +185,8 @@ const RANGES = {
   // A timer cannot wait longer than 2^31 - 1 ms; a request or a run has no business near that.
   'request-timeout': { min: 1, max: 600_000 },
   'run-timeout': { min: 1, max: 86_400 },
+  // 0 is a run that mints nothing: every token from the cache, or none at all.
+  'max-tokens': { min: 0, max: 1_000_000 },
 } as const;
 
 function integer(name: keyof typeof RANGES, value: string | undefined): number | undefined {
@@ -270,6 +283,7 @@ export function parseConformanceOptions(argv: string[], env: NodeJS.ProcessEnv =
       `--run-timeout ${runTimeoutSeconds} s leaves no room for a request of --request-timeout ${requestTimeoutMs} ms: the run's bound must be longer than one request's`,
     );
   }
+  const maxTokens = integer('max-tokens', text('max-tokens'));
   return {
     ...(text('target-file') ? { targetFile: text('target-file')! } : {}),
     strict: boolean('strict', v.strict as boolean | undefined),
@@ -283,6 +297,8 @@ export function parseConformanceOptions(argv: string[], env: NodeJS.ProcessEnv =
     ...(numRuns !== undefined ? { numRuns } : {}),
     rateShare: fraction('rate-share', text('rate-share')) ?? DEFAULTS.rateShare,
     ...(exhaustionMax !== undefined ? { exhaustionMax } : {}),
+    tokenCache: !boolean('no-token-cache', v['no-token-cache'] as boolean | undefined),
+    ...(maxTokens !== undefined ? { maxTokens } : {}),
     outDir: text('out') ?? DEFAULTS.outDir,
     ...(text('grep') ? { grep: text('grep')! } : {}),
     ...(text('grep-invert') ? { grepInvert: text('grep-invert')! } : {}),

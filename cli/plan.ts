@@ -1,9 +1,20 @@
 // The request plan of a run, from the tests' evaluated plans: each runnable test's own requests,
 // each shared request once (a role's token, a read, one exhaustion at its cap), and the
 // preflight. `--list` prints it; the runner refuses a plan over --max-requests before sending.
+//
+// A token the token cache holds costs nothing. A role's token and the exchange that issued it
+// (what the token endpoint's tests read) cost one request between them: the run's one mint of
+// that token, unless the token came from the cache, when the exchange is a mint of its own.
 import { PREFLIGHT_REQUESTS, sharedKeys } from '../harness/runner.ts';
 import { clause, hasClause, parseClauseTag } from '../specs/index.ts';
 import type { PlannedTest } from './suite-runner.ts';
+
+/**
+ * Requests reserved to send gating failures once more before the verdict (harness/confirm.ts):
+ * enough for a few failures of a few requests each. A broken target fails more than that, and its
+ * verdict is FAIL after the first confirmed failure anyway.
+ */
+export const CONFIRMATION_RESERVE = 20;
 
 export interface RunPlan {
   tests: PlannedTest[];
@@ -12,23 +23,41 @@ export interface RunPlan {
   /** Each shared request and what it costs (the exhaustion: at most its cap). */
   shared: Map<string, number>;
   ownRequests: number;
+  /** Requests reserved to confirm failures (none when nothing runs). */
+  confirmationReserve: number;
   total: number;
 }
 
-export function planOf(tests: PlannedTest[], exhaustionMax: number): RunPlan {
+export function planOf(tests: PlannedTest[], exhaustionMax: number, cachedTokens: ReadonlySet<string> = new Set()): RunPlan {
   const runnable = tests.filter((t) => !t.plan.skip);
-  const shared = new Map<string, number>();
-  if (runnable.length > 0) shared.set(sharedKeys.token('global'), 1);
-  for (const test of runnable) for (const key of test.plan.shared) shared.set(key, key === sharedKeys.exhaustion ? exhaustionMax : 1);
+  const keys = new Set<string>(runnable.length > 0 ? [sharedKeys.token('global')] : []);
+  for (const test of runnable) for (const key of test.plan.shared) keys.add(key);
+  const cost = (key: string): number => {
+    if (key === sharedKeys.exhaustion) return exhaustionMax;
+    if (cachedTokens.has(key)) return 0;
+    const role = /^token exchange (.+)$/.exec(key)?.[1];
+    // The exchange is the role token's own mint when that token is in the plan and not cached.
+    if (
+      role !== undefined &&
+      key === sharedKeys.tokenExchange(role) &&
+      keys.has(sharedKeys.token(role)) &&
+      !cachedTokens.has(sharedKeys.token(role))
+    )
+      return 0;
+    return 1;
+  };
+  const shared = new Map([...keys].map((key) => [key, cost(key)] as const));
   const ownRequests = runnable.reduce((sum, t) => sum + t.plan.requests, 0);
   const sharedRequests = [...shared.values()].reduce((a, b) => a + b, 0);
+  const confirmationReserve = runnable.length > 0 ? CONFIRMATION_RESERVE : 0;
   return {
     tests,
     runnable,
     skipped: tests.filter((t) => t.plan.skip),
     shared,
     ownRequests,
-    total: ownRequests + sharedRequests + (runnable.length > 0 ? PREFLIGHT_REQUESTS : 0),
+    confirmationReserve,
+    total: ownRequests + sharedRequests + (runnable.length > 0 ? PREFLIGHT_REQUESTS : 0) + confirmationReserve,
   };
 }
 
@@ -52,18 +81,24 @@ function clauseLevelOf(title: string): string | undefined {
 }
 
 /** The tests --max-requests leaves out, by title with the reason, so that the rest fits in the budget; undefined when all fit. */
-export function leftOutByBudget(tests: PlannedTest[], budget: number, exhaustionMax: number): Record<string, string> | undefined {
-  const plan = planOf(tests, exhaustionMax);
+export function leftOutByBudget(
+  tests: PlannedTest[],
+  budget: number,
+  exhaustionMax: number,
+  cachedTokens: ReadonlySet<string> = new Set(),
+): Record<string, string> | undefined {
+  const plan = planOf(tests, exhaustionMax, cachedTokens);
   if (plan.total <= budget) return undefined;
-  const paid = new Set<string>([sharedKeys.token('global')]);
-  let spent = PREFLIGHT_REQUESTS + 1;
+  const global = sharedKeys.token('global');
+  const paid = new Set<string>([global]);
+  let spent = PREFLIGHT_REQUESTS + plan.confirmationReserve + (plan.shared.get(global) ?? 0);
   const leftOut: Record<string, string> = {};
   const ordered = plan.runnable
     .map((test, order) => ({ test, order }))
     .sort((a, b) => priorityOf(a.test) - priorityOf(b.test) || a.order - b.order);
   for (const { test } of ordered) {
     const fresh = test.plan.shared.filter((key) => !paid.has(key));
-    const cost = test.plan.requests + fresh.reduce((sum, key) => sum + (key === sharedKeys.exhaustion ? exhaustionMax : 1), 0);
+    const cost = test.plan.requests + fresh.reduce((sum, key) => sum + (plan.shared.get(key) ?? 1), 0);
     if (spent + cost > budget) {
       leftOut[test.name] =
         `left out by --max-requests ${budget} (the plan needs ${plan.total}); kept first: ${PRIORITY_NAMES.slice(0, priorityOf(test)).join(', ') || 'nothing before it'}; this test is of ${PRIORITY_NAMES[priorityOf(test)]}`;
@@ -89,11 +124,19 @@ export function renderPlan(plan: RunPlan, target: string, exhaustionMax: number)
   }
   lines.push('', 'shared requests (sent once, read by every test that names them):');
   for (const [key, cost] of plan.shared)
-    lines.push(`  ${key}: ${key === sharedKeys.exhaustion ? `up to one bucket, at most ${exhaustionMax}` : cost}`);
+    lines.push(`  ${key}: ${key === sharedKeys.exhaustion ? `up to one bucket, at most ${exhaustionMax}` : cost}${sharedNote(key, cost)}`);
   const exhaustion = plan.shared.has(sharedKeys.exhaustion) ? ` (the exhaustion counted at its cap of ${exhaustionMax})` : '';
+  const preflight = plan.runnable.length > 0 ? PREFLIGHT_REQUESTS : 0;
   lines.push(
     '',
-    `total: ${plan.total} requests = ${plan.ownRequests} of the tests + ${plan.total - plan.ownRequests - (plan.runnable.length > 0 ? PREFLIGHT_REQUESTS : 0)} shared + ${plan.runnable.length > 0 ? PREFLIGHT_REQUESTS : 0} preflight${exhaustion}`,
+    `total: ${plan.total} requests = ${plan.ownRequests} of the tests + ${plan.total - plan.ownRequests - preflight - plan.confirmationReserve} shared + ${preflight} preflight + ${plan.confirmationReserve} to confirm failures${exhaustion}`,
   );
   return lines;
+}
+
+/** Why a token costs nothing: the cache holds it, or the run mints it once for its token and its exchange. */
+function sharedNote(key: string, cost: number): string {
+  if (cost !== 0) return '';
+  if (key.startsWith('token exchange ')) return ' (the mint of its token)';
+  return key.startsWith('token ') ? ' (from the token cache)' : '';
 }

@@ -22,6 +22,7 @@ import {
   preflight,
   redactor,
   waitPastBound,
+  type Preflight,
   type RateLimitObservation,
   type ResolvedTarget,
   type RunSettings,
@@ -36,9 +37,19 @@ import { planTests, suiteFiles } from './planner.ts';
 import { printRunSummary } from './reporters/console.ts';
 import { writeGithubOutput } from './reporters/github.ts';
 import { printable } from './reporters/printable.ts';
-import { BUG_REPORT, summarize, testsOf, type Baseline, type RunInfo, type RunResult, type RunStopped } from './reporters/results.ts';
+import {
+  BUG_REPORT,
+  confirmationTally,
+  summarize,
+  testsOf,
+  type Baseline,
+  type RunInfo,
+  type RunResult,
+  type RunStopped,
+} from './reporters/results.ts';
 import { prepareReportDir, RECORDING_FILE, writeReports } from './reporters/write.ts';
 import { SuiteRunner, type SuiteRun } from './suite-runner.ts';
+import { tokenPolicyOf, tokenReportOf, type RunTokens } from './token-use.ts';
 
 export interface RunIo {
   /** A line for the console (stdout). */
@@ -59,7 +70,7 @@ export class RunStop extends Error {
 
 export async function conformanceRun(options: ConformanceOptions, io: RunIo): Promise<number> {
   const print = (line: string) => io.print(printable(redactor.redact(line)));
-  const prepared = await prepare(options);
+  const prepared = await prepare(options, io.env);
   const planned = await plan(prepared);
   if (options.list) {
     for (const line of renderPlan(planned.plan, prepared.target.source, planned.exhaustionMax)) print(line);
@@ -79,7 +90,7 @@ export async function conformanceRun(options: ConformanceOptions, io: RunIo): Pr
     const ran: Ran = checked.stopped
       ? { tests: [], unhandled: [], stopped: checked.stopped }
       : await runPhase(runSettings(prepared, planned, target, checked), prepared, print);
-    const result = judge(ran, prepared, planned, target, checked.requests);
+    const result = judge(ran, prepared, planned, target, checked);
     return report(result, prepared, io, print);
   });
 }
@@ -98,9 +109,11 @@ interface Prepared {
   embedded: boolean;
   /** The target as the plan sees it (the embedded mock's URLs are known once it starts). */
   target: ResolvedTarget;
+  /** How the run gets its tokens: the cache, --max-tokens, what the cache already answers. */
+  tokens: RunTokens;
 }
 
-async function prepare(options: ConformanceOptions): Promise<Prepared> {
+async function prepare(options: ConformanceOptions, env: NodeJS.ProcessEnv): Promise<Prepared> {
   const started = Date.now();
   const outDir = resolve(options.outDir);
   const reportDir = options.shard ? join(outDir, 'shards', `${options.shard.index}-of-${options.shard.count}`) : outDir;
@@ -118,7 +131,8 @@ async function prepare(options: ConformanceOptions): Promise<Prepared> {
   const embedded = options.targetFile === undefined;
   const target = await guardConfig(() => (embedded ? embeddedTargetForPlanning() : loadTargetFile(options.targetFile!)));
   const seed = options.seed ?? randomInt(2 ** 31 - 1);
-  return { options, started, runId: randomUUID(), seed, reportDir, baseline, embedded, target };
+  const tokens = tokenPolicyOf(options, target, embedded, env, started + options.runTimeoutSeconds * 1000);
+  return { options, started, runId: randomUUID(), seed, reportDir, baseline, embedded, target, tokens };
 }
 
 /** A bad target file or baseline is a usage error (exit 2), named by its message. */
@@ -156,12 +170,12 @@ async function plan(prepared: Prepared): Promise<Planned> {
   // them), and this bucket holds the whole plan.
   const bucketSize = embeddedBucketFor(tests);
   const exhaustionMax = embedded && options.exhaustionMax === undefined ? exhaustionCapFor(bucketSize) : exhaustionDefault;
-  const runPlan = planOf(tests, exhaustionMax);
+  const runPlan = planOf(tests, exhaustionMax, prepared.tokens.cached);
   // The budget protects someone's tenant; against the embedded mock it is only raised to what the plan needs.
   const maxRequests = embedded && options.maxRequests === undefined ? Math.max(maxDefault, runPlan.total) : maxDefault;
   // Over the budget: keep the tests that matter most (cli/plan.ts priorityOf); the rest are left out,
   // their clauses INCOMPLETE with that reason. A budget that pays for no test is refused, nothing sent.
-  const leftOut = options.list ? undefined : leftOutByBudget(tests, maxRequests, exhaustionMax);
+  const leftOut = options.list ? undefined : leftOutByBudget(tests, maxRequests, exhaustionMax, prepared.tokens.cached);
   if (leftOut && Object.keys(leftOut).length === runPlan.runnable.length) {
     throw new UsageError(
       `--max-requests ${maxRequests} pays for no test (the plan needs ${runPlan.total} requests, the rate-limit exhaustion counted at its cap of ${exhaustionMax}); nothing was sent. See the plan with --list`,
@@ -186,7 +200,7 @@ function describeFilter(options: ConformanceOptions): string {
  */
 function runSettings(
   prepared: Prepared,
-  limits: Pick<Planned, 'exhaustionMax' | 'maxRequests' | 'leftOut'>,
+  limits: Pick<Planned, 'exhaustionMax' | 'maxRequests' | 'leftOut'> & { plan?: RunPlan },
   target: ResolvedTarget,
   checked?: { requests: number; probe?: RateLimitObservation },
 ): RunSettings {
@@ -214,6 +228,8 @@ function runSettings(
       ...(limits.leftOut ? { leftOut: limits.leftOut } : {}),
     },
     ...(options.record && !options.list ? { recordTo: join(prepared.reportDir, RECORDING_FILE) } : {}),
+    tokenPolicy: prepared.tokens.policy,
+    ...(limits.plan ? { confirmation: { reserve: limits.plan.confirmationReserve } } : {}),
   };
 }
 
@@ -243,6 +259,8 @@ async function withTarget(prepared: Prepared, planned: Planned, work: (target: R
 interface Checked {
   requests: number;
   probe?: RateLimitObservation;
+  /** The preflight's account, where it ran (the tokens it minted or reused). */
+  preflight?: Preflight;
   /** Why the run cannot go ahead, if it cannot. */
   stopped?: RunStopped;
 }
@@ -250,9 +268,21 @@ interface Checked {
 /** The preflight: a target that cannot be tested as asked stops the run here, with its reason. */
 async function preflightPhase(target: ResolvedTarget, prepared: Prepared): Promise<Checked> {
   try {
-    const checked = await preflight(target, prepared.options.requestTimeoutMs);
+    const { policy } = prepared.tokens;
+    const checked = await preflight(target, {
+      requestTimeoutMs: prepared.options.requestTimeoutMs,
+      tokenPolicy: policy,
+      deadline: deadlineOf(prepared),
+    });
+    // What the preflight minted counts against --max-tokens in the test worker.
+    policy.mintedBefore = checked.tokens.minted;
     const wait = waitPastBound(checked.probe, deadlineOf(prepared));
-    return { ...checked, ...(wait ? { stopped: { cause: 'rate-limit', reason: wait } } : {}) };
+    return {
+      requests: checked.requests,
+      ...(checked.probe ? { probe: checked.probe } : {}),
+      preflight: checked,
+      ...(wait ? { stopped: { cause: 'rate-limit', reason: wait } } : {}),
+    };
   } catch (error) {
     if (!(error instanceof HarnessError)) throw error;
     const requests = (error as { requests?: number }).requests ?? 0;
@@ -309,9 +339,11 @@ function progressLine(module: Parameters<NonNullable<Parameters<typeof SuiteRunn
 
 // --- judge -----------------------------------------------------------------------------------
 
-function judge(ran: Ran, prepared: Prepared, planned: Planned, target: ResolvedTarget, preflightRequests: number): RunResult {
+function judge(ran: Ran, prepared: Prepared, planned: Planned, target: ResolvedTarget, checked: Checked): RunResult {
   const { options } = prepared;
   const sum = (read: (t: Ran['tests'][number]) => number) => ran.tests.reduce((total, t) => total + read(t), 0);
+  // The pacer's account of the target's rate limit, as the last test that ran left it.
+  const pacing = ran.tests.findLast((t) => t.pacing)?.pacing;
   const info: RunInfo = {
     target: target.source,
     baseUrl: target.baseUrl,
@@ -324,13 +356,16 @@ function judge(ran: Ran, prepared: Prepared, planned: Planned, target: ResolvedT
     wallMs: Date.now() - prepared.started,
     ...(options.shard ? { shard: options.shard } : {}),
     filtered: options.grep !== undefined || options.grepInvert !== undefined || options.operations !== undefined,
-    preflightRequests,
+    preflightRequests: checked.requests,
     shared: Object.assign({}, ...ran.tests.map((t) => t.paid)) as Record<string, number>,
     plannedRequests: planned.plan.total,
     exhaustionMax: planned.exhaustionMax,
     waitedMs: sum((t) => t.waitedMs),
     unplanned429s: sum((t) => t.unplanned429s),
     ...(ran.stopped ? { stopped: ran.stopped } : {}),
+    tokens: tokenReportOf(prepared.tokens, checked.preflight, ran.tests),
+    confirmations: confirmationTally(ran.tests, planned.plan.confirmationReserve),
+    ...(pacing ? { pacing } : {}),
   };
   return summarize(ran.tests, ran.unhandled, info);
 }
@@ -349,6 +384,8 @@ function flagsOf(options: ConformanceOptions): string[] {
     options.baseline ? `--baseline ${options.baseline}` : '',
     options.matrixScope ? `--matrix ${options.matrixScope}` : '',
     options.record ? '--record' : '',
+    options.tokenCache ? '' : '--no-token-cache',
+    options.maxTokens !== undefined ? `--max-tokens ${options.maxTokens}` : '',
   ].filter(Boolean);
 }
 

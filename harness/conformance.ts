@@ -21,11 +21,14 @@ import { parseClauseTag } from '../specs/index.ts';
 import { isTargetError } from './errors.ts';
 import { failedClauseChecks } from './expect.ts';
 import { evaluatePlan, PLANNING, skipNote, type EvaluatedPlan, type PlanContext, type PlanRegistry, type TestPlan } from './plan.ts';
+import { confirmFailure, type Confirmation, type FailedTest } from './confirm.ts';
+import type { PacingReport } from './pacer.ts';
 import { readRateLimitHeaders } from './rate-limit-headers.ts';
 import { runtimeFor } from './runtime.ts';
 import { TargetSession } from './session.ts';
 import { skipIn } from './skip.ts';
 import type { RunSettings } from './settings.ts';
+import type { TokenUse } from './tokens.ts';
 
 /** One answer's rate-limit headers, for the report's plot. */
 export interface RateLimitPoint {
@@ -66,6 +69,12 @@ declare module '@vitest/runner' {
     matrix?: Record<string, BodyOutcome>;
     /** The rate-limit headers of each answer of the management interface the test saw, in order. */
     rateLimit?: RateLimitPoint[];
+    /** What the pacer knows of the target's rate limit once the test is done (harness/pacer.ts). */
+    pacing?: PacingReport;
+    /** A gating failure sent once more before the verdict, and what came of it (harness/confirm.ts). */
+    confirmation?: Confirmation;
+    /** Tokens this test minted and reused, quota headers seen meanwhile, the token cache's problems. */
+    tokens?: TokenUse & { problems: string[] };
   }
 }
 
@@ -138,16 +147,42 @@ async function runBody(
   const unplannedBefore = runtime.pacer.unplanned429s;
   const answersBefore = runtime.answers.length;
   const failedBefore = failedClauseChecks();
+  const tokensBefore = { ...runtime.tokens.use, at: Date.now() };
+  const answered: Array<FailedTest['answers'][number]> = [];
+  runtime.observer = (exchange, sharedKey) => answered.push({ method: exchange.request.method, status: exchange.status, sharedKey });
+  const withTarget = (target: TargetSession): ConformanceContext => Object.assign(Object.create(context) as TestContext, { target });
   try {
-    const withTarget: ConformanceContext = Object.assign(Object.create(context) as TestContext, { target: session });
-    await body(withTarget);
+    await body(withTarget(session));
     return { state: 'passed' };
   } catch (error) {
     const skip = skipIn(error);
     if (skip) return { state: 'skipped', detail: skipNote(skip.category, skip.message) };
     if (session.stopped) return { state: 'skipped', detail: skipNote(session.stopped.category, session.stopped.reason) };
-    return { state: failedClauseChecks() > failedBefore || isTargetError(error) ? 'failed' : 'error', error };
+    runtime.observer = undefined;
+    // Neither a failed clause check nor the target misbehaving: the suite erred (never confirmed).
+    if (!(failedClauseChecks() > failedBefore || isTargetError(error))) return { state: 'error', error };
+    if (!recordMeta) return { state: 'failed', error };
+    // Before the verdict: a gating failure whose requests are safe to send again is sent again.
+    const confirmation = await confirmFailure({
+      title,
+      plan: evaluated,
+      runtime,
+      error,
+      answers: answered,
+      controlled: session.controlled,
+      rerun: (again) => body(withTarget(again)),
+    });
+    if (confirmation) context.task.meta.confirmation = confirmation;
+    if (confirmation?.outcome !== 'not reproduced') return { state: 'failed', error };
+    return {
+      state: 'skipped',
+      detail: skipNote(
+        'not-reproduced',
+        `it failed once and passed when its requests were sent once more (${confirmation.requests}); both answers are in the report`,
+      ),
+    };
   } finally {
+    runtime.observer = undefined;
     runtime.current = undefined;
     if (recordMeta) {
       context.task.meta.requests = session.requests;
@@ -156,6 +191,14 @@ async function runBody(
       context.task.meta.waitedMs = runtime.pacer.waitedMs - waitedBefore;
       context.task.meta.unplanned429s = runtime.pacer.unplanned429s - unplannedBefore;
       context.task.meta.rateLimit = runtime.answers.slice(answersBefore).map(rateLimitPoint);
+      context.task.meta.pacing = runtime.pacer.report();
+      const { minted, reused, quotas } = runtime.tokens.use;
+      context.task.meta.tokens = {
+        minted: minted - tokensBefore.minted,
+        reused: reused - tokensBefore.reused,
+        quotas: Object.fromEntries(Object.entries(quotas).filter(([, seen]) => seen.at >= tokensBefore.at)),
+        problems: [...runtime.tokens.cacheProblems],
+      };
       context.task.meta.paid = Object.fromEntries(
         runtime.shared
           .summary()

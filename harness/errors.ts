@@ -10,6 +10,10 @@ export type HarnessErrorCode =
   | 'RUN_DEADLINE'
   | 'RATE_LIMIT_WAIT'
   | 'TOKEN_UNAVAILABLE'
+  /** --max-tokens is spent: no more tokens are minted this run. */
+  | 'TOKEN_BUDGET'
+  /** The token endpoint's quota of issued tokens (its quota header) is spent for a client. */
+  | 'TOKEN_QUOTA'
   /** The suite broke its own plan (sent more than planned, used what it did not declare): a suite bug. */
   | 'PLAN_VIOLATION';
 

@@ -56,8 +56,11 @@ export interface HttpOptions {
   maxResponseBytes?: number;
   /** Called once per request actually sent (for per-test and per-operation counts); `retry`: a 429 retried. */
   onSend?: (request: OutgoingRequest, how: { retry: boolean }) => void;
-  /** Called with each answer as it comes, a retried 429 included (the run's recording, --record). */
-  onAnswer?: (exchange: Omit<Exchange, 'attempts' | 'json'>) => void;
+  /**
+   * Called with each answer as it comes, a retried 429 included: the run's recording (--record), and
+   * the confirmation of failures, which reads what a test's requests got.
+   */
+  onAnswer?: (exchange: Exchange) => void;
   /** Where HTTPS_PROXY, HTTP_PROXY and NO_PROXY are read (default: the process's environment). */
   env?: NodeJS.ProcessEnv;
 }
@@ -106,7 +109,7 @@ export class TargetHttp {
       if (paced) await pacer.beforeSend(what);
       else if (outgoing.rateLimited) pacer.sentUnpaced();
       const exchange = await this.#sendOnce(outgoing, attempts > 1);
-      this.#options.onAnswer?.(exchange);
+      this.#options.onAnswer?.(withParsedBody({ ...exchange, attempts }));
       if (outgoing.rateLimited) pacer.observe(exchange.headers, { status: exchange.status, planned429: !paced });
       const retry = exchange.status === 429 && options.retryRateLimited !== false && attempts <= pacer.retries;
       if (!retry) return withParsedBody({ ...exchange, attempts });

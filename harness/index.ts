@@ -14,7 +14,7 @@ export {
   type PlanContext,
   type TestPlan,
 } from './plan.ts';
-export { readRateLimitHeaders, wholeNumber } from './rate-limit-headers.ts';
+export { readRateLimitHeaders, shownHeader, wholeNumber } from './rate-limit-headers.ts';
 export type { CallInput, Credential, TargetSession } from './session.ts';
 export type { RoleName } from './settings.ts';
 export { withAlgNone, withTamperedPayload, withTamperedSignature } from './forge.ts';

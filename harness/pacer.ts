@@ -1,31 +1,39 @@
 // Paces the suite's requests to the management interface by the target's rate-limit headers, so
-// that the suite shares a tenant with other clients instead of starving them.
+// that the suite shares a tenant with other clients: as fast as the tenant lets it when nobody
+// else is using it, slower when someone is, and never taking the part of the bucket it leaves to
+// them. See docs/pacing.md for the reasoning and the figures.
 //
-// The target is a token bucket (X-RateLimit-Limit is its size, -Remaining what is left, -Reset
-// the Unix second at which the next request is added). From those headers the pacer keeps an
-// estimate of the bucket and of its refill rate, and before each request waits until
-//   1. the bucket would still hold `floor` requests after it: the floor is the part of the bucket
-//      left to other clients, Limit x (1 - share); and
-//   2. the suite's own allowance, a bucket of (Limit - floor) refilled at share x the refill rate,
-//      holds one: over any stretch of time the suite sends at most its share of the refill
-//      (the published figure the target file declares, else the measured lower bound).
-// The refill rate is measured as a lower bound: over any stretch of a second or more, the
-// requests that came back (Remaining now, minus Remaining then, plus the suite's requests in
-// between, less one for the rounding of Remaining) divided by the time. A full bucket and other
-// clients' requests only make a stretch's figure lower, so the highest figure seen is still a
-// lower bound of the refill, and the estimate never falls. Until it is measured, the rate is
-// the target file's, or a careful guess from Reset (one request a second at most).
+// The target is a token bucket: X-RateLimit-Limit its size, -Remaining what is left after the
+// answer's request, -Reset when the next request is added. Every plausible answer re-anchors the
+// pacer's picture of the bucket (rate-limit-headers.ts judges what is plausible). Between answers
+// the level is predicted as
+//   Remaining then + (refill - others' use) x time since - the suite's own requests since,
+// and a request waits until the prediction, less the request itself, keeps the floor:
+// Limit x (1 - share), the part of the bucket left to other clients. The suite's own sends thus
+// never take Remaining below the floor; only other clients can.
+//
+//   - The refill is the target file's published figure, else measured as a lower bound: over any
+//     stretch of a second or more, the requests that came back (Remaining now - Remaining then +
+//     the suite's requests between - 1 for rounding) per second; the highest figure seen stands.
+//   - Others' use is what the bucket lost beyond the suite's own requests: over the last stretch of
+//     a few seconds, (Remaining then + refill x time - the suite's requests - Remaining now - 1)
+//     per second, never below 0. When nobody else reads, it is 0 and the suite runs at the refill;
+//     when another client reads, the suite leaves it its rate.
+//   - It cannot tell (no refill declared or measured yet, or no usable Limit and Remaining: absent
+//     or implausible headers): it sends at a safe rate, share x the refill it knows, or share x the
+//     slowest published refill (observed.rate_limit.profiles.free: 1 request a second at the
+//     default share), halved after each 429 it did not ask for.
 //
 // Against a test double (nobody else uses it) the share is 1 and the floor 0: the suite then only
 // waits when the bucket is empty. A wait that would end past the run's bound is refused at once
 // with the reason, never slept through.
 import { observed } from '../specs/index.ts';
 import { HarnessError } from './errors.ts';
-import { rateLimitObservation } from './rate-limit-headers.ts';
+import { judgeRateLimitHeaders, type RateLimitHeader } from './rate-limit-headers.ts';
 import type { DeclaredRateLimit, RateLimitObservation } from './settings.ts';
 
 export interface PacerOptions {
-  /** The share of the refill rate and of the bucket the suite may use, in (0, 1]. */
+  /** The share of the bucket the suite may use (the rest is the floor), and of the refill when it cannot tell, in (0, 1]. */
   share: number;
   /** A test double: share 1, floor 0. */
   testDouble: boolean;
@@ -41,25 +49,50 @@ export interface PacerOptions {
 const RESET_MARGIN_MS = 50;
 /** A measured stretch is at least this long; shorter ones are all rounding. */
 const MIN_MEASURE_MS = 1_000;
-/** Stretches look back this far at most, and over this many answers. */
+/** The refill is measured over stretches this far back at most, and over this many answers. */
 const MEASURE_WINDOW_MS = 60_000;
 const MEASURE_SAMPLES = 200;
-/** When nothing else is known, the bucket is assumed to refill one request a second at most. */
-const DEFAULT_RATE = 1;
+/** Others' use is estimated over the last stretch of about this long (longer ones forget a client that stopped slowly). */
+const OTHERS_WINDOW_MS = 12_000;
+/** The slowest refill any published tier has: what the pacer assumes when nothing says more. */
+export const SAFE_REFILL_PER_SECOND = Math.min(...Object.values(observed.rate_limit.profiles).map((p) => p.refill_per_second));
+/** Round trips kept: the shortest of them is how long a request surely takes to reach the target. */
+const HALF_TRIPS_KEPT = 10;
+/** The safe rate is halved after each unplanned 429, down to this. */
+const SLOWEST_RATE = 0.05;
 
 interface Sample {
   atMs: number;
   remaining: number;
-  /** The suite's requests to the bucket up to and including this one. */
-  sent: number;
+  /** The suite's requests to the bucket answered up to and including this one. */
+  answered: number;
 }
 
 export interface PacerEstimate {
   limit?: number;
   refillPerSecond: number;
-  /** Whether the refill rate was measured (else declared or guessed). */
+  /** Where the refill comes from: the target file, a measurement, or the safe default. */
+  refillSource: 'declared' | 'measured' | 'default';
+  /** Whether the refill was measured (else declared or assumed). */
   measured: boolean;
+  /** Requests a second other clients are using, as far as the answers tell. */
+  othersPerSecond: number;
   floor: number;
+  /** Whether the headers let the pacer read the bucket (else it sends at the safe rate). */
+  readsBucket: boolean;
+}
+
+/** What the run learnt of the target's rate limit, for the reports. */
+export interface PacingReport extends PacerEstimate {
+  /** The lowest Remaining of the suite's own paced answers (not the exhaustion's). */
+  lowestRemaining?: number;
+  /** Headers the pacer could not use, each named once with the first value that was wrong. */
+  problems: string[];
+}
+
+/** The part of a bucket of `limit` a suite with `share` leaves to other clients. */
+export function floorOf(limit: number, share: number): number {
+  return Math.min(limit - 1, Math.ceil(limit * (1 - share)));
 }
 
 export class RateLimitPacer {
@@ -71,14 +104,23 @@ export class RateLimitPacer {
   readonly #now: () => number;
   readonly #sleep: (ms: number) => Promise<void>;
   #limit: number | undefined;
-  #remaining: number | undefined;
-  #observedAt = 0;
-  #resetAtMs: number | undefined;
+  #last: { remaining: number; atMs: number; answered: number; resetAtMs?: number } | undefined;
   #sent = 0;
+  #answered = 0;
   #samples: Sample[] = [];
   #measured: number | undefined;
-  #allowance: number | undefined;
+  #others = 0;
+  /** Headers judged implausible once: ignored from then on. */
+  readonly #distrusted = new Set<RateLimitHeader>();
+  readonly #problems: string[] = [];
+  /** The suite's own allowance at the safe rate, when it cannot read the bucket. */
+  #allowance = 1;
   #allowanceAt = 0;
+  #backoff = 1;
+  #lowestRemaining: number | undefined;
+  /** When the last paced request was sent, and half the last round trips (the way there). */
+  #sentAt: number | undefined;
+  #halfTrips: number[] = [];
   #waitedMs = 0;
   #unplanned429s = 0;
 
@@ -89,7 +131,8 @@ export class RateLimitPacer {
     this.#deadline = options.deadline;
     this.#now = options.now ?? Date.now;
     this.#sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
-    if (options.initial) this.#record(options.initial, false);
+    this.#allowanceAt = this.#now();
+    if (options.initial) this.#anchor(options.initial, false);
   }
 
   /** Time spent waiting for the target's rate limit. */
@@ -103,18 +146,48 @@ export class RateLimitPacer {
   }
 
   estimate(): PacerEstimate {
+    const rate = this.#rate();
     return {
       ...(this.#limit !== undefined ? { limit: this.#limit } : {}),
-      refillPerSecond: this.#rate(),
-      measured: this.#measured !== undefined,
+      refillPerSecond: rate.perSecond,
+      refillSource: rate.source,
+      measured: rate.source === 'measured',
+      othersPerSecond: this.#others,
       floor: this.#floor(),
+      readsBucket: this.#readsBucket(),
+    };
+  }
+
+  report(): PacingReport {
+    return {
+      ...this.estimate(),
+      ...(this.#lowestRemaining !== undefined ? { lowestRemaining: this.#lowestRemaining } : {}),
+      problems: [...this.#problems],
     };
   }
 
   /** Reads the headers of an answer of the management interface, and counts a 429 that was not planned. */
   observe(headers: Record<string, string>, options: { status?: number; planned429?: boolean } = {}): void {
-    if (options.status === 429 && !options.planned429) this.#unplanned429s += 1;
-    this.#record(rateLimitObservation(headers, this.#now()), true);
+    this.#answered += 1;
+    const unplanned = options.status === 429 && !options.planned429;
+    if (unplanned) {
+      this.#unplanned429s += 1;
+      this.#backoff = Math.max(SLOWEST_RATE / SAFE_REFILL_PER_SECOND, this.#backoff / 2);
+    }
+    // The bucket was read when the target took the request, about half a round trip after it was
+    // sent; a paced request answered alone is dated there (an answer's own arrival would lose the
+    // refill of half a round trip on every request).
+    const now = this.#now();
+    const alone = !options.planned429 && this.#sentAt !== undefined && this.#sent === this.#answered;
+    if (alone) this.#halfTrips = [...this.#halfTrips.slice(-(HALF_TRIPS_KEPT - 1)), (now - this.#sentAt!) / 2];
+    const takenAt = alone ? (this.#sentAt! + now) / 2 : now;
+    const judged = judgeRateLimitHeaders(headers, takenAt, this.#limit);
+    for (const problem of judged.problems) {
+      if (this.#distrusted.has(problem.header)) continue;
+      this.#distrusted.add(problem.header);
+      this.#problems.push(problem.text);
+    }
+    this.#anchor(judged, !options.planned429);
   }
 
   /** Waits, if need be, before a paced request; refuses a wait that would outlast the run. */
@@ -122,6 +195,8 @@ export class RateLimitPacer {
     const delay = this.delayBeforeSend();
     if (delay > 0) await this.#wait(delay, what);
     this.#takeAllowance();
+    this.#sent += 1;
+    this.#sentAt = this.#now();
   }
 
   /** Counts a request sent without pacing (the deliberate exhaustion). */
@@ -131,28 +206,38 @@ export class RateLimitPacer {
 
   /** How long a request sent now should wait. */
   delayBeforeSend(): number {
-    if (this.#remaining === undefined || this.#limit === undefined) return 0;
     const now = this.#now();
-    const floor = this.#floor();
-    const rate = this.#rate();
-    let bucketAt = now;
-    const needed = floor + 1 - this.#remaining;
-    if (needed > 0) {
-      // No request comes back before Reset; after it, one every 1/rate seconds.
-      const firstAt =
-        this.#resetAtMs !== undefined && this.#resetAtMs > this.#observedAt ? this.#resetAtMs + RESET_MARGIN_MS : this.#observedAt;
-      bucketAt = firstAt + ((needed - 1) * 1000) / rate;
+    if (!this.#readsBucket()) {
+      // Nobody else to leave room for: a test double is only held back by its own 429s.
+      if (this.#testDouble) return 0;
+      const allowance = this.#allowanceNow(now);
+      return allowance >= 1 ? 0 : Math.ceil(((1 - allowance) * 1000) / this.#safeRate());
     }
-    // A test double has no other client to leave room for: only the bucket itself holds the suite back.
-    const allowance = this.#testDouble ? Number.POSITIVE_INFINITY : this.#allowanceNow(now);
-    const allowanceAt = allowance >= 1 ? now : now + ((1 - allowance) * 1000) / (this.share * rate);
-    return Math.max(0, Math.ceil(Math.max(bucketAt, allowanceAt) - now));
+    const last = this.#last!;
+    // Requests sent since that answer (none where answers came without a send: the runner's probe).
+    const own = Math.max(0, this.#sent - last.answered);
+    const needed = this.#floor() + 1 + own - last.remaining;
+    if (needed <= 0) return 0;
+    // The bucket gains (refill - others' use) a second, the first request at Reset; a refill not
+    // known yet is taken at the safe rate (each answer shows the real level anyway).
+    const rate = this.#rate();
+    const refill = rate.source === 'default' ? this.#safeRate() : rate.perSecond;
+    const gain = Math.max(refill - this.#others, refill * SLOWEST_RATE);
+    // The next request comes back by Reset (rounded up to its second) and, where the refill is
+    // known, by one refill interval after the answer (Remaining rounds down): the sooner bound.
+    const byRefill = last.atMs + 1000 / gain;
+    const byReset = last.resetAtMs !== undefined && last.resetAtMs > last.atMs ? last.resetAtMs + RESET_MARGIN_MS : undefined;
+    const firstAt = byReset === undefined ? byRefill : rate.source === 'default' ? byReset : Math.min(byReset, byRefill);
+    // The target takes the request on its way there: what refills meanwhile counts (the shortest way seen, to be safe).
+    const wayThere = this.#halfTrips.length > 0 ? Math.min(...this.#halfTrips) : 0;
+    return Math.max(0, Math.ceil(firstAt + ((needed - 1) * 1000) / gain - wayThere - now));
   }
 
   /** How long to wait before retrying a 429 (after Reset, as the official SDKs do). */
   delayBeforeRetry(): number {
     const now = this.#now();
-    const untilReset = this.#resetAtMs === undefined ? 1000 / this.#rate() : this.#resetAtMs - now + RESET_MARGIN_MS;
+    const reset = this.#last?.resetAtMs;
+    const untilReset = reset !== undefined && reset > now ? reset - now + RESET_MARGIN_MS : 1000 / this.#rate().perSecond;
     return Math.max(0, Math.ceil(untilReset));
   }
 
@@ -174,65 +259,103 @@ export class RateLimitPacer {
   }
 
   #describeState(): string {
-    const reset = this.#resetAtMs !== undefined ? `, Reset ${new Date(this.#resetAtMs).toISOString()}` : '';
-    return `X-RateLimit-Remaining ${this.#remaining ?? '?'} of ${this.#limit ?? '?'}${reset}, floor ${this.#floor()}, refill about ${this.#rate().toFixed(2)}/s`;
+    const last = this.#last;
+    const reset = last?.resetAtMs !== undefined ? `, Reset in ${Math.max(0, Math.round((last.resetAtMs - this.#now()) / 1000))} s` : '';
+    const rate = this.#rate();
+    return `X-RateLimit-Remaining ${last?.remaining ?? '?'} of ${this.#limit ?? '?'}${reset}, floor ${this.#floor()}, refill about ${rate.perSecond.toFixed(2)}/s (${rate.source}), others about ${this.#others.toFixed(2)}/s`;
   }
 
-  #record(observation: RateLimitObservation, sample: boolean): void {
-    if (observation.limit !== undefined) this.#limit = observation.limit;
-    if (observation.remaining === undefined) return;
-    this.#remaining = observation.remaining;
-    this.#observedAt = observation.atMs;
-    this.#resetAtMs = observation.resetAtMs;
-    if (this.#allowance === undefined && this.#limit !== undefined) {
-      // The suite starts with its share of what is left, never more than the bucket above the floor.
-      this.#allowance = Math.max(0, Math.min(this.#limit - this.#floor(), observation.remaining - this.#floor()));
-      this.#allowanceAt = observation.atMs;
-    }
-    if (sample) this.#sample(observation.atMs, observation.remaining);
+  /** Takes what an answer (or the runner's probe) says of the bucket, as far as it is plausible. */
+  #anchor(observation: RateLimitObservation, ownPacedAnswer: boolean): void {
+    if (observation.limit !== undefined && !this.#distrusted.has('limit')) this.#limit ??= observation.limit;
+    if (observation.remaining === undefined || this.#distrusted.has('remaining')) return;
+    if (ownPacedAnswer) this.#lowestRemaining = Math.min(this.#lowestRemaining ?? Number.POSITIVE_INFINITY, observation.remaining);
+    const resetAtMs = this.#distrusted.has('reset') ? undefined : observation.resetAtMs;
+    this.#last = {
+      remaining: observation.remaining,
+      atMs: observation.atMs,
+      answered: this.#answered,
+      ...(resetAtMs !== undefined ? { resetAtMs } : {}),
+    };
+    this.#sample({ atMs: observation.atMs, remaining: observation.remaining, answered: this.#answered });
   }
 
-  #sample(atMs: number, remaining: number): void {
-    const sample = { atMs, remaining, sent: this.#sent };
-    while (this.#samples.length > 0 && (this.#samples.length >= MEASURE_SAMPLES || atMs - this.#samples[0]!.atMs > MEASURE_WINDOW_MS))
+  /** Measures the refill (a lower bound) and others' use from the answers so far. */
+  #sample(sample: Sample): void {
+    while (
+      this.#samples.length > 0 &&
+      (this.#samples.length >= MEASURE_SAMPLES || sample.atMs - this.#samples[0]!.atMs > MEASURE_WINDOW_MS)
+    )
       this.#samples.shift();
     for (const earlier of this.#samples) {
-      const elapsed = atMs - earlier.atMs;
+      const elapsed = sample.atMs - earlier.atMs;
       if (elapsed < MIN_MEASURE_MS) break;
-      const cameBack = remaining - earlier.remaining + (sample.sent - earlier.sent) - 1;
+      const cameBack = sample.remaining - earlier.remaining + (sample.answered - earlier.answered) - 1;
       if (cameBack > 0) this.#measured = Math.max(this.#measured ?? 0, cameBack / (elapsed / 1000));
     }
     this.#samples.push(sample);
+    this.#estimateOthers(sample);
+  }
+
+  /**
+   * Others' use over the last stretch in which the bucket was never full (a full bucket wastes its
+   * refill, which would read as someone else's use): what the bucket would hold had nobody else
+   * used it, less what it holds, less one for the rounding of Remaining, per second.
+   */
+  #estimateOthers(sample: Sample): void {
+    if (this.#limit === undefined) return;
+    const full = this.#limit - 1;
+    let start: Sample | undefined;
+    for (let i = this.#samples.length - 2; i >= 0; i -= 1) {
+      const earlier = this.#samples[i]!;
+      if (sample.atMs - earlier.atMs > OTHERS_WINDOW_MS || earlier.remaining >= full) break;
+      start = earlier;
+    }
+    if (!start || sample.remaining >= full || sample.atMs - start.atMs < MIN_MEASURE_MS) return;
+    const elapsed = (sample.atMs - start.atMs) / 1000;
+    const alone = start.remaining + this.#rate().perSecond * elapsed - (sample.answered - start.answered);
+    this.#others = Math.max(0, (alone - sample.remaining - 1) / elapsed);
+  }
+
+  /** Whether the headers let the pacer read the bucket: a Limit and a Remaining it trusts. */
+  #readsBucket(): boolean {
+    return this.#limit !== undefined && this.#last !== undefined;
+  }
+
+  /** The safe rate, when the pacer cannot tell: share x the refill it knows (else the slowest published), halved after each unplanned 429. */
+  #safeRate(): number {
+    return Math.max(SLOWEST_RATE, this.share * this.#rate().perSecond * this.#backoff);
+  }
+
+  /** The suite's allowance at the safe rate (at most one request: no burst when the bucket cannot be read). */
+  #allowanceNow(now: number): number {
+    return Math.min(1, this.#allowance + (this.#safeRate() * Math.max(0, now - this.#allowanceAt)) / 1000);
   }
 
   #takeAllowance(): void {
-    this.#sent += 1;
-    if (this.#allowance === undefined) return;
-    this.#allowance = this.#allowanceNow(this.#now()) - 1;
-    this.#allowanceAt = this.#now();
-  }
-
-  #allowanceNow(now: number): number {
-    if (this.#allowance === undefined || this.#limit === undefined) return Number.POSITIVE_INFINITY;
-    const capacity = Math.max(1, this.#limit - this.#floor());
-    return Math.min(capacity, this.#allowance + (this.share * this.#rate() * Math.max(0, now - this.#allowanceAt)) / 1000);
+    const now = this.#now();
+    this.#allowance = this.#allowanceNow(now) - 1;
+    this.#allowanceAt = now;
   }
 
   #floor(): number {
     if (this.#testDouble || this.#limit === undefined) return 0;
-    return Math.min(this.#limit - 1, Math.ceil(this.#limit * (1 - this.share)));
+    return floorOf(this.#limit, this.share);
   }
 
-  #rate(): number {
+  #rate(): { perSecond: number; source: PacerEstimate['refillSource'] } {
     // The published figure the target file declares is the refill itself; what is measured is a
     // lower bound of it (other clients' requests hide part of it).
     const declared = this.#declared.refillPerSecond;
-    if (declared !== undefined) return declared;
-    if (this.#measured !== undefined) return this.#measured;
-    if (this.#resetAtMs !== undefined && this.#resetAtMs > this.#observedAt) {
-      // The next request comes back by Reset: at least one in that time (never more than the default).
-      return Math.max(DEFAULT_RATE / 100, Math.min(DEFAULT_RATE, 1000 / (this.#resetAtMs - this.#observedAt)));
-    }
-    return DEFAULT_RATE;
+    if (declared !== undefined) return { perSecond: declared, source: 'declared' };
+    if (this.#measured !== undefined) return { perSecond: this.#measured, source: 'measured' };
+    // The next request comes back by Reset: at least one in that time.
+    const last = this.#last;
+    if (last?.resetAtMs !== undefined && last.resetAtMs > last.atMs && last.remaining === 0)
+      return {
+        perSecond: Math.max(SLOWEST_RATE, Math.min(SAFE_REFILL_PER_SECOND, 1000 / (last.resetAtMs - last.atMs))),
+        source: 'default',
+      };
+    return { perSecond: SAFE_REFILL_PER_SECOND, source: 'default' };
   }
 }

@@ -4,6 +4,11 @@
 // a token, the credentials refused), instead of a wall of failed tests; the read tells the state
 // of the target's rate limit before the first test, so a target that would keep the suite
 // waiting past its bound is said up front.
+//
+// The token comes from the token cache when it holds one. A cached token the read is refused with
+// (401 or 403: the tenant's signing key or the client's grant changed since) is forgotten and one
+// is minted instead; the refused read's rate-limit headers still serve as the probe, so the
+// preflight never sends more than its two requests.
 import { operation } from '../specs/index.ts';
 import { RequestBudget } from './budget.ts';
 import { HarnessError } from './errors.ts';
@@ -11,9 +16,9 @@ import { shownValue } from './failure.ts';
 import { TargetHttp, type Exchange } from './http.ts';
 import { RateLimitPacer } from './pacer.ts';
 import { rateLimitObservation } from './rate-limit-headers.ts';
-import type { RateLimitObservation, ResolvedTarget } from './settings.ts';
+import type { RateLimitObservation, ResolvedTarget, TokenPolicy } from './settings.ts';
 import { SharedRequests } from './shared.ts';
-import { TokenProvider } from './tokens.ts';
+import { TOKEN_REUSE_MARGIN_MS, TokenProvider, type TokenUse } from './tokens.ts';
 
 /** The preflight's requests: a token of the global role and one probe read. */
 export const PREFLIGHT_REQUESTS = 2;
@@ -21,25 +26,54 @@ export const PREFLIGHT_REQUESTS = 2;
 export interface Preflight {
   requests: number;
   probe?: RateLimitObservation;
+  tokens: TokenUse;
+  /** What went wrong with the token cache, if anything. */
+  cacheProblems: readonly string[];
+}
+
+export interface PreflightOptions {
+  requestTimeoutMs: number;
+  tokenPolicy?: TokenPolicy;
+  /** The run's bound (ms since the epoch): a cached token must outlive it. */
+  deadline: number;
 }
 
 /** The preflight; a target it cannot use is a HarnessError whose `requests` says what it sent. */
-export async function preflight(target: ResolvedTarget, requestTimeoutMs: number): Promise<Preflight> {
+export async function preflight(target: ResolvedTarget, options: PreflightOptions): Promise<Preflight> {
   const budget = new RequestBudget(PREFLIGHT_REQUESTS);
-  const deadline = Date.now() + PREFLIGHT_REQUESTS * requestTimeoutMs + 1_000;
+  const deadline = Date.now() + PREFLIGHT_REQUESTS * options.requestTimeoutMs + 1_000;
+  // The provider witnesses every token answer (counts what was minted, reads the quota header);
+  // the last one is what a refusal is explained from.
+  const seen: { tokens?: TokenProvider; tokenAnswer?: Exchange } = {};
   const http = new TargetHttp({
     budget,
     pacer: new RateLimitPacer({ share: 1, testDouble: true, deadline }),
-    requestTimeoutMs,
+    requestTimeoutMs: options.requestTimeoutMs,
     deadline,
+    onAnswer: (exchange) => {
+      seen.tokens?.witness(exchange);
+      if (exchange.request.label === 'token') seen.tokenAnswer = exchange;
+    },
+  });
+  const tokens = new TokenProvider(http, target, new SharedRequests(), {
+    ...(options.tokenPolicy ? { policy: options.tokenPolicy } : {}),
+    validUntil: options.deadline + TOKEN_REUSE_MARGIN_MS,
+  });
+  seen.tokens = tokens;
+  const done = (probe?: RateLimitObservation): Preflight => ({
+    requests: budget.used,
+    ...(probe ? { probe } : {}),
+    tokens: tokens.use,
+    cacheProblems: tokens.cacheProblems,
   });
   try {
-    const tokens = new TokenProvider(http, target, new SharedRequests());
-    const problem = tokenEndpointProblem((await tokens.issued('global')).exchange, tokens.tokenUrl);
-    if (problem !== undefined) throw new HarnessError('TOKEN_UNAVAILABLE', problem);
-    const token = await tokens.tokenFor('global');
+    const token = await tokens.tokenFor('global').catch((error: unknown) => {
+      // A token endpoint that gave no usable token is said from its answer.
+      const problem = seen.tokenAnswer && tokenEndpointProblem(seen.tokenAnswer, tokens.tokenUrl);
+      throw problem ? new HarnessError('TOKEN_UNAVAILABLE', problem) : error;
+    });
     const id = target.fixtures.vaultConnections[0];
-    if (id === undefined) return { requests: budget.used };
+    if (id === undefined) return done();
     const path = operation('vault').pathTemplate.replace('{id}', encodeURIComponent(id));
     const exchange = await http.send({
       method: 'GET',
@@ -47,7 +81,9 @@ export async function preflight(target: ResolvedTarget, requestTimeoutMs: number
       headers: { accept: 'application/json', authorization: `Bearer ${token}` },
       label: 'vault',
     });
-    return { requests: budget.used, probe: rateLimitObservation(exchange.headers, Date.now()) };
+    const probe = rateLimitObservation(exchange.headers, Date.now());
+    if (tokens.use.reused > 0 && (exchange.status === 401 || exchange.status === 403)) await tokens.replaceCached('global');
+    return done(probe);
   } catch (error) {
     if (error instanceof HarnessError) throw Object.assign(error, { requests: budget.used });
     throw error;

@@ -10,7 +10,7 @@ import { RateLimitPacer } from './pacer.ts';
 import { redactor } from './redact.ts';
 import type { RunSettings } from './settings.ts';
 import { SharedRequests } from './shared.ts';
-import { TokenProvider } from './tokens.ts';
+import { TOKEN_REUSE_MARGIN_MS, TokenProvider } from './tokens.ts';
 
 /** Who is told of each request actually sent: the running test's session. */
 export interface RequestCounter {
@@ -37,6 +37,10 @@ export interface Runtime {
   answers: Exchange[];
   /** The counter of the test that is running (tests of a run are sequential). */
   current: RequestCounter | undefined;
+  /** Told of every answer while set, with the shared key it was for (the confirmation of failures, harness/confirm.ts). */
+  observer: ((exchange: Exchange, sharedKey: string | undefined) => void) | undefined;
+  /** Requests spent confirming failures, out of settings.confirmation.reserve. */
+  confirmationSpent: number;
 }
 
 let runtime: Runtime | undefined;
@@ -57,38 +61,53 @@ export function runtimeFor(settings: RunSettings): Runtime {
     ...(settings.rateLimitProbe ? { initial: settings.rateLimitProbe } : {}),
   });
   const shared = new SharedRequests();
-  const built = { settings, budget, pacer, shared, answers: [], current: undefined } as unknown as Runtime;
   const log = settings.recordTo === undefined ? undefined : recordingLog(settings);
+  const built = {
+    settings,
+    budget,
+    pacer,
+    shared,
+    answers: [],
+    current: undefined,
+    observer: undefined,
+    confirmationSpent: 0,
+  } as unknown as Runtime;
   built.http = new TargetHttp({
     budget,
     pacer,
     requestTimeoutMs: settings.requestTimeoutMs,
     deadline: settings.deadline,
     onSend: (request, { retry }) => {
+      // Any token request meant to mint (the token endpoint's tests send their own) keeps to --max-tokens.
+      built.tokens.refuseUnaffordable(request);
       built.current?.countLabel(request);
       const key = shared.attributedTo;
       if (key !== undefined) shared.count(key);
       else built.current?.countOwn(request, retry);
     },
-    ...(log
-      ? {
-          onAnswer: (exchange) =>
-            log.write({
-              startedAt: new Date(exchange.at - exchange.ms).toISOString(),
-              durationMs: exchange.ms,
-              request: {
-                method: exchange.request.method,
-                url: exchange.request.url,
-                headers: lowerCased(exchange.request.headers),
-                ...(exchange.request.body !== undefined ? { body: exchange.request.body } : {}),
-              },
-              response: { status: exchange.status, headers: exchange.headers, body: exchange.text },
-              sender: shared.attributedTo !== undefined ? { shared: shared.attributedTo } : { test: built.current?.name ?? 'preflight' },
-            }),
-        }
-      : {}),
+    onAnswer: (exchange) => {
+      const key = shared.attributedTo;
+      if (key !== undefined) shared.witness(key, exchange);
+      built.tokens.witness(exchange);
+      built.observer?.(exchange, key);
+      log?.write({
+        startedAt: new Date(exchange.at - exchange.ms).toISOString(),
+        durationMs: exchange.ms,
+        request: {
+          method: exchange.request.method,
+          url: exchange.request.url,
+          headers: lowerCased(exchange.request.headers),
+          ...(exchange.request.body !== undefined ? { body: exchange.request.body } : {}),
+        },
+        response: { status: exchange.status, headers: exchange.headers, body: exchange.text },
+        sender: key !== undefined ? { shared: key } : { test: built.current?.name ?? 'preflight' },
+      });
+    },
   });
-  built.tokens = new TokenProvider(built.http, settings.target, shared);
+  built.tokens = new TokenProvider(built.http, settings.target, shared, {
+    ...(settings.tokenPolicy ? { policy: settings.tokenPolicy } : {}),
+    validUntil: settings.deadline + TOKEN_REUSE_MARGIN_MS,
+  });
   built.forge = new TokenForge(built.http, settings.target, shared);
   const previous = runtime;
   runtime = built;

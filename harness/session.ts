@@ -47,6 +47,8 @@ const STOPS: Partial<Record<HarnessError['code'], SkipCategory>> = {
   RUN_DEADLINE: 'time',
   RATE_LIMIT_WAIT: 'rate-limit',
   TOKEN_UNAVAILABLE: 'config',
+  TOKEN_BUDGET: 'budget',
+  TOKEN_QUOTA: 'budget',
 };
 
 export class TargetSession implements RequestCounter {
@@ -238,9 +240,11 @@ export class TargetSession implements RequestCounter {
     return this.#guard(() => this.tokens.tokenFor(role, this.name));
   }
 
-  /** The exchange that asked for a role's token this run, and the token if one came (for tests of the token endpoint). */
+  /** The exchange that issued a role's token this run, and the token if one came (for tests of the token endpoint). */
   async issued(role: RoleName): Promise<{ exchange: Exchange; token?: string }> {
     this.role(role);
+    if (!this.plan.shared.includes(sharedKeys.tokenExchange(role)))
+      this.#violation(`reads the exchange that issued a token without declaring it (shared: [sharedKeys.tokenExchange('${role}')])`);
     return this.#guard(() => this.tokens.issued(role, this.name));
   }
 

@@ -89,6 +89,13 @@ export interface RunSettings {
   exhaustionMax: number;
   /** When the run must be over (ms since epoch); requests after it are refused. */
   deadline: number;
+  /**
+   * Gating failures whose requests are safe to repeat are sent once more before the verdict, within
+   * this many requests (the plan reserves them); absent: no confirmation (the mutation gate).
+   */
+  confirmation?: { reserve: number };
+  /** How the run gets tokens; absent: every token minted, none kept (the embedded mock, the mutation gate). */
+  tokenPolicy?: TokenPolicy;
   /** The rate-limit state the runner's probe saw, so pacing starts informed. */
   rateLimitProbe?: RateLimitObservation;
   /** Which tests run: the others are left out of the run ("not selected"). */
@@ -106,6 +113,16 @@ export interface RunSettings {
    * it cites, instead of against `target`; the outcomes go into the tests' meta.
    */
   matrix?: MatrixEntry[];
+}
+
+/** Tokens kept between runs, and how many a run may mint (harness/tokens.ts). */
+export interface TokenPolicy {
+  /** The token cache's directory; absent: --no-token-cache. */
+  cacheDir?: string;
+  /** --max-tokens: tokens the whole run may mint, the runner's preflight included. */
+  maxTokens?: number;
+  /** Tokens the runner minted before the suite (the preflight). */
+  mintedBefore: number;
 }
 
 export interface MatrixEntry {

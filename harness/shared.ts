@@ -9,6 +9,8 @@ interface Entry {
   promise: Promise<unknown>;
   requests: number;
   paidBy: string | undefined;
+  /** Method and status of each answer it got: whether it is safe to send again (harness/confirm.ts). */
+  answers: Array<{ method: string; status: number }>;
 }
 
 export class SharedRequests {
@@ -33,7 +35,7 @@ export class SharedRequests {
       }
       return existing.promise as Promise<T>;
     }
-    const entry: Entry = { identity, requests: 0, paidBy: payer, promise: Promise.resolve() };
+    const entry: Entry = { identity, requests: 0, paidBy: payer, promise: Promise.resolve(), answers: [] };
     this.#entries.set(key, entry);
     entry.promise = (async () => {
       this.#active.push(key);
@@ -50,6 +52,16 @@ export class SharedRequests {
   count(key: string): void {
     const entry = this.#entries.get(key);
     if (entry) entry.requests += 1;
+  }
+
+  /** Notes an answer the key being fetched got. */
+  witness(key: string, answer: { request: { method: string }; status: number }): void {
+    this.#entries.get(key)?.answers.push({ method: answer.request.method, status: answer.status });
+  }
+
+  /** The method and status of each answer a key got (none when it was not fetched). */
+  answersOf(key: string): ReadonlyArray<{ method: string; status: number }> {
+    return this.#entries.get(key)?.answers ?? [];
   }
 
   /** What each shared key cost, and which test paid for it. */

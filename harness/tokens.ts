@@ -1,30 +1,103 @@
 // Access tokens of the configured roles, by the OAuth 2.0 client-credentials flow of spec
 // section 5 (rule 3): a form-encoded POST to {auth_url}/oauth/token/ for the /api/v2/ audience.
-// Each role's token is fetched once per run, as a shared request (tokens live a day; a run is
-// bounded by minutes).
+//
+// Tokens are the tenant's to spend (a monthly allotment, per-client hourly and daily quotas), so
+// each role's token is got once per run (a shared request) and, with the token cache, reused from
+// an earlier run while it lives past this run's bound (token-cache.ts). Only the tests of the
+// token endpoint itself mint on purpose: the exchange they read (`issued`) is this run's own mint.
+// Every answer of the token endpoint is witnessed (the runtime hands each one over, whoever sent it:
+// the tests of the token endpoint send their own requests): a token issued is counted, the quota
+// header kept. A request meant to mint (a known client's id and secret) is refused before it is
+// sent when --max-tokens is spent, or while the client's quota header says its quota is.
+import { decodeJwt } from 'jose';
 import { tokenPath } from '../specs/index.ts';
 import { HarnessError } from './errors.ts';
 import { shownValue } from './failure.ts';
-import type { Exchange, TargetHttp } from './http.ts';
+import type { Exchange, OutgoingRequest, TargetHttp } from './http.ts';
 import { sharedKeys } from './plan.ts';
 import { redactor } from './redact.ts';
-import type { ForeignClient, ResolvedTarget, RoleName } from './settings.ts';
+import type { ForeignClient, ResolvedTarget, RoleName, TokenPolicy } from './settings.ts';
 import type { SharedRequests } from './shared.ts';
+import { TokenCache, type TokenCacheKey } from './token-cache.ts';
+import { describeQuota, QUOTA_HEADER, quotaSpentUntil } from './token-quota.ts';
 
 export interface TokenResult {
   exchange: Exchange;
   token?: string;
 }
 
+/** What the run spent of the tenant's tokens. */
+export interface TokenUse {
+  minted: number;
+  reused: number;
+  /** The last quota header each client (by role or alternative name) was sent, with when. */
+  quotas: Record<string, { header: string; at: number }>;
+}
+
+/** A cached token is reused only if it outlives the run's bound by this much. */
+export const TOKEN_REUSE_MARGIN_MS = 60_000;
+
+type ForeignName = 'other_audience' | 'other_tenant';
+
+export interface TokenProviderOptions {
+  policy?: TokenPolicy;
+  /** A reused token must still be valid then (ms since the epoch): the run's bound and a margin. */
+  validUntil: number;
+}
+
 export class TokenProvider {
   readonly #http: TargetHttp;
   readonly #target: ResolvedTarget;
   readonly #shared: SharedRequests;
+  readonly #cache: TokenCache | undefined;
+  readonly #policy: TokenPolicy | undefined;
+  readonly #validUntil: number;
+  /** This run's mints of each role's token by the standard request, which `issued` reads. */
+  readonly #mints = new Map<RoleName, Promise<TokenResult>>();
+  /** Clients whose quota header said a bucket is spent, and until when. */
+  readonly #spentUntil = new Map<string, { until: number; header: string }>();
+  readonly use: TokenUse = { minted: 0, reused: 0, quotas: {} };
+  /** The target's clients (roles and alternatives): their names for the report, their secrets to tell a request meant to mint. */
+  readonly #clients = new Map<string, { name: string; secret: string }>();
 
-  constructor(http: TargetHttp, target: ResolvedTarget, shared: SharedRequests) {
+  constructor(http: TargetHttp, target: ResolvedTarget, shared: SharedRequests, options: TokenProviderOptions) {
     this.#http = http;
     this.#target = target;
     this.#shared = shared;
+    this.#policy = options.policy;
+    this.#cache = options.policy?.cacheDir !== undefined ? new TokenCache(options.policy.cacheDir) : undefined;
+    this.#validUntil = options.validUntil;
+    const { otherAudience, otherTenant } = target.tokenAlternatives;
+    for (const [name, client] of [
+      ['other_tenant', otherTenant],
+      ['other_audience', otherAudience],
+      ...Object.entries(target.roles),
+    ] as const) {
+      if (client) this.#clients.set(client.clientId, { name, secret: client.clientSecret });
+    }
+  }
+
+  /**
+   * An answer of the token endpoint, whoever sent it: a token it issued is counted, its quota
+   * header kept (a spent quota stops further requests of that client until it resets).
+   */
+  witness(exchange: Exchange): void {
+    if (exchange.request.label !== 'token') return;
+    if (exchange.status === 200 && accessTokenOf(exchange.json) !== undefined) this.use.minted += 1;
+    const header = exchange.headers[QUOTA_HEADER];
+    if (header === undefined) return;
+    const clientId = tokenFieldsOf(exchange.request).get('client_id') ?? '';
+    this.use.quotas[this.#clients.get(clientId)?.name ?? 'another client'] = { header, at: exchange.at };
+    const until = quotaSpentUntil(header, exchange.at);
+    if (until !== undefined) this.#spentUntil.set(clientId, { until, header });
+  }
+
+  /** Refuses, before it is sent, a token request meant to mint when --max-tokens or the client's quota is spent. */
+  refuseUnaffordable(request: OutgoingRequest): void {
+    if (request.label !== 'token') return;
+    const fields = tokenFieldsOf(request);
+    const client = this.#clients.get(fields.get('client_id') ?? '');
+    if (client && fields.get('client_secret') === client.secret) this.#affordable(client.name, fields.get('client_id')!);
   }
 
   /** The token endpoint URL the spec names. */
@@ -32,46 +105,66 @@ export class TokenProvider {
     return `${this.#target.authUrl}${tokenPath}`;
   }
 
-  /** A token of a role: fetched once per run (a shared request), then read by every test. */
-  async tokenFor(role: RoleName, payer?: string): Promise<string> {
-    const { exchange, token } = await this.issued(role, payer);
-    if (token === undefined) {
-      const reason = exchange.json && typeof exchange.json === 'object' ? (exchange.json as { error?: unknown }).error : undefined;
-      throw new HarnessError(
-        'TOKEN_UNAVAILABLE',
-        `the token endpoint refused role ${role} (status ${exchange.status}${reason ? `, ${shownValue(reason)}` : ''}); check its credentials in the target file`,
-      );
-    }
+  /** What went wrong with the token cache this run, if anything. */
+  get cacheProblems(): readonly string[] {
+    return this.#cache?.problems ?? [];
+  }
+
+  /** A token of a role: got once per run (a shared request), from the cache when it holds one. */
+  tokenFor(role: RoleName, payer?: string): Promise<string> {
+    return this.#shared.once(sharedKeys.token(role), `a client-credentials token of role ${role}`, payer, async () => {
+      const key = roleCacheKey(this.#target, role);
+      const cached = key && this.#fromCache(key);
+      if (cached) return cached;
+      const { exchange, token } = await this.#mint(role);
+      if (token === undefined) throw refusedRole(role, exchange);
+      return sendable(token);
+    });
+  }
+
+  /** The exchange that issued a role's token in this run (minted now unless this run already did), and the token. */
+  issued(role: RoleName, payer?: string): Promise<TokenResult> {
+    return this.#shared.once(sharedKeys.tokenExchange(role), `the exchange that issued a token of role ${role}`, payer, () =>
+      this.#mint(role),
+    );
+  }
+
+  /**
+   * Forgets a role's cached token, which the target refused (a new signing key, a changed grant),
+   * and mints one instead (not a shared request: the runner's preflight uses it).
+   */
+  async replaceCached(role: RoleName): Promise<string> {
+    const key = roleCacheKey(this.#target, role);
+    if (key) this.#cache?.drop(key);
+    const { exchange, token } = await this.#mint(role);
+    if (token === undefined) throw refusedRole(role, exchange);
     return sendable(token);
   }
 
-  /** The exchange that asked for a role's token this run (once per run), and the token if one came. */
-  issued(role: RoleName, payer?: string): Promise<TokenResult> {
-    return this.#shared.once(sharedKeys.token(role), `a client-credentials token of role ${role}`, payer, () => this.request(role));
-  }
-
   /** A token of a real-tenant alternative client (another API of this tenant, or a second tenant), once per run. */
-  foreignToken(name: 'other_audience' | 'other_tenant', client: ForeignClient, payer?: string): Promise<string> {
+  foreignToken(name: ForeignName, client: ForeignClient, payer?: string): Promise<string> {
     return this.#shared.once(sharedKeys.token(name), `a client-credentials token of ${name}`, payer, async () => {
+      const key = foreignCacheKey(client);
+      const cached = this.#fromCache(key);
+      if (cached) return cached;
       const fields = {
         grant_type: 'client_credentials',
         client_id: client.clientId,
         client_secret: client.clientSecret,
         audience: client.audience,
       };
-      const exchange = await this.#http.send({
+      const exchange = await this.#send(name, client.clientId, true, {
         method: 'POST',
         url: client.tokenUrl,
         label: 'token',
         headers: FORM_HEADERS,
         body: new URLSearchParams(fields).toString(),
       });
-      const token = exchange.status === 200 ? accessTokenOf(exchange.json) : undefined;
-      redactor.add(token);
+      const token = this.#issuedBy(exchange, key);
       if (!token) {
         throw new HarnessError(
-          'TOKEN_UNAVAILABLE',
-          `the token endpoint at ${client.tokenUrl} refused token_alternatives.${name} (status ${exchange.status}); check that client in the target file`,
+          quotaSpentBy(exchange) ? 'TOKEN_QUOTA' : 'TOKEN_UNAVAILABLE',
+          `the token endpoint at ${client.tokenUrl} refused token_alternatives.${name} (status ${exchange.status}${quotaNote(exchange)}); check that client in the target file`,
         );
       }
       return sendable(token);
@@ -80,7 +173,8 @@ export class TokenProvider {
 
   /**
    * One client-credentials request, as the spec describes it, with overrides for tests of the
-   * token endpoint itself. The exchange is returned whatever its status.
+   * token endpoint itself. The exchange is returned whatever its status. A request meant to mint
+   * (the right secret and audience) counts against --max-tokens and waits for a spent quota.
    */
   async request(
     role: RoleName,
@@ -95,17 +189,154 @@ export class TokenProvider {
       audience: overrides.audience ?? this.#target.audience,
     };
     const body = overrides.json ? JSON.stringify(fields) : new URLSearchParams(fields).toString();
-    const exchange = await this.#http.send({
+    const meantToMint = overrides.clientSecret === undefined && overrides.audience === undefined;
+    const exchange = await this.#send(role, credentials.clientId, meantToMint, {
       method: 'POST',
       url: overrides.url ?? this.tokenUrl,
       label: 'token',
       headers: overrides.json ? JSON_HEADERS : FORM_HEADERS,
       body,
     });
-    const token = exchange.status === 200 ? accessTokenOf(exchange.json) : undefined;
-    redactor.add(token);
+    const standard = meantToMint && overrides.url === undefined && !overrides.json;
+    const key = standard ? roleCacheKey(this.#target, role) : undefined;
+    const token = this.#issuedBy(exchange, key);
     return token ? { exchange, token } : { exchange };
   }
+
+  /** This run's mint of a role's token by the standard request: once, shared by `tokenFor` and `issued`. */
+  #mint(role: RoleName): Promise<TokenResult> {
+    let mint = this.#mints.get(role);
+    if (!mint) {
+      mint = this.request(role);
+      this.#mints.set(role, mint);
+      // A mint that failed (the budget, a spent quota) may be tried again by the next reader.
+      mint.catch(() => this.#mints.delete(role));
+    }
+    return mint;
+  }
+
+  #fromCache(key: TokenCacheKey): string | undefined {
+    const cached = this.#cache?.get(key, this.#validUntil);
+    if (!cached) return undefined;
+    redactor.add(cached.token);
+    try {
+      const token = sendable(cached.token);
+      this.use.reused += 1;
+      return token;
+    } catch {
+      return undefined;
+    }
+  }
+
+  #affordable(who: string, clientId: string): void {
+    const max = this.#policy?.maxTokens;
+    const minted = (this.#policy?.mintedBefore ?? 0) + this.use.minted;
+    if (max !== undefined && minted >= max) {
+      throw new HarnessError(
+        'TOKEN_BUDGET',
+        `--max-tokens ${max} is spent (${minted} minted this run); no more tokens are minted (a token for ${who} was needed)`,
+      );
+    }
+    const spent = this.#spentUntil.get(clientId);
+    if (spent && spent.until > Date.now()) {
+      throw new HarnessError(
+        'TOKEN_QUOTA',
+        `the token quota of ${who}'s client is spent (${describeQuota(spent.header)}); no token is asked for before it resets`,
+      );
+    }
+  }
+
+  /** Sends a token request; one meant to mint is refused first when --max-tokens or the client's quota is spent. */
+  async #send(who: string, clientId: string, meantToMint: boolean, request: OutgoingRequest): Promise<Exchange> {
+    if (meantToMint) this.#affordable(who, clientId);
+    return this.#http.send(request);
+  }
+
+  /** The token an exchange issued, if any: redacted from now on, and kept in the cache under `key` (`witness` counts it). */
+  #issuedBy(exchange: Exchange, key: TokenCacheKey | undefined): string | undefined {
+    const token = exchange.status === 200 ? accessTokenOf(exchange.json) : undefined;
+    if (token === undefined) return undefined;
+    redactor.add(token);
+    const expiresAt = expiryOf(exchange, token);
+    if (key && expiresAt !== undefined) this.#cache?.put(key, token, expiresAt);
+    return token;
+  }
+}
+
+/** The cache key of a role's token, when the role is configured. */
+export function roleCacheKey(target: ResolvedTarget, role: RoleName): TokenCacheKey | undefined {
+  const credentials = target.roles[role];
+  if (!credentials) return undefined;
+  return {
+    tokenUrl: `${target.authUrl}${tokenPath}`,
+    clientId: credentials.clientId,
+    audience: target.audience,
+    clientSecret: credentials.clientSecret,
+  };
+}
+
+export function foreignCacheKey(client: ForeignClient): TokenCacheKey {
+  return { tokenUrl: client.tokenUrl, clientId: client.clientId, audience: client.audience, clientSecret: client.clientSecret };
+}
+
+/**
+ * The shared token requests of a target that the cache answers now, for the plan (which then
+ * counts them as free): role tokens and real-tenant alternatives.
+ */
+export function cachedTokenKeys(target: ResolvedTarget, cacheDir: string, validUntil: number): Set<string> {
+  const cache = new TokenCache(cacheDir);
+  const cached = new Set<string>();
+  for (const role of Object.keys(target.roles) as RoleName[]) {
+    const key = roleCacheKey(target, role);
+    if (key && cache.get(key, validUntil)) cached.add(sharedKeys.token(role));
+  }
+  const { otherAudience, otherTenant } = target.tokenAlternatives;
+  for (const [name, client] of [
+    ['other_audience', otherAudience],
+    ['other_tenant', otherTenant],
+  ] as const) {
+    if (client && cache.get(foreignCacheKey(client), validUntil)) cached.add(sharedKeys.token(name));
+  }
+  return cached;
+}
+
+/** When an issued token expires: the sooner of expires_in and the token's own exp claim; undefined when neither says. */
+function expiryOf(exchange: Exchange, token: string): number | undefined {
+  const expiresIn = (exchange.json as { expires_in?: unknown }).expires_in;
+  const fromResponse = typeof expiresIn === 'number' && expiresIn > 0 ? exchange.at + expiresIn * 1000 : undefined;
+  let fromClaim: number | undefined;
+  try {
+    const exp = decodeJwt(token).exp;
+    if (typeof exp === 'number') fromClaim = exp * 1000;
+  } catch {
+    // Not a JWT the suite can read: expires_in alone says.
+  }
+  const known = [fromResponse, fromClaim].filter((t): t is number => t !== undefined);
+  return known.length > 0 ? Math.min(...known) : undefined;
+}
+
+function quotaSpentBy(exchange: Exchange): boolean {
+  const header = exchange.headers[QUOTA_HEADER];
+  return exchange.status === 429 && header !== undefined && quotaSpentUntil(header, exchange.at) !== undefined;
+}
+
+function quotaNote(exchange: Exchange): string {
+  const header = exchange.headers[QUOTA_HEADER];
+  return header === undefined ? '' : `, token quota: ${describeQuota(header)}`;
+}
+
+function refusedRole(role: RoleName, exchange: Exchange): HarnessError {
+  if (quotaSpentBy(exchange)) {
+    return new HarnessError(
+      'TOKEN_QUOTA',
+      `the token endpoint refused role ${role}: its token quota is spent (${quotaNote(exchange).slice(2)})`,
+    );
+  }
+  const reason = exchange.json && typeof exchange.json === 'object' ? (exchange.json as { error?: unknown }).error : undefined;
+  return new HarnessError(
+    'TOKEN_UNAVAILABLE',
+    `the token endpoint refused role ${role} (status ${exchange.status}${reason ? `, ${shownValue(reason)}` : ''}${quotaNote(exchange)}); check its credentials in the target file`,
+  );
 }
 
 const FORM_HEADERS = { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' };
@@ -133,4 +364,19 @@ function sendable(token: string): string {
 function accessTokenOf(json: unknown): string | undefined {
   const token = (json as { access_token?: unknown } | undefined)?.access_token;
   return typeof token === 'string' && token.length > 0 ? token : undefined;
+}
+
+/** The fields of a token request: its form or JSON body, or the query of a GET. */
+function tokenFieldsOf(request: OutgoingRequest): URLSearchParams {
+  if (request.body === undefined) return new URL(request.url).searchParams;
+  try {
+    const json: unknown = JSON.parse(request.body);
+    if (json !== null && typeof json === 'object' && !Array.isArray(json))
+      return new URLSearchParams(
+        Object.entries(json).flatMap(([k, v]): Array<[string, string]> => (typeof v === 'string' ? [[k, v]] : [])),
+      );
+  } catch {
+    // Not JSON: a form.
+  }
+  return new URLSearchParams(request.body);
 }

@@ -31,6 +31,8 @@ Options:
   --rate-limit LIMIT       free, production (default), unlimited, or BURST/PER_SECOND (e.g. 100/5)
   --bucket-size N          rate limit: bucket size (overrides the profile and the fixtures)
   --refill-per-second N    rate limit: tokens added per second (overrides the profile and the fixtures)
+  --token-quota H/D        tokens each client may be issued per UTC hour / per UTC day (e.g. 10/50;
+                           overrides the fixtures' token_quota); past it the token endpoint answers 429
   --log                    print one access-log line per request
   --help                   print this help
 `;
@@ -57,6 +59,7 @@ export function parseCli(argv: readonly string[]): CliCommand {
         'rate-limit': { type: 'string' },
         'bucket-size': { type: 'string' },
         'refill-per-second': { type: 'string' },
+        'token-quota': { type: 'string' },
         log: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
         'list-faults': { type: 'boolean' },
@@ -92,6 +95,7 @@ export function parseCli(argv: readonly string[]): CliCommand {
       ...(refillPerSecond !== undefined ? { refillPerSecond } : {}),
     };
   }
+  if (values['token-quota'] !== undefined) options.tokenQuota = tokenQuota(values['token-quota']);
   if (values.log) options.log = (line) => console.log(line);
   return { kind: 'start', options };
 }
@@ -127,6 +131,18 @@ function readPem(option: string, file: string): string {
     if (error instanceof MockConfigError) throw error;
     throw new MockConfigError(`option ${option}: ${file} cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
   }
+}
+
+/** PER_HOUR/PER_DAY, e.g. 10/50. */
+function tokenQuota(value: string): NonNullable<MockServerOptions['tokenQuota']> {
+  const match = /^(\d+)\/(\d+)$/.exec(value);
+  const perHour = Number(match?.[1]);
+  const perDay = Number(match?.[2]);
+  if (!match || !Number.isSafeInteger(perHour) || !Number.isSafeInteger(perDay) || perHour < 1 || perDay < 1)
+    throw new MockConfigError(
+      `option --token-quota must be PER_HOUR/PER_DAY, two integers from 1, such as 10/50 (got ${JSON.stringify(value)})`,
+    );
+  return { perHour, perDay };
 }
 
 function integer(option: string, value: string | undefined, min: number, max: number): number | undefined {

@@ -1,5 +1,5 @@
 // Everything a route uses, in one object: the clock, the tenant, the store, the signing keys, the
-// rate limiters (the management interface's and the token endpoint's), the validators, the error catalogue, the ticket code generator, the token verifier
+// rate limiters (the management interface's and the token endpoint's), the quotas of issued tokens, the validators, the error catalogue, the ticket code generator, the token verifier
 // and the token issuer. They are built here in dependency order, and a fault may wrap or replace
 // any of them as it is built, so the components after it (and every route) see the change.
 import type { OperationCard } from '../specs/cards/card.ts';
@@ -13,6 +13,7 @@ import type { RateLimits } from './rate-limit-profiles.ts';
 import { createRateLimiter, type RateLimiter } from './rate-limiter.ts';
 import { Store } from './store.ts';
 import { createTenant, type Tenant } from './tenant.ts';
+import { createTokenQuotas, type TokenQuotaConfig, type TokenQuotas } from './token-quota.ts';
 import { createTicketCodeGenerator, type TicketCodeGenerator } from './ticket-codes.ts';
 import { createValidators, type Validators } from './validators.ts';
 
@@ -25,6 +26,8 @@ export interface Components {
   limiter: RateLimiter;
   /** The token endpoint's own bucket, apart from the management interface's. */
   tokenLimiter: RateLimiter;
+  /** Hourly and daily quotas of the tokens each client is issued. */
+  tokenQuotas: TokenQuotas;
   validators: Validators;
   ticketCodes: TicketCodeGenerator;
   verifier: TokenVerifier;
@@ -47,6 +50,8 @@ export interface ComponentInputs {
   origin: string;
   rateLimits: RateLimits;
   maxBodyBytes: number;
+  /** The quota of issued tokens of every client without its own; beats the fixtures' token_quota. */
+  tokenQuota?: TokenQuotaConfig;
 }
 
 export type OverrideTable = ReadonlyMap<ComponentName, ReadonlyArray<ComponentOverride<ComponentName>>>;
@@ -67,10 +72,23 @@ export function buildComponents(inputs: ComponentInputs, overrides: OverrideTabl
   const keys = make('keys', inputs.keys);
   make('limiter', createRateLimiter(inputs.rateLimits.management, clock));
   make('tokenLimiter', createRateLimiter(inputs.rateLimits.token, clock));
+  make('tokenQuotas', createTokenQuotas(quotaOfClient(inputs), clock));
   make('validators', createValidators(inputs.cards));
   make('ticketCodes', createTicketCodeGenerator());
   make('verifier', createTokenVerifier({ keys, clock, tenant, store }));
   make('issuer', createTokenIssuer({ keys, clock, tenant }));
   make('limits', { maxBodyBytes: inputs.maxBodyBytes });
   return built as Components;
+}
+
+/** A client's quota of issued tokens: its own in the fixtures, else the tenant's (the option, then the fixtures). */
+function quotaOfClient(inputs: ComponentInputs): (clientId: string) => TokenQuotaConfig | undefined {
+  const fromFixture = (quota: { per_hour?: number; per_day?: number } | undefined): TokenQuotaConfig | undefined =>
+    quota && {
+      ...(quota.per_hour !== undefined ? { perHour: quota.per_hour } : {}),
+      ...(quota.per_day !== undefined ? { perDay: quota.per_day } : {}),
+    };
+  const tenantDefault = inputs.tokenQuota ?? fromFixture(inputs.fixtures.token_quota);
+  const own = new Map(inputs.fixtures.clients.map((c) => [c.client_id, fromFixture(c.token_quota)]));
+  return (clientId) => own.get(clientId) ?? tenantDefault;
 }

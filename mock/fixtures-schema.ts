@@ -13,6 +13,14 @@ export type EventStatus = (typeof eventStatuses)[number];
 
 const text = { type: 'string', minLength: 1 };
 
+/** Hourly and daily quotas of issued tokens (observed.tokens.quota). */
+const tokenQuota = {
+  type: 'object',
+  additionalProperties: false,
+  minProperties: 1,
+  properties: { per_hour: { type: 'integer', minimum: 1 }, per_day: { type: 'integer', minimum: 1 } },
+};
+
 export const fixturesSchema: JsonObject = {
   $schema: 'https://json-schema.org/draft/2020-12/schema',
   type: 'object',
@@ -40,6 +48,8 @@ export const fixturesSchema: JsonObject = {
         },
       ],
     },
+    // The quotas of issued tokens of every client that names none of its own.
+    token_quota: tokenQuota,
     // APIs of the tenant besides the management interface, which clients may hold grants for.
     apis: {
       type: 'array',
@@ -74,6 +84,8 @@ export const fixturesSchema: JsonObject = {
           role: { enum: [...roleNames] },
           // Its grant for the management interface; without it (and without a role), it gets no management token.
           scopes: { type: 'array', items: { type: 'string' } },
+          // Its own quotas of issued tokens.
+          token_quota: tokenQuota,
           // Its grants for the tenant's other APIs.
           grants: {
             type: 'array',

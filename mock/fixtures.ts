@@ -27,6 +27,13 @@ export interface ClientFixture {
   /** The management interface grant (added to the role's); absent with no role: no grant. */
   scopes?: string[];
   grants?: Array<{ audience: string; scopes: string[] }>;
+  token_quota?: TokenQuotaFixture;
+}
+
+/** Hourly and daily quotas of issued tokens. */
+export interface TokenQuotaFixture {
+  per_hour?: number;
+  per_day?: number;
 }
 
 export interface ApiFixture {
@@ -63,6 +70,7 @@ export interface VaultConnectionRecord {
 export interface FixturesObject {
   tenant: { domain: string };
   rate_limit?: RateLimitProfile | { bucket_size: number; refill_per_second: number };
+  token_quota?: TokenQuotaFixture;
   apis?: ApiFixture[];
   clients: ClientFixture[];
   event_streams?: EventStreamFixture[];

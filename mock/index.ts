@@ -13,6 +13,7 @@ import { IN_PROCESS_DEFAULT, profileLimits, TOKEN_ENDPOINT_LIMIT, type RateLimit
 import type { RateLimitConfig, RateLimiter } from './rate-limiter.ts';
 import { createHttpServer, defaultMaxBodyBytes, defaultTimeouts, type Timeouts } from './server.ts';
 import type { Store } from './store.ts';
+import type { TokenQuotaConfig } from './token-quota.ts';
 import { loadTlsCredentials, type TlsCredentials, type TlsOption } from './tls/credentials.ts';
 
 export { ManualClock, systemClock, type Clock } from './clock.ts';
@@ -26,6 +27,7 @@ export { faultCatalogue, faultIds } from './faults/catalogue.ts';
 export { defaultFixturesPath, type FixturesObject, type LoadedFixtures } from './fixtures.ts';
 export type { RateLimitConfig, Quota } from './rate-limiter.ts';
 export type { RateLimitProfile, RateLimits } from './rate-limit-profiles.ts';
+export type { TokenQuotaConfig, TokenQuotas } from './token-quota.ts';
 export type { TlsOption } from './tls/credentials.ts';
 export type { Timeouts } from './server.ts';
 export { defaultMaxBodyBytes, defaultTimeouts } from './server.ts';
@@ -65,6 +67,11 @@ export interface MockServerOptions {
    * profile sets the token endpoint's bucket too (unlimited lifts it). Beats the fixtures' rate_limit.
    */
   rateLimitProfile?: RateLimitProfile;
+  /**
+   * Hourly and daily quotas of issued tokens for every client without its own in the fixtures (beats
+   * the fixtures' token_quota); the token endpoint then sends the quota header and 429 past a quota.
+   */
+  tokenQuota?: TokenQuotaConfig;
   /** Explicit numbers for the management interface's bucket; beat the profile and the fixtures. */
   rateLimit?: Partial<RateLimitConfig>;
   /** The profile when neither the options nor the fixtures name a limit; default IN_PROCESS_DEFAULT's numbers. */
@@ -151,7 +158,15 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
   });
   try {
     app = assembleApp(
-      { clock, fixtures: fixtures.data, keys, origin: listening.origin, rateLimits, maxBodyBytes },
+      {
+        clock,
+        fixtures: fixtures.data,
+        keys,
+        origin: listening.origin,
+        rateLimits,
+        maxBodyBytes,
+        ...(options.tokenQuota ? { tokenQuota: tokenQuotaOption(options.tokenQuota) } : {}),
+      },
       options.operations ?? defaultOperations,
       assembly,
       report,
@@ -203,6 +218,11 @@ function timeoutsOption(given: Partial<Timeouts> = {}): Timeouts {
   if (timeouts.headersMs > timeouts.requestMs)
     throw new MockConfigError(`timeouts.headersMs (${timeouts.headersMs}) must not exceed timeouts.requestMs (${timeouts.requestMs})`);
   return timeouts;
+}
+
+function tokenQuotaOption(quota: TokenQuotaConfig): TokenQuotaConfig {
+  for (const [name, value] of Object.entries(quota)) integerOption(`tokenQuota.${name}`, value as number, 1, Number.MAX_SAFE_INTEGER);
+  return quota;
 }
 
 /** Explicit numbers over a profile over the fixtures' rate_limit over the fallback (see rate-limit-profiles.ts). */

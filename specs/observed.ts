@@ -76,6 +76,14 @@ export interface ObservedFacts {
     errors: Record<string, { status: number; description?: string; strength: string }>;
     access_denied_descriptions: Record<'service_not_found' | 'client_not_authorized', { text: string; strength: string }>;
     rate_limit: BucketFact;
+    /** Hourly and daily quotas of issued tokens per client, and the header that describes them. */
+    quota: {
+      header: string;
+      /** Each bucket's name and the length of its window, in seconds. */
+      buckets: Record<'per_hour' | 'per_day', number>;
+      exceeded: { status: number; error: string; description: string; strength: string };
+      strength: string;
+    };
     client_assertion: {
       type: string;
       audiences: { issuer: string; token_endpoint: string };

@@ -6,6 +6,8 @@
 // it fetch nothing. Every text is escaped on the way in (html-markup.ts).
 import { createHash } from 'node:crypto';
 import { requestsPlanned } from './console.ts';
+import { pacingLine } from '../pacing-report.ts';
+import { quotaLine, tokensLine } from '../token-report.ts';
 import { lineAfter } from './failure-summary.ts';
 import { html, join, Markup } from './html-markup.ts';
 import { rateLimitPlot } from './html-plot.ts';
@@ -207,6 +209,9 @@ function runFacts(result: RunResult): Markup {
     ['Requests', `${result.requests} sent, ${requestsPlanned(info)}`],
     ["Waiting for the target's rate limit", `${(info.waitedMs / 1000).toFixed(1)} s`],
     ['429s outside the exhaustion', String(info.unplanned429s)],
+    ...(info.pacing ? [["The target's rate limit", pacingLine(info.pacing)] as [string, string]] : []),
+    ...(info.tokens ? [['Tokens', tokensLine(info.tokens)] as [string, string]] : []),
+    ...(info.tokens && quotaLine(info.tokens) ? [['Token quota', quotaLine(info.tokens)!] as [string, string]] : []),
     ...(info.shard ? [['Shard', `${info.shard.index}/${info.shard.count}`] as [string, string]] : []),
   ];
   return html`<section id="run">

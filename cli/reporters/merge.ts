@@ -1,7 +1,8 @@
 // The results of a sharded run's shards, as one run: the union of their tests, the verdict
 // recomputed over every clause (a shard answers only for its own), requests and waiting summed.
 // Shards of different runs (another seed, target, suite commit) are refused.
-import { summarize, type RunInfo, type RunResult } from './results.ts';
+import { mergeTokenReports } from '../token-report.ts';
+import { summarize, type ConfirmationTally, type RunInfo, type RunResult } from './results.ts';
 
 export function mergeShardResults(shards: RunResult[]): { result: RunResult } | { problem: string } {
   const first = shards[0];
@@ -30,6 +31,10 @@ export function mergeShardResults(shards: RunResult[]): { result: RunResult } | 
     waitedMs: sum((i) => i.waitedMs),
     unplanned429s: sum((i) => i.unplanned429s),
     ...stoppedOf(shards),
+    ...optional('tokens', mergeTokenReports(shards.map((s) => s.info.tokens))),
+    ...optional('confirmations', mergeConfirmations(shards.map((s) => s.info.confirmations))),
+    // Each shard paced itself; the first one's account stands for the target's limit.
+    ...optional('pacing', shards.find((s) => s.info.pacing)?.info.pacing),
   };
   return {
     result: summarize(
@@ -48,4 +53,21 @@ function stoppedOf(shards: RunResult[]): Pick<RunInfo, 'stopped'> {
   const cause = causes.find((c) => stops.some((s) => s.cause === c))!;
   const reason = stops.map((s) => `${s.shard ? `shard ${s.shard.index}/${s.shard.count}: ` : ''}${s.reason}`).join('; ');
   return { stopped: { cause, reason } };
+}
+
+function optional<K extends string, V>(key: K, value: V | undefined): Partial<Record<K, V>> {
+  return value === undefined ? {} : ({ [key]: value } as Record<K, V>);
+}
+
+function mergeConfirmations(tallies: ReadonlyArray<ConfirmationTally | undefined>): ConfirmationTally | undefined {
+  const present = tallies.filter((t): t is ConfirmationTally => t !== undefined);
+  if (present.length === 0) return undefined;
+  const sum = (key: keyof ConfirmationTally) => present.reduce((total, t) => total + t[key], 0);
+  return {
+    reserve: sum('reserve'),
+    requests: sum('requests'),
+    reproduced: sum('reproduced'),
+    notReproduced: sum('notReproduced'),
+    notConfirmed: sum('notConfirmed'),
+  };
 }

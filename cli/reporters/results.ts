@@ -8,10 +8,13 @@ import {
   leavesClauseUnverified,
   parseSkipNote,
   redactor,
+  type Confirmation,
   type EvaluatedPlan,
+  type PacingReport,
   type RateLimitPoint,
   type SkipCategory,
 } from '../../harness/runner.ts';
+import type { TestTokenUse, TokenReport } from '../token-report.ts';
 import { citedClause } from '../tags.ts';
 import { failureSummary } from './failure-summary.ts';
 
@@ -49,6 +52,12 @@ export interface TestOutcome {
   operations: Record<string, number>;
   /** The rate-limit headers of each answer of the management interface the test saw. */
   rateLimit: RateLimitPoint[];
+  /** Tokens the test minted and reused (cli/token-report.ts). */
+  tokens?: TestTokenUse;
+  /** Its gating failure sent once more before the verdict (harness/confirm.ts). */
+  confirmation?: Confirmation;
+  /** What the pacer knew of the target's rate limit after this test (harness/pacer.ts). */
+  pacing?: PacingReport;
 }
 
 export type ClauseStatus = 'verified' | 'failed' | 'failed (known)' | 'partial' | 'not verified' | 'not selected' | 'not testable' | 'gap';
@@ -131,6 +140,20 @@ export interface RunInfo {
   unplanned429s: number;
   /** Why the run stopped before its tests were done, if it did. */
   stopped?: RunStopped;
+  /** What the run spent of the tenant's tokens (cli/token-report.ts). */
+  tokens?: TokenReport;
+  /** Failures sent once more: the plan's reserve for it, the requests spent, and the outcomes. */
+  confirmations?: ConfirmationTally;
+  /** What the pacer learnt of the target's rate limit over the run (the last test's account). */
+  pacing?: PacingReport;
+}
+
+export interface ConfirmationTally {
+  reserve: number;
+  requests: number;
+  reproduced: number;
+  notReproduced: number;
+  notConfirmed: number;
 }
 
 export interface RunResult {
@@ -216,6 +239,9 @@ function outcomeOf(test: TestCase, file: string, strict: boolean, baseline: Base
     unplanned429s: meta.unplanned429s ?? 0,
     operations: meta.operations ?? {},
     rateLimit: meta.rateLimit ?? [],
+    ...(meta.tokens ? { tokens: meta.tokens } : {}),
+    ...(meta.confirmation ? { confirmation: meta.confirmation } : {}),
+    ...(meta.pacing ? { pacing: meta.pacing } : {}),
   };
 }
 
@@ -247,7 +273,7 @@ export function summarize(tests: TestOutcome[], unhandled: string[], info: RunIn
   };
   const fixedKnownFailures = tests.filter((t) => t.known && t.state === 'passed').map((t) => t.name);
   const requests =
-    tests.reduce((sum, t) => sum + t.requests + t.retries, 0) +
+    tests.reduce((sum, t) => sum + t.requests + t.retries + (t.confirmation?.requests ?? 0), 0) +
     Object.values(info.shared).reduce((a, b) => a + b, 0) +
     info.preflightRequests;
   return {
@@ -361,4 +387,16 @@ export function operationCoverage(tests: readonly TestOutcome[]): OperationCover
     const requests = tests.reduce((sum, t) => sum + (t.operations[operation] ?? 0), 0);
     return { operation, tests: mine.length, passed: by('passed'), failed: by('failed'), skipped: by('skipped'), requests };
   });
+}
+
+/** The confirmations of a run's tests, against the plan's reserve. */
+export function confirmationTally(tests: readonly TestOutcome[], reserve: number): ConfirmationTally {
+  const count = (outcome: Confirmation['outcome']) => tests.filter((t) => t.confirmation?.outcome === outcome).length;
+  return {
+    reserve,
+    requests: tests.reduce((sum, t) => sum + (t.confirmation?.requests ?? 0), 0),
+    reproduced: count('reproduced'),
+    notReproduced: count('not reproduced'),
+    notConfirmed: count('not confirmed'),
+  };
 }

@@ -2,6 +2,9 @@
 // reason), the run (target, flags, suite version and commit, requests, time spent waiting for the
 // target's rate limit), gating failures before observed ones, then every clause of the registry
 // with its tests and status, per operation, and the skipped tests with their reasons.
+import { bothAnswers, confirmationLine, confirmationNote, notReproduced } from '../confirmation-report.ts';
+import { pacingLine, pacingProblems } from '../pacing-report.ts';
+import { quotaLine, tokensLine } from '../token-report.ts';
 import { requestsPlanned, tallyText } from './console.ts';
 import {
   BUG_REPORT,
@@ -84,6 +87,12 @@ function header(result: RunResult): string[] {
     `| Requests | ${result.requests} sent, ${requestsPlanned(info)} |`,
     `| Waiting for the target's rate limit | ${(info.waitedMs / 1000).toFixed(1)} s |`,
     `| 429s outside the exhaustion | ${info.unplanned429s} |`,
+    ...(info.pacing ? [`| Rate limit | ${cell(pacingLine(info.pacing))} |`] : []),
+    ...(info.pacing ? pacingProblems(info.pacing).map((problem) => `| Rate limit | ${cell(problem)} |`) : []),
+    ...(info.tokens ? [`| Tokens | ${cell(tokensLine(info.tokens))} |`] : []),
+    ...(info.tokens && quotaLine(info.tokens) ? [`| Token quota | ${cell(quotaLine(info.tokens)!)} |`] : []),
+    ...(info.tokens?.problems ?? []).map((problem) => `| Token cache | ${cell(problem)} |`),
+    ...(confirmationLine(info) ? [`| Confirmations | ${cell(confirmationLine(info)!.replace(/^confirmations: /, ''))} |`] : []),
     ...(info.shard ? [`| Shard | ${info.shard.index}/${info.shard.count} |`] : []),
     '',
     ...(info.stopped ? [cell(stoppedLine(info.stopped)), ''] : []),
@@ -118,6 +127,7 @@ function failureSections(result: RunResult): string[] {
       'Gating failures',
       failed.filter((t) => t.gating),
     ),
+    ...notReproducedSection(result),
     ...failures(
       'Observed failures (not gating)',
       failed.filter((t) => !t.gating && !t.known),
@@ -143,6 +153,19 @@ function failureSections(result: RunResult): string[] {
   ];
 }
 
+/** Failures that passed when their requests were sent once more: their clauses are not verified. */
+function notReproducedSection(result: RunResult): string[] {
+  const flaky = notReproduced(result);
+  if (flaky.length === 0) return [];
+  return [
+    '## Failures that did not reproduce',
+    '',
+    'Each failed once and passed when its requests were sent once more: its clause is not verified.',
+    '',
+    ...flaky.flatMap((t) => [`### ${cell(t.name)}`, '', ...codeBlock(bothAnswers(t)), '']),
+  ];
+}
+
 function failures(heading: string, tests: TestOutcome[]): string[] {
   if (tests.length === 0) return [];
   return [
@@ -153,7 +176,7 @@ function failures(heading: string, tests: TestOutcome[]): string[] {
       '',
       `\`${t.file}${t.line ? `:${t.line}` : ''}\`${t.known ? ` (known: ${cell(t.known.reason)})` : ''}`,
       '',
-      ...codeBlock(t.errors),
+      ...codeBlock([...t.errors, ...(confirmationNote(t) ? [confirmationNote(t)!] : [])]),
       '',
     ]),
   ];

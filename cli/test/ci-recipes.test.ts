@@ -47,3 +47,19 @@ describe.each(recipes)('ci-recipes/%s', (name) => {
     expect(source).toContain('junit-observed.xml');
   });
 });
+
+describe('the token cache in the recipes', () => {
+  const kept: Record<string, RegExp> = {
+    'github-actions.yml': /uses: actions\/cache@v4\n\s+with:\n\s+path: ~\/\.cache\/mgmt-api-conformance\n/,
+    'gitlab-ci.yml':
+      /XDG_CACHE_HOME: \$CI_PROJECT_DIR\/\.cache\n\s+cache:\n\s+key: conformance-tokens\n\s+paths: \[\.cache\/mgmt-api-conformance\/\]/,
+    Jenkinsfile: /sh 'XDG_CACHE_HOME="\$WORKSPACE@tmp\/cache" npx mgmt-api-conformance --shard 1\/2/,
+  };
+
+  it.each(recipes)('%s keeps it between runs and says why that is safe', (name) => {
+    const source = text(name);
+    expect(source).toMatch(kept[name]!);
+    const prose = source.replace(/\n\s*(#|\/\/)\s*/g, ' ');
+    expect(prose).toMatch(/encrypted with a key derived from its client's secret/);
+  });
+});

@@ -14,7 +14,18 @@ describe('parseConformanceOptions', () => {
       runTimeoutSeconds: DEFAULTS.runTimeoutSeconds,
       rateShare: DEFAULTS.rateShare,
       outDir: DEFAULTS.outDir,
+      tokenCache: true,
     });
+  });
+
+  it('reads the token options: --no-token-cache, and --max-tokens from 0', () => {
+    expect(parseConformanceOptions(['--no-token-cache', '--max-tokens', '0'])).toMatchObject({ tokenCache: false, maxTokens: 0 });
+    expect(parseConformanceOptions([], { CONFORMANCE_NO_TOKEN_CACHE: 'true', CONFORMANCE_MAX_TOKENS: '3' })).toMatchObject({
+      tokenCache: false,
+      maxTokens: 3,
+    });
+    expect(() => parseConformanceOptions(['--max-tokens', '-1'])).toThrow(UsageError);
+    expect(() => parseConformanceOptions(['--max-tokens', 'many'])).toThrow('--max-tokens needs a non-negative integer, got "many"');
   });
 
   it('reads every option', () => {

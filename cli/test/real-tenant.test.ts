@@ -96,7 +96,7 @@ describe('--list', () => {
     expect(listed.stdout).toMatch(/^request-model matrix: \d+ rows over \d+ elements/m);
     expect(listed.stdout).toMatch(/\[§7 redeliver\.errors\.409\.state\] redelivery answers 409 .* 1 request/);
     expect(listed.stdout).toMatch(
-      /^total: \d+ requests = \d+ of the tests \+ \d+ shared \+ 2 preflight \(the exhaustion counted at its cap of 120\)$/m,
+      /^total: \d+ requests = \d+ of the tests \+ \d+ shared \+ 2 preflight \+ 20 to confirm failures \(the exhaustion counted at its cap of 120\)$/m,
     );
     expect(mock.requests()).toBe(0);
   });
@@ -110,7 +110,9 @@ describe('--list', () => {
     for (const test of results.tests) expect(`${test.name}: ${test.requests}`).toBe(`${test.name}: ${planned.get(test.name) ?? 0}`);
     const exhaustion = results.info.shared['rate-limit exhaustion'] ?? 0;
     const total = Number(/^total: (\d+) requests/m.exec(listed.stdout)![1]);
-    expect(results.requests).toBe(total - results.info.exhaustionMax + exhaustion);
+    // The reserve to confirm failures goes unspent where nothing fails.
+    expect(results.info.confirmations).toEqual({ reserve: 20, requests: 0, reproduced: 0, notReproduced: 0, notConfirmed: 0 });
+    expect(results.requests).toBe(total - results.info.exhaustionMax - results.info.confirmations!.reserve + exhaustion);
     // And the mock saw exactly that many.
     expect(mock.requests()).toBe(results.requests);
   }, 180_000);

@@ -5,11 +5,9 @@
 import type { OperationKey } from '../../specs/index.ts';
 import type { OperationCard } from '../../specs/cards/card.ts';
 import { cards } from '../../specs/cards/index.ts';
-import { validTokenRequest } from '../../specs/cards/token-request.ts';
 import { validTemplate } from '../../specs/matrix/template.ts';
 import type { Exchange } from '../http.ts';
-import { fixture, writes, type Need, type TestPlan } from '../plan.ts';
-import { tokenContextOf } from '../realize.ts';
+import { fixture, sharedKeys, writes, type Need, type TestPlan } from '../plan.ts';
 import type { TargetSession } from '../session.ts';
 
 /** A request several tests read: its plan (for tests that send nothing else) and how to send it. */
@@ -26,8 +24,12 @@ export const sharedRequest = {
   resignedUnchanged: (op: OperationKey) => `${op}: the valid request, its token re-signed unchanged`,
   /** A body field alone at a valid value, in the smallest body that holds it: the control of its variations. */
   alone: (op: OperationKey, field: string) => `${op}: ${field} alone at a valid value`,
-  /** A valid token request, sent fresh: the positive control of the token endpoint's refusals. */
-  validTokenRequest: 'token: a valid client-credentials request',
+  /**
+   * A valid token request, sent fresh: the positive control of the token endpoint's refusals. It is
+   * the run's own mint of the global role's token (a token from the cache has no exchange), so the
+   * control costs no token of its own.
+   */
+  validTokenRequest: sharedKeys.tokenExchange('global'),
   vaultRead: (id: string) => `vault: read ${id}`,
 } as const;
 
@@ -64,6 +66,6 @@ export function vaultReads(context: { target: { fixtures: { vaultConnections: st
 }
 
 /** A valid token request of the global role, sent fresh once per run: the control of the token endpoint's refusals. */
-export function validTokenRequestOf(target: TargetSession): Promise<Exchange> {
-  return target.sendTokenTemplate(validTokenRequest(tokenContextOf(target.target)), { shared: sharedRequest.validTokenRequest });
+export async function validTokenRequestOf(target: TargetSession): Promise<Exchange> {
+  return (await target.issued('global')).exchange;
 }

@@ -1,10 +1,12 @@
-// The pacer against a simulated tenant: a token bucket on a manual clock, shared with another
-// client that reads at a steady rate. The suite must leave the other client its part of the bucket
-// and of the refill, measure the refill from the headers, wait for Reset when nothing is left, and
-// refuse a wait that would outlast the run.
+// The pacer against a simulated tenant: a token bucket on a manual clock, alone or shared with
+// another client that reads at a steady rate. Quiet, the suite runs at the refill; beside another
+// client, it leaves that client its rate and the floor, so the client never meets a 429; it
+// measures the refill from the headers where the target file does not declare it; where it cannot
+// read the bucket (no headers, or headers it cannot believe, each named once) it sends at the safe
+// rate; it waits for Reset when nothing is left, and refuses a wait that would outlast the run.
 import { describe, expect, it } from 'vitest';
 import { HarnessError } from '../errors.ts';
-import { RateLimitPacer } from '../pacer.ts';
+import { floorOf, RateLimitPacer, SAFE_REFILL_PER_SECOND } from '../pacer.ts';
 
 /** A tenant's rate limit: `limit` requests, refilled continuously at `rate` a second. */
 class SimulatedBucket {
@@ -14,6 +16,8 @@ class SimulatedBucket {
   constructor(
     readonly limit: number,
     readonly rate: number,
+    /** Changes the headers an answer carries (a misbehaving target). */
+    readonly edit: (headers: Record<string, string>) => Record<string, string> = (h) => h,
   ) {
     this.#level = limit;
   }
@@ -31,11 +35,12 @@ class SimulatedBucket {
     const nextAt = this.now + ((1 - (this.#level % 1)) * 1000) / this.rate;
     return {
       status: allowed ? 200 : 429,
-      headers: {
+      headers: this.edit({
         'x-ratelimit-limit': String(this.limit),
         'x-ratelimit-remaining': String(Math.floor(this.#level)),
         'x-ratelimit-reset': String(Math.ceil(nextAt / 1000)),
-      },
+        date: new Date(this.now).toUTCString(),
+      }),
     };
   }
 }
@@ -48,14 +53,21 @@ interface Run {
   pacer: RateLimitPacer;
 }
 
-/** The suite sends `requests` paced requests while another client reads every `otherEveryMs`. */
-async function shareTenant(
-  bucket: SimulatedBucket,
-  requests: number,
-  options: { share?: number; otherEveryMs?: number; testDouble?: boolean; deadlineMs?: number; declaredRate?: number } = {},
-): Promise<Run> {
+interface ShareOptions {
+  share?: number;
+  /** Another client reads every this many ms (from `otherFromMs` on). */
+  otherEveryMs?: number;
+  otherFromMs?: number;
+  testDouble?: boolean;
+  deadlineMs?: number;
+  declaredRate?: number;
+  roundTripMs?: number;
+}
+
+/** The suite sends `requests` paced requests, one at a time, while another client reads every `otherEveryMs`. */
+async function shareTenant(bucket: SimulatedBucket, requests: number, options: ShareOptions = {}): Promise<Run> {
   const started = bucket.now;
-  const other = { next: started, statuses: [] as number[] };
+  const other = { next: started + (options.otherFromMs ?? 0), statuses: [] as number[] };
   const advance = (ms: number) => {
     const until = bucket.now + ms;
     // The other client's reads fall wherever they fall in the suite's waits.
@@ -77,8 +89,10 @@ async function shareTenant(
   const run: Run = { suiteStatuses: [], suiteRemaining: [], otherStatuses: other.statuses, elapsedMs: 0, pacer };
   for (let i = 0; i < requests; i += 1) {
     await pacer.beforeSend('GET /api/v2/x');
+    // A round trip of `roundTripMs`, the target taking the request halfway.
+    advance((options.roundTripMs ?? 20) / 2);
     const answer = bucket.take();
-    advance(20); // a round trip
+    advance((options.roundTripMs ?? 20) / 2);
     pacer.observe(answer.headers, { status: answer.status });
     run.suiteStatuses.push(answer.status);
     run.suiteRemaining.push(Number(answer.headers['x-ratelimit-remaining']));
@@ -87,49 +101,98 @@ async function shareTenant(
   return run;
 }
 
-describe('RateLimitPacer sharing a free-tier tenant (10 requests, 2 a second)', () => {
-  it('leaves the other client every request it makes, and gets no 429 itself', async () => {
-    const run = await shareTenant(new SimulatedBucket(10, 2), 120, { otherEveryMs: 2_000 });
-    expect(run.otherStatuses.filter((s) => s === 429)).toEqual([]);
-    expect(run.suiteStatuses.filter((s) => s === 429)).toEqual([]);
-    expect(run.pacer.unplanned429s).toBe(0);
+const tooMany = (statuses: number[]) => statuses.filter((s) => s === 429).length;
+/** The physical floor of `requests` on a bucket: what it holds above the floor at once, then the refill. */
+const fastest = (requests: number, limit: number, rate: number, floor: number) => (requests - (limit - floor)) / rate;
+
+describe('RateLimitPacer alone on a free-tier tenant (10 requests, 2 a second)', () => {
+  it('runs at the refill, keeping the floor, when the target file declares the refill', async () => {
+    const run = await shareTenant(new SimulatedBucket(10, 2), 150, { declaredRate: 2 });
+    expect(run.elapsedMs / 1000).toBeLessThan(fastest(150, 10, 2, 5) * 1.1);
+    expect(Math.min(...run.suiteRemaining)).toBe(5);
+    expect(tooMany(run.suiteStatuses)).toBe(0);
+    expect(run.pacer.report()).toMatchObject({ limit: 10, floor: 5, refillSource: 'declared', lowestRemaining: 5, problems: [] });
   });
 
-  it('sends no faster than its share of the refill, past the part of the bucket it may use', async () => {
-    const run = await shareTenant(new SimulatedBucket(10, 2), 120);
-    // At most (10 - floor 5) at once, then 0.5 x 2 a second.
-    const fastest = (run.suiteStatuses.length - 5) / 1;
-    expect(run.elapsedMs / 1000).toBeGreaterThanOrEqual(fastest * 0.95);
-    // ... and not much slower: the refill rate was measured, not guessed low.
-    expect(run.elapsedMs / 1000).toBeLessThan(fastest * 1.35);
-  });
-
-  it('goes more carefully when another client hides part of the refill, unless the target file declares it', async () => {
-    const measured = await shareTenant(new SimulatedBucket(10, 2), 60, { otherEveryMs: 2_000 });
-    const declared = await shareTenant(new SimulatedBucket(10, 2), 60, { otherEveryMs: 2_000, declaredRate: 2 });
-    expect(measured.pacer.estimate().refillPerSecond).toBeLessThan(2);
-    expect(declared.elapsedMs).toBeLessThan(measured.elapsedMs);
-    expect([...declared.suiteStatuses, ...declared.otherStatuses].filter((s) => s === 429)).toEqual([]);
-  });
-
-  it('never drives Remaining below the floor left to other clients', async () => {
-    const run = await shareTenant(new SimulatedBucket(10, 2), 60);
+  it('measures the refill where nothing declares it, and comes close to it', async () => {
+    const run = await shareTenant(new SimulatedBucket(10, 2), 150);
+    expect(run.elapsedMs / 1000).toBeLessThan(fastest(150, 10, 2, 5) * 1.25);
     expect(Math.min(...run.suiteRemaining)).toBeGreaterThanOrEqual(5);
-    expect(run.pacer.estimate()).toMatchObject({ limit: 10, floor: 5, measured: true });
+    expect(run.pacer.estimate()).toMatchObject({ refillSource: 'measured', measured: true });
     expect(run.pacer.estimate().refillPerSecond).toBeGreaterThan(1.5);
     expect(run.pacer.estimate().refillPerSecond).toBeLessThanOrEqual(2.05);
   });
 
-  it('with a share of 0.25 (two shards of 0.5), goes about twice as slow', async () => {
-    const half = await shareTenant(new SimulatedBucket(10, 2), 60, { share: 0.5 });
-    const quarter = await shareTenant(new SimulatedBucket(10, 2), 60, { share: 0.25 });
-    expect(quarter.elapsedMs / half.elapsedMs).toBeGreaterThan(1.7);
-    expect(Math.min(...quarter.suiteRemaining)).toBeGreaterThanOrEqual(7);
+  it('sees nobody else', async () => {
+    const run = await shareTenant(new SimulatedBucket(10, 2), 60, { declaredRate: 2 });
+    expect(run.pacer.estimate().othersPerSecond).toBeLessThan(0.1);
+  });
+
+  it("on a bucket of 2 runs at the refill, not at Reset's whole seconds", async () => {
+    const run = await shareTenant(new SimulatedBucket(2, 2), 60, { declaredRate: 2 });
+    expect(run.elapsedMs / 1000).toBeLessThan(fastest(60, 2, 2, 1) * 1.15);
+    expect(Math.min(...run.suiteRemaining)).toBe(1);
+  });
+
+  it.each([
+    [10, 5],
+    [2, 1],
+  ])(
+    'over round trips of 200 ms, runs at the refill of a bucket of %i without its own answers showing less than the floor (%i)',
+    async (limit, floor) => {
+      const run = await shareTenant(new SimulatedBucket(limit, 2), 100, { declaredRate: 2, roundTripMs: 200 });
+      expect(run.elapsedMs / 1000).toBeLessThan(fastest(100, limit, 2, floor) * 1.15);
+      expect(Math.min(...run.suiteRemaining)).toBe(floor);
+    },
+  );
+
+  it('with a share of 0.25 (two shards of 0.5), leaves a larger floor', async () => {
+    const run = await shareTenant(new SimulatedBucket(10, 2), 60, { share: 0.25, declaredRate: 2 });
+    expect(floorOf(10, 0.25)).toBe(8);
+    expect(Math.min(...run.suiteRemaining)).toBe(8);
+  });
+});
+
+describe('RateLimitPacer beside another client reading every 2 s', () => {
+  it('leaves it every request it makes, gets no 429 itself, and takes the rest of the refill', async () => {
+    const run = await shareTenant(new SimulatedBucket(10, 2), 150, { otherEveryMs: 2_000, declaredRate: 2 });
+    expect(tooMany(run.otherStatuses)).toBe(0);
+    expect(tooMany(run.suiteStatuses)).toBe(0);
+    expect(run.pacer.unplanned429s).toBe(0);
+    // The refill less the other client's half a request a second, not the old fixed half of it.
+    expect(run.elapsedMs / 1000).toBeLessThan(fastest(150, 10, 1.5, 5) * 1.15);
+    expect(run.elapsedMs / 1000).toBeGreaterThan(fastest(150, 10, 2, 5));
+    expect(run.pacer.estimate().othersPerSecond).toBeGreaterThan(0.25);
+    expect(run.pacer.estimate().othersPerSecond).toBeLessThan(0.75);
+  });
+
+  it('takes Remaining below the floor only by what the other client took meanwhile', async () => {
+    const run = await shareTenant(new SimulatedBucket(10, 2), 120, { otherEveryMs: 2_000, declaredRate: 2 });
+    expect(Math.min(...run.suiteRemaining)).toBeGreaterThanOrEqual(4);
+  });
+
+  it('does the same where it measures the refill', async () => {
+    const run = await shareTenant(new SimulatedBucket(10, 2), 120, { otherEveryMs: 2_000 });
+    expect(tooMany([...run.otherStatuses, ...run.suiteStatuses])).toBe(0);
+    expect(run.elapsedMs / 1000).toBeLessThan(fastest(120, 10, 1.5, 5) * 1.3);
+  });
+
+  it('backs off when the other client starts, halfway', async () => {
+    const quiet = await shareTenant(new SimulatedBucket(10, 2), 120, { declaredRate: 2 });
+    const joined = await shareTenant(new SimulatedBucket(10, 2), 120, { declaredRate: 2, otherEveryMs: 2_000, otherFromMs: 30_000 });
+    expect(tooMany(joined.otherStatuses)).toBe(0);
+    expect(joined.elapsedMs).toBeGreaterThan(quiet.elapsedMs + 5_000);
   });
 
   it('shares a bucket of 2 (burst 2, 2 a second) without a 429 for either client', async () => {
-    const run = await shareTenant(new SimulatedBucket(2, 2), 40, { otherEveryMs: 2_000 });
-    expect([...run.suiteStatuses, ...run.otherStatuses].filter((s) => s === 429)).toEqual([]);
+    const run = await shareTenant(new SimulatedBucket(2, 2), 60, { otherEveryMs: 2_000, declaredRate: 2 });
+    expect(tooMany([...run.suiteStatuses, ...run.otherStatuses])).toBe(0);
+  });
+
+  it('shares a production bucket (50, 16 a second) with a busier client, 4 reads a second', async () => {
+    const run = await shareTenant(new SimulatedBucket(50, 16), 400, { otherEveryMs: 250, declaredRate: 16 });
+    expect(tooMany([...run.suiteStatuses, ...run.otherStatuses])).toBe(0);
+    expect(run.elapsedMs / 1000).toBeLessThan(fastest(400, 50, 12, 25) * 1.2);
   });
 });
 
@@ -137,8 +200,80 @@ describe('RateLimitPacer against a test double', () => {
   it('uses the whole bucket and waits only when it is empty', async () => {
     const run = await shareTenant(new SimulatedBucket(20, 10), 40, { testDouble: true });
     expect(Math.min(...run.suiteRemaining)).toBe(0);
-    expect(run.suiteStatuses.filter((s) => s === 429)).toEqual([]);
+    expect(tooMany(run.suiteStatuses)).toBe(0);
     expect(run.pacer.estimate().floor).toBe(0);
+  });
+
+  it('is not held back where it sends no headers', async () => {
+    const run = await shareTenant(new SimulatedBucket(1000, 10, () => ({})), 20, { testDouble: true });
+    expect(run.elapsedMs).toBe(20 * 20);
+  });
+});
+
+describe('RateLimitPacer where it cannot read the bucket', () => {
+  const safeRate = 0.5 * SAFE_REFILL_PER_SECOND;
+
+  it('sends at the documented safe rate without rate-limit headers (share x the slowest published refill)', async () => {
+    const run = await shareTenant(new SimulatedBucket(1000, 100, () => ({})), 21);
+    expect(safeRate).toBe(1);
+    expect(run.elapsedMs / 1000).toBeGreaterThan(20 / safeRate - 0.1);
+    expect(run.elapsedMs / 1000).toBeLessThan(20 / safeRate + 1);
+    expect(run.pacer.report()).toMatchObject({ readsBucket: false, refillSource: 'default', problems: [] });
+  });
+
+  it('halves the safe rate after each 429 it did not ask for', async () => {
+    const run = await shareTenant(new SimulatedBucket(3, 0.2, () => ({})), 12);
+    expect(tooMany(run.suiteStatuses)).toBeGreaterThan(0);
+    const afterFirst = run.suiteStatuses.indexOf(429);
+    expect(run.elapsedMs / 1000).toBeGreaterThan((12 - afterFirst) / (safeRate / 2));
+  });
+
+  it.each([
+    [
+      'a Reset in the past',
+      (h: Record<string, string>) => ({ ...h, 'x-ratelimit-reset': '1600000000' }),
+      /^X-RateLimit-Reset 1600000000 is before the answer's time/,
+    ],
+    [
+      'a Reset past what a date can hold',
+      (h: Record<string, string>) => ({ ...h, 'x-ratelimit-reset': '999999999999999' }),
+      /^X-RateLimit-Reset 999999999999999 is more than a day after the answer's time/,
+    ],
+    [
+      'a Reset in milliseconds',
+      (h: Record<string, string>) => ({ ...h, 'x-ratelimit-reset': `${Number(h['x-ratelimit-reset']) * 1000}` }),
+      /is more than a day after/,
+    ],
+    [
+      'a negative Remaining',
+      (h: Record<string, string>) => ({ ...h, 'x-ratelimit-remaining': '-3' }),
+      /^X-RateLimit-Remaining "-3" is not a whole number$/,
+    ],
+    ['a Limit of 0', (h: Record<string, string>) => ({ ...h, 'x-ratelimit-limit': '0' }), /^X-RateLimit-Limit 0 allows nothing$/],
+    [
+      'a Limit that is not a number',
+      (h: Record<string, string>) => ({ ...h, 'x-ratelimit-limit': 'ten' }),
+      /^X-RateLimit-Limit "ten" is not a whole number$/,
+    ],
+    [
+      'a Remaining above the Limit',
+      (h: Record<string, string>) => ({ ...h, 'x-ratelimit-remaining': '99' }),
+      /^X-RateLimit-Remaining 99 is above X-RateLimit-Limit 10$/,
+    ],
+  ])('names %s once, ignores it, and gets no 429 from it', async (_what, edit, named) => {
+    const run = await shareTenant(new SimulatedBucket(10, 2, edit), 40);
+    const { problems } = run.pacer.report();
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatch(named);
+    expect(tooMany(run.suiteStatuses)).toBe(0);
+  });
+
+  it('names a Limit that changes, and stops reading the bucket by it', async () => {
+    let answers = 0;
+    const changing = (h: Record<string, string>) => ({ ...h, 'x-ratelimit-limit': (answers += 1) > 5 ? '50' : h['x-ratelimit-limit']! });
+    const run = await shareTenant(new SimulatedBucket(10, 2, changing), 30);
+    expect(run.pacer.report().problems).toEqual(['X-RateLimit-Limit 50 differs from the 10 of earlier answers']);
+    expect(tooMany(run.suiteStatuses)).toBe(0);
   });
 });
 
@@ -158,15 +293,23 @@ describe('RateLimitPacer waits', () => {
     expect(pacer.delayBeforeSend()).toBe(2_050);
   });
 
-  it('reads a Reset in milliseconds as milliseconds, for pacing only', () => {
-    const pacer = at(1_700_000_000_000);
-    pacer.observe({ 'x-ratelimit-limit': '10', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '1700000000500' });
-    expect(pacer.delayBeforeSend()).toBe(550);
+  it("reads Reset on the target's clock: a target an hour ahead is waited for by its own Date", () => {
+    const pacer = at(1_000_000);
+    const date = new Date(1_000_000 + 3_600_000).toUTCString();
+    pacer.observe({ 'x-ratelimit-limit': '10', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(1_000 + 3_602), date });
+    expect(pacer.delayBeforeSend()).toBe(2_050);
   });
 
   it('refuses, with the reason, a wait that would end past the run bound', async () => {
-    const pacer = at(1_000_000, 1_000_000 + 30_000);
-    pacer.observe({ 'x-ratelimit-limit': '10', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(1_000 + 3_600) });
+    const pacer = new RateLimitPacer({
+      share: 0.5,
+      testDouble: false,
+      declared: { refillPerSecond: 0.01 },
+      deadline: 1_000_000 + 30_000,
+      now: () => 1_000_000,
+      sleep: async () => {},
+    });
+    pacer.observe({ 'x-ratelimit-limit': '10', 'x-ratelimit-remaining': '0' });
     const error = await pacer.beforeSend('GET /api/v2/x').then(
       () => undefined,
       (e: unknown) => e,
@@ -174,7 +317,7 @@ describe('RateLimitPacer waits', () => {
     expect(error).toBeInstanceOf(HarnessError);
     expect((error as HarnessError).code).toBe('RATE_LIMIT_WAIT');
     expect((error as Error).message).toMatch(
-      /GET \/api\/v2\/x: the target's rate limit would keep the suite waiting 3600 s \(X-RateLimit-Remaining 0 of 10, Reset 1970-01-01T01:16:40\.000Z.*\), past the run's time bound \(30 s left\)/,
+      /GET \/api\/v2\/x: the target's rate limit would keep the suite waiting 600 s \(X-RateLimit-Remaining 0 of 10, floor 5, refill about 0\.01\/s \(declared\), others about 0\.00\/s\), past the run's time bound \(30 s left\)/,
     );
   });
 

@@ -196,6 +196,9 @@ describe('TargetSession holds a test to its plan', () => {
     expect(await violation(() => s.fixture('eventStream'))).toMatch(/uses fixture event_stream without declaring it/);
     expect(await violation(() => s.role('non_global'))).toMatch(/uses role non_global without declaring it/);
     expect(await violation(() => s.mint('expired'))).toMatch(/mints a expired token without declaring it/);
+    expect(await violation(() => s.issued('global'))).toMatch(
+      /reads the exchange that issued a token without declaring it \(shared: \[sharedKeys\.tokenExchange\('global'\)\]\)/,
+    );
   });
 
   it('refuses the request past its plan, before it is sent', async () => {

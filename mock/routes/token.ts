@@ -17,6 +17,7 @@ import { readTokenRequest, type TokenRequest } from './token-request.ts';
 
 const GRANT_TYPE = 'client_credentials';
 const rules = observed.tokens.client_assertion;
+const QUOTA_EXCEEDED = observed.tokens.quota.exceeded.description;
 
 /** What a client may get for an audience: the token's issuer and audience, and the granted scopes. */
 interface Grant {
@@ -55,11 +56,14 @@ export function tokenRoute(deps: Components): RouteHandler {
     if (!request.audience) refuseToken(deps, 'invalid_request', 'Missing required parameter: audience');
     const grant = grantFor(deps, client, request.audience, exchange.headers.host);
     const scopes = grantedScopes(deps, grant.scopes, request.scope);
+    // The quota counts tokens issued: only a request that would get one takes from it.
+    const quota = deps.tokenQuotas.take(client.clientId);
+    if (!quota.allowed) throw new Refusal(withHeaders(deps.errors.tokenReply('too_many_requests', QUOTA_EXCEEDED), quota.headers));
     const token = await deps.issuer.issue(client, scopes, grant.target);
     return jsonReply(
       200,
       { access_token: token.accessToken, token_type: 'Bearer', expires_in: token.expiresIn, scope: token.scope },
-      NO_STORE,
+      { ...NO_STORE, ...quota.headers },
     );
   };
 }

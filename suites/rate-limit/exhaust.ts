@@ -4,18 +4,24 @@
 // back. It goes on while X-RateLimit-Remaining keeps falling; once it has sent two buckets
 // (X-RateLimit-Limit) and a few more and Remaining has stopped falling, the target does not
 // limit, or refills as fast as the suite sends, and the 429 test fails with what was seen. Never
-// more than --exhaustion-max. Requests go out one at a time, or a few at once where the target
-// refills faster than one round trip.
+// more than --exhaustion-max. It runs at the very end of the run (suites/order.ts). Requests go
+// out one at a time, or as many at once as outrun the refill (the pacer's figure for it) over a
+// round trip, more while Remaining does not fall, and never more than Remaining says is left and
+// one: it stops at the first 429.
 import type { CallInput, Exchange, TargetSession } from '../../harness/index.ts';
 import { eventId, streamId } from '../../generators/index.ts';
-import { sharedKeys } from '../../harness/index.ts';
+import { sharedKeys, shownHeader } from '../../harness/index.ts';
 import { exampleOf } from '../requests.ts';
 import { rateLimitOf } from './headers.ts';
 
 /** Requests past one bucket without a new lowest Remaining before the suite calls the target limitless. */
 const MARGIN = 5;
-/** Most requests in flight at once, where a round trip is slower than the refill. */
-const MOST_AT_ONCE = 10;
+/**
+ * Most requests in flight at once, where a round trip is slower than the refill: a production
+ * bucket (16 a second) over round trips up to a second. (The HTTP client keeps 8 connections to a
+ * target; past them requests wait their turn, which the next round trip's time shows.)
+ */
+const MOST_AT_ONCE = 32;
 
 export interface Exhaustion {
   /** Every answer, in the order sent. */
@@ -63,21 +69,24 @@ async function exhaust(target: TargetSession): Promise<Exhaustion> {
     exchanges.push(...batch);
     return batch;
   };
+  const pacer = target.runtime.pacer;
   let [last] = await send(1);
   let lowest = Number.POSITIVE_INFINITY;
   let lowestAt = 0;
+  let atOnce = 1;
   for (;;) {
     const seen = rateLimitOf(last!);
     if (last!.status === 429) return { exchanges, last: last!, why: `429 after ${exchanges.length} requests` };
-    if (seen.limit !== undefined && 2 * seen.limit + MARGIN > max) {
-      throw new BucketTooLarge(tooLarge(seen.limit, max));
-    }
-    if (seen.remaining !== undefined && seen.remaining < lowest) {
-      lowest = seen.remaining;
+    // The bucket's size as the pacer judged it: a Limit that is 0, changes or is not a number says nothing.
+    const limit = pacer.estimate().limit;
+    if (limit !== undefined && 2 * limit + MARGIN > max) throw new BucketTooLarge(tooLarge(limit, max));
+    const fell = seen.remaining !== undefined && seen.remaining < lowest;
+    if (fell) {
+      lowest = seen.remaining!;
       lowestAt = exchanges.length;
     }
     // Two buckets leave room for what refills meanwhile, even where Remaining says nothing.
-    const bucket = seen.limit ?? max;
+    const bucket = limit ?? max;
     const stalled = exchanges.length >= 2 * bucket + MARGIN && exchanges.length - lowestAt >= Math.ceil(bucket / 2) + MARGIN;
     if (stalled || exchanges.length >= max) {
       const elapsedSeconds = (Date.now() - started) / 1000;
@@ -85,11 +94,29 @@ async function exhaust(target: TargetSession): Promise<Exhaustion> {
       return {
         exchanges,
         last: last!,
-        why: `no 429 after ${exchanges.length} requests in ${elapsedSeconds.toFixed(1)} s, more than two buckets (X-RateLimit-Limit ${seen.limit ?? '(absent)'}), X-RateLimit-Remaining no longer falling${capped}; last X-RateLimit-Remaining ${seen.remaining ?? '(absent)'}`,
+        why: `no 429 after ${exchanges.length} requests in ${elapsedSeconds.toFixed(1)} s, more than two buckets (X-RateLimit-Limit ${shownHeader(last!.headers, 'limit')}), X-RateLimit-Remaining no longer falling${capped}; last X-RateLimit-Remaining ${shownHeader(last!.headers, 'remaining')}`,
       };
     }
-    const perRoundTrip = Math.ceil(2 * target.runtime.pacer.estimate().refillPerSecond * (last!.ms / 1000));
-    const batch = await send(Math.max(1, Math.min(MOST_AT_ONCE, perRoundTrip, max - exchanges.length)));
+    atOnce = nextConcurrency(atOnce, fell, pacer.estimate().refillPerSecond, last!.ms, seen.remaining);
+    const batch = await send(Math.min(atOnce, max - exchanges.length));
     last = batch.find((exchange) => exchange.status === 429) ?? batch[batch.length - 1]!;
   }
+}
+
+/**
+ * How many requests to send at once next: enough to outrun the refill over a round trip (twice
+ * refill x round trip), doubled while Remaining does not fall, but never more than what Remaining
+ * says is left and one more, so the exhaustion stops at the first 429 instead of sending a batch
+ * into it.
+ */
+function nextConcurrency(
+  current: number,
+  fell: boolean,
+  refillPerSecond: number,
+  roundTripMs: number,
+  remaining: number | undefined,
+): number {
+  const outrun = Math.ceil(2 * refillPerSecond * (roundTripMs / 1000));
+  const wanted = Math.max(outrun, fell ? current : current * 2);
+  return Math.max(1, Math.min(MOST_AT_ONCE, wanted, remaining === undefined ? MOST_AT_ONCE : remaining + 1));
 }

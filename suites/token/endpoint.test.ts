@@ -24,14 +24,16 @@ function scopesOf(token: string): string[] {
   return Array.isArray(claim) ? claim.map(String) : [];
 }
 
-/** Tests that read the global role's token, or the exchange that issued it: no request of their own. */
+/** Tests that read the global role's token: no request of their own. */
 const readsToken = { operation: 'token' as const, requests: 0 };
+/** Tests that read the exchange that issued it: minted by this run (a cached token has none). */
+const readsIssue = { operation: 'token' as const, requests: 0, shared: [sharedKeys.tokenExchange('global')] };
 const readsJwks = { operation: 'token' as const, requests: 0, shared: [sharedKeys.jwks] };
 const ownRequest = { operation: 'token' as const, requests: 1 };
 
 conformance(
   '[§5 token.endpoint] the token endpoint issues a JWT for form-encoded client credentials and the /api/v2/ audience',
-  readsToken,
+  readsIssue,
   async ({ target }) => {
     const { exchange, token } = await target.issued('global');
     expectStatus(exchange, 200);
@@ -62,14 +64,14 @@ conformance(
 
 conformance(
   '[§5 token.observed.response] the token response has access_token, token_type Bearer, expires_in and scope',
-  readsToken,
+  readsIssue,
   async ({ target }) => {
     const { exchange } = await target.issued('global');
     expectSchema(exchange, validator('TokenResponse', 'observed'), '{access_token, token_type: "Bearer", expires_in, scope}');
   },
 );
 
-conformance('[§5 token.lifetime] an access token lives 86400 seconds', readsToken, async ({ target }) => {
+conformance('[§5 token.lifetime] an access token lives 86400 seconds', readsIssue, async ({ target }) => {
   const { exchange, token } = await target.issued('global');
   const claims = token ? safe(() => decodeJwt(token)) : undefined;
   const expiresIn = (exchange.json as { expires_in?: unknown } | undefined)?.expires_in;

@@ -14,10 +14,17 @@ export interface Finished {
   stderr: string;
 }
 
-/** Runs `node --import tsx <script> ...args` in the project root and waits for it to exit. */
+/**
+ * Runs `node --import tsx <script> ...args` in the project root and waits for it to exit. Tests
+ * never touch the user's token cache: without an XDG_CACHE_HOME of the test's own, the run has none.
+ */
 export function run(script: string, args: string[], env: NodeJS.ProcessEnv = {}, timeoutMs = 120_000): Promise<Finished> {
+  const tokenCache = env.XDG_CACHE_HOME === undefined ? { CONFORMANCE_NO_TOKEN_CACHE: 'true' } : {};
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], { cwd: root, env: { ...process.env, ...env } });
+    const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
+      cwd: root,
+      env: { ...process.env, ...tokenCache, ...env },
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
