@@ -4,6 +4,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { clauses as registry, hasClause, observed, operationKeys, type OperationKey } from '../../specs/index.ts';
+import { matrixTestsOf } from '../../specs/matrix/index.ts';
 import { projectRoot } from '../paths.ts';
 
 export type Subject = OperationKey | 'token endpoint';
@@ -96,8 +97,12 @@ function suites(): Array<{ file: string; lines: string[] }> {
   return suiteTexts;
 }
 
-/** The places in suites/ that cite a clause: "suites/vault/record.test.ts:12". */
+/**
+ * The tests that bear on a clause: the places in suites/ that cite it ("suites/vault/record.test.ts:12"),
+ * then the matrix's generated tests of it ("suites/matrix/bodies.test.ts: 12 matrix rows").
+ */
 export function testsCiting(id: string): string[] {
   const cites = new RegExp(`(^|[^a-z0-9_.-])${id.replace(/[.]/g, '\\.')}(?![a-z0-9_.-])`);
-  return suites().flatMap(({ file, lines }) => lines.flatMap((line, i) => (cites.test(line) ? [`${file}:${i + 1}`] : [])));
+  const written = suites().flatMap(({ file, lines }) => lines.flatMap((line, i) => (cites.test(line) ? [`${file}:${i + 1}`] : [])));
+  return [...written, ...matrixTestsOf(id)];
 }

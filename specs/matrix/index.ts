@@ -10,3 +10,4 @@ export { tokenRequestRows, type TokenMatrixRow, type TokenVariant, type TokenEle
 export { NEAR_MISS_SECONDS } from './families/credential.ts';
 export { otherActionOf } from '../cards/index.ts';
 export { swapCase, otherCase, hostNameOfLength, idOfLength } from './values.ts';
+export { matrixSuiteOf, matrixSuiteFile, matrixTestsOf, type MatrixSuite } from './suites.ts';
