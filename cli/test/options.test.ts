@@ -25,7 +25,9 @@ describe('parseConformanceOptions', () => {
       maxTokens: 3,
     });
     expect(() => parseConformanceOptions(['--max-tokens', '-1'])).toThrow(UsageError);
-    expect(() => parseConformanceOptions(['--max-tokens', 'many'])).toThrow('--max-tokens needs a non-negative integer, got "many"');
+    expect(() => parseConformanceOptions(['--max-tokens', 'many'])).toThrow(
+      '--max-tokens needs a whole number from 0 to 1000000, got "many"',
+    );
   });
 
   it('reads every option', () => {
