@@ -39,7 +39,7 @@ export function embeddedBucketFor(tests: PlannedTest[]): number {
   return planOf(tests, 0).total + EMBEDDED_BUCKET_MARGIN;
 }
 
-/** The exhaustion's cap for a bucket: two buckets and a margin (suites/rate-limit/exhaust.ts). */
+/** The exhaustion's cap for a bucket: two buckets and a margin (harness/suite/exhaust.ts). */
 export function exhaustionCapFor(bucketSize: number): number {
   return 2 * bucketSize + EMBEDDED_BUCKET_MARGIN;
 }

@@ -4,15 +4,17 @@
 // back. It goes on while X-RateLimit-Remaining keeps falling; once it has sent two buckets
 // (X-RateLimit-Limit) and a few more and Remaining has stopped falling, the target does not
 // limit, or refills as fast as the suite sends, and the 429 test fails with what was seen. Never
-// more than --exhaustion-max. It runs at the very end of the run (suites/order.ts). Requests go
+// more than --exhaustion-max. It runs at the very end of the run (harness/suite/order.ts). Requests go
 // out one at a time, or as many at once as outrun the refill (the pacer's figure for it) over a
 // round trip, more while Remaining does not fall, and never more than Remaining says is left and
 // one: it stops at the first 429.
-import type { CallInput, Exchange, TargetSession } from '../../harness/index.ts';
+import type { Exchange } from '../http.ts';
+import type { CallInput, TargetSession } from '../session.ts';
 import { eventId, streamId } from '../../generators/index.ts';
-import { sharedKeys, shownHeader } from '../../harness/index.ts';
-import { exampleOf } from '../requests.ts';
-import { rateLimitOf } from './headers.ts';
+import { sharedKeys } from '../plan.ts';
+import { shownHeader } from '../rate-limit-headers.ts';
+import { exampleOf } from './requests.ts';
+import { rateLimitOf } from './rate-limit.ts';
 
 /** Requests past one bucket without a new lowest Remaining before the suite calls the target limitless. */
 const MARGIN = 5;

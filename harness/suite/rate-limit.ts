@@ -1,6 +1,7 @@
 // Reads the three X-RateLimit headers of an exchange as integers (undefined when absent or not
 // a plain non-negative integer), and what they say of each other. Plumbing for the rate-limit suites.
-import { readRateLimitHeaders, wholeNumber, type Exchange } from '../../harness/index.ts';
+import type { Exchange } from '../http.ts';
+import { readRateLimitHeaders, wholeNumber } from '../rate-limit-headers.ts';
 import { observed } from '../../specs/index.ts';
 
 export interface RateLimitHeaders {

@@ -2,6 +2,7 @@
 // request (its success), the positive controls of the matrix's refusals, a row of the matrix. Each
 // is a SharedCall: its plan (what it needs, the shared key it reads) and how to send it. Plumbing
 // only: what a test checks stays in the test.
+import fc from 'fast-check';
 import type { OperationKey } from '../../specs/index.ts';
 import type { OperationCard } from '../../specs/cards/card.ts';
 import { cards } from '../../specs/cards/index.ts';
@@ -69,3 +70,12 @@ export function vaultReads(context: { target: { fixtures: { vaultConnections: st
 export async function validTokenRequestOf(target: TargetSession): Promise<Exchange> {
   return (await target.issued('global')).exchange;
 }
+
+/** The one value of an arbitrary a deterministic case uses: the same on every run, whatever the run's seed. */
+export function exampleOf<T>(_target: TargetSession, arbitrary: fc.Arbitrary<T>): T {
+  // A fixed seed, not the run's: a deterministic case is the same request on every run (the run's
+  // seed only draws the generated cases added on top).
+  return fc.sample(arbitrary, { numRuns: 1, seed: EXAMPLE_SEED })[0]!;
+}
+
+const EXAMPLE_SEED = 1;

@@ -1,31 +1,26 @@
 // Observed (inferred, see the clause): every answer of every operation, its successes and its
 // errors alike, carries the three X-RateLimit headers, and they agree with what they mean:
 // Remaining within 0..Limit (0 on a 429), Reset at or after the answer's Date and within
-// observed.rate_limit.reset_within_seconds of it. Each operation's success, 400 and 401 are
-// requests other tests already send; one more test reads every answer of the run so far.
+// observed.rate_limit.reset_within_seconds of it. Each operation's success, a 400 and a 401 are
+// requests other tests already send (its valid request, rows of its matrix); one more test reads
+// every answer of the run so far.
 import { conformance, expectNoProblems, type Exchange } from '../../harness/index.ts';
+import { matrixRowCall } from '../../harness/suite/matrix.ts';
+import { rateLimitConsistencyProblems, rateLimitHeaderNames } from '../../harness/suite/rate-limit.ts';
+import { successOf, type SharedCall } from '../../harness/suite/requests.ts';
+import { card as cardOf } from '../../specs/cards/index.ts';
 import { observed, operationKeys, type OperationKey } from '../../specs/index.ts';
-import { withoutToken } from '../auth/credentials.ts';
-import { refusalCall, refusals, type Refusal } from '../refusals.ts';
-import { successOf, type SharedCall } from '../requests.ts';
-import { rateLimitConsistencyProblems, rateLimitHeaderNames } from './headers.ts';
 
 const RULE = `the three X-RateLimit headers, whole numbers, Remaining within 0..Limit (0 on a 429), Reset from the answer's Date to ${observed.rate_limit.reset_within_seconds.value} s after`;
 
-const badRequestOf: Record<OperationKey, Refusal> = {
-  redeliver: refusals.streamIdOneShort,
-  'sso-ticket': refusals.ttlSecOverMaximum,
-  vault: refusals.vaultIdOverMaximum,
-};
-
 function answersOf(op: OperationKey): Array<{ answer: string; request: SharedCall }> {
+  const param = Object.keys(cardOf(op).params)[0]!;
   return [
     { answer: 'success', request: successOf(op) },
-    { answer: '400', request: refusalCall(badRequestOf[op]) },
-    { answer: '401', request: withoutToken(op) },
+    { answer: '400', request: matrixRowCall(op, `${op} path.{${param}} other-owner:another-kind valid`) },
+    { answer: '401', request: matrixRowCall(op, `${op} authorization absent:absent valid`) },
   ];
 }
-
 for (const op of operationKeys) {
   for (const { answer, request } of answersOf(op)) {
     conformance(

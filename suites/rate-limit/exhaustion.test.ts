@@ -4,8 +4,8 @@
 // --allow-rate-limit-exhaustion.
 import { conformance, exhaustion, expectClause, expectNoProblems, expectObservedError, shown, shownHeader } from '../../harness/index.ts';
 import { observed } from '../../specs/index.ts';
-import { exhaustRateLimit } from './exhaust.ts';
-import { rateLimitHeader, rateLimitHeaderNames, rateLimitOf, rateLimitProblems } from './headers.ts';
+import { exhaustRateLimit } from '../../harness/suite/exhaust.ts';
+import { rateLimitHeader, rateLimitHeaderNames, rateLimitOf, rateLimitProblems } from '../../harness/suite/rate-limit.ts';
 
 const names = observed.rate_limit.headers;
 

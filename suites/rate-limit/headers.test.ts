@@ -3,8 +3,8 @@
 // in seconds. Reads of a vault connection are the probe (they write nothing).
 import { conformance, expectEqual, expectNoProblems, expectPresent, expectSuccess, fixture, shown } from '../../harness/index.ts';
 import { observed } from '../../specs/index.ts';
-import { successOf } from '../requests.ts';
-import { answerSecondsOf, rateLimitHeader, rateLimitHeaderNames, rateLimitOf, rateLimitProblems } from './headers.ts';
+import { successOf } from '../../harness/suite/requests.ts';
+import { answerSecondsOf, rateLimitHeader, rateLimitHeaderNames, rateLimitOf, rateLimitProblems } from '../../harness/suite/rate-limit.ts';
 
 const names = observed.rate_limit.headers;
 const firstRead = successOf('vault');
