@@ -28,7 +28,17 @@ interface Outcome {
   detail: string;
 }
 
-function main(): number {
+interface Bench {
+  deadline: number;
+  /** The command, pinned to the core when taskset is there. */
+  pin: (command: string[]) => string[];
+  work: string;
+  outcomes: Outcome[];
+}
+
+type Judge = (code: number | null, out: string, outDir: string) => string | undefined;
+
+function parseOptions() {
   const { values } = parseArgs({
     args: process.argv.slice(2),
     options: {
@@ -40,103 +50,81 @@ function main(): number {
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
-  if (values.help) {
-    process.stdout.write(`${USAGE}\n`);
-    return 0;
-  }
-  const runs = Number(values.runs);
-  const deadline = Date.now() + Number(values['bound-minutes']) * 60_000;
-  const pinned = spawnSync('taskset', ['--version']).status === 0;
-  const pin = (command: string[]) => (pinned ? ['taskset', '-c', values.core, ...command] : command);
-  if (!pinned) process.stdout.write('note: taskset is not available; the runs share every core with the busy process instead of one\n');
+  return values;
+}
 
-  // The competitor: a loop that never yields, on the same core, for as long as the script lives.
-  const [busyCommand, ...busyArgs] = pin([process.execPath, '-e', 'for (;;) {}']);
-  const busy: ChildProcess = spawn(busyCommand!, busyArgs, { stdio: 'ignore' });
-  const stopBusy = () => busy.kill('SIGKILL');
-  process.on('exit', stopBusy);
-  const outcomes: Outcome[] = [];
-  const work = mkdtempSync(join(tmpdir(), 'busy-runner-'));
-  try {
-    const node = [process.execPath, '--import', 'tsx'];
-    const once = (
-      what: string,
-      args: string[],
-      judge: (code: number | null, out: string, outDir: string) => string | undefined,
-      timeoutMs: number,
-    ) => {
-      if (Date.now() > deadline) return;
-      const outDir = join(work, `${outcomes.length}`);
-      const [command, ...rest] = pin([...node, ...args.map((a) => a.replace('{out}', outDir))]);
-      const started = Date.now();
-      const result = spawnSync(command!, rest, {
-        cwd: root,
-        encoding: 'utf8',
-        timeout: Math.min(timeoutMs, deadline - Date.now()),
-        maxBuffer: 64 * 1024 * 1024,
-      });
-      const problem = result.error
-        ? `did not finish: ${result.error.message}`
-        : judge(result.status, result.stdout + result.stderr, outDir);
-      const outcome = { what, ok: problem === undefined, ms: Date.now() - started, detail: problem ?? '' };
-      outcomes.push(outcome);
-      process.stdout.write(
-        `${outcome.ok ? 'ok  ' : 'FAIL'} ${what} (${(outcome.ms / 1000).toFixed(1)} s)${problem ? `: ${problem}` : ''}\n`,
-      );
-    };
-    for (let i = 1; i <= runs; i += 1) {
-      once(
-        `429 clause, run ${i}/${runs}`,
-        ['cli/conformance.ts', '--grep', '[§7 redeliver.errors.429]', '--out', '{out}'],
-        (_, out, outDir) => {
-          const results = readResults(outDir);
-          const test = results?.tests.find((t) => t.clause === 'redeliver.errors.429');
-          return test?.state === 'passed' ? undefined : `the 429 test ${test?.state ?? 'did not run'}: ${lastLines(out)}`;
-        },
-        300_000,
-      );
-    }
-    for (let i = 1; i <= runs; i += 1) {
-      once(
-        `npm start, run ${i}/${runs}`,
-        ['cli/conformance.ts', '--out', '{out}'],
-        (code, out) => (code === 0 ? undefined : `exit ${code}: ${lastLines(out)}`),
-        600_000,
-      );
-    }
-    if (!values['no-mutation']) {
-      once(
-        'mutation gate, one worker',
-        ['cli/mutation.ts', '--jobs', '1'],
-        (code, out) => (code === 0 ? undefined : `exit ${code}: ${lastLines(out, 4)}`),
-        1_800_000,
-      );
-    }
-    if (values['with-tests']) {
-      const report = join(work, 'tests.json');
-      const [command, ...rest] = pin(['npx', 'vitest', 'run', '--reporter=dot', '--reporter=json', `--outputFile.json=${report}`]);
-      const started = Date.now();
-      const result = spawnSync(command!, rest, {
-        cwd: root,
-        encoding: 'utf8',
-        timeout: Math.max(0, deadline - Date.now()),
-        maxBuffer: 64 * 1024 * 1024,
-      });
-      const ok = result.status === 0;
-      const detail = ok ? '' : `exit ${result.status ?? result.signal}: ${failedTests(report) || lastLines(result.stdout ?? '', 6)}`;
-      outcomes.push({ what: 'npm test', ok, ms: Date.now() - started, detail });
-      process.stdout.write(`${ok ? 'ok  ' : 'FAIL'} npm test (${((Date.now() - started) / 1000).toFixed(1)} s)\n`);
-    }
-  } finally {
-    stopBusy();
-    rmSync(work, { recursive: true, force: true });
+/** One run of a project command (node with tsx), judged by what it printed and wrote; skipped past the time bound. */
+function once(bench: Bench, what: string, args: string[], judge: Judge, timeoutMs: number): void {
+  if (Date.now() > bench.deadline) return;
+  const outDir = join(bench.work, `${bench.outcomes.length}`);
+  const [command, ...rest] = bench.pin([process.execPath, '--import', 'tsx', ...args.map((a) => a.replace('{out}', outDir))]);
+  const started = Date.now();
+  const result = spawnSync(command!, rest, {
+    cwd: root,
+    encoding: 'utf8',
+    timeout: Math.min(timeoutMs, bench.deadline - Date.now()),
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  const problem = result.error ? `did not finish: ${result.error.message}` : judge(result.status, result.stdout + result.stderr, outDir);
+  const outcome = { what, ok: problem === undefined, ms: Date.now() - started, detail: problem ?? '' };
+  bench.outcomes.push(outcome);
+  process.stdout.write(`${outcome.ok ? 'ok  ' : 'FAIL'} ${what} (${(outcome.ms / 1000).toFixed(1)} s)${problem ? `: ${problem}` : ''}\n`);
+}
+
+/** The 429 clause alone, `runs` times: its test must pass every time. */
+function run429(bench: Bench, runs: number): void {
+  for (let i = 1; i <= runs; i += 1) {
+    once(
+      bench,
+      `429 clause, run ${i}/${runs}`,
+      ['cli/conformance.ts', '--grep', '[§7 redeliver.errors.429]', '--out', '{out}'],
+      (_, out, outDir) => {
+        const test = readResults(outDir)?.tests.find((t) => t.clause === 'redeliver.errors.429');
+        return test?.state === 'passed' ? undefined : `the 429 test ${test?.state ?? 'did not run'}: ${lastLines(out)}`;
+      },
+      300_000,
+    );
   }
+}
+
+/** The whole `npm start`, `runs` times: PASS every time. */
+function runStart(bench: Bench, runs: number): void {
+  for (let i = 1; i <= runs; i += 1) {
+    once(
+      bench,
+      `npm start, run ${i}/${runs}`,
+      ['cli/conformance.ts', '--out', '{out}'],
+      (code, out) => (code === 0 ? undefined : `exit ${code}: ${lastLines(out)}`),
+      600_000,
+    );
+  }
+}
+
+/** `npm test` once, under the same load. */
+function runTests(bench: Bench): void {
+  const report = join(bench.work, 'tests.json');
+  const [command, ...rest] = bench.pin(['npx', 'vitest', 'run', '--reporter=dot', '--reporter=json', `--outputFile.json=${report}`]);
+  const started = Date.now();
+  const result = spawnSync(command!, rest, {
+    cwd: root,
+    encoding: 'utf8',
+    timeout: Math.max(0, bench.deadline - Date.now()),
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  const ok = result.status === 0;
+  const detail = ok ? '' : `exit ${result.status ?? result.signal}: ${failedTests(report) || lastLines(result.stdout ?? '', 6)}`;
+  bench.outcomes.push({ what: 'npm test', ok, ms: Date.now() - started, detail });
+  process.stdout.write(`${ok ? 'ok  ' : 'FAIL'} npm test (${((Date.now() - started) / 1000).toFixed(1)} s)\n`);
+}
+
+/** A line per group of runs (min / median / max), then what went wrong. */
+function printSummary(bench: Bench, core: string | undefined): void {
   const groups = new Map<string, Outcome[]>();
-  for (const o of outcomes) {
+  for (const o of bench.outcomes) {
     const group = o.what.replace(/, run \d+\/\d+$/, '');
     groups.set(group, [...(groups.get(group) ?? []), o]);
   }
-  process.stdout.write(`\npinned to core ${pinned ? values.core : '(none)'} beside a busy process\n`);
+  process.stdout.write(`\npinned to core ${core ?? '(none)'} beside a busy process\n`);
   for (const [group, list] of groups) {
     const times = list.map((o) => o.ms / 1000).sort((a, b) => a - b);
     const median = times[Math.floor(times.length / 2)]!;
@@ -144,9 +132,49 @@ function main(): number {
       `${group}: ${list.filter((o) => o.ok).length} of ${list.length} as expected; wall ${times[0]!.toFixed(1)} / ${median.toFixed(1)} / ${times.at(-1)!.toFixed(1)} s (min / median / max)\n`,
     );
   }
-  for (const o of outcomes.filter((outcome) => !outcome.ok)) process.stdout.write(`\n${o.what} went wrong: ${o.detail}\n`);
-  if (Date.now() > deadline) process.stdout.write('the script reached its time bound; runs after it were not made\n');
-  return outcomes.length > 0 && outcomes.every((o) => o.ok) && Date.now() <= deadline ? 0 : 1;
+  for (const o of bench.outcomes.filter((outcome) => !outcome.ok)) process.stdout.write(`\n${o.what} went wrong: ${o.detail}\n`);
+  if (Date.now() > bench.deadline) process.stdout.write('the script reached its time bound; runs after it were not made\n');
+}
+
+function main(): number {
+  const values = parseOptions();
+  if (values.help) {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  const runs = Number(values.runs);
+  const pinned = spawnSync('taskset', ['--version']).status === 0;
+  if (!pinned) process.stdout.write('note: taskset is not available; the runs share every core with the busy process instead of one\n');
+  const bench: Bench = {
+    deadline: Date.now() + Number(values['bound-minutes']) * 60_000,
+    pin: (command) => (pinned ? ['taskset', '-c', values.core, ...command] : command),
+    work: mkdtempSync(join(tmpdir(), 'busy-runner-')),
+    outcomes: [],
+  };
+  // The competitor: a loop that never yields, on the same core, for as long as the script lives.
+  const [busyCommand, ...busyArgs] = bench.pin([process.execPath, '-e', 'for (;;) {}']);
+  const busy: ChildProcess = spawn(busyCommand!, busyArgs, { stdio: 'ignore' });
+  const stopBusy = () => busy.kill('SIGKILL');
+  process.on('exit', stopBusy);
+  try {
+    run429(bench, runs);
+    runStart(bench, runs);
+    if (!values['no-mutation']) {
+      once(
+        bench,
+        'mutation gate, one worker',
+        ['cli/mutation.ts', '--jobs', '1'],
+        (code, out) => (code === 0 ? undefined : `exit ${code}: ${lastLines(out, 4)}`),
+        1_800_000,
+      );
+    }
+    if (values['with-tests']) runTests(bench);
+  } finally {
+    stopBusy();
+    rmSync(bench.work, { recursive: true, force: true });
+  }
+  printSummary(bench, pinned ? values.core : undefined);
+  return bench.outcomes.length > 0 && bench.outcomes.every((o) => o.ok) && Date.now() <= bench.deadline ? 0 : 1;
 }
 
 function readResults(outDir: string): { tests: Array<{ clause?: string; state: string }> } | undefined {

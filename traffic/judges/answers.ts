@@ -147,6 +147,10 @@ const describe = (error: ErrorObject) => describeErrors([error]);
 const known401 = Object.values(observed.errors).filter((fact) => fact.status === 401);
 const errorBody = () => validator('ErrorBody', 'observed');
 
+/**
+ * Long: one judgment per rule an error answer is held to (status, reason phrase, body shape, the
+ * 401 and 403 wordings), each a few lines that read in the order the clauses list them.
+ */
 export function errorJudgments(x: Classified, rules: OperationRules): Judgment[] {
   if (x.status < 400 || x.endpoint.kind !== 'operation') return [];
   const body = x.json as { statusCode?: unknown; error?: unknown; errorCode?: unknown } | undefined;

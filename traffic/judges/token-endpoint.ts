@@ -37,6 +37,8 @@ export function tokenEndpointJudgments(x: Classified, context: RecordingContext,
   return judgments;
 }
 
+// Long: one judgment per fact of an issued token (status, body, type, lifetime, claims), in the
+// order the token clauses list them; split, the claims would be read far from the body they come in.
 function issuedJudgments(x: Classified, fields: Record<string, string>): Judgment[] {
   const issued = x.exchange.tokens?.issued;
   const body = x.json as { access_token?: unknown; expires_in?: unknown } | undefined;

@@ -168,7 +168,10 @@ function boundsOf(element: Element, valid: unknown): Array<{ at: number; make: (
   return out;
 }
 
-/** The variations of a body field (its value at the field's path), or of the body itself. */
+/**
+ * The variations of a body field (its value at the field's path), or of the body itself.
+ * Long: the body operators of the catalogue, one entry each, read top to bottom as `--list` prints them.
+ */
 export function bodyVariants(card: OperationCard, element: Element): Made[] {
   if (element.kind === 'body') return rootVariants(card, element);
   const path = element.path!;

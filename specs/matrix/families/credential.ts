@@ -171,6 +171,7 @@ function tokenTextVariants(card: OperationCard): Made[] {
   ];
 }
 
+// Long: one entry per variation of a JOSE header member, as the catalogue lists them.
 function joseVariants(card: OperationCard, member: string): Made[] {
   const ruled = (key: string, says: string, operator: Made['operator'], header: (h: JsonRecord) => JsonRecord): Made =>
     resigned({
@@ -293,6 +294,8 @@ const urlNearMisses: Array<{ key: string; says: string; change: (url: string) =>
   { key: 'query', says: 'with a query string added', change: (url) => `${url}?x=1` },
 ];
 
+// Long: one entry per variation of a claim (absent, each near miss of its value, each other type),
+// as the catalogue lists them; a reviewer reads a claim's whole negative space in one place.
 function claimVariants(card: OperationCard, member: string): Made[] {
   const audienceOf = (claims: JsonRecord) => String(Array.isArray(claims.aud) ? claims.aud[0] : claims.aud);
   const current = (claims: JsonRecord) => (member === 'aud' ? audienceOf(claims) : String(claims[member]));

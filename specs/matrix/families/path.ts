@@ -137,7 +137,10 @@ function paramOf(template: RequestTemplate, name: string): string | undefined {
   return part && 'param' in part ? part.value : undefined;
 }
 
-/** The variations of a path parameter, each made from the target's valid value and judged by the value it makes. */
+/**
+ * The variations of a path parameter, each made from the target's valid value and judged by the value it makes.
+ * Long: the path operators of the catalogue, one entry each, read top to bottom as `--list` prints them.
+ */
 export function paramVariants(card: OperationCard, element: Element): Made[] {
   const name = element.name!;
   const rule = card.params[name]!;

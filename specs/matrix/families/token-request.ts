@@ -188,6 +188,8 @@ function audienceVariants(): Made[] {
   ];
 }
 
+// Long: the client-credentials request's elements and their variations, one entry each, as the
+// catalogue lists them.
 function requestVariants(): Array<{ element: TokenElement; variants: Made[] }> {
   const rules = (checks: ClauseCheck[]) => ({ checks, source: 'RFC 6749: POST only (3.2), no parameter twice (3.1)' });
   return [
