@@ -4,10 +4,8 @@
 // property. Judged by the body's validity at both levels. One test per row and clause.
 import { rowTests } from '../../harness/suite/matrix.ts';
 import { cards } from '../../specs/cards/index.ts';
-import { matrix, type ElementKind } from '../../specs/matrix/index.ts';
-
-const BODY: readonly ElementKind[] = ['body', 'body-field'];
+import { matrix, matrixSuiteOf } from '../../specs/matrix/index.ts';
 
 for (const card of Object.values(cards)) {
-  for (const row of matrix().operations[card.key]) if (BODY.includes(row.element.kind)) rowTests(card, row);
+  for (const row of matrix().operations[card.key]) if (matrixSuiteOf[row.element.kind] === 'bodies') rowTests(card, row);
 }

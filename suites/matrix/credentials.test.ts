@@ -4,10 +4,8 @@
 // row and clause; each refusal stands on its positive control.
 import { rowTests } from '../../harness/suite/matrix.ts';
 import { cards } from '../../specs/cards/index.ts';
-import { matrix, type ElementKind } from '../../specs/matrix/index.ts';
-
-const CREDENTIAL: readonly ElementKind[] = ['authorization', 'auth-scheme', 'token', 'jose-header', 'signature', 'claim', 'scope-token'];
+import { matrix, matrixSuiteOf } from '../../specs/matrix/index.ts';
 
 for (const card of Object.values(cards)) {
-  for (const row of matrix().operations[card.key]) if (CREDENTIAL.includes(row.element.kind)) rowTests(card, row);
+  for (const row of matrix().operations[card.key]) if (matrixSuiteOf[row.element.kind] === 'credentials') rowTests(card, row);
 }

@@ -3,10 +3,8 @@
 // twice. One test per row and clause.
 import { rowTests } from '../../harness/suite/matrix.ts';
 import { cards } from '../../specs/cards/index.ts';
-import { matrix, type ElementKind } from '../../specs/matrix/index.ts';
-
-const HEADERS: readonly ElementKind[] = ['header-param', 'content-type'];
+import { matrix, matrixSuiteOf } from '../../specs/matrix/index.ts';
 
 for (const card of Object.values(cards)) {
-  for (const row of matrix().operations[card.key]) if (HEADERS.includes(row.element.kind)) rowTests(card, row);
+  for (const row of matrix().operations[card.key]) if (matrixSuiteOf[row.element.kind] === 'headers') rowTests(card, row);
 }

@@ -4,10 +4,8 @@
 // owner, a well-formed id that names nothing). One test per row and clause.
 import { rowTests } from '../../harness/suite/matrix.ts';
 import { cards } from '../../specs/cards/index.ts';
-import { matrix, type ElementKind } from '../../specs/matrix/index.ts';
-
-const PATH: readonly ElementKind[] = ['method', 'path-literal', 'path-param'];
+import { matrix, matrixSuiteOf } from '../../specs/matrix/index.ts';
 
 for (const card of Object.values(cards)) {
-  for (const row of matrix().operations[card.key]) if (PATH.includes(row.element.kind)) rowTests(card, row);
+  for (const row of matrix().operations[card.key]) if (matrixSuiteOf[row.element.kind] === 'paths') rowTests(card, row);
 }
