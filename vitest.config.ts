@@ -7,6 +7,9 @@ export default defineConfig({
   test: {
     include: ['{specs,mock,harness,generators,traffic,cli,bench}/test/**/*.test.ts'],
     expect: { requireAssertions: true },
+    // Two files at a time, whatever the core count (vitest's default leaves a 2-core machine one):
+    // most of the time of the end-to-end files is spent waiting on the runs they start.
+    maxWorkers: 2,
     testTimeout: 20_000,
     hookTimeout: 20_000,
   },
