@@ -4,6 +4,7 @@
 // the flag wins over the variable. A bad option is a UsageError that names it, printed without a
 // stack trace. This module imports nothing but node:util.
 import { parseArgs } from 'node:util';
+import { operationKeys } from '../specs/index.ts';
 
 export class UsageError extends Error {
   override name = 'UsageError';
@@ -169,7 +170,8 @@ const FLAGS = {
 
 type FlagName = keyof typeof FLAGS;
 
-export const OPERATION_FILTERS = ['redeliver', 'sso-ticket', 'vault', 'token'] as const;
+/** What --operation takes: every operation of specs/, and the token endpoint. */
+export const OPERATION_FILTERS: readonly string[] = [...operationKeys, 'token'];
 
 /** CONFORMANCE_TARGET_FILE for target-file. */
 export function envName(flag: string): string {
@@ -266,7 +268,7 @@ export function parseConformanceOptions(argv: string[], env: NodeJS.ProcessEnv =
     if (text(name) === '') throw new UsageError(`--${name} needs a value`);
   }
   const operations = (v.operation as string[] | undefined)?.flatMap((o) => o.split(',')).map((o) => o.trim());
-  const unknown = operations?.filter((o) => !(OPERATION_FILTERS as readonly string[]).includes(o));
+  const unknown = operations?.filter((o) => !OPERATION_FILTERS.includes(o));
   if (unknown?.length) throw new UsageError(`--operation ${unknown.join(',')} is not one of ${OPERATION_FILTERS.join(', ')}`);
   const matrixScope = text('matrix');
   if (matrixScope !== undefined && matrixScope !== 'core' && matrixScope !== 'full') {

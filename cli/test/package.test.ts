@@ -12,6 +12,8 @@ const npx = (cwd: string, args: string[]) =>
     cwd,
     encoding: 'utf8',
     timeout: 120_000,
+    // --list prints the whole request-model matrix (about 1 MB, growing with each operation).
+    maxBuffer: 64 * 1024 * 1024,
     env: { ...process.env, npm_config_update_notifier: 'false' },
   });
 

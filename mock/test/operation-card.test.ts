@@ -1,4 +1,4 @@
-// A throw-away operation card, as a contributor would add a fourth operation (reading one event
+// A throw-away operation card, as a contributor would add a fourth operation (an imaginary summary of one event
 // stream): given only its card and the route that acts for it, the mock serves it through every
 // check the card implies, the request-model matrix runs over it, and the gate's per-operation faults
 // are made for it and reach its route.
@@ -20,13 +20,13 @@ const STREAM = 'est_AQXiyfL3iDNFp5RV9YTEMv';
 const SCOPE = 'read:event_streams';
 
 const streamCard: OperationCard = {
-  key: 'event-stream' as OperationKey,
+  key: 'stream-summary' as OperationKey,
   spec: {
-    key: 'event-stream' as OperationKey,
-    operationId: 'get_event_stream',
-    summary: 'Read one event stream',
+    key: 'stream-summary' as OperationKey,
+    operationId: 'get_event_stream_summary',
+    summary: "Read one event stream's summary",
     method: 'GET',
-    pathTemplate: '/event-streams/{id}',
+    pathTemplate: '/event-streams/{id}/summary',
     parameters: [{ ...parameter('redeliver', 'path', 'id'), name: 'id' }],
     contractScopes: [],
     requiresGlobalClient: false,
@@ -66,15 +66,19 @@ describe('a throw-away operation card', () => {
   it('is served by the mock through the checks its card implies', async () => {
     const mock = await mockForTest(withStreamRead());
     const token = await tokenFor(mock, 'global');
-    expect((await call(mock, 'GET', `/api/v2/event-streams/${STREAM}`, { token })).json).toEqual({ id: STREAM, name: 'orders-webhook' });
-    expect((await call(mock, 'GET', `/api/v2/event-streams/${STREAM}`)).status).toBe(401);
+    expect((await call(mock, 'GET', `/api/v2/event-streams/${STREAM}/summary`, { token })).json).toEqual({
+      id: STREAM,
+      name: 'orders-webhook',
+    });
+    expect((await call(mock, 'GET', `/api/v2/event-streams/${STREAM}/summary`)).status).toBe(401);
     expect(
-      (await call(mock, 'GET', `/api/v2/event-streams/${STREAM}`, { token: await tokenFor(mock, 'without-redeliver-scope') })).status,
+      (await call(mock, 'GET', `/api/v2/event-streams/${STREAM}/summary`, { token: await tokenFor(mock, 'without-redeliver-scope') }))
+        .status,
     ).toBe(403);
-    expect((await call(mock, 'GET', `/api/v2/event-streams/${STREAM.slice(0, -1)}`, { token })).status).toBe(400);
-    expect((await call(mock, 'GET', `/api/v2/event-streams/${STREAM.slice(0, -1)}w`, { token })).status).toBe(404);
-    expect((await call(mock, 'POST', `/api/v2/event-streams/${STREAM}`, { token })).status).toBe(405);
-    const answer = await call(mock, 'GET', `/api/v2/event-streams/${STREAM}`, { token });
+    expect((await call(mock, 'GET', `/api/v2/event-streams/${STREAM.slice(0, -1)}/summary`, { token })).status).toBe(400);
+    expect((await call(mock, 'GET', `/api/v2/event-streams/${STREAM.slice(0, -1)}w/summary`, { token })).status).toBe(404);
+    expect((await call(mock, 'POST', `/api/v2/event-streams/${STREAM}/summary`, { token })).status).toBe(405);
+    const answer = await call(mock, 'GET', `/api/v2/event-streams/${STREAM}/summary`, { token });
     expect(answer.headers['x-ratelimit-limit']).toBeDefined();
   });
 
@@ -83,7 +87,7 @@ describe('a throw-away operation card', () => {
     const elements = elementsOf(streamCard).map((element) => element.id);
     expect(elements).toContain('path.{id}');
     expect(elements.filter((id) => !rows.some((row) => row.element.id === id))).toEqual([]);
-    const tooShort = rows.find((row) => row.id === 'event-stream path.{id} bounds:25 valid')?.expectation;
+    const tooShort = rows.find((row) => row.id === 'stream-summary path.{id} bounds:25 valid')?.expectation;
     expect(tooShort && 'checks' in tooShort ? tooShort.checks.map((c) => c.outcome.kind) : []).toEqual(['refuse', 'observed-error']);
   });
 
@@ -93,6 +97,6 @@ describe('a throw-away operation card', () => {
     const ignoresScope = faults.find((f) => f.id === 'stream-ignores-scope')!;
     const mock = await mockForTest({ ...withStreamRead(), customize: ignoresScope.install });
     const withoutScope = await tokenFor(mock, 'without-redeliver-scope');
-    expect((await call(mock, 'GET', `/api/v2/event-streams/${STREAM}`, { token: withoutScope })).status).toBe(200);
+    expect((await call(mock, 'GET', `/api/v2/event-streams/${STREAM}/summary`, { token: withoutScope })).status).toBe(200);
   });
 });

@@ -1,6 +1,6 @@
 // The judges' table names clauses of the registry and reads its values from specs/.
 import { expect, test } from 'vitest';
-import { hasClause, observed, operationKeys } from '../../specs/index.ts';
+import { hasClause, observed, operation, operationKeys, type OperationKey } from '../../specs/index.ts';
 import { operationRules, sharedClauses, tokenClauses } from '../rules.ts';
 
 test('every clause the judges name is in specs/clauses.yaml', () => {
@@ -35,10 +35,13 @@ test('each operation is held to the scope and success status of observed.yaml', 
   );
 });
 
-test('the path limits are those the registry places on each operation', () => {
-  expect(Object.fromEntries(operationKeys.map((op) => [op, operationRules[op].pathLimits.map((l) => l.name)]))).toEqual({
-    redeliver: ['id', 'event_id'],
-    'sso-ticket': [],
-    vault: ['id'],
-  });
+test('the path limits are the path parameters the OpenAPI document bounds, on each operation', () => {
+  const bounded = (op: OperationKey) =>
+    operation(op)
+      .parameters.filter((p) => p.in === 'path' && (p.schema.minLength !== undefined || p.schema.maxLength !== undefined))
+      .map((p) => p.name);
+  expect(operationKeys.flatMap((op) => bounded(op)).length).toBeGreaterThan(0);
+  expect(Object.fromEntries(operationKeys.map((op) => [op, operationRules[op].pathLimits.map((l) => l.name)]))).toEqual(
+    Object.fromEntries(operationKeys.map((op) => [op, bounded(op)])),
+  );
 });
