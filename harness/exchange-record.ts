@@ -1,6 +1,6 @@
 // One recorded exchange: what `npm start -- --record` writes (one JSON object a line,
 // exchanges.ndjson), what the recording proxy writes, and what check-traffic and compare read.
-// The fields are documented in the README ("Recorded exchanges").
+// The fields are documented in docs/beyond-the-run.md ("What each command does").
 //
 // A recording is written redacted, so the bearer token a request carried and the access token a
 // token endpoint issued are kept decoded beside it (header and claims, never the signature): what a
