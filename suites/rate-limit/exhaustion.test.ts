@@ -5,7 +5,14 @@
 import { conformance, exhaustion, expectClause, expectNoProblems, expectObservedError, shown, shownHeader } from '../../harness/index.ts';
 import { observed } from '../../specs/index.ts';
 import { exhaustRateLimit } from '../../harness/suite/exhaust.ts';
-import { rateLimitHeader, rateLimitHeaderNames, rateLimitOf, rateLimitProblems } from '../../harness/suite/rate-limit.ts';
+import {
+  answerSecondsOf,
+  rateLimitConsistencyProblems,
+  rateLimitHeader,
+  rateLimitHeaderNames,
+  rateLimitOf,
+  rateLimitProblems,
+} from '../../harness/suite/rate-limit.ts';
 
 const names = observed.rate_limit.headers;
 
@@ -34,6 +41,38 @@ conformance(
     });
   },
 );
+
+conformance(
+  "[§8 rate-limit.reset.unix-seconds] the 429's X-RateLimit-Reset is a Unix time in seconds, not before its Date",
+  plan,
+  async ({ target }) => {
+    const { last, why } = await exhaustRateLimit(target);
+    target.needs(last.status === 429, `${why}, so there is no 429 to check (see redeliver.errors.429)`);
+    // The 429 is when a client most needs Reset: a handler that does not know it (0, 1970) leaves
+    // every client that waits for it retrying at once.
+    const reset = rateLimitOf(last).reset;
+    const now = answerSecondsOf(last);
+    const plausible = reset !== undefined && reset > 1e9 && reset < 1e11;
+    const problems = [
+      ...(plausible ? [] : ['not Unix seconds']),
+      ...(plausible && reset < now ? [`before the answer's Date (${now})`] : []),
+    ];
+    expectNoProblems(
+      problems.map((p) => `${names.reset} ${shown(last.headers[rateLimitHeader.reset])}: ${p}`),
+      `${names.reset} in Unix seconds, at or after the 429's Date (${now})`,
+      { exchange: last, headers: [...rateLimitHeaderNames, 'date'] },
+    );
+  },
+);
+
+conformance('[§8 rate-limit.headers.consistent] the 429 carries consistent X-RateLimit headers', plan, async ({ target }) => {
+  const { last, why } = await exhaustRateLimit(target);
+  target.needs(last.status === 429, `${why}, so there is no 429 to check (see redeliver.errors.429)`);
+  expectNoProblems(rateLimitConsistencyProblems(last), 'the three X-RateLimit headers of the 429 agree with each other and its Date', {
+    exchange: last,
+    headers: [...rateLimitHeaderNames, 'date'],
+  });
+});
 
 conformance(
   '[§8 rate-limit.remaining.falls] X-RateLimit-Remaining falls as the limit is spent, to exactly 0 on the 429',

@@ -432,6 +432,9 @@ function claimVariants(card: OperationCard, member: string): Made[] {
     case 'exp':
       return [
         ...malformed(ruled),
+        // Its own future value as a string of digits: not a NumericDate (RFC 7519 4.1.4), though
+        // Number() reads it as one; a token so made is invalid however far ahead the value is.
+        invalid('numeric-string', 'its own value as a string of digits', 'other-type', (c) => ({ ...c, exp: String(c.exp) })),
         invalid(
           'past',
           `${NEAR_MISS_SECONDS} seconds ago`,
@@ -538,6 +541,31 @@ function claimVariants(card: OperationCard, member: string): Made[] {
       return [
         unknown('absent', 'absent', 'absent', set(undefined), 'what the service does with gty is not known'),
         unknown('other', 'another grant type', 'near-value', set('password'), 'what the service does with gty is not known'),
+        // Whatever gty says, a client that is not global stays refused where the operation needs a
+        // global one: its token without gty (taken for some legacy kind of token) included.
+        ...(card.globalClient
+          ? [
+              resigned({
+                operator: 'other-owner',
+                key: 'non-global-without-gty',
+                says: 'absent, in a token of a client that is not global',
+                apply: (template, context) =>
+                  resignClaims((c) => {
+                    const client = context.clients.non_global ?? 'not-a-client';
+                    return claimSet(
+                      claimSet(claimSet(c, 'azp', client), 'sub', `${client}${observed.tokens.subject_suffix}`),
+                      'gty',
+                      undefined,
+                    );
+                  })(template),
+                needs: [{ role: 'non_global' }],
+                expect: {
+                  checks: [{ clause: card.globalClient.clause, outcome: refused }],
+                  source: "spec 5 rule 4: no global client's token, however it is read",
+                },
+              }),
+            ]
+          : []),
       ];
   }
 }
@@ -584,6 +612,15 @@ function scopeTokenVariants(card: OperationCard): Made[] {
     ]),
     replaced('duplicate', 'twice', 'duplicate', (s) => [s, s], true),
     replaced('alone', 'alone, the other scopes left out', 'empty', (s) => [s], true),
+    // The scope only in another claim (scp, a list, as other providers issue it): the token's
+    // scopes are its scope claim's, so a check that reads scp too grants what was not granted.
+    resigned({
+      operator: 'placement',
+      key: 'in-scp',
+      says: 'left out, and listed in an scp claim instead',
+      apply: resignClaims((c) => ({ ...withScopeReplaced(c, scope, []), scp: [scope] })),
+      expect: { checks: forbidden(card), source: `${source}; the token's scopes are its scope claim (observed.yaml tokens)` },
+    }),
     configured('other_action', `replaced by another action on its resource (a client holding ${otherActionOf(scope)})`),
     configured('other_resource', `replaced by its action on another resource (a client holding ${card.scope.otherResource})`),
     {

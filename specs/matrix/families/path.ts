@@ -216,6 +216,24 @@ export function paramVariants(card: OperationCard, element: Element): Made[] {
       expect: paramExpectation(card, element, idOfLength(paramValue(card, name, canonicalContext), maximum + 1), false),
     });
   }
+  if (typeof maximum === 'number' && Array.isArray(listed)) {
+    // The longest existing id without its last character: a server that finds ids by prefix (a
+    // search's LIKE 'id%' reused) answers it with that longer resource instead of 404. Where no
+    // fixture is longer than the valid request's, an id at the maximum stands in (then it is only an
+    // unknown well-formed id), so that the row's expectation is the same on every target.
+    const longer = (value: string, context: RequestContext) =>
+      [...((context.fixtures[rule.fixture] as string[] | undefined) ?? [])]
+        .filter((id) => id.length > value.length)
+        .sort((x, y) => y.length - x.length)[0] ?? idOfLength(value, maximum);
+    variants.push(
+      made(
+        'truncate',
+        'prefix-of-longest',
+        `as the longest ${rule.names} id of the fixtures without its last character`,
+        (value, context) => longer(value, context).slice(0, -1),
+      ),
+    );
+  }
   variants.push(
     made('case', 'case', 'with one letter in the other case', (value) => idInOtherCase(value) ?? swapCase(value)),
     made('whitespace', 'leading-space', 'with a space before it', (value) => ` ${value}`),
@@ -263,7 +281,8 @@ export function paramVariants(card: OperationCard, element: Element): Made[] {
   const valid = paramValue(card, name, canonicalContext);
   const seen = new Set<string>([valid]);
   return variants.filter((variant) => {
-    if (variant.key.startsWith('existing-at-maximum') || variant.key === 'percent-encoded') return true;
+    if (variant.key.startsWith('existing-at-maximum') || variant.key === 'percent-encoded' || variant.key === 'prefix-of-longest')
+      return true;
     const value = paramOf(variant.apply(templateWith(name, valid), canonicalContext), name) ?? '';
     if (seen.has(value)) return false;
     seen.add(value);

@@ -34,7 +34,7 @@ export interface TokenMatrixRow {
 
 type Made = TokenVariant & { expect: Expectation };
 
-const refusedWith = (clause: string, error?: 'invalid_client' | 'access_denied'): ClauseCheck[] => [
+const refusedWith = (clause: string, error?: 'invalid_client' | 'access_denied' | 'unsupported_grant_type'): ClauseCheck[] => [
   { clause, outcome: refused },
   ...(error ? [{ clause: 'token.observed.errors', outcome: { kind: 'token-error' as const, error } }] : []),
 ];
@@ -90,7 +90,10 @@ const grantTypeVariants = (): Made[] =>
         key: 'other-grant',
         says: 'another grant type (password)',
         apply: setField('grant_type', () => 'password'),
-        expect: { checks: refusedWith('token.endpoint.grant-type'), source: 'spec 5 rule 3' },
+        expect: {
+          checks: refusedWith('token.endpoint.grant-type', 'unsupported_grant_type'),
+          source: 'spec 5 rule 3; observed: 400 unsupported_grant_type with its description (RFC 6749 5.2)',
+        },
       },
     ],
     ['absent', 'case'],
