@@ -8,9 +8,9 @@
 // option or a file that is not an OpenAPI description of the operations, 3 the reports cannot be written.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { exitWhenFlushed } from './exit.ts';
 import { EXIT } from './options.ts';
+import { sayError, subcommandArgs } from './subcommand.ts';
 
 const USAGE = `Usage: npm run check-description -- [--previous OLD] [--out DIR] FILE
        npx mgmt-api-conformance check-description [--previous OLD] [--out DIR] FILE
@@ -30,32 +30,21 @@ description.json.
 Exit status: 0 the observed level is up to date with FILE; 1 it is not; 2 bad option or file;
 3 the reports cannot be written.`;
 
-const fail = (code: number, message: string): number => {
-  process.stderr.write(`error: ${message}\n`);
-  return code;
-};
+const fail = sayError;
 
 async function main(): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: process.argv.slice(2),
-      strict: true,
-      allowPositionals: true,
+  const parsed = await subcommandArgs(
+    {
       options: {
         previous: { type: 'string' },
         out: { type: 'string', default: 'reports/description' },
         help: { type: 'boolean', short: 'h' },
       },
-    });
-  } catch (error) {
-    return fail(EXIT.usage, `${(error as Error).message.split('\n')[0]} (see --help)`);
-  }
+    },
+    USAGE,
+  );
+  if (typeof parsed === 'number') return parsed;
   const { values, positionals } = parsed;
-  if (values.help) {
-    process.stdout.write(`${USAGE}\n`);
-    return EXIT.pass;
-  }
   if (positionals.length !== 1) return fail(EXIT.usage, 'name one description FILE (see --help)');
   const { readDescription, DescriptionError } = await import('./description/vendor.ts');
   const { checkDescription } = await import('./description/check.ts');

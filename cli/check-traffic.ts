@@ -5,9 +5,9 @@
 // exchange broke a gating clause), 1 FAIL, 2 a bad option or recording, 3 the reports cannot be
 // written, 4 nothing to judge.
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { exitWhenFlushed } from './exit.ts';
 import { EXIT, exitCodeOf } from './options.ts';
+import { subcommandArgs } from './subcommand.ts';
 
 const USAGE = `Usage: npm run check-traffic -- [options] FILE...
        npx mgmt-api-conformance check-traffic [options] FILE...
@@ -39,12 +39,8 @@ const fail = async (code: number, message: string): Promise<number> => {
 };
 
 async function main(): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: process.argv.slice(2),
-      strict: true,
-      allowPositionals: true,
+  const parsed = await subcommandArgs(
+    {
       options: {
         out: { type: 'string', default: 'reports/traffic' },
         strict: { type: 'boolean' },
@@ -54,15 +50,12 @@ async function main(): Promise<number> {
         'custom-domain-header': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
-    });
-  } catch (error) {
-    return fail(EXIT.usage, `${(error as Error).message.split('\n')[0]} (see --help)`);
-  }
+    },
+    USAGE,
+    fail,
+  );
+  if (typeof parsed === 'number') return parsed;
   const { values, positionals } = parsed;
-  if (values.help) {
-    process.stdout.write(`${USAGE}\n`);
-    return EXIT.pass;
-  }
   if (positionals.length === 0) return fail(EXIT.usage, 'name at least one recording FILE (see --help)');
   for (const audience of values.audience ?? []) {
     if (!/^https?:\/\/[^/]+\/.*$/.test(audience))

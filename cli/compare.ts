@@ -5,9 +5,9 @@
 // or a directory that holds no run, 3 the reports cannot be written.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { exitWhenFlushed } from './exit.ts';
 import { EXIT } from './options.ts';
+import { sayError, subcommandArgs } from './subcommand.ts';
 
 const USAGE = `Usage: npm run compare -- [--out DIR] A B
        npx mgmt-api-conformance compare [--out DIR] A B
@@ -24,27 +24,14 @@ rate-limit numbers are normalised away. Writes compare.md, compare.html and comp
 Exit status: 0 nothing that passed in A failed in B; 1 something did; 2 bad option or not a
 run; 3 the comparison cannot be written.`;
 
-const fail = (code: number, message: string): number => {
-  process.stderr.write(`error: ${message}\n`);
-  return code;
-};
+const fail = sayError;
 
 async function main(): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: process.argv.slice(2),
-      strict: true,
-      allowPositionals: true,
-      options: { out: { type: 'string', default: 'reports/compare' }, help: { type: 'boolean', short: 'h' } },
-    });
-  } catch (error) {
-    return fail(EXIT.usage, `${(error as Error).message.split('\n')[0]} (see --help)`);
-  }
-  if (parsed.values.help) {
-    process.stdout.write(`${USAGE}\n`);
-    return EXIT.pass;
-  }
+  const parsed = await subcommandArgs(
+    { options: { out: { type: 'string', default: 'reports/compare' }, help: { type: 'boolean', short: 'h' } } },
+    USAGE,
+  );
+  if (typeof parsed === 'number') return parsed;
   if (parsed.positionals.length !== 2) return fail(EXIT.usage, `name two runs, A and B (got ${parsed.positionals.length}; see --help)`);
   const { loadRun, CompareError } = await import('./compare/runs.ts');
   const { compareRuns } = await import('./compare/comparison.ts');

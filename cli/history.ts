@@ -4,9 +4,9 @@
 // Exit codes: 0 written, 2 a bad option or no run under DIR, 3 the reports cannot be written.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { exitWhenFlushed } from './exit.ts';
 import { EXIT } from './options.ts';
+import { sayError, subcommandArgs } from './subcommand.ts';
 
 const USAGE = `Usage: npm run history -- [--out DIR] FOLDER
        npx mgmt-api-conformance history [--out DIR] FOLDER
@@ -19,27 +19,14 @@ Writes history.html, history.md and history.json.
   --out DIR     where the history goes (default reports/history)
   -h, --help    show this help`;
 
-const fail = (code: number, message: string): number => {
-  process.stderr.write(`error: ${message}\n`);
-  return code;
-};
+const fail = sayError;
 
 async function main(): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: process.argv.slice(2),
-      strict: true,
-      allowPositionals: true,
-      options: { out: { type: 'string', default: 'reports/history' }, help: { type: 'boolean', short: 'h' } },
-    });
-  } catch (error) {
-    return fail(EXIT.usage, `${(error as Error).message.split('\n')[0]} (see --help)`);
-  }
-  if (parsed.values.help) {
-    process.stdout.write(`${USAGE}\n`);
-    return EXIT.pass;
-  }
+  const parsed = await subcommandArgs(
+    { options: { out: { type: 'string', default: 'reports/history' }, help: { type: 'boolean', short: 'h' } } },
+    USAGE,
+  );
+  if (typeof parsed === 'number') return parsed;
   if (parsed.positionals.length !== 1) return fail(EXIT.usage, 'name one FOLDER of runs (see --help)');
   const { historyOf } = await import('./history/history.ts');
   const { CompareError } = await import('./compare/runs.ts');
