@@ -1,5 +1,6 @@
 // Reads the three X-RateLimit headers of an exchange as integers (undefined when absent or not
 // a plain non-negative integer), and what they say of each other. Plumbing for the rate-limit suites.
+import { shown } from '../expect.ts';
 import type { Exchange } from '../http.ts';
 import { readRateLimitHeaders, wholeNumber } from '../rate-limit-headers.ts';
 import { observed } from '../../specs/index.ts';
@@ -63,4 +64,13 @@ export function rateLimitConsistencyProblems(exchange: Exchange): string[] {
       ? [`${names.reset} ${reset} is ${reset - date} s after the answer's Date (${date}), more than ${RESET_WITHIN_SECONDS}`]
       : []),
   ];
+}
+
+/** What is wrong with an answer's Reset as a Unix time in seconds: not one at all, or before the answer's Date. */
+export function resetProblems(exchange: Exchange): string[] {
+  const reset = rateLimitOf(exchange).reset;
+  const now = answerSecondsOf(exchange);
+  const plausible = reset !== undefined && reset > 1e9 && reset < 1e11;
+  const problems = [...(plausible ? [] : ['not Unix seconds']), ...(plausible && reset < now ? [`before the answer's Date (${now})`] : [])];
+  return problems.map((p) => `${names.reset} ${shown(exchange.headers[names.reset.toLowerCase()])}: ${p}`);
 }

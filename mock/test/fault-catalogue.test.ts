@@ -43,13 +43,12 @@ describe('the catalogue', () => {
     expect(faultCatalogue.filter((f) => untestable.has(f.clause)).map((f) => f.id)).toEqual([]);
   });
 
-  test('every testable contract clause of specs/ has a fault, and no fault id is repeated', () => {
+  test('every testable contract clause of specs/ has a fault', () => {
     // Derived from the registry, not pinned: a clause added to specs/ without a fault fails here.
     const broken = new Set(faultCatalogue.map((f) => f.clause));
     const gating = clauses.filter((c) => c.level === 'contract' && c.testable).map((c) => c.id);
     expect(gating.length).toBeGreaterThan(0);
     expect(gating.filter((id) => !broken.has(id))).toEqual([]);
-    expect(new Set(faultIds).size).toBe(faultIds.length);
   });
 
   test('every family file is listed once in the catalogue, and exports its family alone', async () => {
