@@ -175,46 +175,59 @@ export function paramVariants(card: OperationCard, element: Element): Made[] {
   const variants: Made[] = lengths.map((length) =>
     made('bounds', String(length), `of ${length} characters`, (value) => idOfLength(value, length)),
   );
+  // Variations whose value comes from the target's fixtures (or is the same id, encoded): never
+  // dropped as landing on another variation's value in the canonical context.
+  const fixtureBound = new WeakSet<Made>();
+  const bound = (variant: Made): Made => (fixtureBound.add(variant), variant);
   const maximum = contract.maxLength;
   const listed = canonicalContext.fixtures[rule.fixture];
   if (typeof maximum === 'number' && Array.isArray(listed)) {
     // An existing id at the maximum is accepted: the target file must name one (the mock does).
     const atMaximum = (context: RequestContext) =>
       (context.fixtures[rule.fixture] as string[] | undefined)?.find((id) => id.length === maximum);
-    variants.push({
-      operator: 'bounds',
-      key: 'existing-at-maximum',
-      says: `of ${maximum} characters, naming an existing ${rule.names}`,
-      apply: (template, context) => ({
-        ...template,
-        path: template.path.map((part) =>
-          'param' in part && part.param === name ? { param: name, value: atMaximum(context) ?? part.value } : part,
-        ),
-      }),
-      needs: [
-        {
-          context: (context) =>
-            atMaximum(context) === undefined
-              ? `needs a ${rule.names} whose id has the maximum length (${maximum}) among the target file's fixtures`
-              : undefined,
+    variants.push(
+      bound({
+        operator: 'bounds',
+        key: 'existing-at-maximum',
+        says: `of ${maximum} characters, naming an existing ${rule.names}`,
+        apply: (template, context) => ({
+          ...template,
+          path: template.path.map((part) =>
+            'param' in part && part.param === name ? { param: name, value: atMaximum(context) ?? part.value } : part,
+          ),
+        }),
+        needs: [
+          {
+            context: (context) =>
+              atMaximum(context) === undefined
+                ? `needs a ${rule.names} whose id has the maximum length (${maximum}) among the target file's fixtures`
+                : undefined,
+          },
+        ],
+        expect: {
+          checks: [{ clause: lengthClause(card, name)!, outcome: accepted }],
+          source: `the spec allows up to ${maximum} characters`,
         },
-      ],
-      expect: { checks: [{ clause: lengthClause(card, name)!, outcome: accepted }], source: `the spec allows up to ${maximum} characters` },
-    });
-    // The existing id at the maximum with one character added: a server that cuts ids to the maximum finds it.
-    variants.push({
-      operator: 'bounds',
-      key: 'existing-at-maximum-plus-one',
-      says: `of ${maximum + 1} characters, an existing ${rule.names}'s id with one character added`,
-      apply: (template, context) => ({
-        ...template,
-        path: template.path.map((part) =>
-          'param' in part && part.param === name ? { param: name, value: idOfLength(atMaximum(context) ?? part.value, maximum + 1) } : part,
-        ),
       }),
-      needs: variants[variants.length - 1]!.needs!,
-      expect: paramExpectation(card, element, idOfLength(paramValue(card, name, canonicalContext), maximum + 1), false),
-    });
+    );
+    // The existing id at the maximum with one character added: a server that cuts ids to the maximum finds it.
+    variants.push(
+      bound({
+        operator: 'bounds',
+        key: 'existing-at-maximum-plus-one',
+        says: `of ${maximum + 1} characters, an existing ${rule.names}'s id with one character added`,
+        apply: (template, context) => ({
+          ...template,
+          path: template.path.map((part) =>
+            'param' in part && part.param === name
+              ? { param: name, value: idOfLength(atMaximum(context) ?? part.value, maximum + 1) }
+              : part,
+          ),
+        }),
+        needs: variants[variants.length - 1]!.needs!,
+        expect: paramExpectation(card, element, idOfLength(paramValue(card, name, canonicalContext), maximum + 1), false),
+      }),
+    );
   }
   if (typeof maximum === 'number' && Array.isArray(listed)) {
     // The longest existing id without its last character: a server that finds ids by prefix (a
@@ -226,11 +239,13 @@ export function paramVariants(card: OperationCard, element: Element): Made[] {
         .filter((id) => id.length > value.length)
         .sort((x, y) => y.length - x.length)[0] ?? idOfLength(value, maximum);
     variants.push(
-      made(
-        'truncate',
-        'prefix-of-longest',
-        `as the longest ${rule.names} id of the fixtures without its last character`,
-        (value, context) => longer(value, context).slice(0, -1),
+      bound(
+        made(
+          'truncate',
+          'prefix-of-longest',
+          `as the longest ${rule.names} id of the fixtures without its last character`,
+          (value, context) => longer(value, context).slice(0, -1),
+        ),
       ),
     );
   }
@@ -248,21 +263,23 @@ export function paramVariants(card: OperationCard, element: Element): Made[] {
   );
   // The same id with one character percent-encoded (RFC 3986 2.3: an encoded unreserved character is
   // that character): it names the same resource, and the operation is performed.
-  variants.push({
-    operator: 'encoding',
-    key: 'percent-encoded',
-    says: 'with its last character percent-encoded (the same id)',
-    apply: (template) => ({
-      ...template,
-      path: template.path.map((part) =>
-        'param' in part && part.param === name ? { param: name, value: percentEncodedLast(part.value), encoded: true as const } : part,
-      ),
+  variants.push(
+    bound({
+      operator: 'encoding',
+      key: 'percent-encoded',
+      says: 'with its last character percent-encoded (the same id)',
+      apply: (template) => ({
+        ...template,
+        path: template.path.map((part) =>
+          'param' in part && part.param === name ? { param: name, value: percentEncodedLast(part.value), encoded: true as const } : part,
+        ),
+      }),
+      expect: {
+        checks: [{ clause: card.success.clause, outcome: accepted }],
+        source: 'RFC 3986 2.3: a percent-encoded unreserved character is that character',
+      },
     }),
-    expect: {
-      checks: [{ clause: card.success.clause, outcome: accepted }],
-      source: 'RFC 3986 2.3: a percent-encoded unreserved character is that character',
-    },
-  });
+  );
   if (rule.otherOwner) {
     const fixture = rule.otherOwner.fixture;
     variants.push(
@@ -281,8 +298,7 @@ export function paramVariants(card: OperationCard, element: Element): Made[] {
   const valid = paramValue(card, name, canonicalContext);
   const seen = new Set<string>([valid]);
   return variants.filter((variant) => {
-    if (variant.key.startsWith('existing-at-maximum') || variant.key === 'percent-encoded' || variant.key === 'prefix-of-longest')
-      return true;
+    if (fixtureBound.has(variant)) return true;
     const value = paramOf(variant.apply(templateWith(name, valid), canonicalContext), name) ?? '';
     if (seen.has(value)) return false;
     seen.add(value);
