@@ -2,21 +2,14 @@
 // README), and no function runs over 80 lines of its own (its named inner helpers aside) unless a
 // comment just above it says why, starting "Long:". Tests themselves are left out: a table of
 // cases is as long as its cases.
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
-import { root } from './support/programs.ts';
+import { projectFiles, root } from './support/programs.ts';
 
 const MOST_LINES = 80;
 const WHY = /(?:\/\/|\*)\s*Long:/;
-
-/** Project files (node_modules and reports aside), relative to the root. */
-function projectFiles(): string[] {
-  return readdirSync(root, { recursive: true, encoding: 'utf8' }).filter(
-    (f) => !f.startsWith('node_modules') && !f.includes('node_modules/') && !f.startsWith('reports') && !f.startsWith('.git'),
-  );
-}
 
 function lineOf(source: ts.SourceFile, position: number): number {
   return source.getLineAndCharacterOfPosition(position).line;

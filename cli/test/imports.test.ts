@@ -1,19 +1,17 @@
 // The project's imports: no module is in an import cycle (type-only and dynamic imports count:
 // each still ties two files together), and the command line reaches the harness through its one
 // entry point, harness/runner.ts.
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { dirname, join, normalize } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { root } from './support/programs.ts';
+import { projectFiles, root } from './support/programs.ts';
 
 const IMPORT =
   /(?:^|\n)\s*(?:import|export)\s+(?:type\s+)?(?:[^'";]*?\sfrom\s+)?['"](\.[^'"]+\.ts)['"]|import\(\s*['"](\.[^'"]+\.ts)['"]\s*\)/g;
 
 /** Every TypeScript file of the project (node_modules aside) and the project files it imports. */
 function importGraph(): Map<string, string[]> {
-  const files = readdirSync(root, { recursive: true, encoding: 'utf8' }).filter(
-    (f) => f.endsWith('.ts') && !f.startsWith('node_modules') && !f.includes(`node_modules/`),
-  );
+  const files = projectFiles().filter((f) => f.endsWith('.ts'));
   return new Map(
     files.map((file) => {
       const text = readFileSync(join(root, file), 'utf8');

@@ -1,12 +1,19 @@
 // Runs the project's programs as a user would, for the end-to-end tests of the command line.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse, stringify } from 'yaml';
 import type { RunResult } from '../../reporters/results.ts';
 
 export const root = fileURLToPath(new URL('../../..', import.meta.url));
+
+/** Every file of the project, relative to its root: node_modules, reports and .git left out. */
+export function projectFiles(): string[] {
+  return readdirSync(root, { recursive: true, encoding: 'utf8' }).filter(
+    (f) => !f.startsWith('node_modules') && !f.includes('node_modules/') && !f.startsWith('reports') && !f.startsWith('.git'),
+  );
+}
 
 export interface Finished {
   code: number | null;
