@@ -19,19 +19,21 @@ async function main(argv: readonly string[]): Promise<void> {
     return;
   }
   const mock = await createMockServer(command.options);
-  console.log(`mock listening on ${mock.url} (API base ${mock.apiBaseUrl})`);
+  // One write for every start-up line: a reader that waits for the first (the URL) has the rest too.
+  const lines = [`mock listening on ${mock.url} (API base ${mock.apiBaseUrl})`];
   if (mock.tls?.certPath)
-    console.log(
+    lines.push(
       `mock: ${mock.tls.source === 'generated' ? 'made a' : 'reusing the'} self-signed TLS certificate ${mock.tls.certPath}; trust it with NODE_EXTRA_CA_CERTS=${mock.tls.certPath}`,
     );
   const { management, token } = mock.rateLimits;
-  console.log(
+  lines.push(
     `mock: rate limit ${management.bucketSize} burst, ${management.refillPerSecond}/s (token endpoint ${token.bucketSize}, ${token.refillPerSecond}/s)`,
   );
   const source = mock.keys.source;
-  if (source.kind === 'created-file') console.log(`mock: wrote a new signing key to ${source.path} (kid ${mock.keys.kid})`);
-  if (source.kind === 'file') console.log(`mock: signing with the key in ${source.path} (kid ${mock.keys.kid})`);
-  if (mock.faults.length > 0) console.log(`mock: faults installed: ${mock.faults.join(', ')}`);
+  if (source.kind === 'created-file') lines.push(`mock: wrote a new signing key to ${source.path} (kid ${mock.keys.kid})`);
+  if (source.kind === 'file') lines.push(`mock: signing with the key in ${source.path} (kid ${mock.keys.kid})`);
+  if (mock.faults.length > 0) lines.push(`mock: faults installed: ${mock.faults.join(', ')}`);
+  process.stdout.write(`${lines.join('\n')}\n`);
 
   let stopping = false;
   const stop = (signal: string) => {
