@@ -14,7 +14,7 @@
 // written); the suite itself erred (ERROR, 5, with a request for a bug report). Exit 2 is for
 // local input only, before anything is sent.
 import { randomInt, randomUUID } from 'node:crypto';
-import { join, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import {
   ConfigError,
   HarnessError,
@@ -89,7 +89,7 @@ export async function conformanceRun(options: ConformanceOptions, io: RunIo): Pr
     const checked = await preflightPhase(target, prepared);
     const ran: Ran = checked.stopped
       ? { tests: [], unhandled: [], stopped: checked.stopped }
-      : await runPhase(runSettings(prepared, planned, target, checked), prepared, print);
+      : await runPhase(runSettings(prepared, planned, target, checked), planned, prepared, print);
     const result = judge(ran, prepared, planned, target, checked);
     return report(result, prepared, io, print);
   });
@@ -299,10 +299,13 @@ interface Ran {
   stopped?: RunStopped;
 }
 
-async function runPhase(settings: RunSettings, prepared: Prepared, print: (line: string) => void): Promise<Ran> {
-  // vitest starts only for a run that goes ahead (not for a target that cannot be reached).
+async function runPhase(settings: RunSettings, planned: Planned, prepared: Prepared, print: (line: string) => void): Promise<Ran> {
+  // vitest starts only for a run that goes ahead (not for a target that cannot be reached), and
+  // loads only the files that hold a test of the plan: a file whose tests a filter left out
+  // would only be imported to skip them all (most of the start of a --grep run).
+  const planFiles = new Set(planned.plan.tests.map((t) => t.file));
   const runner = await SuiteRunner.create({
-    files: suiteFiles(prepared.options.shard),
+    files: planned.files.filter((file) => planFiles.has(relative(projectRoot, file))),
     testTimeoutMs: prepared.options.runTimeoutSeconds * 1000 + 10_000,
     onFileDone: (module) => print(progressLine(module)),
   });
