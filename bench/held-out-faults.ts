@@ -20,6 +20,7 @@ import { parse, stringify } from 'yaml';
 import { EMBEDDED_BUCKET_MARGIN, EMBEDDED_REFILL_PER_SECOND, exhaustionCapFor } from '../cli/embedded.ts';
 import type { FaultHooks } from '../mock/app.ts';
 import { heldOutFaults } from '../mock/faults/held-out/catalogue.ts';
+import { heldOutRound2Faults } from '../mock/faults/held-out/round-2/catalogue.ts';
 import type { HeldOutFault } from '../mock/faults/held-out/held-out-fault.ts';
 import { createMockServer } from '../mock/index.ts';
 
@@ -34,11 +35,19 @@ const LISTING_EXHAUSTION_CAP = 1000;
 /** How many failing test titles a line names before it says how many more there are. */
 const TITLES_SHOWN = 2;
 
-const USAGE = `Usage: npm run bench:held-out -- [--faults ID[,ID]] [--workers N] [--seed N] [--run-timeout S] [--bound-minutes M] [--json FILE]
+/**
+ * The rounds of held-out faults, each written apart from the suite at its own time: a round
+ * measures the suite as it stood when the round was written (docs/held-out-faults.md).
+ */
+const ROUNDS: Record<string, readonly HeldOutFault[]> = { '1': heldOutFaults, '2': heldOutRound2Faults };
+const everyRound = Object.values(ROUNDS).flat();
+
+const USAGE = `Usage: npm run bench:held-out -- [--round N] [--faults ID[,ID]] [--workers N] [--seed N] [--run-timeout S] [--bound-minutes M] [--json FILE]
 
 Runs the whole suite against the conformant mock, then against the mock with each held-out fault
 (mock/faults/held-out/) installed, and prints which faults the suite catches and by which tests.
-  --faults ID[,ID]   only these held-out faults (default: all)
+  --round N          only the faults of round N (${Object.keys(ROUNDS).join(' or ')}; default: every round)
+  --faults ID[,ID]   only these held-out faults (default: all of the rounds asked for)
   --workers N        runs at a time, 1 or 2 (default 2)
   --seed N           the suite's seed, the same for every run (default 1)
   --run-timeout S    bound of one suite run (default 300)
@@ -93,6 +102,7 @@ function settingsFrom(argv: string[]): Settings | 'help' {
     args: argv,
     options: {
       faults: { type: 'string' },
+      round: { type: 'string' },
       workers: { type: 'string', default: String(MAX_WORKERS) },
       seed: { type: 'string', default: '1' },
       'run-timeout': { type: 'string', default: '300' },
@@ -112,10 +122,13 @@ function settingsFrom(argv: string[]): Settings | 'help' {
     ?.split(',')
     .map((id) => id.trim())
     .filter((id) => id.length > 0);
-  const unknown = wanted?.filter((id) => !heldOutFaults.some((fault) => fault.id === id)) ?? [];
+  if (values.round !== undefined && !(values.round in ROUNDS))
+    throw new UsageError(`--round must be ${Object.keys(ROUNDS).join(' or ')} (got ${values.round})`);
+  const pool = values.round === undefined ? everyRound : ROUNDS[values.round]!;
+  const unknown = wanted?.filter((id) => !pool.some((fault) => fault.id === id)) ?? [];
   if (unknown.length > 0) throw new UsageError(`unknown held-out fault ${unknown.join(', ')}; see mock/faults/held-out/`);
   return {
-    faults: wanted ? heldOutFaults.filter((fault) => wanted.includes(fault.id)) : heldOutFaults,
+    faults: wanted ? pool.filter((fault) => wanted.includes(fault.id)) : pool,
     workers: integer('workers', values.workers, 1, MAX_WORKERS),
     seed: integer('seed', values.seed, 0, 2 ** 31 - 1),
     runTimeoutMs: integer('run-timeout', values['run-timeout'], 10, 3600) * 1000,
