@@ -15,6 +15,8 @@ import {
   type JWTPayload,
 } from 'jose';
 import { webcrypto, type KeyObject } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 // @peculiar/x509 resolves its algorithm providers with tsyringe, which needs the Reflect metadata.
 import 'reflect-metadata';
 import * as x509 from '@peculiar/x509';
@@ -75,10 +77,34 @@ function foreignKeys() {
   return foreignKeyPair;
 }
 
+/**
+ * A JWKS of the foreign key under `kid`, served on loopback by this process for as long as it
+ * runs (the server does not keep it alive): the URL a forged token names in jku. A target that
+ * fetches keys from the token it checks reaches it only where it runs on this machine; a remote
+ * target cannot, and refuses the token either way.
+ */
+const jwksServers = new Map<string, Promise<string>>();
+function foreignJwksUrl(kid: string): Promise<string> {
+  const known = jwksServers.get(kid);
+  if (known) return known;
+  const started = (async () => {
+    const { kty, n, e } = await exportJWK((await foreignKeys()).publicKey);
+    const body = JSON.stringify({ keys: [{ kty, n, e, kid, alg: 'RS256', use: 'sig' }] });
+    const server = createServer((_request, response) => {
+      response.writeHead(200, { 'content-type': 'application/json' }).end(body);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    server.unref();
+    return `http://127.0.0.1:${(server.address() as AddressInfo).port}/.well-known/jwks.json`;
+  })();
+  jwksServers.set(kid, started);
+  return started;
+}
+
 async function sign(
   claims: JWTPayload,
   key: Parameters<SignJWT['sign']>[0],
-  header: { alg: string; kid?: string; jwk?: JWK },
+  header: { alg: string; kid?: string; jwk?: JWK; jku?: string },
 ): Promise<string> {
   return new SignJWT(claims).setProtectedHeader({ typ: 'JWT', ...header }).sign(key);
 }
@@ -152,6 +178,16 @@ export class TokenForge {
     return new SignJWT(decodeJwt(token))
       .setProtectedHeader({ typ: 'JWT', alg: 'RS256', ...(kid ? { kid } : {}), x5c })
       .sign(keys.privateKey);
+  }
+
+  /**
+   * Same claims and kid, signed with a foreign key that the token's jku names a JWKS of: keys come
+   * from the tenant's own JWKS, never from a URL the token being checked gives.
+   */
+  async signedWithKeyAtJku(token: string): Promise<string> {
+    const { header, claims } = decoded(token);
+    const kid = header.kid ?? 'conformance-suite-key';
+    return sign(claims, (await foreignKeys()).privateKey, { alg: 'RS256', kid, jku: await foreignJwksUrl(kid) });
   }
 
   /** Same claims, a foreign key, and a kid the target does not publish. */

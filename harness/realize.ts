@@ -64,6 +64,9 @@ async function edited(token: string, edit: TokenEdit, source: TokenSource): Prom
       case 'embedded-x5c':
         out = await source.forge.signedWithEmbeddedCertificate(out);
         break;
+      case 'jku-foreign':
+        out = await source.forge.signedWithKeyAtJku(out);
+        break;
       case 'unknown-kid':
         out = await source.forge.withUnknownKid(out);
         break;

@@ -27,6 +27,7 @@ export type Forgery =
   | 'foreign-key'
   | 'embedded-jwk'
   | 'embedded-x5c'
+  | 'jku-foreign'
   | 'unknown-kid'
   | 'hs256-public-key';
 

@@ -102,3 +102,47 @@ function labelOf(size: number, n: number): string {
   for (let i = 0; label.length < size; i += 1) label += LETTERS[(i + n) % LETTERS.length]!;
   return label;
 }
+
+/**
+ * The same URL written so that it names the same origin once normalised, but is another string:
+ * the scheme's default port spelled out where it names none, else its port with a leading zero.
+ * A URL claim or audience is compared as an exact string (RFC 7519 2, StringOrURI); a comparison
+ * that parses and normalises URLs first takes it for the right one.
+ */
+export function sameOriginSpelledOtherwise(url: string): string {
+  const parsed = /^(\w+:\/\/)([^/:?#]+)(:\d+)?(.*)$/.exec(url);
+  if (!parsed) return `${url}#`;
+  const [, scheme, host, port, rest] = parsed;
+  const written = port === undefined ? `:${scheme!.startsWith('https') ? 443 : 80}` : `:0${port.slice(1)}`;
+  return `${scheme}${host}${written}${rest}`;
+}
+
+/** The smallest changes to a URL (an issuer, an audience) that a lenient comparison forgives; each operator's. */
+export const urlNearMisses: ReadonlyArray<{
+  key: string;
+  says: string;
+  change: (url: string) => string;
+  operator: 'truncate' | 'near-value' | 'extra-part' | 'encoding';
+}> = [
+  {
+    key: 'trailing-slash',
+    says: 'without its trailing slash',
+    change: (url) => (url.endsWith('/') ? url.slice(0, -1) : `${url}/`),
+    operator: 'truncate',
+  },
+  {
+    key: 'path-segment',
+    says: 'with a path segment added',
+    change: (url) => `${url.endsWith('/') ? url : `${url}/`}other/`,
+    operator: 'extra-part',
+  },
+  { key: 'host-prefix', says: 'with its host name prefixed', change: (url) => url.replace('://', '://other-'), operator: 'near-value' },
+  { key: 'http', says: 'over http instead of https', change: (url) => url.replace(/^https:/, 'http:'), operator: 'near-value' },
+  { key: 'query', says: 'with a query string added', change: (url) => `${url}?x=1`, operator: 'extra-part' },
+  {
+    key: 'port-spelled-out',
+    says: 'naming the same origin with its port written out (the default port, or a leading zero)',
+    change: sameOriginSpelledOtherwise,
+    operator: 'encoding',
+  },
+];

@@ -11,10 +11,12 @@ import { otherActionOf } from '../../cards/index.ts';
 import { allowedByScope, forbidden, refusedByObservedRule, status, unauthenticated, accepted, refused, observedError } from '../checks.ts';
 import type { Element } from '../elements.ts';
 import type { Expectation, Variant } from '../row.ts';
-import { swapCase } from '../values.ts';
+import { swapCase, urlNearMisses } from '../values.ts';
 
 /** Two minutes: four times the clock skew the mock allows, within the five minutes some libraries allow. */
 export const NEAR_MISS_SECONDS = 4 * observed.tokens.clock_skew_seconds.value;
+/** How long a token near its expiry has left: less than the usual clock-skew leeways (30 s and up), more than a paced request waits. */
+const EXPIRY_AHEAD_SECONDS = 20;
 const HOUR = 3600;
 
 type Made = Variant & { expect: Expectation };
@@ -73,6 +75,15 @@ function authorizationVariants(card: OperationCard): Made[] {
         checks: [{ clause: 'auth.authorization.single', outcome: observedError('bad_authorization_header') }],
         source: 'observed (inferred): Authorization is a singleton field (RFC 9110 5.3)',
       },
+    },
+    {
+      // credentials = auth-scheme [ 1*SP token68 ] (RFC 9110 11.4, RFC 6750 2.1): a word after the
+      // token makes no credential; a server that splits on spaces and takes the second part reads one.
+      operator: 'extra-part',
+      key: 'word-after-token',
+      says: 'with a word after the token (Bearer <token> x)',
+      apply: withAuthorization((token) => [`Bearer ${token} x`]),
+      expect: { checks: unauthenticated(card), source: 'spec 5 rule 1: Bearer followed by the token, and nothing else' },
     },
     located('query', 'left out, with the token in the query string (access_token)'),
     // RFC 6750 2.2's form body, where the method has a body.
@@ -275,6 +286,7 @@ function signatureVariants(card: OperationCard): Made[] {
     forged('foreign-key', 'made with a foreign key under the same kid', 'foreign-key'),
     forged('embedded-jwk', 'made with a foreign key the token carries in its own header (jwk)', 'embedded-jwk'),
     forged('embedded-x5c', 'made with a foreign key whose certificate the token carries in its own header (x5c)', 'embedded-x5c'),
+    forged('jku', "made with a foreign key whose JWKS the token's header names (jku, served by the suite on loopback)", 'jku-foreign'),
     {
       operator: 'absent',
       key: 'stripped',
@@ -284,15 +296,6 @@ function signatureVariants(card: OperationCard): Made[] {
     },
   ];
 }
-
-/** The smallest changes to a URL claim (iss, aud) that a lenient comparison forgives (RFC 7519: compared as exact strings). */
-const urlNearMisses: Array<{ key: string; says: string; change: (url: string) => string }> = [
-  { key: 'trailing-slash', says: 'without its trailing slash', change: (url) => (url.endsWith('/') ? url.slice(0, -1) : `${url}/`) },
-  { key: 'path-segment', says: 'with a path segment added', change: (url) => `${url.endsWith('/') ? url : `${url}/`}other/` },
-  { key: 'host-prefix', says: 'with its host name prefixed', change: (url) => url.replace('://', '://other-') },
-  { key: 'http', says: 'over http instead of https', change: (url) => url.replace(/^https:/, 'http:') },
-  { key: 'query', says: 'with a query string added', change: (url) => `${url}?x=1` },
-];
 
 // Long: one entry per variation of a claim (absent, each near miss of its value, each other type),
 // as the catalogue lists them; a reviewer reads a claim's whole negative space in one place.
@@ -368,9 +371,7 @@ function claimVariants(card: OperationCard, member: string): Made[] {
           'whitespace',
           text((v) => `${v} `),
         ),
-        ...urlNearMisses.map(({ key, says, change }) =>
-          invalid(key, says, key === 'trailing-slash' ? 'truncate' : 'near-value', text(change)),
-        ),
+        ...urlNearMisses.map(({ key, says, change, operator }) => invalid(key, says, operator, text(change))),
         {
           // A token of another tenant, or of this one for another API: made with the target's key
           // where the suite holds it, else got from the target file's token alternatives.
@@ -442,6 +443,16 @@ function claimVariants(card: OperationCard, member: string): Made[] {
           (c, now) => ({ ...c, iat: now - NEAR_MISS_SECONDS - HOUR, exp: now - NEAR_MISS_SECONDS }),
           'expired_token',
         ),
+        // Valid for a few seconds more: accepted. A verifier that takes its clock-skew leeway off the
+        // expiry instead of adding it refuses a token in its last seconds.
+        fine(
+          'seconds-ahead',
+          `${EXPIRY_AHEAD_SECONDS} seconds from now (still valid)`,
+          'near-value',
+          (c, now) => ({ ...c, exp: now + EXPIRY_AHEAD_SECONDS }),
+          'auth.schemes',
+          'spec 5 rule 2: a token of the tenant that has not expired satisfies the bearer scheme (RFC 7519 4.1.4)',
+        ),
         {
           operator: 'other-owner',
           key: 'expired-token',
@@ -453,6 +464,12 @@ function claimVariants(card: OperationCard, member: string): Made[] {
       ];
     case 'nbf':
       return [
+        // Only nbf changed, iat and exp as issued: a check that reads nbf only when iat is absent, or
+        // takes iat for the start of validity, lets it through.
+        invalid('future-alone', `${NEAR_MISS_SECONDS} seconds from now, iat and exp as issued`, 'near-value', (c, now) => ({
+          ...c,
+          nbf: now + NEAR_MISS_SECONDS,
+        })),
         invalid('future', `${NEAR_MISS_SECONDS} seconds from now`, 'near-value', (c, now) => ({
           ...c,
           iat: now + NEAR_MISS_SECONDS,
@@ -578,6 +595,7 @@ function withScopeReplaced(claims: JsonRecord, scope: string, replacement: strin
 
 function scopeTokenVariants(card: OperationCard): Made[] {
   const scope = card.scope.value;
+  const [action, resource] = [scope.slice(0, scope.indexOf(':')), scope.slice(scope.indexOf(':') + 1)];
   const source = card.scope.level === 'contract' ? 'spec 5: the scope is required' : 'observed: the scope is required';
   const replaced = (key: string, says: string, operator: Made['operator'], replacement: (s: string) => string[], allowed = false): Made =>
     resigned({
@@ -610,6 +628,10 @@ function scopeTokenVariants(card: OperationCard): Made[] {
     replaced('other-resource', `replaced by ${card.scope.otherResource} (its action on another resource)`, 'other-owner', () => [
       card.scope.otherResource,
     ]),
+    // Wildcards: the catalogue has none (spec 5, action:resource), so a token holding one holds no scope of it.
+    replaced('wildcard-resource', `replaced by ${action}:* (its action on any resource)`, 'near-value', () => [`${action}:*`]),
+    replaced('wildcard-action', `replaced by *:${resource} (any action on its resource)`, 'near-value', () => [`*:${resource}`]),
+    { ...replaced('wildcard', 'replaced by *', 'near-value', () => ['*']), extended: true },
     replaced('duplicate', 'twice', 'duplicate', (s) => [s, s], true),
     replaced('alone', 'alone, the other scopes left out', 'empty', (s) => [s], true),
     // The scope only in another claim (scp, a list, as other providers issue it): the token's
