@@ -119,6 +119,19 @@ export function withValueAt(json: unknown, path: readonly string[], value: unkno
   return object;
 }
 
+/**
+ * A copy of a JSON value whose first array on the path holds two items: its first item as it is
+ * (a valid one where it has none), and a copy of it with the value at the rest of the path set.
+ * The defect then sits in an item a validator that checks only the first one never reads.
+ */
+export function withValueInSecondItem(json: unknown, path: readonly string[], value: unknown, validItem: unknown): unknown {
+  const at = path.indexOf(ANY_ITEM);
+  if (at < 0) return withValueAt(json, path, value);
+  const list = valueAt(json, path.slice(0, at));
+  const first: unknown = Array.isArray(list) && list.length > 0 ? list[0] : validItem;
+  return withValueAt(json, path.slice(0, at), [first, withValueAt(first, path.slice(at + 1), value)]);
+}
+
 /** A template with another body (JSON, or raw text), or none. */
 export function withBody(template: RequestTemplate, body: BodySpec | undefined): RequestTemplate {
   const { body: _old, ...rest } = template;

@@ -10,7 +10,16 @@ import { validator } from '../../schemas.ts';
 import { accepted, observedError, refused } from '../checks.ts';
 import { fieldName, type Element } from '../elements.ts';
 import type { Expectation, Variant } from '../row.ts';
-import { ABSENT, canonicalContext, jsonBodyOf, validValueAt, withBody, withValueAt, type RequestContext } from '../template.ts';
+import {
+  ABSENT,
+  canonicalContext,
+  jsonBodyOf,
+  validValueAt,
+  withBody,
+  withValueAt,
+  withValueInSecondItem,
+  type RequestContext,
+} from '../template.ts';
 import { idOfLength, swapCase } from '../values.ts';
 import type { ErrorObject } from 'ajv';
 
@@ -65,8 +74,13 @@ export function bodyExpectation(
   const contract = validator(name, 'contract');
   if (!contract(body)) {
     const clause = contractClauseOf(card, contract.errors![0]!);
+    // The spec refuses it, the real service takes it (its published rules allow it): the contract
+    // lets a target refuse it, and the observed level asks for the real service's acceptance.
     if (observedValid)
-      return { none: `the spec's types refuse it (${clause}) and the real service accepts it (observed): the two disagree` };
+      return {
+        checks: [{ clause: 'sso-ticket.body.nested-rules', outcome: accepted }],
+        source: `the real service's rules allow it (observed), though the spec's types refuse it (${clause}): only the observed level asks`,
+      };
     return { checks: [{ clause, outcome: refused }, invalidBody], source: `the spec's type or bound (${clause})` };
   }
   if (!observedValid) {
@@ -99,31 +113,65 @@ function bareItem(valid: unknown): { type: JsonType; value: unknown; says: strin
   return { type, value: item, says: 'one bare item' };
 }
 
+/** A value of another JSON type; `key` names its row where the type alone would not. */
+interface OtherType {
+  type: JsonType;
+  value: unknown;
+  says: string;
+  key?: string;
+}
+
 /** A value of each JSON type the field does not accept (null apart: its own operator), the closest wrong one first. */
-function otherTypes(accepted: JsonType[], valid: unknown): Array<{ type: JsonType; value: unknown; says: string }> {
+function otherTypes(accepted: JsonType[], valid: unknown): OtherType[] {
   const accepts = (type: JsonType) => accepted.includes(type) || (type === 'integer' && accepted.includes('number'));
   const digits = typeof valid === 'number' ? String(valid) : '3600';
+  // A fraction next to the valid value: wrong in its type only, whatever bound the field has.
+  const fraction = typeof valid === 'number' ? valid + 0.5 : 1.5;
   // The closest wrong value: the one a lenient server is most likely to take for the right one.
-  const closestOf: Partial<Record<JsonType, { type: JsonType; value: unknown; says: string }>> = {
+  const closestOf: Partial<Record<JsonType, OtherType>> = {
     integer: { type: 'string', value: digits, says: `the string "${digits}"` },
     number: { type: 'string', value: digits, says: `the string "${digits}"` },
     boolean: { type: 'string', value: 'true', says: 'the string "true"' },
     string: { type: 'integer', value: 1, says: 'the number 1' },
     array: bareItem(valid),
-    object: { type: 'array', value: [], says: 'an empty array' },
+    object: { type: 'array', value: [valid ?? {}], says: 'a list holding it', key: 'type-array' },
   };
   const first = accepted.find((type) => type !== 'null');
   const closest = first === undefined ? undefined : closestOf[first];
-  const pool: Array<{ type: JsonType; value: unknown; says: string }> = [
+  const pool: OtherType[] = [
     { type: 'string', value: 'x', says: 'the string "x"' },
     { type: 'integer', value: 1, says: 'the number 1' },
-    { type: 'number', value: 1.5, says: 'the number 1.5' },
+    { type: 'number', value: fraction, says: `the number ${fraction}` },
     { type: 'boolean', value: true, says: 'true' },
     { type: 'array', value: [], says: 'an empty array' },
     { type: 'object', value: {}, says: 'an empty object' },
   ];
   const others = pool.filter((p) => p.type !== closest?.type && !accepts(p.type) && !(p.type === 'number' && accepted.includes('number')));
+  // An object's closest wrong value is a list holding it; the empty list stays among the others.
+  if (first === 'object') others.push({ type: 'array', value: [], says: 'an empty array', key: 'type-array-empty' });
   return closest ? [closest, ...others] : others;
+}
+
+/** Edits of a valid string that its field's pattern refuses, at either level. */
+function patternNearMisses(element: Element, valid: unknown): Array<{ key: string; says: string; value: string }> {
+  const patterns = [element.schemas?.contract?.pattern, element.schemas?.observed?.pattern].filter(
+    (p): p is string => typeof p === 'string',
+  );
+  if (patterns.length === 0 || typeof valid !== 'string' || valid.length === 0) return [];
+  const separator = [...valid].find((c) => !/[\p{L}\p{N}]/u.test(c)) ?? '-';
+  const edits = [
+    { key: 'pattern-trailing-separator', says: `with "${separator}" after it`, value: `${valid}${separator}` },
+    { key: 'pattern-leading-separator', says: `with "${separator}" before it`, value: `${separator}${valid}` },
+    {
+      key: 'pattern-doubled-separator',
+      says: `with "${separator}" doubled`,
+      value: valid.includes(separator)
+        ? valid.replace(separator, separator.repeat(2))
+        : `${valid[0]}${separator.repeat(2)}${valid.slice(1)}`,
+    },
+    { key: 'pattern-other-character', says: 'with "_" after it', value: `${valid}_` },
+  ];
+  return edits.filter(({ value }) => patterns.some((pattern) => !new RegExp(pattern, 'u').test(value)));
 }
 
 /** A string made to exactly `length` characters from a valid one (its alphabet kept where it has one). */
@@ -183,12 +231,15 @@ export function bodyVariants(card: OperationCard, element: Element): Made[] {
     key: string,
     says: string,
     change: (valid: unknown) => unknown,
-    extra: Partial<Made> & { changesIdentity?: boolean; bound?: boolean } = {},
+    extra: Partial<Made> & { changesIdentity?: boolean; bound?: boolean; secondItem?: boolean } = {},
   ): Made => {
-    const { changesIdentity = false, bound = false, ...rest } = extra;
+    const { changesIdentity = false, bound = false, secondItem = false, ...rest } = extra;
     const apply = (template: RequestTemplate, context: RequestContext) => {
       const json = jsonBodyOf(template);
-      return withBody(template, { json: withValueAt(json, path, change(validValueAt(card, path, context))) });
+      const value = change(validValueAt(card, path, context));
+      if (!secondItem) return withBody(template, { json: withValueAt(json, path, value) });
+      const item = validValueAt(card, path.slice(0, path.indexOf('[]') + 1), context);
+      return withBody(template, { json: withValueInSecondItem(json, path, value, item) });
     };
     const judge = (varied: RequestTemplate, _context: RequestContext) =>
       bodyExpectation(card, element, jsonBodyOf(varied), { identityChanged: identity && changesIdentity, bound });
@@ -212,8 +263,33 @@ export function bodyVariants(card: OperationCard, element: Element): Made[] {
   if (types.includes('object')) variants.push(made('empty', 'empty', 'an empty object', () => ({}), { extended: true }));
   otherTypes(types, valid).forEach((other, index) => {
     variants.push(
-      made('other-type', `type-${other.type}`, `of another type: ${other.says}`, () => other.value, index === 0 ? {} : { extended: true }),
+      made(
+        'other-type',
+        other.key ?? `type-${other.type}`,
+        `of another type: ${other.says}`,
+        () => other.value,
+        index === 0 ? {} : { extended: true },
+      ),
     );
+  });
+  // The closest wrong type again, in a second item after a valid one: a validator that reads only
+  // an array's first item (a tuple schema, items[0]) takes the list for valid.
+  const closestType = otherTypes(types, valid)[0];
+  if (closestType && path.includes('[]')) {
+    variants.push(
+      made(
+        'other-type',
+        `${closestType.key ?? `type-${closestType.type}`}-second-item`,
+        `of another type in a second item, after a valid one: ${closestType.says}`,
+        () => closestType.value,
+        { secondItem: true },
+      ),
+    );
+  }
+  // Near misses of a pattern: the valid value with one character it does not allow at an edge, or
+  // a separator doubled; those the field's pattern refuses at either level are rows, judged like any.
+  patternNearMisses(element, valid).forEach(({ key, says, value }, index) => {
+    variants.push(made('near-value', key, says, () => value, index === 0 ? {} : { extended: true }));
   });
   for (const { at, make, unit } of boundsOf(element, valid)) {
     for (const n of [at - 1, at, at + 1]) {
@@ -287,6 +363,9 @@ function rootVariants(card: OperationCard, element: Element): Made[] {
     made('other-type', 'array', 'an empty JSON array', []),
     made('other-type', 'string', 'a JSON string', 'x', { extended: true }),
     made('other-type', 'number', 'a JSON number', 1, { extended: true }),
+    // The valid body serialised once more: a JSON string that holds JSON. A body parser that parses
+    // a string it meets again takes it for the object.
+    made('encoding', 'json-string', 'the valid body as a JSON string holding it', JSON.stringify(card.body!.empty)),
     made('extra-part', 'unknown-property', 'an object with an unknown property', { x_conformance_suite: true }),
     {
       operator: 'absent',
