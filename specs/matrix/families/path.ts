@@ -17,7 +17,33 @@ type Made = Variant & { expect: Expectation };
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
 export function methodVariants(card: OperationCard, own: string): Made[] {
-  return [...otherMethods(card, own), ...(own === 'GET' ? headVariants() : [])];
+  return [...otherMethods(card, own), overriddenMethod(card, own), ...(own === 'GET' ? headVariants() : [])];
+}
+
+/**
+ * Another method that names the operation's own in X-HTTP-Method-Override: still another method
+ * (a server that honours the header serves the operation to a method the spec does not give it,
+ * past whatever guards that method).
+ */
+function overriddenMethod(card: OperationCard, own: string): Made {
+  const other = METHODS.find((method) => method !== own)!;
+  return {
+    operator: 'method',
+    key: `${other}-override`,
+    says: `${other}, with X-HTTP-Method-Override: ${own}`,
+    extended: true,
+    apply: (template: RequestTemplate) => {
+      const { body, ...rest } = template;
+      const headers = { ...rest.headers, 'x-http-method-override': [own] };
+      return other === 'GET' || body === undefined
+        ? { ...rest, method: other, headers: withoutContentType(headers) }
+        : { ...template, method: other, headers };
+    },
+    expect: {
+      checks: [{ clause: 'routes.method', outcome: refused }],
+      source: `observed (inferred): ${card.name} is ${own} only, whatever a header asks for`,
+    },
+  };
 }
 
 /**
@@ -280,6 +306,23 @@ export function paramVariants(card: OperationCard, element: Element): Made[] {
       },
     }),
   );
+  // Every path id unknown at once: the first (outer) resource is the one missing (observed order of
+  // the lookups: the stream before its event), not whichever the server looked up first.
+  const names = Object.keys(card.params);
+  if (names.length > 1 && names[0] === name) {
+    variants.push(
+      bound({
+        operator: 'near-value',
+        key: 'unknown-with-every-later-id',
+        says: `well formed, naming no resource, and every later id unknown too`,
+        apply: (template) => ({
+          ...template,
+          path: template.path.map((part) => ('param' in part ? { param: part.param, value: unknownIdLike(part.value) } : part)),
+        }),
+        expect: paramExpectation(card, element, unknownIdLike(paramValue(card, name, canonicalContext)), false),
+      }),
+    );
+  }
   if (rule.otherOwner) {
     const fixture = rule.otherOwner.fixture;
     variants.push(
