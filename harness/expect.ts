@@ -229,9 +229,8 @@ export function expectSchema(exchange: Exchange, validate: ValidateFunction, wha
   expectClause({ pass: valid, expected: what, actual: valid ? 'valid' : describeErrors(validate.errors), exchange });
 }
 
-/** The observed error body: {statusCode = status, error = reason phrase, message[, errorCode]}. */
-export function expectObservedErrorBody(exchange: Exchange): void {
-  requireControl(exchange.status, 'an error body');
+/** How an answer's body differs from the observed error body of its status (none where it is one). */
+export function errorBodyProblems(exchange: Exchange): string[] {
   const validate = validator('ErrorBody', 'observed');
   const body = exchange.json as { statusCode?: unknown; error?: unknown } | undefined;
   const problems: string[] = [];
@@ -239,6 +238,14 @@ export function expectObservedErrorBody(exchange: Exchange): void {
   if (body?.statusCode !== exchange.status) problems.push(`statusCode ${shown(body?.statusCode)} is not the status ${exchange.status}`);
   const phrase = observed.reason_phrases[exchange.status];
   if (body?.error !== phrase) problems.push(`error ${shown(body?.error)} is not the reason phrase ${JSON.stringify(phrase)}`);
+  return problems;
+}
+
+/** The observed error body: {statusCode = status, error = reason phrase, message[, errorCode]}. */
+export function expectObservedErrorBody(exchange: Exchange): void {
+  requireControl(exchange.status, 'an error body');
+  const problems = errorBodyProblems(exchange);
+  const phrase = observed.reason_phrases[exchange.status];
   expectClause({
     pass: problems.length === 0,
     expected: `an error body {statusCode: ${exchange.status}, error: "${phrase}", message[, errorCode]}`,

@@ -28,6 +28,8 @@ const MOST_AT_ONCE = 32;
 export interface Exhaustion {
   /** Every answer, in the order sent. */
   exchanges: Exchange[];
+  /** How many requests each batch sent at once, in order: `exchanges` cut in turn. */
+  batches: number[];
   last: Exchange;
   why: string;
 }
@@ -66,9 +68,11 @@ async function exhaust(target: TargetSession): Promise<Exhaustion> {
   };
   const started = Date.now();
   const exchanges: Exchange[] = [];
+  const batches: number[] = [];
   const send = async (count: number) => {
     const batch = await Promise.all(Array.from({ length: count }, () => target.call('redeliver', request)));
     exchanges.push(...batch);
+    batches.push(count);
     return batch;
   };
   const pacer = target.runtime.pacer;
@@ -78,7 +82,7 @@ async function exhaust(target: TargetSession): Promise<Exhaustion> {
   let atOnce = 1;
   for (;;) {
     const seen = rateLimitOf(last!);
-    if (last!.status === 429) return { exchanges, last: last!, why: `429 after ${exchanges.length} requests` };
+    if (last!.status === 429) return { exchanges, batches, last: last!, why: `429 after ${exchanges.length} requests` };
     // The bucket's size as the pacer judged it: a Limit that is 0, changes or is not a number says nothing.
     const limit = pacer.estimate().limit;
     if (limit !== undefined && 2 * limit + MARGIN > max) throw new BucketTooLarge(tooLarge(limit, max));
@@ -95,6 +99,7 @@ async function exhaust(target: TargetSession): Promise<Exhaustion> {
       const capped = exchanges.length >= max ? ` (capped by --exhaustion-max ${max})` : '';
       return {
         exchanges,
+        batches,
         last: last!,
         why: `no 429 after ${exchanges.length} requests in ${elapsedSeconds.toFixed(1)} s, more than two buckets (X-RateLimit-Limit ${shownHeader(last!.headers, 'limit')}), X-RateLimit-Remaining no longer falling${capped}; last X-RateLimit-Remaining ${shownHeader(last!.headers, 'remaining')}`,
       };

@@ -53,11 +53,12 @@ function vaultReadKey(ids: readonly string[], id: string): string {
   return id === ids[0] ? sharedRequest.success('vault') : sharedRequest.vaultRead(id);
 }
 
-/** The read of one vault connection, shared by every test that reads it. */
-export function vaultRead(target: TargetSession, id: string): Promise<Exchange> {
+/** The read of one vault connection, shared by every test that reads it; `again`: a read of the test's own. */
+export function vaultRead(target: TargetSession, id: string, options: { again?: boolean } = {}): Promise<Exchange> {
   const template = validTemplate(cards.vault, target.context);
   const path = template.path.map((part) => ('param' in part ? { ...part, value: id } : part));
-  return target.sendTemplate({ ...template, path }, { shared: vaultReadKey(target.target.fixtures.vaultConnections, id), label: 'vault' });
+  const shared = options.again ? {} : { shared: vaultReadKey(target.target.fixtures.vaultConnections, id) };
+  return target.sendTemplate({ ...template, path }, { ...shared, label: 'vault' });
 }
 
 /** Every vault connection of the fixtures, read once per run. */

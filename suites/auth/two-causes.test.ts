@@ -50,6 +50,14 @@ function causesOf(card: OperationCard): Cause[] {
     from(`path.{${param}} other-owner:another-kind valid`, 'input', `a ${card.params[param]!.names} id of another resource's shape`, 400),
     from(`path.{${param}} near-value:unknown valid`, 'input', `a ${card.params[param]!.names} id that names nothing`, 404),
   ];
+  if (card.globalClient) {
+    // The global-client rule is authentication too (spec 7: 401): decided before any id is looked up.
+    causes.push(
+      from('token other-owner:non-global-client valid', 'authentication', 'the token of a client that is not global', 401, [
+        role('non_global'),
+      ]),
+    );
+  }
   if (card.body) causes.push(from('body.ttl_sec other-type:type-string alone', 'input', 'ttl_sec of another type', 400));
   return causes;
 }

@@ -103,6 +103,34 @@ conformance(
   },
 );
 
+// The bucket hands out every token Remaining announces: the batch that met the first 429 was sent
+// after answers that said how many were left, and at least that many of it (or all, if fewer) are
+// served. Only where the suite has the bucket to itself (a test double): a tenant's other clients
+// take tokens between the suite's answers.
+conformance(
+  '[§8 rate-limit.headers.consistent] the limit refuses no request while X-RateLimit-Remaining said one was left',
+  plan,
+  async ({ target }) => {
+    const { exchanges, batches, last, why } = await exhaustRateLimit(target);
+    target.needs(last.status === 429, `${why}, so there is no 429 to check (see redeliver.errors.429)`);
+    target.needs(target.target.testDouble, "other clients of a tenant take tokens between the suite's answers", 'not-applicable');
+    const starts = batches.map((_, i) => batches.slice(0, i).reduce((sum, n) => sum + n, 0));
+    const at = batches.findIndex((size, i) => exchanges.slice(starts[i], starts[i]! + size).some((e) => e.status === 429));
+    target.needs(at > 0, 'the first request of the exhaustion met the 429: no answer said what was left before it');
+    const before = exchanges.slice(starts[at - 1], starts[at]).map((e) => rateLimitOf(e).remaining ?? 0);
+    const left = Math.min(...before);
+    const batch = exchanges.slice(starts[at], starts[at]! + batches[at]!);
+    const served = batch.filter((e) => e.status !== 429).length;
+    expectClause({
+      pass: served >= Math.min(batch.length, left),
+      expected: `at least ${Math.min(batch.length, left)} of the ${batch.length} requests sent after ${names.remaining} ${left} served`,
+      actual: `${served} served, ${batch.length - served} answered 429`,
+      exchange: last,
+      headers: rateLimitHeaderNames,
+    });
+  },
+);
+
 conformance(
   '[§7 errors.429.body] a 429 says "Global limit has been reached" with errorCode too_many_requests',
   plan,

@@ -57,6 +57,29 @@ conformance(
   },
 );
 
+// A read is a function of its path: each connection read again, after the others in the reverse
+// order, answers the record it answered the first time (a serializer that reuses one object carries
+// one record's optional fields into the next).
+conformance(
+  '[§4.3 vault.response.record] every connection read again, after the others in reverse order, answers the same record',
+  { ...readsAll, requests: (context) => context.target.fixtures.vaultConnections.length },
+  async ({ target }) => {
+    const ids = target.fixture('vaultConnections');
+    const first = new Map<string, unknown>();
+    for (const id of ids) first.set(id, recordOf(await vaultRead(target, id)));
+    for (const id of [...ids].reverse()) {
+      const again = await vaultRead(target, id, { again: true });
+      expectSuccess(again);
+      expectEqual(recordOf(again), first.get(id), `the record of ${id} read again`, { exchange: again });
+    }
+  },
+);
+
+/** What a read answered: its record where the body is JSON, else its text. */
+function recordOf(exchange: { json: unknown; text: string }): unknown {
+  return exchange.json ?? exchange.text;
+}
+
 conformance('[§4 vault.response.content-type] the vault read answers with a JSON body', firstRead.plan, async ({ target }) => {
   const exchange = await firstRead.send(target);
   // The read's answer: a refusal with a JSON body says nothing of it.

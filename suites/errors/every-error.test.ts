@@ -1,0 +1,36 @@
+// Observed: every error of the management interface has one body shape, whatever refused the
+// request. Besides the errors one table checks by name (body-shape.test.ts), one test reads every
+// error answer of the run so far that an operation's own route gave (its method, its path with
+// plain ids), so that an error nobody listed (a 409, a 400 of a rule no table names) is held to it
+// too. It runs after the other files but before the exhaustion (harness/suite/order.ts).
+import { conformance, errorBodyProblems, expectNoProblems, type Exchange } from '../../harness/index.ts';
+import { cards } from '../../specs/cards/index.ts';
+
+/** An operation's own route: its method, and its path template with ids of plain characters. */
+const routes = Object.values(cards).map((card) => ({
+  method: card.spec.method,
+  path: new RegExp(`${card.spec.pathTemplate.replace(/\{[^}]+\}/g, '[A-Za-z0-9_-]+')}$`),
+}));
+
+function fromARoute(exchange: Exchange): boolean {
+  const { pathname } = new URL(exchange.request.url);
+  return routes.some((route) => route.method === exchange.request.method && route.path.test(pathname));
+}
+
+function described(exchange: Exchange): string {
+  return `${exchange.request.method} ${new URL(exchange.request.url).pathname} (${exchange.status})`;
+}
+
+conformance(
+  '[§7 errors.body.shape] every error answer of an operation in the run so far has the error body shape',
+  { operation: 'vault', requests: 0 },
+  async ({ target }) => {
+    const errors = target.answers.filter((exchange) => exchange.status >= 400 && exchange.status < 500 && fromARoute(exchange));
+    target.needs(errors.length > 0, 'no error answer of an operation came before this test (run alone, it has nothing to read)');
+    const problems = errors.flatMap((exchange) => errorBodyProblems(exchange).map((problem) => `${described(exchange)}: ${problem}`));
+    expectNoProblems(
+      problems.slice(0, 5).concat(problems.length > 5 ? [`and ${problems.length - 5} more`] : []),
+      `on each of ${errors.length} error answers: {statusCode equal to the status, error its reason phrase, message[, errorCode]}`,
+    );
+  },
+);
