@@ -98,6 +98,7 @@ async function carried(credential: CredentialSpec, source: TokenSource): Promise
   if (carry.elsewhere === 'query') out.query.push(['access_token', token]);
   if (carry.elsewhere === 'form') out.form = new URLSearchParams({ access_token: token }).toString();
   if (carry.elsewhere === 'x-forwarded-authorization') out.headers['x-forwarded-authorization'] = `Bearer ${token}`;
+  if (carry.elsewhere === 'cookie') out.headers.cookie = `access_token=${token}`;
   return out;
 }
 
@@ -126,7 +127,10 @@ export async function realizeRequest(
   } else if (template.body !== undefined) {
     body = 'json' in template.body ? JSON.stringify(template.body.json) : template.body.raw;
   }
-  return { method: template.method, url, headers, label, rateLimited: true, ...(body === undefined ? {} : { body }) };
+  // A request whose path left the base path (another version) is not one of the interface's: its
+  // answer says nothing of the interface's rate limit, and the run's reading of it leaves it out.
+  const rateLimited = pathOf(template).startsWith(`${basePath}/`);
+  return { method: template.method, url, headers, label, rateLimited, ...(body === undefined ? {} : { body }) };
 }
 
 /** A token endpoint request of a template. */

@@ -77,7 +77,12 @@ function verbOf(outcome: Outcome): string {
   }
 }
 
-const BASE_NOTES = { valid: '', alone: ' (alone in the body)', every: ' (among every body field)' } as const;
+const BASE_NOTES = {
+  valid: '',
+  alone: ' (alone in the body)',
+  every: ' (among every body field)',
+  'alone-form': ' (alone in a form-encoded body)',
+} as const;
 
 /** A test's title: "[§8 redeliver.path.id.length] redelivery refuses a request with the stream id of 25 characters". */
 export function rowTitle(subject: string, check: ClauseCheck, what: string): string {
@@ -153,11 +158,12 @@ function controlOf(card: OperationCard, row: MatrixRow): Control {
       template: (t) => baseTemplate(card, 'valid', row.element, t.context),
     };
   const field = fieldName(row.element.path!);
-  if (row.base === 'alone') {
+  if (row.base === 'alone' || row.base === 'alone-form') {
+    const form = row.base === 'alone-form';
     return {
-      what: `${field} alone at a valid value`,
-      key: () => sharedRequest.alone(op, field),
-      template: (t) => baseTemplate(card, 'alone', row.element, t.context),
+      what: `${field} alone at a valid value${form ? ', form-encoded' : ''}`,
+      key: () => `${sharedRequest.alone(op, field)}${form ? ', form-encoded' : ''}`,
+      template: (t) => baseTemplate(card, row.base, row.element, t.context),
     };
   }
   const top = row.element.path![0]!;

@@ -42,12 +42,12 @@ export interface TokenEdit {
   text?: (token: string) => string;
 }
 
-/** How the token travels: in the Authorization header (the default `Bearer <token>`), or elsewhere. */
+/** How the token travels: in the Authorization header (the default `Bearer <token>`), or elsewhere (RFC 6750 2.2 and 2.3, a proxy's header, a cookie). */
 export interface Carry {
   /** The Authorization header's value(s) made from the token; an empty list sends no header. */
   authorization?: (token: string) => string[];
   /** Where the token also goes: the query string, a form body, or another header (RFC 6750 alternatives). */
-  elsewhere?: 'query' | 'form' | 'x-forwarded-authorization';
+  elsewhere?: 'query' | 'form' | 'x-forwarded-authorization' | 'cookie';
 }
 
 /** The tokens a real tenant can stand in for the signing key (token_alternatives of a target file). */

@@ -14,7 +14,7 @@ import { contentTypeVariants, headerParamVariants } from './families/headers.ts'
 import { literalVariants, methodVariants, paramVariants } from './families/path.ts';
 import { tokenRequestRows, type TokenMatrixRow } from './families/token-request.ts';
 import type { Base, Expectation, MatrixRow, Variant } from './row.ts';
-import { aloneBody, canonicalContext, everyBody, validTemplate, type RequestContext } from './template.ts';
+import { aloneBody, asFormTemplate, canonicalContext, everyBody, jsonBodyOf, validTemplate, type RequestContext } from './template.ts';
 
 type Made = Variant & { expect: Expectation };
 
@@ -41,6 +41,7 @@ function variantsOf(card: OperationCard, element: Element): Made[] {
 /** The request a row varies, for a target. */
 export function baseTemplate(card: OperationCard, base: Base, element: Element, context: RequestContext): RequestTemplate {
   if (base === 'valid') return validTemplate(card, context);
+  if (base === 'alone-form') return asFormTemplate(baseTemplate(card, 'alone', element, context));
   const body = base === 'alone' ? aloneBody(card, element.path!, context) : everyBody(card, element.path!, context);
   return validTemplate(card, context, body);
 }
@@ -53,6 +54,29 @@ export function baseTemplate(card: OperationCard, base: Base, element: Element, 
 function isCore(card: OperationCard, element: Element): boolean {
   if (element.kind !== 'body-field') return true;
   return element.schemas?.contract !== undefined || card.body!.observedCore.includes(fieldName(element.path!));
+}
+
+/**
+ * A refusal of a top-level scalar field sent form-encoded: the same value, the same expectation (a
+ * form parser converts values to the schema's scalar types). Only refusals: the spec asks for JSON,
+ * so a target may refuse a form-encoded body whatever it holds. The variation is made on the JSON
+ * body, then encoded.
+ */
+function formTwin(card: OperationCard, element: Element, variant: Variant, expectation: Expectation): MatrixRow | undefined {
+  const scalar = element.kind === 'body-field' && element.path!.length === 1 && card.body !== undefined;
+  const refusal = 'checks' in expectation && expectation.checks.every((check) => check.outcome.kind !== 'accept');
+  if (!scalar || !refusal || (variant.operator !== 'bounds' && variant.key !== 'wraps-32-bit')) return undefined;
+  const json = (context: RequestContext) => baseTemplate(card, 'alone', element, context);
+  const apply = (_template: RequestTemplate, context: RequestContext) => asFormTemplate(variant.apply(json(context), context));
+  // Judged on the JSON body it encodes; one that does not encode flat is no form twin.
+  if (jsonBodyOf(apply(json(canonicalContext), canonicalContext)) !== undefined) return undefined;
+  return {
+    id: `${card.key} ${element.id} ${variant.operator}:${variant.key} alone-form`,
+    element,
+    variant: { ...variant, apply, judge: (_varied, context) => variant.judge!(variant.apply(json(context), context), context) },
+    base: 'alone-form',
+    expectation,
+  };
 }
 
 /** The rows of one operation. */
@@ -78,6 +102,8 @@ export function matrixOf(card: OperationCard): MatrixRow[] {
           base,
           expectation,
         });
+        const twin = base === 'alone' ? formTwin(card, element, { ...variant, ...(extended ? { extended } : {}) }, expectation) : undefined;
+        if (twin) rows.push(twin);
       }
     }
   }

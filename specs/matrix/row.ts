@@ -42,8 +42,11 @@ export type Expectation =
   /** Neither the spec nor the observed reference says what this variation gets. */
   | { none: string };
 
-/** The request a row varies: the valid one, the field alone in its smallest body, or among every field. */
-export type Base = 'valid' | 'alone' | 'every';
+/**
+ * The request a row varies: the valid one, the field alone in its smallest body, among every field,
+ * or alone in a form-encoded body (the real service reads the ticket body form-encoded too).
+ */
+export type Base = 'valid' | 'alone' | 'every' | 'alone-form';
 
 export interface MatrixRow {
   /** Stable: "redeliver path.{id} bounds:25 valid". */

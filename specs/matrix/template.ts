@@ -132,6 +132,21 @@ export function withValueInSecondItem(json: unknown, path: readonly string[], va
   return withValueAt(json, path.slice(0, at), [first, withValueAt(first, path.slice(at + 1), value)]);
 }
 
+/** A body of top-level scalars form-encoded (application/x-www-form-urlencoded), or undefined where it is not flat. */
+export function formOf(json: unknown): string | undefined {
+  if (json === null || typeof json !== 'object' || Array.isArray(json)) return undefined;
+  const entries = Object.entries(json as JsonObject);
+  if (entries.some(([, value]) => value === null || typeof value === 'object')) return undefined;
+  return new URLSearchParams(entries.map(([name, value]): [string, string] => [name, String(value)])).toString();
+}
+
+/** A template whose flat JSON body is sent form-encoded instead (unchanged where the body is not flat). */
+export function asFormTemplate(template: RequestTemplate): RequestTemplate {
+  const form = formOf(jsonBodyOf(template));
+  if (form === undefined) return template;
+  return { ...template, headers: { ...template.headers, 'content-type': ['application/x-www-form-urlencoded'] }, body: { raw: form } };
+}
+
 /** A template with another body (JSON, or raw text), or none. */
 export function withBody(template: RequestTemplate, body: BodySpec | undefined): RequestTemplate {
   const { body: _old, ...rest } = template;

@@ -2,9 +2,21 @@
 // three X-RateLimit headers. Observed: Remaining falls to exactly 0 as the limit is spent, and the
 // 429 body. All read one exhaustion of the rate limit per run: against a tenant, only with
 // --allow-rate-limit-exhaustion.
-import { conformance, exhaustion, expectClause, expectNoProblems, expectObservedError, shown, shownHeader } from '../../harness/index.ts';
+import {
+  conformance,
+  exhaustion,
+  expectClause,
+  expectNoProblems,
+  expectObservedError,
+  role,
+  shown,
+  shownHeader,
+} from '../../harness/index.ts';
+import { cards } from '../../specs/cards/index.ts';
 import { observed } from '../../specs/index.ts';
 import { exhaustRateLimit } from '../../harness/suite/exhaust.ts';
+import { exampleOf } from '../../harness/suite/requests.ts';
+import { eventId, streamId } from '../../generators/index.ts';
 import {
   answerSecondsOf,
   rateLimitConsistencyProblems,
@@ -29,6 +41,42 @@ conformance('[§7 redeliver.errors.429] redelivery answers 429 once the rate lim
     headers: rateLimitHeaderNames,
   });
 });
+
+// The limit is the tenant's, not a credential's (observed: one token bucket per tenant): right after
+// the 429, another client's request finds the bucket spent too. Its Remaining may only have grown by
+// what refilled meanwhile; a bucket of its own would say nearly the whole Limit.
+const otherClient = cards.redeliver.roleWithoutScope;
+conformance(
+  "[§8 rate-limit.remaining.falls] right after the 429, another client's request finds the tenant's bucket spent too",
+  { ...plan, needs: [exhaustion, role(otherClient)], requests: 1 },
+  async ({ target }) => {
+    const { last, why } = await exhaustRateLimit(target);
+    target.needs(last.status === 429, `${why}, so the limit was never spent (see redeliver.errors.429)`);
+    // The exhaustion's own request (an unknown event of an unknown stream), with another client's token.
+    const params = { id: exampleOf(target, streamId()), event_id: exampleOf(target, eventId()) };
+    const after = await target.call('redeliver', {
+      params,
+      as: { role: otherClient },
+      retryRateLimited: false,
+      pace: false,
+    });
+    const limit = rateLimitOf(last).limit ?? rateLimitOf(after).limit;
+    const remaining = rateLimitOf(after).remaining;
+    target.needs(
+      limit !== undefined && remaining !== undefined,
+      `no ${names.limit} and ${names.remaining} to compare (see rate-limit.429.headers)`,
+    );
+    const refilled = Math.ceil(target.runtime.pacer.estimate().refillPerSecond * ((after.at - last.at) / 1000));
+    const most = Math.floor(limit! / 2) + refilled;
+    expectClause({
+      pass: after.status === 429 || remaining! <= most,
+      expected: `a 429, or ${names.remaining} at most ${most} (half the Limit ${limit}, and ${refilled} refilled since the 429)`,
+      actual: `${after.status}, ${names.remaining} ${remaining}`,
+      exchange: after,
+      headers: rateLimitHeaderNames,
+    });
+  },
+);
 
 conformance(
   '[§8 rate-limit.429.headers] a 429 carries X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset',

@@ -71,6 +71,22 @@ conformance(
   },
 );
 
+// The answer's scope is the token's, written the same way: one space-separated string (RFC 6749 5.1,
+// observed), the scopes the token carries.
+conformance(
+  "[§5 token.observed.response] the token response's scope is the token's scope claim, space-separated",
+  readsIssue,
+  async ({ target }) => {
+    const { exchange, token } = await target.issued('global');
+    const answered = (exchange.json as { scope?: unknown } | undefined)?.scope;
+    const claim = token ? safe(() => decodeJwt(token).scope) : undefined;
+    target.needs(typeof claim === 'string', 'the issued token has no scope claim to compare with (see token.scopes)');
+    // The same scopes, in any order: each string split on its spaces.
+    const scopes = (value: unknown) => (typeof value === 'string' ? value.split(' ').sort() : value);
+    expectEqual(scopes(answered), scopes(claim), "the response's scope split on spaces, as the token's scope claim", { exchange });
+  },
+);
+
 conformance('[§5 token.lifetime] an access token lives 86400 seconds', readsIssue, async ({ target }) => {
   const { exchange, token } = await target.issued('global');
   const claims = token ? safe(() => decodeJwt(token)) : undefined;

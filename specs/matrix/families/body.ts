@@ -286,11 +286,39 @@ export function bodyVariants(card: OperationCard, element: Element): Made[] {
       ),
     );
   }
+  // The valid value in a wrapper a lenient reader unwraps: a list holding it (for a value that is not
+  // a list), an object holding it as its id (for an id). Each is another type, judged like any.
+  if (valid !== null && typeof valid !== 'object' && !types.includes('array')) {
+    variants.push(made('other-type', 'list-holding-it', 'a list holding the valid value', (v) => [v], { extended: !identity }));
+  }
+  if (identity && typeof valid === 'string') {
+    variants.push(made('other-type', 'object-holding-it', 'an object holding the valid value as its id ({"id": ...})', (v) => ({ id: v })));
+  }
+  // A whole number written as a string a lenient parser reads as one: with a unit, in exponent notation.
+  if (types.includes('integer') && typeof valid === 'number') {
+    variants.push(
+      made('other-type', 'string-with-unit', `the string "${valid}s" (with a unit)`, (v) => `${String(v)}s`, { extended: true }),
+      made('other-type', 'string-exponent', `the string "${valid.toExponential()}"`, (v) => (v as number).toExponential(), {
+        extended: true,
+      }),
+    );
+  }
   // Near misses of a pattern: the valid value with one character it does not allow at an edge, or
   // a separator doubled; those the field's pattern refuses at either level are rows, judged like any.
   patternNearMisses(element, valid).forEach(({ key, says, value }, index) => {
     variants.push(made('near-value', key, says, () => value, index === 0 ? {} : { extended: true }));
   });
+  // A string at its maximum length with a letter outside ASCII: a length counted in bytes (UTF-8)
+  // takes it for one over. Judged by its schema like any (a pattern may refuse the letter).
+  for (const { at, make } of boundsOf(element, valid).filter((b) => b.unit === ' characters')) {
+    if (at < 1 || variants.some((v) => v.key === `bound-${at}-non-ascii`)) continue;
+    variants.push(
+      made('bounds', `bound-${at}-non-ascii`, `${at} characters, at the bound, the last one ü`, () => `${String(make(at)).slice(0, -1)}ü`, {
+        bound: true,
+        extended: true,
+      }),
+    );
+  }
   for (const { at, make, unit } of boundsOf(element, valid)) {
     for (const n of [at - 1, at, at + 1]) {
       // A size (a length, a count) is never negative; a value may be.

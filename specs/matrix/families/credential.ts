@@ -43,7 +43,7 @@ function claimSet(claims: JsonRecord, member: string, value: unknown): JsonRecor
 
 function authorizationVariants(card: OperationCard): Made[] {
   const none = unauthenticated(card, { error: 'missing_authentication' });
-  const located = (where: 'query' | 'form' | 'x-forwarded-authorization', says: string): Made => ({
+  const located = (where: NonNullable<Carry['elsewhere']>, says: string): Made => ({
     operator: 'placement',
     key: where,
     says,
@@ -89,6 +89,7 @@ function authorizationVariants(card: OperationCard): Made[] {
     // RFC 6750 2.2's form body, where the method has a body.
     ...(card.spec.method !== 'GET' ? [located('form', 'left out, with the token in a form-encoded body (access_token)')] : []),
     located('x-forwarded-authorization', 'left out, with the token in X-Forwarded-Authorization'),
+    located('cookie', 'left out, with the token in a cookie (access_token)'),
   ];
 }
 
@@ -114,6 +115,7 @@ function schemeVariants(card: OperationCard): Made[] {
     no('no-space', 'without the space after it', (t) => [`Bearer${t}`], 'truncate'),
     no('basic', 'replaced by Basic', (t) => [`Basic ${t}`], 'near-value'),
     { ...no('token', 'replaced by Token', (t) => [`Token ${t}`], 'near-value'), extended: true },
+    no('jwt', 'replaced by JWT', (t) => [`JWT ${t}`], 'near-value'),
     {
       operator: 'case',
       key: 'lower-case',
@@ -414,6 +416,16 @@ function claimVariants(card: OperationCard, member: string): Made[] {
           'truncate',
           text((v) => v.slice(0, -1)),
         ),
+        ...(suffix !== ''
+          ? [
+              ruled(
+                'without-suffix',
+                `the bare client id, without ${suffix}`,
+                'truncate',
+                text((v) => (v.endsWith(suffix) ? v.slice(0, -suffix.length) : v)),
+              ),
+            ]
+          : []),
         resigned({
           operator: 'other-owner',
           key: 'non-global-client',
@@ -545,6 +557,45 @@ function claimVariants(card: OperationCard, member: string): Made[] {
       ];
     case '*':
       return [
+        // A client id in another claim than azp and sub (client_id, RFC 9068): the token's client is
+        // the one azp and sub name, so a token of a client that is not global stays refused.
+        ...(card.globalClient
+          ? [
+              resigned({
+                operator: 'other-owner',
+                key: 'client-id-claim-of-global',
+                says: 'of a client that is not global, with a client_id claim naming the global client',
+                apply: (template, context) =>
+                  resignClaims((c) => ({
+                    ...asClient(c, context.clients.non_global ?? 'not-a-client'),
+                    client_id: context.clients.global,
+                  }))(template),
+                needs: [{ role: 'non_global' }],
+                expect: {
+                  checks: [{ clause: card.globalClient.clause, outcome: refused }],
+                  source: "spec 5 rule 4: the token's client (azp, sub) is not global",
+                },
+              }),
+              // Not global and short of the scope: two causes, authentication decided first (observed order).
+              resigned({
+                operator: 'other-owner',
+                key: 'non-global-without-scope',
+                says: 'of a client that is not global, without the scope either',
+                apply: (template, context) =>
+                  resignClaims((c) => withScopeReplaced(asClient(c, context.clients.non_global ?? 'not-a-client'), card.scope.value, []))(
+                    template,
+                  ),
+                needs: [{ role: 'non_global' }],
+                expect: {
+                  checks: [
+                    { clause: card.globalClient.clause, outcome: refused },
+                    { clause: 'auth.order', outcome: status(401) },
+                  ],
+                  source: 'spec 5 rule 4; observed: authentication (401) before authorization (403)',
+                },
+              }),
+            ]
+          : []),
         fine(
           'unknown-claim',
           'with an unknown claim added',
@@ -585,6 +636,11 @@ function claimVariants(card: OperationCard, member: string): Made[] {
           : []),
       ];
   }
+}
+
+/** The claims of a token of another client: azp and sub name it. */
+function asClient(claims: JsonRecord, client: string): JsonRecord {
+  return { ...claims, azp: client, sub: `${client}${observed.tokens.subject_suffix}` };
 }
 
 /** The claims with the operation's scope replaced by `replacement` (removed where it is empty); the other scopes stay. */
@@ -629,6 +685,10 @@ function scopeTokenVariants(card: OperationCard): Made[] {
       card.scope.otherResource,
     ]),
     // Wildcards: the catalogue has none (spec 5, action:resource), so a token holding one holds no scope of it.
+    // The scope qualified by another API's identifier (as some issuers namespace scopes): another string.
+    replaced('api-prefixed', `prefixed with another API's identifier (https://other-api.example.com/${scope})`, 'extra-part', (s) => [
+      `https://other-api.example.com/${s}`,
+    ]),
     replaced('wildcard-resource', `replaced by ${action}:* (its action on any resource)`, 'near-value', () => [`${action}:*`]),
     replaced('wildcard-action', `replaced by *:${resource} (any action on its resource)`, 'near-value', () => [`*:${resource}`]),
     { ...replaced('wildcard', 'replaced by *', 'near-value', () => ['*']), extended: true },

@@ -56,6 +56,15 @@ export function headerParamVariants(card: OperationCard, element: Element): Made
   return [
     ...lengths.map((length) => made('bounds', String(length), `of ${length} characters`, [hostNameOfLength(length)])),
     made('empty', 'empty', 'present with no value', ['']),
+    // One over the maximum with a root dot at the end: a host name with and without its final dot is
+    // one name (RFC 1034 3.1), but the header's value is the one the spec bounds.
+    ...(typeof contract.maxLength === 'number'
+      ? [
+          made('extra-part', 'root-dot', `of ${contract.maxLength + 1} characters, the last a root dot`, [
+            `${hostNameOfLength(contract.maxLength)}.`,
+          ]),
+        ]
+      : []),
     unjudged(made('whitespace', 'leading-space', 'with a space before it', [` ${A_DOMAIN}`]), none),
     unjudged(made('case', 'capitals', 'in capitals', [A_DOMAIN.toUpperCase()]), none),
     unjudged(made('duplicate', 'twice', 'twice, with two domains', [A_DOMAIN, `other.${A_DOMAIN}`]), {

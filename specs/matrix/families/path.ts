@@ -113,7 +113,24 @@ function withSegment(index: number, text: string | undefined): (template: Reques
 export function literalVariants(element: Element): Made[] {
   const { index, text } = element.segment!;
   const none = { none: 'the spec gives the path, and says nothing of how the service answers another path' };
+  // The version segment of the base path: another version is not this interface (spec 9), whatever a
+  // router that takes any version (/api/v:version) makes of it.
+  const version = /^v(\d+)$/.exec(text);
   return [
+    ...(version
+      ? [
+          {
+            operator: 'near-value' as const,
+            key: 'next-version',
+            says: `as v${Number(version[1]) + 1}`,
+            apply: withSegment(index, `v${Number(version[1]) + 1}`),
+            expect: {
+              checks: [{ clause: 'versioning.base-path', outcome: refused }],
+              source: 'spec 9: the interface is version 2, its base path /api/v2',
+            },
+          },
+        ]
+      : []),
     { operator: 'case', key: 'case', says: 'in capitals', apply: withSegment(index, swapCase(text)), expect: none, extended: true },
     { operator: 'absent', key: 'absent', says: 'left out', apply: withSegment(index, undefined), expect: none, extended: true },
     {
@@ -285,6 +302,10 @@ export function paramVariants(card: OperationCard, element: Element): Made[] {
     made('near-value', 'unknown', 'well formed, naming no resource', unknownIdLike),
     made('extra-part', 'control-character', 'with a NUL character after it', (value) => `${value}\u0000`),
     made('extra-part', 'encoded-slash', 'with an encoded slash and a segment after it', (value) => `${value}/x`),
+    // A format suffix a router strips (/:id.:format): another id.
+    made('extra-part', 'format-extension', 'with a file extension after it (.json)', (value) => `${value}.json`),
+    // A letter in its full-width form: Unicode normalisation (NFKC) makes it the letter, an exact comparison does not.
+    made('encoding', 'full-width-letter', 'with its last letter in its full-width form', fullWidthLast),
     made('other-owner', 'another-kind', "of another resource's shape", idOfAnotherKind),
   );
   // The same id with one character percent-encoded (RFC 3986 2.3: an encoded unreserved character is
@@ -347,6 +368,15 @@ export function paramVariants(card: OperationCard, element: Element): Made[] {
     seen.add(value);
     return true;
   });
+}
+
+/** The id with its last ASCII letter or digit replaced by its full-width form (U+FF01 block), or unchanged without one. */
+function fullWidthLast(id: string): string {
+  for (let at = id.length - 1; at >= 0; at -= 1) {
+    const code = id.charCodeAt(at);
+    if (/[A-Za-z0-9]/.test(id[at]!)) return `${id.slice(0, at)}${String.fromCharCode(code - 0x21 + 0xff01)}${id.slice(at + 1)}`;
+  }
+  return id;
 }
 
 /** The id, every character but the last percent-encoded as usual, the last one as %XX. */

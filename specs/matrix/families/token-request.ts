@@ -5,6 +5,7 @@
 // 4.1.3). Each refusal's positive control is a valid token request of the same run.
 import type { ClauseCheck } from '../../cards/card.ts';
 import type { TokenRequestContext, TokenRequestTemplate } from '../../cards/token-request.ts';
+import { cards } from '../../cards/index.ts';
 import { observed } from '../../observed.ts';
 import { accepted, refused, status } from '../checks.ts';
 import type { OperatorId } from '../operators.ts';
@@ -33,6 +34,12 @@ export interface TokenMatrixRow {
 }
 
 type Made = TokenVariant & { expect: Expectation };
+
+/** Two scopes the global client holds: the first two operations'. */
+const GRANTED_PAIR = Object.values(cards)
+  .slice(0, 2)
+  .map((card) => card.scope.value)
+  .join(' ');
 
 const refusedWith = (clause: string, error?: 'invalid_client' | 'access_denied' | 'unsupported_grant_type'): ClauseCheck[] => [
   { clause, outcome: refused },
@@ -73,6 +80,8 @@ function textVariants(field: string, checks: ClauseCheck[], source: string, extr
     { ...made('empty', 'empty', 'empty', () => ''), expect: missing },
     made('truncate', 'truncate', 'without its last character', (v) => v.slice(0, -1)),
     made('extra-part', 'extra-character', 'with its first character added at the end', (v) => `${v}${v[0] ?? 'x'}`),
+    // Text before it: a comparison by the end of the value (endsWith, a suffix match) takes it for the value.
+    made('extra-part', 'leading-text', 'with text before it (urn:x:...)', (v) => `urn:x:${v}`),
     made('case', 'case', 'in the other letter case', swapCase),
     made('whitespace', 'trailing-space', 'followed by a space', (v) => `${v} `),
     ...extra,
@@ -96,7 +105,7 @@ const grantTypeVariants = (): Made[] =>
         },
       },
     ],
-    ['absent', 'case'],
+    ['absent', 'case', 'leading-text'],
   );
 
 const clientIdVariants = (): Made[] =>
@@ -125,7 +134,7 @@ const clientIdVariants = (): Made[] =>
         expect: { checks: refusedWith('token.endpoint.client-id', 'invalid_client'), source: 'spec 5 rule 3' },
       },
     ],
-    ['absent', 'truncate', 'case'],
+    ['absent', 'truncate', 'case', 'leading-text'],
   ).map((made) =>
     made.key === 'absent' ? { ...made, expect: { checks: refusedWith('token.endpoint.client-id'), source: 'spec 5 rule 3' } } : made,
   );
@@ -144,6 +153,17 @@ const secretVariants = (): Made[] =>
         expect: { checks: refusedWith('token.endpoint.wrong-secret', 'invalid_client'), source: 'spec 5 rule 3' },
       },
       {
+        // The same refusal in the endpoint's other encoding: a JSON request is authenticated alike.
+        operator: 'encoding',
+        key: 'wrong-in-json',
+        says: 'a wrong secret, in a JSON request',
+        apply: (t, c) => ({ ...setField('client_secret', () => 'a-wrong-secret-for-the-conformance-suite')(t, c), encoding: 'json' }),
+        expect: {
+          checks: refusedWith('token.endpoint.wrong-secret', 'invalid_client'),
+          source: 'spec 5 rule 3; observed: the endpoint takes JSON too',
+        },
+      },
+      {
         operator: 'other-owner',
         key: 'another-client',
         says: "another client's",
@@ -152,7 +172,7 @@ const secretVariants = (): Made[] =>
         expect: { checks: refusedWith('token.endpoint.wrong-secret', 'invalid_client'), source: 'spec 5 rule 3' },
       },
     ],
-    ['empty', 'truncate', 'extra-character', 'case'],
+    ['empty', 'truncate', 'extra-character', 'case', 'leading-text'],
   );
 
 /** The smallest changes to the audience URL: a URL's near misses (values.ts), its case, a space after it, another API's. */
@@ -268,6 +288,34 @@ function requestVariants(): Array<{ element: TokenElement; variants: Made[] }> {
           expect: {
             checks: [{ clause: 'token.observed.granted-scopes', outcome: { kind: 'token-without-scope', scope: 'delete:users' } }],
             source: 'a token carries the scopes the client is granted (observed: its grant), whatever the request asks',
+          },
+        },
+        {
+          // Two granted scopes in a form field: its space is written + (application/x-www-form-urlencoded).
+          operator: 'extra-part',
+          key: 'scope-granted',
+          says: `with a scope parameter naming two scopes the client is granted (${GRANTED_PAIR}, the space form-encoded as +)`,
+          apply: (t) => ({ ...t, fields: [...t.fields, ['scope', GRANTED_PAIR]] }),
+          extended: true,
+          expect: {
+            checks: [{ clause: 'token.endpoint', outcome: accepted }],
+            source: 'spec 5 rule 3: form parameters (a + in a form value is a space)',
+          },
+        },
+        {
+          operator: 'case',
+          key: 'scope-in-capitals',
+          says: `with a scope parameter naming a granted scope in capitals (${GRANTED_PAIR.split(' ')[0]!.toUpperCase()})`,
+          apply: (t) => ({ ...t, fields: [...t.fields, ['scope', GRANTED_PAIR.split(' ')[0]!.toUpperCase()]] }),
+          extended: true,
+          expect: {
+            checks: [
+              {
+                clause: 'scopes.catalogue',
+                outcome: { kind: 'token-without-scope', scope: GRANTED_PAIR.split(' ')[0]!.toUpperCase() },
+              },
+            ],
+            source: 'spec 5: a scope is one of the catalogue, written action:resource in lower case',
           },
         },
         {
