@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { cards } from '../cards/index.ts';
 import { clause, hasClause } from '../clauses.ts';
-import { elementsOf, matrix, matrixOf, operatorIds } from '../matrix/index.ts';
+import { elementsOf, expectsRefusal, matrix, matrixOf, operatorIds } from '../matrix/index.ts';
 
 const { operations, token } = matrix();
 const rows = [...Object.values(operations).flat(), ...token];
@@ -46,10 +46,13 @@ describe('the request-model matrix', () => {
     expect(again.map(describe)).toEqual(Object.values(operations).flat().map(describe));
   });
 
-  it('varies every body field alone and among every other field', () => {
+  it('varies every body field alone and among every other field, and refuses top-level scalars form-encoded too', () => {
     const body = operations['sso-ticket'].filter((row) => row.element.kind === 'body-field');
-    const bases = new Set(body.map((row) => `${row.element.id} ${row.base}`));
+    const bases = new Set(body.filter((row) => row.base !== 'alone-form').map((row) => `${row.element.id} ${row.base}`));
     const fields = new Set(body.map((row) => row.element.id));
     expect(bases.size).toBe(2 * fields.size);
+    const form = body.filter((row) => row.base === 'alone-form');
+    expect(form.map((row) => row.element.id)).toContain('body.ttl_sec');
+    expect(form.every((row) => row.element.path!.length === 1 && expectsRefusal(row.expectation))).toBe(true);
   });
 });
