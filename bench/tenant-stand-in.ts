@@ -79,13 +79,13 @@ interface Row {
 }
 
 const USAGE = `Usage: npm run bench:tenant -- [--profiles free,burst2,production] [--runs N] [--quiet] [--run-timeout S] [--measure-limits]
-                               [--seed N] [--num-runs N] [--record] [--reports DIR]
+                               [--seed N] [--num-runs N] [--max-requests N] [--record] [--reports DIR]
 
 Runs the whole suite with every opt-in against the mock standing in for a real tenant over HTTPS,
 at the published free and production rate limits, beside another client reading every 2 s.
 --runs N runs the suite N times in a row against each tenant (the later runs reuse the first's
 tokens); --quiet leaves the neighbour out (the tenant is the suite's alone); --measure-limits leaves the limits out of the target file, so the suite measures the refill.
---seed, --num-runs and --record are handed to the suite; --reports DIR keeps each profile's
+--seed, --num-runs, --max-requests and --record are handed to the suite; --reports DIR keeps each profile's
 reports in DIR/<profile> (DIR/<profile>-run-N from the second run on; bench/drift.ts compares
 them with a run against the embedded mock).`;
 
@@ -100,6 +100,7 @@ async function main(): Promise<number> {
       'measure-limits': { type: 'boolean', default: false },
       seed: { type: 'string' },
       'num-runs': { type: 'string' },
+      'max-requests': { type: 'string' },
       record: { type: 'boolean', default: false },
       reports: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
@@ -115,6 +116,7 @@ async function main(): Promise<number> {
   const suiteArgs = [
     ...(values.seed !== undefined ? ['--seed', values.seed] : []),
     ...(values['num-runs'] !== undefined ? ['--num-runs', values['num-runs']] : []),
+    ...(values['max-requests'] !== undefined ? ['--max-requests', values['max-requests']] : []),
     ...(values.record ? ['--record'] : []),
   ];
   const rows: Row[] = [];
