@@ -27,6 +27,7 @@ import {
   type ResolvedTarget,
   type RunSettings,
 } from '../harness/runner.ts';
+import { operationKeys } from '../specs/index.ts';
 import { loadBaseline } from './baseline.ts';
 import { embeddedBucketFor, embeddedTargetForPlanning, exhaustionCapFor, startEmbeddedTarget } from './embedded.ts';
 import { DEFAULTS, EXIT, exitCodeOf, UsageError, type ConformanceOptions } from './options.ts';
@@ -113,7 +114,15 @@ interface Prepared {
   tokens: RunTokens;
 }
 
+/** The names --operation takes: each operation of specs/, and the token endpoint. */
+function checkOperationFilter(options: ConformanceOptions): void {
+  const known: readonly string[] = [...operationKeys, 'token'];
+  const unknown = options.operations?.filter((name) => !known.includes(name));
+  if (unknown?.length) throw new UsageError(`--operation ${unknown.join(',')} is not one of ${known.join(', ')}`);
+}
+
 async function prepare(options: ConformanceOptions, env: NodeJS.ProcessEnv): Promise<Prepared> {
+  checkOperationFilter(options);
   const started = Date.now();
   const outDir = resolve(options.outDir);
   const reportDir = options.shard ? join(outDir, 'shards', `${options.shard.index}-of-${options.shard.count}`) : outDir;

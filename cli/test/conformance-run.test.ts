@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse, stringify } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clause, clauses, type OperationKey } from '../../specs/index.ts';
+import { clause, clauses, operationKeys, type OperationKey } from '../../specs/index.ts';
 import { matrix } from '../../specs/matrix/index.ts';
 import { junitProblems } from './support/junit-schema.ts';
 import { outcomes, resultsOf, root, run, startMockProgram, writeTargetFile, type Finished, type Started } from './support/programs.ts';
@@ -379,6 +379,12 @@ describe('npm start refuses what it cannot run, and fails closed', () => {
     const finished = await run('cli/conformance.ts', ['--max-requests', 'many']);
     expect(finished.code).toBe(2);
     expect(finished.stderr.trim()).toBe('error: --max-requests needs a whole number from 1 to 1000000, got "many" (see --help)');
+  });
+
+  it('names an operation it does not know and exits 2, listing those it does', async () => {
+    const finished = await run('cli/conformance.ts', ['--operation', 'vault,users', '--out', join(work, 'bad-operation')]);
+    expect(finished.code).toBe(2);
+    expect(finished.stderr.trim()).toBe(`error: --operation users is not one of ${[...operationKeys, 'token'].join(', ')}`);
   });
 
   it('names a bad target file and exits 2', async () => {

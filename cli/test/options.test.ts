@@ -126,7 +126,6 @@ describe('parseConformanceOptions', () => {
     [['--shard', 'half'], /--shard needs I\/N/],
     [['--rate-share', '0'], /--rate-share needs a number above 0 and at most 1, got "0"/],
     [['--rate-share', '1.5'], /--rate-share needs a number above 0 and at most 1/],
-    [['--operation', 'vault,users'], new RegExp(`--operation users is not one of ${[...operationKeys, 'token'].join(', ')}$`)],
     [['--grep', ''], /--grep needs a value/],
     [['--colour'], /Unknown option '--colour'/],
     [['--seed'], /--seed/],
