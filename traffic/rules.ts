@@ -1,7 +1,8 @@
-// What a passive judge holds each operation to, one typed row per operation, every value read from
-// specs/ and every clause an id of specs/clauses.yaml (a test checks each resolves). This is the
-// table the operation cards will one day give: until then it is written once here.
-import { clause, clauses, observed, operation, type OperationKey } from '../specs/index.ts';
+// What a passive judge holds each operation to, read off its operation card (specs/cards/): every
+// value from specs/ and every clause an id of specs/clauses.yaml (a test checks each resolves).
+import type { OperationCard } from '../specs/cards/card.ts';
+import { cards } from '../specs/cards/index.ts';
+import { clauses, observed, operation, operationKeys, type OperationKey } from '../specs/index.ts';
 
 export interface OperationRules {
   /** The scope a token needs (observed.yaml; the spec's for redelivery) and the clauses its refusal bears on. */
@@ -42,64 +43,70 @@ function limitsOf(op: OperationKey, where: 'path' | 'header'): Array<{ name: str
     .map((c) => ({ name: c.limit!.location.name!, clause: c.id }));
 }
 
-const scopeOf = (op: OperationKey) => observed.operations[op].scope.value;
+/** The one message of a 404, where the operation has one path id and its unknown value gets an observed error. */
+function notFoundOf(card: OperationCard): OperationRules['notFound'] {
+  const params = Object.values(card.params);
+  if (params.length !== 1) return undefined;
+  const check = params[0]!.unknown.find((c) => c.outcome.kind === 'observed-error');
+  return check && check.outcome.kind === 'observed-error' ? { error: check.outcome.error, clause: check.clause } : undefined;
+}
 
-export const operationRules: Record<OperationKey, OperationRules> = {
-  redeliver: {
-    scope: { value: scopeOf('redeliver'), clauses: ['redeliver.scope', 'redeliver.errors.403.scope'] },
+/** What the passive judge holds an operation to, read off its card (specs/cards/). */
+function rulesOf(card: OperationCard): OperationRules {
+  const op = card.key;
+  const { answer } = card;
+  const observedSuccess = { status: observed.operations[op].success.status, clause: answer.statusClause };
+  const contractStatus = Number(operation(op).responseStatuses.find((s) => /^2\d\d$/.test(s)));
+  const notFound = notFoundOf(card);
+  const customDomain = card.spec.parameters.find((p) => p.in === 'header' && p.name !== 'Authorization');
+  return {
+    scope: { value: card.scope.value, clauses: [...new Set([card.scope.clause, ...card.scope.statusClauses])] },
     unauthenticated: {
       refused: 'auth.bearer.required',
-      answered401: 'redeliver.errors.401.invalid-token',
-      unsigned: 'redeliver.errors.401.signature',
+      answered401: card.unauthenticated.clause,
+      unsigned: card.unauthenticated.signatureClause,
     },
-    ...(operation('redeliver').requiresGlobalClient
-      ? { globalClient: { rule: 'redeliver.global-client', refusal: 'redeliver.errors.401.not-global' } }
-      : {}),
+    ...(card.globalClient ? { globalClient: { rule: card.globalClient.clause, refusal: card.globalClient.statusClause } } : {}),
     success: {
-      contract: { status: Number(operation('redeliver').responseStatuses.find((s) => s.startsWith('2'))), clause: 'redeliver.success.202' },
-      observed: { status: observed.operations.redeliver.success.status, clause: 'redeliver.success.202' },
+      ...(answer.level === 'contract' && Number.isInteger(contractStatus)
+        ? { contract: { status: contractStatus, clause: answer.statusClause } }
+        : {}),
+      observed: observedSuccess,
     },
-    emptySuccessClause: 'redeliver.response.body',
-    pathLimits: limitsOf('redeliver', 'path'),
-    headerLimits: limitsOf('redeliver', 'header'),
-  },
-  'sso-ticket': {
-    scope: { value: scopeOf('sso-ticket'), clauses: ['sso-ticket.scope'] },
-    unauthenticated: { refused: 'auth.bearer.required', answered401: 'errors.401.all-operations', unsigned: 'errors.401.all-operations' },
-    success: { observed: { status: observed.operations['sso-ticket'].success.status, clause: 'sso-ticket.success.status' } },
-    successBody: {
-      schema: 'SsoTicket',
-      contentTypeClause: 'sso-ticket.response.content-type',
-      contractClause: () => 'sso-ticket.response.ticket',
-      shapeClause: 'sso-ticket.response.shape',
-    },
-    pathLimits: limitsOf('sso-ticket', 'path'),
-    headerLimits: limitsOf('sso-ticket', 'header'),
-    customDomainHeader: clause('sso-ticket.header.custom-domain.length').limit!.location.name!,
-    customDomainHostClause: 'sso-ticket.custom-domain.host',
-    body: {
-      schema: 'SsoTicketRequest',
-      clausePrefix: 'sso-ticket.body',
-      observedClause: 'sso-ticket.body.nested-rules',
-      optionalClause: 'sso-ticket.body.optional',
-    },
-  },
-  vault: {
-    scope: { value: scopeOf('vault'), clauses: ['vault.scope'] },
-    unauthenticated: { refused: 'auth.bearer.required', answered401: 'errors.401.all-operations', unsigned: 'errors.401.all-operations' },
-    success: { observed: { status: observed.operations.vault.success.status, clause: 'vault.success.status' } },
-    successBody: {
-      schema: 'FlowsVaultConnection',
-      contentTypeClause: 'vault.response.content-type',
-      contractClause: (property) => `vault.record.${property}`,
-      shapeClause: 'vault.response.shape',
-    },
-    echoes: { param: 'id', field: 'id', clause: 'vault.response.record' },
-    pathLimits: limitsOf('vault', 'path'),
-    headerLimits: limitsOf('vault', 'header'),
-    notFound: { error: 'vault_connection_not_found', clause: 'errors.404.vault' },
-  },
-};
+    ...(answer.customDomainHostClause ? { customDomainHostClause: answer.customDomainHostClause } : {}),
+    ...(answer.body
+      ? {
+          successBody: {
+            schema: answer.body.schema,
+            contentTypeClause: answer.body.contentTypeClause,
+            contractClause: answer.body.fieldClause,
+            shapeClause: answer.body.shapeClause,
+          },
+        }
+      : {}),
+    ...(answer.emptyBodyClause ? { emptySuccessClause: answer.emptyBodyClause } : {}),
+    ...(answer.echoes ? { echoes: answer.echoes } : {}),
+    pathLimits: limitsOf(op, 'path'),
+    headerLimits: limitsOf(op, 'header'),
+    ...(customDomain && limitsOf(op, 'header').length > 0 ? { customDomainHeader: customDomain.name } : {}),
+    ...(card.body
+      ? {
+          body: {
+            schema: card.body.schema,
+            clausePrefix: `${op}.body`,
+            observedClause: card.body.rulesClause,
+            optionalClause: card.body.optionalClause,
+          },
+        }
+      : {}),
+    ...(notFound ? { notFound } : {}),
+  };
+}
+
+export const operationRules = Object.fromEntries(operationKeys.map((op) => [op, rulesOf(cards[op])])) as Record<
+  OperationKey,
+  OperationRules
+>;
 
 /** Clauses of the rules that hold for every operation alike. */
 export const sharedClauses = {

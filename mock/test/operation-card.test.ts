@@ -47,6 +47,11 @@ const streamCard: OperationCard = {
     },
   },
   unauthenticated: { clause: 'errors.401.all-operations', signatureClause: 'errors.401.all-operations' },
+  answer: {
+    statusClause: 'vault.success.status',
+    level: 'observed',
+    echoes: { param: 'id', field: 'id', clause: 'vault.response.record' },
+  },
 };
 
 /** What the stream read does once its request passed the checks its card implies. */

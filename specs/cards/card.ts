@@ -144,6 +144,8 @@ export interface OperationCard<K extends OperationKey = OperationKey, R extends 
   params: Readonly<Record<string, ParamRule>>;
   /** The clause its 401s bear on, and the one of a signature that fails validation where it differs. */
   unauthenticated: { clause: string; signatureClause: string };
+  /** What its success answers: the suites' success tables and the passive judge hold it to this. */
+  answer: AnswerRule;
   /** Its request body: the schema's name in openapi.yaml and the valid bodies, an empty one and one with every field. */
   body?: {
     schema: string;
@@ -157,5 +159,24 @@ export interface OperationCard<K extends OperationKey = OperationKey, R extends 
     identities: readonly string[];
     /** Fields of the observed level only that the observed reference names: varied on a real tenant too. */
     observedCore: readonly string[];
+    /** The clause of the real service's published rules of the body (observed). */
+    rulesClause: string;
+    /** The clause a body with none of the optional fields bears on when it is accepted. */
+    optionalClause: string;
   };
+}
+
+/** What a success answers, and the clause of each part of it. */
+export interface AnswerRule {
+  /** The clause of its status: the spec's where it states one (`contract`), else the real service's. */
+  statusClause: string;
+  level: ClauseLevel;
+  /** A JSON body of a schema of openapi.yaml: its content type's clause, a field's contract clause, its recorded shape's clause. */
+  body?: { schema: string; contentTypeClause: string; fieldClause: (property: string) => string; shapeClause: string };
+  /** No body the spec shows: the clause of the real service's ({} as JSON). */
+  emptyBodyClause?: string;
+  /** The body names the resource its path names: the parameter, the field and the clause. */
+  echoes?: { param: string; field: string; clause: string };
+  /** The answer is on the host of the custom domain the request named (observed): the clause. */
+  customDomainHostClause?: string;
 }

@@ -7,6 +7,12 @@ import { scopeRule } from './scope.ts';
 
 const status404 = { kind: 'status', status: 404 } as const;
 
+declare module '../openapi.ts' {
+  interface OperationKeys {
+    redeliver: true;
+  }
+}
+
 export const redeliverCard = {
   key: 'redeliver',
   spec: operation('redeliver'),
@@ -43,4 +49,5 @@ export const redeliverCard = {
     },
   },
   unauthenticated: { clause: 'redeliver.errors.401.invalid-token', signatureClause: 'redeliver.errors.401.signature' },
+  answer: { statusClause: 'redeliver.success.202', level: 'contract', emptyBodyClause: 'redeliver.response.body' },
 } as const satisfies OperationCard<'redeliver', 'without_redeliver_scope'>;

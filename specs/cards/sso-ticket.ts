@@ -56,6 +56,12 @@ function fullBody(fixtures: TargetFixtures, clients: { global: string }): JsonOb
   };
 }
 
+declare module '../openapi.ts' {
+  interface OperationKeys {
+    'sso-ticket': true;
+  }
+}
+
 export const ssoTicketCard = {
   key: 'sso-ticket',
   spec: operation('sso-ticket'),
@@ -78,6 +84,17 @@ export const ssoTicketCard = {
     },
   },
   unauthenticated: { clause: 'errors.401.all-operations', signatureClause: 'errors.401.all-operations' },
+  answer: {
+    statusClause: 'sso-ticket.success.status',
+    level: 'observed',
+    body: {
+      schema: 'SsoTicket',
+      contentTypeClause: 'sso-ticket.response.content-type',
+      fieldClause: () => 'sso-ticket.response.ticket',
+      shapeClause: 'sso-ticket.response.shape',
+    },
+    customDomainHostClause: 'sso-ticket.custom-domain.host',
+  },
   body: {
     schema: BODY_SCHEMA,
     objectClause: 'sso-ticket.body.object',
@@ -96,5 +113,7 @@ export const ssoTicketCard = {
       'domain_aliases_config.pending_domains',
       'domain_aliases_config.pending_domains[]',
     ],
+    rulesClause: 'sso-ticket.body.nested-rules',
+    optionalClause: 'sso-ticket.body.optional',
   },
 } as const satisfies OperationCard<'sso-ticket', 'without_sso_ticket_scope'>;

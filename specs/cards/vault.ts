@@ -6,6 +6,12 @@ import { operation } from '../openapi.ts';
 import type { OperationCard } from './card.ts';
 import { scopeRule } from './scope.ts';
 
+declare module '../openapi.ts' {
+  interface OperationKeys {
+    vault: true;
+  }
+}
+
 export const vaultCard = {
   key: 'vault',
   spec: operation('vault'),
@@ -27,4 +33,15 @@ export const vaultCard = {
     },
   },
   unauthenticated: { clause: 'errors.401.all-operations', signatureClause: 'errors.401.all-operations' },
+  answer: {
+    statusClause: 'vault.success.status',
+    level: 'observed',
+    body: {
+      schema: 'FlowsVaultConnection',
+      contentTypeClause: 'vault.response.content-type',
+      fieldClause: (property) => `vault.record.${property}`,
+      shapeClause: 'vault.response.shape',
+    },
+    echoes: { param: 'id', field: 'id', clause: 'vault.response.record' },
+  },
 } as const satisfies OperationCard<'vault', 'without_vault_scope'>;

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type { OperationCard } from '../cards/card.ts';
 import { cards } from '../cards/index.ts';
 import { clauses, hasClause } from '../clauses.ts';
-import { operationKeys, operations } from '../openapi.ts';
+import { operationKeys } from '../openapi.ts';
 import { matrix } from '../matrix/index.ts';
 
 const all: OperationCard[] = Object.values(cards);
@@ -14,7 +14,6 @@ const all: OperationCard[] = Object.values(cards);
 describe('the operation cards', () => {
   it('are one per operation of the OpenAPI document, each with its own spec', () => {
     expect(all.map((card) => card.key).sort()).toEqual([...operationKeys].sort());
-    expect(operations.map((op) => op.key).sort()).toEqual([...operationKeys].sort());
     for (const card of all) expect(card.spec.key).toBe(card.key);
   });
 

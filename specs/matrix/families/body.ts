@@ -78,20 +78,20 @@ export function bodyExpectation(
     // lets a target refuse it, and the observed level asks for the real service's acceptance.
     if (observedValid)
       return {
-        checks: [{ clause: 'sso-ticket.body.nested-rules', outcome: accepted }],
+        checks: [{ clause: card.body!.rulesClause, outcome: accepted }],
         source: `the real service's rules allow it (observed), though the spec's types refuse it (${clause}): only the observed level asks`,
       };
     return { checks: [{ clause, outcome: refused }, invalidBody], source: `the spec's type or bound (${clause})` };
   }
   if (!observedValid) {
     return {
-      checks: [{ clause: 'sso-ticket.body.nested-rules', outcome: observedError('invalid_body') }],
+      checks: [{ clause: card.body!.rulesClause, outcome: observedError('invalid_body') }],
       source: 'the published rules of the body (observed)',
     };
   }
   if (options.identityChanged) return { none: `whether the service checks that ${element.label} names an existing resource is not known` };
   const bound = options.bound ? limitClauseOf(card, element) : undefined;
-  const clause = bound ?? (element.schemas?.contract ? 'sso-ticket.body.optional' : 'sso-ticket.body.nested-rules');
+  const clause = bound ?? (element.schemas?.contract ? card.body!.optionalClause : card.body!.rulesClause);
   return { checks: [{ clause, outcome: accepted }], source: 'valid at both levels' };
 }
 
