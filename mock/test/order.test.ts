@@ -1,37 +1,52 @@
 // The order of checks: rate limit, then authentication (401), authorization (403), validation
 // (path, headers, body: 400/415), and state last (404/409). An unauthenticated caller learns
 // nothing about which ids exist.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
+import { parse } from 'yaml';
+import type { OperationCard } from '../../specs/cards/card.ts';
+import { fixtureField, type FixtureName } from '../../specs/cards/fixtures.ts';
+import { cards } from '../../specs/cards/index.ts';
 import { operationKeys, type OperationKey } from '../../specs/index.ts';
+import { unknownIdLike } from '../../specs/matrix/values.ts';
+import { loadFixtures } from '../fixtures.ts';
 import { call, tokenFor } from './support/http.ts';
 import { expectError } from './support/expect.ts';
 import { mockForTest, sharedMock } from './support/mock.ts';
-import { fixtureIds as ids, pathOf, redeliverPath, ticketPath, vaultPath } from './support/paths.ts';
+import { fixtureIds as ids, pathOf, redeliverPath, ticketPath } from './support/paths.ts';
 
 const mock = sharedMock();
+const root = fileURLToPath(new URL('../../', import.meta.url));
 
-/** For each operation: a malformed path, an unknown (well-formed) id, and the client lacking its scope (a missing operation is a compile error). */
-const rowOf: Record<OperationKey, { method: string; bad: string; unknown: string; noScope: string }> = {
-  redeliver: {
-    method: 'POST',
-    bad: redeliverPath('est_short', ids.failedEvent),
-    unknown: redeliverPath('est_AQXiyfL3iDNFp5RV9YTEMw', ids.failedEvent),
-    noScope: 'without-redeliver-scope',
-  },
-  'sso-ticket': {
-    method: 'POST',
-    bad: ticketPath('ssp_short'),
-    unknown: ticketPath('ssp_9KgfU2kfX7fonvodDzoqxE'),
-    noScope: 'without-sso-ticket-scope',
-  },
-  vault: {
-    method: 'GET',
-    bad: vaultPath(`ac_${'x'.repeat(30)}`),
-    unknown: vaultPath('ac_NbWaizZTo4vfWnCwDq76Vk'),
-    noScope: 'without-vault-scope',
-  },
-};
-const rows = operationKeys.map((op) => ({ op, ...rowOf[op] }));
+/**
+ * For each operation, from its card: its method; its path with the first id one character short
+ * (malformed) and with that id well formed but naming nothing (unknown), the other ids the ones of
+ * the default fixtures (targets/mock.yaml names them); and the fixture client of its role without
+ * its scope.
+ */
+const described = parse(readFileSync(join(root, 'targets', 'mock.yaml'), 'utf8')) as { fixtures: Record<string, string | string[]> };
+function fixtureId(name: FixtureName): string {
+  const value = described.fixtures[fixtureField(name)]!;
+  return Array.isArray(value) ? value[0]! : value;
+}
+function rowOf(op: OperationKey): { op: OperationKey; method: string; bad: string; unknown: string; noScope: string } {
+  const card: OperationCard = cards[op];
+  const params = Object.fromEntries(Object.entries(card.params).map(([name, rule]) => [name, fixtureId(rule.fixture)]));
+  const [first] = Object.keys(params) as [string];
+  const withFirst = (value: string) => pathOf(op, { ...params, [first]: value });
+  const client = loadFixtures().data.clients.find((c) => c.role === card.roleWithoutScope);
+  if (!client) throw new Error(`the default fixtures have no client of the role ${card.roleWithoutScope}`);
+  return {
+    op,
+    method: card.spec.method,
+    bad: withFirst(params[first]!.slice(0, -1)),
+    unknown: withFirst(unknownIdLike(params[first]!)),
+    noScope: client.name,
+  };
+}
+const rows = operationKeys.map(rowOf);
 
 describe.for(rows)('$op', ({ method, bad, unknown, noScope }) => {
   test('no token and a malformed id: 401', async () => {
