@@ -4,6 +4,7 @@
 import { clientCredentialFaults } from './client-credentials.ts';
 import { errorBodyFaults } from './error-bodies.ts';
 import type { Fault, FaultFamily } from './fault.ts';
+import { operationAnswerFaults } from './operation-answers.ts';
 import { pathIdLengthFaults } from './path-id-lengths.ts';
 import { rateLimitFaults } from './rate-limit.ts';
 import { redeliveryFaults } from './redelivery.ts';
@@ -20,6 +21,8 @@ import { vaultReadFaults } from './vault-read.ts';
 import { vaultRecordFaults } from './vault-record.ts';
 
 export const faultFamilies: readonly FaultFamily[] = [
+  // Every operation's answer and path limits, made from its card (spec 4, 8)
+  operationAnswerFaults,
   // Redelivery and the length of path ids (spec 4.1, 4.3, 7, 8)
   redeliveryFaults,
   pathIdLengthFaults,

@@ -1,12 +1,11 @@
-// The vault read's answer as a whole (spec 4.3, 9): where it is served, its status and content
-// type, and which record it answers. Its record's fields are vault-record.ts's.
-import { observed } from '../../specs/index.ts';
+// The vault read's answer as a whole (spec 4.3, 9): where it is served and its status. Its content
+// type and which record it answers break by the faults every card gets (operation-answers.ts); its
+// record's fields are vault-record.ts's.
 import { faultFamily } from './fault.ts';
 import { capture } from './support/captured.ts';
-import { editReplies, editSuccessReplies, replacing, withContentType } from './support/route-edits.ts';
+import { editReplies, editSuccessReplies, replacing } from './support/route-edits.ts';
 
 const NON_AUTHORITATIVE = 203;
-const ID_PREFIX_LENGTH = observed.identifiers.flows_vault_connection.prefix.length;
 
 export const vaultReadFaults = faultFamily([
   {
@@ -23,24 +22,5 @@ export const vaultReadFaults = faultFamily([
     clause: 'vault.success.status',
     bug: 'A caching proxy that marks the answers it serves 203 Non-Authoritative Information: the vault read answers 203 instead of 200 (still a success, same record).',
     install: (app) => editSuccessReplies(app, 'vault', (reply) => ({ ...reply, status: NON_AUTHORITATIVE })),
-  },
-  {
-    id: 'vault-content-type-text-plain',
-    clause: 'vault.response.content-type',
-    bug: 'A record written with a generic text writer: the vault read answers content type text/plain; charset=utf-8 instead of application/json (the body is still JSON).',
-    install: (app) => editSuccessReplies(app, 'vault', (reply) => withContentType(reply, 'text/plain; charset=utf-8')),
-  },
-  {
-    id: 'vault-answers-first-record-read',
-    clause: 'vault.response.record',
-    bug: 'A response cache keyed by the id\'s type prefix ("ac_") instead of the whole id: after the first read, every existing connection is answered with the first record read (unknown ids still get 404).',
-    install(app) {
-      const cache = new Map<string, unknown>();
-      editSuccessReplies(app, 'vault', (reply, exchange) => {
-        const key = (exchange.params.id ?? '').slice(0, ID_PREFIX_LENGTH);
-        if (!cache.has(key)) cache.set(key, reply.body);
-        return { ...reply, body: cache.get(key) };
-      });
-    },
   },
 ]);

@@ -454,7 +454,7 @@ const rows: Row[] = [
   },
   // Vault read
   {
-    fault: 'accepts-31-char-vault-id',
+    fault: 'accepts-31-char-connection-id',
     does: 'finds the longest connection with a character added',
     probe: async (m) => status(m, 'GET', vaultPath(`${ids.vaultLongest}x`), await asGlobal(m)),
     faulted: 200,

@@ -1,0 +1,49 @@
+// The faults of each operation's answer and path limits, made from its card (specs/cards/) and the
+// registry's limits: its success written as text, one record answered for every id it echoes, and
+// each path id cut to the width its limit names. operation-answers.ts lists them for every card; a
+// card added to the project gets them at once, like its scope faults (scope-faults.ts).
+import type { OperationCard } from '../../../specs/cards/card.ts';
+import { clauses } from '../../../specs/index.ts';
+import type { FaultRow } from '../fault.ts';
+import { fixedWidthColumn } from './path-limits.ts';
+import { editSuccessReplies, withContentType } from './route-edits.ts';
+
+/** The faults of one operation's answer and path limits. */
+export function answerFaultsOf(card: OperationCard): FaultRow[] {
+  const rows: FaultRow[] = [];
+  const { answer } = card;
+  if (answer.body) {
+    rows.push({
+      id: `${card.faultPrefix}-content-type-text-plain`,
+      clause: answer.body.contentTypeClause,
+      bug: `A success written with a generic text writer: ${card.name} answers content type text/plain; charset=utf-8 instead of application/json (the body is still JSON).`,
+      install: (app) => editSuccessReplies(app, card.key, (reply) => withContentType(reply, 'text/plain; charset=utf-8')),
+    });
+  }
+  if (answer.echoes) {
+    const names = card.params[answer.echoes.param]!.names;
+    rows.push({
+      id: `${card.faultPrefix}-answers-first-record-read`,
+      clause: answer.echoes.clause,
+      bug: `A response cache keyed by the operation instead of the ${names} id: after the first success, ${card.name} answers every existing ${names} with the first one answered (unknown ids still refused).`,
+      install(app) {
+        let first: unknown;
+        editSuccessReplies(app, card.key, (reply) => {
+          first ??= reply.body;
+          return { ...reply, body: first };
+        });
+      },
+    });
+  }
+  for (const limit of clauses.filter((c) => c.limit?.location.operation === card.key && c.limit.location.in === 'path')) {
+    const max = limit.limit!.max;
+    const name = limit.limit!.location.name!;
+    if (max === undefined) continue;
+    rows.push({
+      id: `accepts-${max + 1}-char-${card.params[name]!.names}-id`,
+      ...fixedWidthColumn(limit.id),
+      bug: `A ${name} column ${max} characters wide: ${card.name} cuts a longer ${card.params[name]!.names} id to ${max} before looking it up, so an existing id with a character added is found.`,
+    });
+  }
+  return rows;
+}
