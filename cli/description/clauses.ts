@@ -3,7 +3,9 @@
 // scope, a cause of refusal). Only ids of specs/clauses.yaml come out of here.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { clauses as registry, hasClause, observed, operationKeys, type OperationKey } from '../../specs/index.ts';
+import { clauses as registry, hasClause, observed, operationKeys, schema, type OperationKey } from '../../specs/index.ts';
+import type { OperationCard } from '../../specs/cards/card.ts';
+import { cards } from '../../specs/cards/index.ts';
 import { matrixTestsOf } from '../../specs/matrix/index.ts';
 import { projectRoot } from '../paths.ts';
 
@@ -98,11 +100,29 @@ function suites(): Array<{ file: string; lines: string[] }> {
 }
 
 /**
- * The tests that bear on a clause: the places in suites/ that cite it ("suites/vault/record.test.ts:12"),
+ * The tests that bear on a clause: the places in suites/ that cite it ("suites/token/endpoint.test.ts:12"),
  * then the matrix's generated tests of it ("suites/matrix/bodies.test.ts: 12 matrix rows").
  */
 export function testsCiting(id: string): string[] {
   const cites = new RegExp(`(^|[^a-z0-9_.-])${id.replace(/[.]/g, '\\.')}(?![a-z0-9_.-])`);
   const written = suites().flatMap(({ file, lines }) => lines.flatMap((line, i) => (cites.test(line) ? [`${file}:${i + 1}`] : [])));
-  return [...written, ...matrixTestsOf(id)];
+  return [...written, ...matrixTestsOf(id), ...answerTestsOf(id)];
+}
+
+/** The tests of an operation's answer that bear on a clause, made from its card ("suites/operations/answer.test.ts: the vault read's answer"). */
+function answerTestsOf(id: string): string[] {
+  return Object.values(cards).flatMap((card: OperationCard) => {
+    const { answer } = card;
+    const body = answer.body;
+    const fields = body ? Object.keys(schema(body.schema, 'contract').properties as object).map((field) => body.fieldClause(field)) : [];
+    const cited = [
+      answer.statusClause,
+      answer.emptyBodyClause,
+      body?.contentTypeClause,
+      body?.shapeClause,
+      answer.echoes?.clause,
+      ...fields,
+    ];
+    return cited.includes(id) ? [`suites/operations/answer.test.ts: ${card.name}'s answer`] : [];
+  });
 }

@@ -66,7 +66,7 @@ describe('differences planted in a description', () => {
   test.for([
     ['body.ttl_sec', 'maximum', 'sso-ticket.body.ttl_sec.range', 'suites/matrix/bodies.test.ts'],
     ['scopes', 'read:vault_connections', 'vault.scope', 'suites/matrix/credentials.test.ts'],
-    ['success body.name', 'maxLength', 'vault.record.name', 'suites/vault/record.test.ts'],
+    ['success body.name', 'maxLength', 'vault.record.name', 'suites/operations/answer.test.ts'],
     ['statuses', '409', 'redeliver.errors.409.state', 'suites/redeliver/conflict.test.ts'],
     ['header auth0-custom-domain', 'parameter', 'sso-ticket.header.custom-domain.length', 'suites/matrix/headers.test.ts'],
   ] as const)('%s %s names clause %s and tests in %s', ([where, what, clause, suite]) => {

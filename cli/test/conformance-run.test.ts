@@ -183,7 +183,7 @@ describe('npm start against a mock with a gating fault and an observed fault', (
   });
 
   it('prints the clause, expected, actual, a body excerpt and a replay line', () => {
-    expect(finished.stdout).toContain('FAIL [§4.1 redeliver.success.202] redelivery of a failed event answers 202');
+    expect(finished.stdout).toContain('FAIL [§4.1 redeliver.success.202] redelivery answers 202');
     expect(finished.stdout).toContain('expected: status 202');
     expect(finished.stdout).toContain('actual:   status 200');
     expect(finished.stdout).toMatch(/response: 200 application\/json/);
@@ -204,6 +204,7 @@ describe('npm start against a mock with a gating fault and an observed fault', (
     expect(junit).toContain(
       '<failure message="[§4.1 redeliver.success.202] expected status 202 or 409; actual status 200" type="clause redeliver.success.202">',
     );
+    expect(junit).toContain('file="suites/operations/answer.test.ts"');
     expect(junit).toContain('file="suites/redeliver/success.test.ts"');
     expect(observed).toMatch(
       /<failure message="\[§7 errors\.404\.vault\] expected status 404, message &quot;Connection not found&quot;; actual status 404, message &quot;Not Found&quot;"/,
@@ -212,7 +213,7 @@ describe('npm start against a mock with a gating fault and an observed fault', (
 
   it('annotates the gating failure for GitHub and writes the step summary', () => {
     expect(finished.stdout).toMatch(
-      /^::error file=suites\/redeliver\/success\.test\.ts,line=\d+,title=conformance%3A redeliver\.success\.202::\[§4\.1 redeliver\.success\.202\] expected status 202; actual status 200$/m,
+      /^::error file=suites\/operations\/answer\.test\.ts,line=\d+,title=conformance%3A redeliver\.success\.202::\[§4\.1 redeliver\.success\.202\] expected status 202; actual status 200$/m,
     );
     expect(finished.stdout).not.toMatch(/^::error .*errors\.404\.vault/m);
     expect(readFileSync(summaryFile, 'utf8')).toContain('Result: **FAIL**');

@@ -31,7 +31,8 @@ export const sharedRequest = {
    * control costs no token of its own.
    */
   validTokenRequest: sharedKeys.tokenExchange('global'),
-  vaultRead: (id: string) => `vault: read ${id}`,
+  /** The success naming one record other than the valid request's (the vault read of another connection). */
+  record: (op: OperationKey, id: string) => `${op}: read ${id}`,
 } as const;
 
 /** What each operation's valid request needs from the target file (its fixtures), and writes where a success writes. */
@@ -48,24 +49,48 @@ export function successOf(op: OperationKey): SharedCall {
   };
 }
 
-/** The key of the read of one vault connection: the first one's is the vault read's valid request. */
-function vaultReadKey(ids: readonly string[], id: string): string {
-  return id === ids[0] ? sharedRequest.success('vault') : sharedRequest.vaultRead(id);
+/**
+ * The records an operation's success names, where its card echoes a path parameter whose fixture is
+ * a list (the vault read's connections): the parameter and the ids, the first being the valid
+ * request's. Else none: the valid request is the only success the tests read.
+ */
+export function recordIds(op: OperationKey, context: { target: { fixtures: object } }): { param: string; ids: readonly string[] } | undefined {
+  const card: OperationCard = cards[op];
+  const echoes = card.answer.echoes;
+  if (!echoes) return undefined;
+  const ids: unknown = (context.target.fixtures as Record<string, unknown>)[card.params[echoes.param]!.fixture];
+  return Array.isArray(ids) ? { param: echoes.param, ids: ids as string[] } : undefined;
 }
 
-/** The read of one vault connection, shared by every test that reads it; `again`: a read of the test's own. */
+/** The key of the success naming one record: the first one's is the operation's valid request. */
+function recordKey(op: OperationKey, ids: readonly string[], id: string): string {
+  return id === ids[0] ? sharedRequest.success(op) : sharedRequest.record(op, id);
+}
+
+/** The success naming one record (`recordIds`), shared by every test that reads it; `again`: a request of the test's own. */
+export function recordRead(target: TargetSession, op: OperationKey, id: string, options: { again?: boolean } = {}): Promise<Exchange> {
+  const { param, ids } = recordIds(op, target)!;
+  const template = validTemplate(cards[op], target.context);
+  const path = template.path.map((part) => ('param' in part && part.param === param ? { ...part, value: id } : part));
+  const shared = options.again ? {} : { shared: recordKey(op, ids, id) };
+  return target.sendTemplate({ ...template, path }, { ...shared, label: op });
+}
+
+/** The shared keys of an operation's successes: one per record it names, else its valid request. */
+export function recordReads(op: OperationKey): (context: { target: { fixtures: object } }) => string[] {
+  return (context) => {
+    const records = recordIds(op, context);
+    return records ? records.ids.map((id) => recordKey(op, records.ids, id)) : [sharedRequest.success(op)];
+  };
+}
+
+/** The read of one vault connection, shared by every test that reads it. */
 export function vaultRead(target: TargetSession, id: string, options: { again?: boolean } = {}): Promise<Exchange> {
-  const template = validTemplate(cards.vault, target.context);
-  const path = template.path.map((part) => ('param' in part ? { ...part, value: id } : part));
-  const shared = options.again ? {} : { shared: vaultReadKey(target.target.fixtures.vaultConnections, id) };
-  return target.sendTemplate({ ...template, path }, { ...shared, label: 'vault' });
+  return recordRead(target, 'vault', id, options);
 }
 
 /** Every vault connection of the fixtures, read once per run. */
-export function vaultReads(context: { target: { fixtures: { vaultConnections: string[] } } }): string[] {
-  const ids = context.target.fixtures.vaultConnections;
-  return ids.map((id) => vaultReadKey(ids, id));
-}
+export const vaultReads = recordReads('vault');
 
 /** A valid token request of the global role, sent fresh once per run: the control of the token endpoint's refusals. */
 export async function validTokenRequestOf(target: TargetSession): Promise<Exchange> {

@@ -171,8 +171,11 @@ export interface AnswerRule {
   /** The clause of its status: the spec's where it states one (`contract`), else the real service's. */
   statusClause: string;
   level: ClauseLevel;
-  /** A JSON body of a schema of openapi.yaml: its content type's clause, a field's contract clause, its recorded shape's clause. */
-  body?: { schema: string; contentTypeClause: string; fieldClause: (property: string) => string; shapeClause: string };
+  /**
+   * A JSON body of a schema of openapi.yaml: its content type's clause, a field's contract clause,
+   * its recorded shape's clause and that shape in words.
+   */
+  body?: { schema: string; contentTypeClause: string; fieldClause: (property: string) => string; shapeClause: string; shape: string };
   /** No body the spec shows: the clause of the real service's ({} as JSON). */
   emptyBodyClause?: string;
   /** The body names the resource its path names: the parameter, the field and the clause. */

@@ -92,6 +92,7 @@ export const ssoTicketCard = {
       contentTypeClause: 'sso-ticket.response.content-type',
       fieldClause: () => 'sso-ticket.response.ticket',
       shapeClause: 'sso-ticket.response.shape',
+      shape: `{"ticket": "https://<host>${observed.ticket.path}?${observed.ticket.query_parameter}=<${observed.ticket.code_length} alphanumerics>"} and nothing else`,
     },
     customDomainHostClause: 'sso-ticket.custom-domain.host',
   },

@@ -41,6 +41,7 @@ export const vaultCard = {
       contentTypeClause: 'vault.response.content-type',
       fieldClause: (property) => `vault.record.${property}`,
       shapeClause: 'vault.response.shape',
+      shape: 'the fields of section 2.1 only, unset ones omitted, millisecond UTC timestamps, 32-hex fingerprint, upper-case app_id',
     },
     echoes: { param: 'id', field: 'id', clause: 'vault.response.record' },
   },

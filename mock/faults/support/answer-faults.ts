@@ -1,9 +1,9 @@
 // The faults of each operation's answer and path limits, made from its card (specs/cards/) and the
-// registry's limits: its success written as text, one record answered for every id it echoes, and
+// registry's limits: its success written as text, each field of its body written as null, one record answered for every id it echoes, and
 // each path id cut to the width its limit names. operation-answers.ts lists them for every card; a
 // card added to the project gets them at once, like its scope faults (scope-faults.ts).
 import type { OperationCard } from '../../../specs/cards/card.ts';
-import { clauses } from '../../../specs/index.ts';
+import { clauses, schema } from '../../../specs/index.ts';
 import type { FaultRow } from '../fault.ts';
 import { fixedWidthColumn } from './path-limits.ts';
 import { editSuccessReplies, withContentType } from './route-edits.ts';
@@ -19,6 +19,23 @@ export function answerFaultsOf(card: OperationCard): FaultRow[] {
       bug: `A success written with a generic text writer: ${card.name} answers content type text/plain; charset=utf-8 instead of application/json (the body is still JSON).`,
       install: (app) => editSuccessReplies(app, card.key, (reply) => withContentType(reply, 'text/plain; charset=utf-8')),
     });
+  }
+  if (answer.body) {
+    const { fieldClause } = answer.body;
+    const contract = schema(answer.body.schema, 'contract');
+    for (const field of Object.keys(contract.properties as object)) {
+      rows.push({
+        id: `${card.faultPrefix}-answer-${field.replaceAll('_', '-')}-null`,
+        clause: fieldClause(field),
+        bug: `A serializer that reads ${field} under a name the store does not have: ${card.name} answers ${field}: null (the other fields as stored).`,
+        install: (app) =>
+          editSuccessReplies(app, card.key, (reply) =>
+            reply.body !== null && typeof reply.body === 'object'
+              ? { ...reply, body: { ...(reply.body as object), [field]: null } }
+              : reply,
+          ),
+      });
+    }
   }
   if (answer.echoes) {
     const names = card.params[answer.echoes.param]!.names;

@@ -1,0 +1,160 @@
+// What every operation's success answers, from its card's answer rule (specs/cards/): its status;
+// its JSON content type, each field of its body's schema and the real service's shape of it; the
+// record its path names; or the empty body the real service sends. Where the success names one of
+// a list of records (the vault read's connections), every record of the target is read. A card
+// added to the project gets these tests at once.
+import {
+  conformance,
+  expectEqual,
+  expectJsonMediaType,
+  expectObservedContentType,
+  expectSchema,
+  expectStatus,
+  expectSuccess,
+  type Exchange,
+  type TargetSession,
+} from '../../harness/index.ts';
+import { recordIds, recordRead, recordReads, successOf } from '../../harness/suite/requests.ts';
+import { cards } from '../../specs/cards/index.ts';
+import type { OperationCard } from '../../specs/cards/card.ts';
+import { fixtureTable } from '../../specs/cards/fixtures.ts';
+import { clause, compileNode, observed, schema, validator, type JsonObject, type OperationKey } from '../../specs/index.ts';
+
+/** A test's title tag: `[§<section> <clause>]`. */
+const tag = (id: string) => `[§${clause(id).section} ${id}]`;
+
+/** Every success a test of the answer reads: one per record the target names, else the valid request. */
+async function successes(target: TargetSession, op: OperationKey): Promise<Array<{ id?: string; exchange: Exchange }>> {
+  const records = recordIds(op, target);
+  if (!records) return [{ exchange: await successOf(op).send(target) }];
+  const read = [];
+  for (const id of records.ids) read.push({ id, exchange: await recordRead(target, op, id) });
+  return read;
+}
+
+/** A schema keyword's value as it reads in a title. */
+function text(value: unknown): string {
+  return typeof value === 'string' || typeof value === 'number' ? String(value) : JSON.stringify(value);
+}
+
+/** A field's schema in words: "string, format date-time, length 1..30". */
+function describe(fieldSchema: JsonObject): string {
+  const parts = [String(fieldSchema.type)];
+  if (fieldSchema.format) parts.push(`format ${text(fieldSchema.format)}`);
+  if (fieldSchema.minLength !== undefined || fieldSchema.maxLength !== undefined) {
+    parts.push(`length ${text(fieldSchema.minLength ?? 0)}..${text(fieldSchema.maxLength ?? '∞')}`);
+  }
+  return parts.join(', ');
+}
+
+for (const card of Object.values(cards) as OperationCard[]) {
+  const op = card.key;
+  const { answer } = card;
+  const success = successOf(op);
+  /** Every success the target names, each read once per run. */
+  const readsAll = { ...success.plan, shared: recordReads(op) };
+  /** Where the success names one of a list of records, every record is read: " for every connection". */
+  const forEach =
+    answer.echoes && 'list' in fixtureTable[card.params[answer.echoes.param]!.fixture]
+      ? ` for every ${card.params[answer.echoes.param]!.names}`
+      : '';
+
+  conformance(`${tag(answer.statusClause)} ${card.name} answers ${card.success.status}`, success.plan, async ({ target }) => {
+    expectStatus(await success.send(target), card.success.status);
+  });
+
+  if (answer.emptyBodyClause) {
+    const emptyBodyClause = answer.emptyBodyClause;
+    conformance(
+      `${tag(emptyBodyClause)} the ${card.success.status} of ${card.name} carries ${JSON.stringify(observed.operations[op].success.body)} as JSON`,
+      success.plan,
+      async ({ target }) => {
+        const exchange = await success.send(target);
+        expectStatus(exchange, card.success.status);
+        expectObservedContentType(exchange);
+        expectEqual(exchange.json, observed.operations[op].success.body, 'body', { exchange });
+      },
+    );
+  }
+
+  if (answer.body) {
+    const body = answer.body;
+    conformance(`${tag(body.contentTypeClause)} ${card.name} answers with a JSON body`, success.plan, async ({ target }) => {
+      const exchange = await success.send(target);
+      // The success's answer: a refusal with a JSON body says nothing of it.
+      expectSuccess(exchange);
+      expectJsonMediaType(exchange);
+    });
+
+    const contract = schema(body.schema, 'contract');
+    const required = new Set((contract.required as string[] | undefined) ?? []);
+    for (const [field, fieldSchema] of Object.entries(contract.properties as Record<string, JsonObject>)) {
+      const validate = compileNode({
+        type: 'object',
+        ...(required.has(field) ? { required: [field] } : {}),
+        properties: { [field]: fieldSchema },
+      });
+      const rule = `${required.has(field) ? 'required' : 'optional'} ${field}: ${describe(fieldSchema)}`;
+      conformance(`${tag(body.fieldClause(field))} ${card.name} answers a valid ${field}${forEach}`, readsAll, async ({ target }) => {
+        for (const { exchange } of await successes(target, op)) {
+          expectSuccess(exchange);
+          expectSchema(exchange, validate, rule);
+        }
+      });
+    }
+
+    conformance(`${tag(body.shapeClause)} ${card.name} answers the real service's shape${forEach}`, readsAll, async ({ target }) => {
+      for (const { exchange } of await successes(target, op)) {
+        expectSuccess(exchange);
+        expectSchema(exchange, validator(body.schema, 'observed'), body.shape);
+      }
+    });
+  }
+
+  if (answer.echoes) {
+    const echoes = answer.echoes;
+    const names = card.params[echoes.param]!.names;
+    conformance(`${tag(echoes.clause)} ${card.name} answers the ${names} named in the path`, readsAll, async ({ target }) => {
+      for (const { id, exchange } of await successes(target, op)) {
+        expectSuccess(exchange);
+        expectEqual(
+          (exchange.json as Record<string, unknown> | undefined)?.[echoes.field],
+          id ?? fixtureOf(target, card, echoes.param),
+          `${echoes.field}`,
+          {
+            exchange,
+          },
+        );
+      }
+    });
+
+    // A read is a function of its path: each record of a list read again, after the others in the
+    // reverse order, answers what it answered the first time (a serializer that reuses one object
+    // carries one record's optional fields into the next).
+    if (!('list' in fixtureTable[card.params[echoes.param]!.fixture])) continue;
+    conformance(
+      `${tag(echoes.clause)} ${card.name} answers the same record for every ${names} read again, after the others in reverse order`,
+      { ...readsAll, requests: (context) => recordIds(op, context)?.ids.length ?? 0 },
+      async ({ target }) => {
+        const records = recordIds(op, target)!;
+        const first = new Map<string, unknown>();
+        for (const id of records.ids) first.set(id, recordOf(await recordRead(target, op, id)));
+        for (const id of [...records.ids].reverse()) {
+          const again = await recordRead(target, op, id, { again: true });
+          expectSuccess(again);
+          expectEqual(recordOf(again), first.get(id), `the record of ${id} read again`, { exchange: again });
+        }
+      },
+    );
+  }
+}
+
+/** The fixture value a path parameter takes in the valid request. */
+function fixtureOf(target: TargetSession, card: OperationCard, param: string): unknown {
+  return (target.target.fixtures as Record<string, unknown>)[card.params[param]!.fixture];
+}
+
+/** What a read answered: its record where the body is JSON, else its text. */
+function recordOf(exchange: { json: unknown; text: string }): unknown {
+  return exchange.json ?? exchange.text;
+}
