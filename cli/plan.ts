@@ -62,18 +62,39 @@ export function planOf(tests: PlannedTest[], exhaustionMax: number, cachedTokens
 }
 
 /**
- * The priority by which --max-requests keeps tests when the plan is over it: the contract's tests
- * first (they gate), then the rate-limit exhaustion (a contract clause, but a bucket's worth of
- * requests), then the observed level's; in the plan's order within each. A test costs its own
- * requests and the shared ones no test kept before it has paid for.
+ * The priority by which --max-requests keeps tests when the plan is over it, so that a short budget
+ * verifies as many gating clauses as it can before it verifies any of them deeper: one test of each
+ * contract clause (its cheapest), then the rate-limit exhaustion (a contract clause, but a bucket's
+ * worth of requests), then the contract's other tests, then one test of each observed clause, then
+ * the observed level's other tests; in the plan's order within each. A test costs its own requests
+ * and the shared ones no test kept before it has paid for.
  */
-function priorityOf(test: PlannedTest): number {
-  const level = clauseLevelOf(test.name);
-  if (level === 'contract') return test.plan.exhaustion ? 1 : 0;
-  return 2;
+function prioritiesOf(tests: readonly PlannedTest[]): Map<PlannedTest, number> {
+  const cheapest = new Map<string, PlannedTest>();
+  const staticCost = (test: PlannedTest) => test.plan.requests + test.plan.shared.length;
+  for (const test of tests) {
+    const id = parseClauseTag(test.name)?.id;
+    if (id === undefined || test.plan.exhaustion) continue;
+    const best = cheapest.get(id);
+    if (!best || staticCost(test) < staticCost(best)) cheapest.set(id, test);
+  }
+  const firsts = new Set(cheapest.values());
+  return new Map(
+    tests.map((test) => {
+      const contract = clauseLevelOf(test.name) === 'contract';
+      if (contract) return [test, test.plan.exhaustion ? 1 : firsts.has(test) ? 0 : 2];
+      return [test, firsts.has(test) ? 3 : 4];
+    }),
+  );
 }
 
-const PRIORITY_NAMES = ['the contract', 'the rate-limit exhaustion', 'the observed level'];
+const PRIORITY_NAMES = [
+  'one test of each contract clause',
+  'the rate-limit exhaustion',
+  'the rest of the contract',
+  'one test of each observed clause',
+  'the rest of the observed level',
+];
 
 function clauseLevelOf(title: string): string | undefined {
   const id = parseClauseTag(title)?.id;
@@ -93,6 +114,8 @@ export function leftOutByBudget(
   const paid = new Set<string>([global]);
   let spent = PREFLIGHT_REQUESTS + plan.confirmationReserve + (plan.shared.get(global) ?? 0);
   const leftOut: Record<string, string> = {};
+  const priority = prioritiesOf(plan.runnable);
+  const priorityOf = (test: PlannedTest) => priority.get(test)!;
   const ordered = plan.runnable
     .map((test, order) => ({ test, order }))
     .sort((a, b) => priorityOf(a.test) - priorityOf(b.test) || a.order - b.order);
