@@ -22,6 +22,7 @@ import type { FaultHooks } from '../mock/app.ts';
 import { heldOutFaults } from '../mock/faults/held-out/catalogue.ts';
 import { heldOutRound2Faults } from '../mock/faults/held-out/round-2/catalogue.ts';
 import { heldOutRound3Faults } from '../mock/faults/held-out/round-3/catalogue.ts';
+import { heldOutRound4Faults } from '../mock/faults/held-out/round-4/catalogue.ts';
 import type { HeldOutFault } from '../mock/faults/held-out/held-out-fault.ts';
 import { createMockServer } from '../mock/index.ts';
 
@@ -40,7 +41,12 @@ const TITLES_SHOWN = 2;
  * The rounds of held-out faults, each written apart from the suite at its own time: a round
  * measures the suite as it stood when the round was written (docs/held-out-faults.md).
  */
-const ROUNDS: Record<string, readonly HeldOutFault[]> = { '1': heldOutFaults, '2': heldOutRound2Faults, '3': heldOutRound3Faults };
+const ROUNDS: Record<string, readonly HeldOutFault[]> = {
+  '1': heldOutFaults,
+  '2': heldOutRound2Faults,
+  '3': heldOutRound3Faults,
+  '4': heldOutRound4Faults,
+};
 const everyRound = Object.values(ROUNDS).flat();
 
 const USAGE = `Usage: npm run bench:held-out -- [--round N] [--faults ID[,ID]] [--workers N] [--seed N] [--run-timeout S] [--bound-minutes M] [--json FILE]
