@@ -11,16 +11,17 @@ import { projectRoot } from '../paths.ts';
 
 export type Subject = OperationKey | 'token endpoint';
 
-/** The clauses each named cause of refusal bears on, per operation. */
+/** The clauses each named cause of refusal bears on, per operation: the card's where the operation has its own. */
 function causeClauses(op: OperationKey, cause: string): string[] {
-  const redeliver = op === 'redeliver';
+  const card: OperationCard = cards[op];
+  const own = (id: string) => (hasClause(id) ? [id] : []);
   const table: Record<string, string[]> = {
-    invalid_token: [redeliver ? 'redeliver.errors.401.invalid-token' : 'errors.401.all-operations', 'errors.401.message'],
-    invalid_signature: [redeliver ? 'redeliver.errors.401.signature' : 'errors.401.all-operations', 'errors.401.message'],
-    client_not_global: redeliver
-      ? ['redeliver.global-client', 'redeliver.errors.401.not-global']
-      : ['errors.401.all-operations', 'errors.401.message'],
-    insufficient_scope: [`${op}.scope`, ...(redeliver ? ['redeliver.errors.403.scope'] : []), 'errors.403.scope-named'],
+    invalid_token: [card.unauthenticated.clause, 'errors.401.message'],
+    invalid_signature: [card.unauthenticated.signatureClause, 'errors.401.message'],
+    client_not_global: card.globalClient
+      ? [card.globalClient.clause, card.globalClient.statusClause]
+      : [card.unauthenticated.clause, 'errors.401.message'],
+    insufficient_scope: [...new Set([card.scope.clause, ...card.scope.statusClauses]), 'errors.403.scope-named'],
     stream_not_found: ['redeliver.errors.404.stream', 'errors.404.stream'],
     event_not_found: ['redeliver.errors.404.event'],
     event_state: ['redeliver.errors.409.state'],
@@ -28,7 +29,7 @@ function causeClauses(op: OperationKey, cause: string): string[] {
     vault_connection_not_found: ['errors.404.vault'],
     invalid_body: ['errors.400.body'],
     invalid_query: ['errors.400.path'],
-    too_many_requests: [...(redeliver ? ['redeliver.errors.429'] : []), 'rate-limit.429.headers', 'errors.429.body'],
+    too_many_requests: [...own(`${op}.errors.429`), 'rate-limit.429.headers', 'errors.429.body'],
   };
   return table[cause] ?? [];
 }
@@ -46,7 +47,7 @@ export function clausesFor(subject: Subject, where: string, what: string): strin
   const found = ((): string[] => {
     if (where === 'lifecycle') return [`${op}.lifecycle`];
     if (what === 'lifecycle') return [`${op}.body.lifecycle`];
-    if (where === 'scopes') return [`${op}.scope`, ...(op === 'redeliver' ? ['redeliver.errors.403.scope'] : [])];
+    if (where === 'scopes') return [...new Set([cards[op].scope.clause, ...cards[op].scope.statusClauses])];
     if (where.startsWith('causes ')) return what.startsWith('unknown') ? [] : causeClauses(op, what);
     if (where === 'success') return registry.filter((c) => c.id.startsWith(`${op}.success.`)).map((c) => c.id);
     if (where === 'statuses') {
