@@ -3,13 +3,12 @@
 import { errorFact, observed } from '../../specs/index.ts';
 import { jsonReply, type Reply } from '../exchange.ts';
 import { faultFamily } from './fault.ts';
-import { editReplies, editSuccessReplies, isErrorBody, replaceStatus, replacing, withoutHeaders } from './support/route-edits.ts';
+import { editReplies, editSuccessReplies, isErrorBody, replacing, withoutHeaders } from './support/route-edits.ts';
 import { capture } from './support/captured.ts';
 import { editStore } from './support/store-view.ts';
 
 const ACCEPTED = observed.operations.redeliver.success;
 const STREAM_NOT_FOUND = errorFact('stream_not_found');
-const OK = 200;
 const NO_CONTENT = 204;
 
 function withoutBody({ body: _dropped, ...reply }: Reply): Reply {
@@ -46,12 +45,6 @@ export const redeliveryFaults = faultFamily([
         (next) => async (exchange) =>
           exchange.allow?.includes('POST') && exchange.path.includes('/redeliver/') ? jsonReply(ACCEPTED.status, {}) : next(exchange),
       ),
-  },
-  {
-    id: 'redeliver-200-instead-of-202',
-    clause: 'redeliver.success.202',
-    bug: "A handler that answers with its framework's default 200: redelivery of a failed event answers 200 instead of 202.",
-    install: (app) => replaceStatus(app, ['redeliver'], ACCEPTED.status, OK),
   },
   {
     id: 'redeliver-204-instead-of-202',

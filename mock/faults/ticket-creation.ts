@@ -9,8 +9,6 @@ import { editBodySchema } from './support/check-edits.ts';
 import { editJsonBody, editSuccessReplies, withContentType } from './support/route-edits.ts';
 import { editStore } from './support/store-view.ts';
 
-const OK = 200;
-
 /** Changes the body of each ticket created; `edit` gets the ticket URL. */
 function editTicketBody(app: FaultHooks, edit: (body: { ticket: string }) => unknown): void {
   editSuccessReplies(app, 'sso-ticket', (reply) => ({ ...reply, body: edit(reply.body as { ticket: string }) }));
@@ -26,12 +24,6 @@ function allowUnknownBelow(node: JsonObject): void {
 }
 
 export const ticketCreationFaults = faultFamily([
-  {
-    id: 'ticket-200-instead-of-201',
-    clause: 'sso-ticket.success.status',
-    bug: "A handler that answers with its framework's default 200: ticket creation answers 200 instead of 201 (still a success).",
-    install: (app) => editSuccessReplies(app, 'sso-ticket', (reply) => ({ ...reply, status: OK })),
-  },
   {
     id: 'ticket-content-type-text-html',
     clause: 'sso-ticket.response.content-type',

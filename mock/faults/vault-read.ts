@@ -1,11 +1,9 @@
-// The vault read's answer as a whole (spec 4.3, 9): where it is served and its status. Its content
-// type and which record it answers break by the faults every card gets (operation-answers.ts); its
+// The vault read's answer as a whole (spec 4.3, 9): where it is served. Its status, content type and
+// which record it answers break by the faults every card gets (operation-answers.ts); its
 // record's fields are vault-record.ts's.
 import { faultFamily } from './fault.ts';
 import { capture } from './support/captured.ts';
-import { editReplies, editSuccessReplies, replacing } from './support/route-edits.ts';
-
-const NON_AUTHORITATIVE = 203;
+import { editReplies, replacing } from './support/route-edits.ts';
 
 export const vaultReadFaults = faultFamily([
   {
@@ -16,11 +14,5 @@ export const vaultReadFaults = faultFamily([
       const errors = capture(app, 'errors');
       editReplies(app, ['vault'], (reply) => replacing(reply, errors().reply('route_not_found')));
     },
-  },
-  {
-    id: 'vault-203-from-cache',
-    clause: 'vault.success.status',
-    bug: 'A caching proxy that marks the answers it serves 203 Non-Authoritative Information: the vault read answers 203 instead of 200 (still a success, same record).',
-    install: (app) => editSuccessReplies(app, 'vault', (reply) => ({ ...reply, status: NON_AUTHORITATIVE })),
   },
 ]);

@@ -130,7 +130,7 @@ const rows: Row[] = [
     conformant: 202,
   },
   {
-    fault: 'accepts-27-char-stream-id',
+    fault: 'redeliver-accepts-27-char-stream-id',
     does: 'accepts an existing stream id with a character added',
     probe: (m) => asGlobal(m).then((o) => redeliverAs(m, o, `${ids.stream}x`)),
     faulted: 202,
@@ -144,7 +144,7 @@ const rows: Row[] = [
     conformant: 400,
   },
   {
-    fault: 'accepts-27-char-event-id',
+    fault: 'redeliver-accepts-27-char-event-id',
     does: 'accepts an existing event id with a character added',
     probe: (m) => asGlobal(m).then((o) => redeliverAs(m, o, ids.stream, `${ids.failedEvent}x`)),
     faulted: 202,
@@ -454,7 +454,7 @@ const rows: Row[] = [
   },
   // Vault read
   {
-    fault: 'accepts-31-char-connection-id',
+    fault: 'vault-accepts-31-char-connection-id',
     does: 'finds the longest connection with a character added',
     probe: async (m) => status(m, 'GET', vaultPath(`${ids.vaultLongest}x`), await asGlobal(m)),
     faulted: 200,

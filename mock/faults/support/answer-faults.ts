@@ -1,17 +1,29 @@
 // The faults of each operation's answer and path limits, made from its card (specs/cards/) and the
-// registry's limits: its success written as text, each field of its body written as null, one record answered for every id it echoes, and
+// registry's limits: its success with another 2xx status, or written as text, each field of its body written as null, one record answered for every id it echoes, and
 // each path id cut to the width its limit names. operation-answers.ts lists them for every card; a
 // card added to the project gets them at once, like its scope faults (scope-faults.ts).
 import type { OperationCard } from '../../../specs/cards/card.ts';
+import { fixtureTable } from '../../../specs/cards/fixtures.ts';
 import { clauses, schema } from '../../../specs/index.ts';
 import type { FaultRow } from '../fault.ts';
 import { fixedWidthColumn } from './path-limits.ts';
 import { editSuccessReplies, withContentType } from './route-edits.ts';
 
+const OK = 200;
+const NON_AUTHORITATIVE = 203;
+
 /** The faults of one operation's answer and path limits. */
 export function answerFaultsOf(card: OperationCard): FaultRow[] {
   const rows: FaultRow[] = [];
   const { answer } = card;
+  // Another success status: the framework's default 200, or for a 200 a cache's 203.
+  const other = card.success.status === OK ? NON_AUTHORITATIVE : OK;
+  rows.push({
+    id: `${card.faultPrefix}-${other}-instead-of-${card.success.status}`,
+    clause: answer.statusClause,
+    bug: `A handler that answers with a status of its framework's or a cache's: ${card.name} answers ${other} instead of ${card.success.status} (still a success, the same body).`,
+    install: (app) => editSuccessReplies(app, card.key, (reply) => ({ ...reply, status: other })),
+  });
   if (answer.body) {
     rows.push({
       id: `${card.faultPrefix}-content-type-text-plain`,
@@ -30,14 +42,13 @@ export function answerFaultsOf(card: OperationCard): FaultRow[] {
         bug: `A serializer that reads ${field} under a name the store does not have: ${card.name} answers ${field}: null (the other fields as stored).`,
         install: (app) =>
           editSuccessReplies(app, card.key, (reply) =>
-            reply.body !== null && typeof reply.body === 'object'
-              ? { ...reply, body: { ...(reply.body as object), [field]: null } }
-              : reply,
+            reply.body !== null && typeof reply.body === 'object' ? { ...reply, body: { ...reply.body, [field]: null } } : reply,
           ),
       });
     }
   }
-  if (answer.echoes) {
+  // One record answered for every id is seen only where the target names several (a list fixture).
+  if (answer.echoes && 'list' in fixtureTable[card.params[answer.echoes.param]!.fixture]) {
     const names = card.params[answer.echoes.param]!.names;
     rows.push({
       id: `${card.faultPrefix}-answers-first-record-read`,
@@ -57,7 +68,7 @@ export function answerFaultsOf(card: OperationCard): FaultRow[] {
     const name = limit.limit!.location.name!;
     if (max === undefined) continue;
     rows.push({
-      id: `accepts-${max + 1}-char-${card.params[name]!.names}-id`,
+      id: `${card.faultPrefix}-accepts-${max + 1}-char-${card.params[name]!.names}-id`,
       ...fixedWidthColumn(limit.id),
       bug: `A ${name} column ${max} characters wide: ${card.name} cuts a longer ${card.params[name]!.names} id to ${max} before looking it up, so an existing id with a character added is found.`,
     });
