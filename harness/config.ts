@@ -49,6 +49,7 @@ const targetFileSchema = {
     auth_url: { type: 'string', format: 'uri' },
     audience: { type: 'string', format: 'uri' },
     custom_domain_header: { type: 'string', pattern: "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$" },
+    ungranted_audience: { type: 'string', format: 'uri' },
     signing_key_file: { type: 'string', minLength: 1 },
     test_double: { type: 'boolean' },
     rate_limit: {
@@ -99,6 +100,7 @@ interface RawTarget {
   auth_url: string;
   audience: string;
   custom_domain_header?: string;
+  ungranted_audience?: string;
   signing_key_file?: string;
   test_double?: boolean;
   rate_limit?: { limit?: number; refill_per_second?: number };
@@ -188,6 +190,9 @@ export async function resolveTarget(raw: unknown, options: ResolveOptions): Prom
   for (const [name, role] of Object.entries(file.roles)) {
     roles[name as keyof ResolvedTarget['roles']] = resolveRole(where, name, role, env);
   }
+  if (file.ungranted_audience !== undefined && file.ungranted_audience === file.audience) {
+    throw new ConfigError(`${where}: ungranted_audience must be another API than the management interface (${file.audience})`);
+  }
   const fixtures = readFixtures(file.fixtures);
   const target: ResolvedTarget = {
     source: options.source,
@@ -198,6 +203,7 @@ export async function resolveTarget(raw: unknown, options: ResolveOptions): Prom
     roles,
     fixtures,
     tokenAlternatives: resolveAlternatives(where, file, authUrl, env),
+    ...(file.ungranted_audience !== undefined ? { ungrantedAudience: file.ungranted_audience } : {}),
     rateLimit: {
       ...(file.rate_limit?.limit !== undefined ? { limit: file.rate_limit.limit } : {}),
       ...(file.rate_limit?.refill_per_second !== undefined ? { refillPerSecond: file.rate_limit.refill_per_second } : {}),

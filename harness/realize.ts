@@ -14,7 +14,7 @@ import type { ResolvedTarget, RoleName } from './settings.ts';
 /** What the matrix's requests are built from, for this target. */
 export function requestContextOf(target: ResolvedTarget): RequestContext {
   const clients = Object.fromEntries(Object.entries(target.roles).map(([role, credentials]) => [role, credentials.clientId]));
-  return { fixtures: target.fixtures, clients, customDomainHeader: target.customDomainHeader };
+  return { fixtures: target.fixtures, clients, customDomainHeader: target.customDomainHeader, origin: new URL(target.baseUrl).origin };
 }
 
 /** What the token endpoint's requests are built from: the global role's client, and the non-global one's where configured. */
@@ -26,6 +26,7 @@ export function tokenContextOf(target: ResolvedTarget): TokenRequestContext {
     clientSecret: global.clientSecret,
     audience: target.audience,
     ...(other ? { otherClient: { clientId: other.clientId, clientSecret: other.clientSecret } } : {}),
+    ...(target.ungrantedAudience ? { ungrantedAudience: target.ungrantedAudience } : {}),
   };
 }
 
@@ -136,23 +137,35 @@ export async function realizeRequest(
 /** A token endpoint request of a template. */
 export function realizeTokenRequest(template: TokenRequestTemplate, target: ResolvedTarget): OutgoingRequest {
   // A secret one character off is nearly the secret: every value sent as one is kept out of reports.
-  for (const [name, value] of template.fields) if (name === 'client_secret') redactor.add(value);
+  for (const [name, value] of [...template.fields, ...(template.query ?? [])]) if (name === 'client_secret') redactor.add(value);
   const fields = new URLSearchParams(template.fields).toString();
   const path = `/${template.path.join('/')}`;
+  const basic: Record<string, string> = {};
+  if (template.basic) {
+    const encoded = Buffer.from(`${template.basic.userId}:${template.basic.password}`, 'utf8').toString('base64');
+    redactor.add(template.basic.password);
+    redactor.add(encoded);
+    basic.authorization = `Basic ${encoded}`;
+  }
   if (template.method === 'GET') {
-    return { method: 'GET', url: `${target.authUrl}${path}?${fields}`, headers: { accept: 'application/json' }, label: 'token' };
+    return { method: 'GET', url: `${target.authUrl}${path}?${fields}`, headers: { accept: 'application/json', ...basic }, label: 'token' };
   }
   const json = template.encoding === 'json';
+  const listed = new Set(template.listed ?? []);
+  const query = template.query && template.query.length > 0 ? `?${new URLSearchParams(template.query).toString()}` : '';
   return {
     method: template.method,
-    url: `${target.authUrl}${path}`,
+    url: `${target.authUrl}${path}${query}`,
     headers: {
       accept: 'application/json',
       'content-type': json
         ? 'application/json'
         : `application/x-www-form-urlencoded${template.encoding === 'form-charset' ? '; charset=utf-8' : ''}`,
+      ...basic,
     },
     label: 'token',
-    body: json ? JSON.stringify(Object.fromEntries(template.fields)) : fields,
+    body: json
+      ? JSON.stringify(Object.fromEntries(template.fields.map(([name, value]) => [name, listed.has(name) ? [value] : value])))
+      : fields,
   };
 }

@@ -52,6 +52,8 @@ export interface ResolvedTarget {
   /** A private JWK (JSON) of the target's signing key, when the suite holds it. */
   signingKeyJwk?: string;
   tokenAlternatives: TokenAlternatives;
+  /** Another API of the tenant that the global role's client holds no grant for (its identifier), where the file names one. */
+  ungrantedAudience?: string;
   rateLimit: DeclaredRateLimit;
   /**
    * The target is a test double (the embedded mock, or a target file that declares itself one):

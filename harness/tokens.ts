@@ -368,6 +368,33 @@ function accessTokenOf(json: unknown): string | undefined {
 
 /** The fields of a token request: its form or JSON body, or the query of a GET. */
 function tokenFieldsOf(request: OutgoingRequest): URLSearchParams {
+  const fields = bodyFieldsOf(request);
+  // A POST's query parameters and HTTP Basic credentials (RFC 6749 2.3.1), which a server may read too.
+  if (request.body !== undefined)
+    for (const [name, value] of new URL(request.url).searchParams) if (!fields.has(name)) fields.set(name, value);
+  const basic = basicCredentialsOf(request.headers.authorization);
+  if (basic) for (const [name, value] of Object.entries(basic)) fields.set(name, value);
+  return fields;
+}
+
+/** The client id and secret of a Basic Authorization value, form-decoded once; undefined for anything else. */
+function basicCredentialsOf(authorization: string | string[] | undefined): { client_id: string; client_secret: string } | undefined {
+  const encoded = typeof authorization === 'string' ? /^Basic +(\S+)$/i.exec(authorization)?.[1] : undefined;
+  if (encoded === undefined) return undefined;
+  const decoded = Buffer.from(encoded, 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  if (colon < 0) return undefined;
+  const formDecoded = (text: string) => {
+    try {
+      return decodeURIComponent(text.replace(/\+/g, ' '));
+    } catch {
+      return text;
+    }
+  };
+  return { client_id: formDecoded(decoded.slice(0, colon)), client_secret: formDecoded(decoded.slice(colon + 1)) };
+}
+
+function bodyFieldsOf(request: OutgoingRequest): URLSearchParams {
   if (request.body === undefined) return new URL(request.url).searchParams;
   try {
     const json: unknown = JSON.parse(request.body);

@@ -72,6 +72,8 @@ export interface ObservedFacts {
     subject_suffix: string;
     jwks_path: string;
     kid_required: Fact<boolean>;
+    /** How the scope claim is written: one space-separated string. */
+    scope_claim: Fact<string>;
     clock_skew_seconds: Fact<number>;
     errors: Record<string, { status: number; description?: string; strength: string }>;
     access_denied_descriptions: Record<'service_not_found' | 'client_not_authorized', { text: string; strength: string }>;

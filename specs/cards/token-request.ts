@@ -11,6 +11,12 @@ export interface TokenRequestTemplate {
   /** The form (or JSON) fields, in order; a name may repeat. */
   fields: Array<[string, string]>;
   encoding: 'form' | 'form-charset' | 'json';
+  /** HTTP Basic client authentication (RFC 6749 2.3.1): the user-id and password as sent, each already form-encoded. */
+  basic?: { userId: string; password: string };
+  /** Parameters sent in the query string of the request as well as its body. */
+  query?: Array<[string, string]>;
+  /** In a JSON request, the fields written as a list holding their value. */
+  listed?: string[];
 }
 
 /** What a token request is made from: the role's client and the audience. */
@@ -20,6 +26,8 @@ export interface TokenRequestContext {
   audience: string;
   /** Another client of the tenant (its id and secret), for the "another client's" variations. */
   otherClient?: { clientId: string; clientSecret: string };
+  /** Another API of the tenant that the client holds no grant for, where the target names one. */
+  ungrantedAudience?: string;
 }
 
 export function validTokenRequest(context: TokenRequestContext): TokenRequestTemplate {

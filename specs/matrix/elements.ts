@@ -22,6 +22,7 @@ export type ElementKind =
   | 'scope-token'
   | 'header-param'
   | 'content-type'
+  | 'accept'
   | 'body'
   | 'body-field';
 
@@ -130,7 +131,9 @@ function headerElements(card: OperationCard): Element[] {
   const contentType: Element[] = card.body
     ? [{ id: 'header.content-type', kind: 'content-type', label: 'the Content-Type header', op: card.key }]
     : [];
-  return [...params, ...contentType];
+  // The media types the client takes (RFC 9110 12.5.1): every operation's answer is JSON whatever else it names.
+  const accept: Element = { id: 'header.accept', kind: 'accept', label: 'the Accept header', op: card.key };
+  return [...params, ...contentType, accept];
 }
 
 /** The body and every field of its schema at either level, depth first. */

@@ -20,6 +20,7 @@ export const matrixSuiteOf: Record<ElementKind, MatrixSuite> = {
   'scope-token': 'credentials',
   'header-param': 'headers',
   'content-type': 'headers',
+  accept: 'headers',
   body: 'bodies',
   'body-field': 'bodies',
 };

@@ -17,6 +17,8 @@ export interface RequestContext {
   clients: Readonly<Record<string, string>>;
   /** The header the spec calls tenant-custom-domain, as the target names it. */
   customDomainHeader: string;
+  /** The origin the interface is reached at (its base URL's), where the target says; "https://<host>". */
+  origin?: string;
 }
 
 /** A made-up id of a shape; `n` picks another one of the same shape. */

@@ -20,7 +20,11 @@ export function tokenEndpointJudgments(x: Classified, context: RecordingContext,
   const judgments: Judgment[] = [];
   if (x.status === 200) judgments.push(...issuedJudgments(x, fields));
   else judgments.push(errorShapeJudgment(x));
-  if ((request.headers['content-type'] ?? '').includes('json') && (x.status === 200 || x.status === 400 || x.status === 415)) {
+  if (
+    (request.headers['content-type'] ?? '').includes('json') &&
+    wellFormedJson(request.body) &&
+    (x.status === 200 || x.status === 400 || x.status === 415)
+  ) {
     const refusedAsJson = x.status === 415 || (x.json as { error?: unknown } | undefined)?.error === 'invalid_request';
     judgments.push(
       judge(
@@ -35,6 +39,18 @@ export function tokenEndpointJudgments(x: Classified, context: RecordingContext,
   judgments.push(...audienceJudgments(x, fields, context));
   judgments.push(...secretJudgments(x, fields, secrets));
   return judgments;
+}
+
+/** A JSON token request the observed rule is about: an object whose fields are all strings (a list or a number in a field may be refused as invalid_request). */
+function wellFormedJson(body: string | undefined): boolean {
+  try {
+    const parsed = JSON.parse(body ?? '') as unknown;
+    return (
+      parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) && Object.values(parsed).every((v) => typeof v === 'string')
+    );
+  } catch {
+    return false;
+  }
 }
 
 // Long: one judgment per fact of an issued token (status, body, type, lifetime, claims), in the

@@ -7,6 +7,7 @@
 // forgeries, the token alternatives of the target file and the configured roles stand in.
 import type { Carry, CredentialSpec, JsonRecord, OperationCard, RequestTemplate, TokenEdit } from '../../cards/card.ts';
 import { observed } from '../../observed.ts';
+import { audiencePath } from '../../openapi.ts';
 import { otherActionOf } from '../../cards/index.ts';
 import { allowedByScope, forbidden, refusedByObservedRule, status, unauthenticated, accepted, refused, observedError } from '../checks.ts';
 import type { Element } from '../elements.ts';
@@ -85,6 +86,17 @@ function authorizationVariants(card: OperationCard): Made[] {
       apply: withAuthorization((token) => [`Bearer ${token} x`]),
       expect: { checks: unauthenticated(card), source: 'spec 5 rule 1: Bearer followed by the token, and nothing else' },
     },
+    {
+      // b64token is no quoted-string (RFC 6750 2.1): a parser of auth-params that takes quotes off reads one.
+      operator: 'encoding',
+      key: 'quoted-token',
+      says: 'with the token in double quotes (Bearer "<token>")',
+      apply: withAuthorization((token) => [`Bearer "${token}"`]),
+      expect: {
+        checks: unauthenticated(card),
+        source: 'spec 5 rule 1: Bearer followed by the token (RFC 6750 2.1: a b64token, no quotes)',
+      },
+    },
     located('query', 'left out, with the token in the query string (access_token)'),
     // RFC 6750 2.2's form body, where the method has a body.
     ...(card.spec.method !== 'GET' ? [located('form', 'left out, with the token in a form-encoded body (access_token)')] : []),
@@ -113,6 +125,14 @@ function schemeVariants(card: OperationCard): Made[] {
   return [
     no('absent', 'absent (the token alone)', (t) => [t], 'absent'),
     no('no-space', 'without the space after it', (t) => [`Bearer${t}`], 'truncate'),
+    {
+      // credentials = "Bearer" 1*SP b64token (RFC 6750 2.1): spaces, not a tab.
+      ...no('tab', 'followed by a tab instead of a space', (t) => [`Bearer\t${t}`], 'whitespace'),
+      expect: {
+        checks: unauthenticated(card),
+        source: 'spec 5 rule 1: "Bearer" followed by the token, after one or more spaces (RFC 6750 2.1: 1*SP; a tab is none)',
+      },
+    },
     no('basic', 'replaced by Basic', (t) => [`Basic ${t}`], 'near-value'),
     { ...no('token', 'replaced by Token', (t) => [`Token ${t}`], 'near-value'), extended: true },
     no('jwt', 'replaced by JWT', (t) => [`JWT ${t}`], 'near-value'),
@@ -245,6 +265,9 @@ function joseVariants(card: OperationCard, member: string): Made[] {
         ruled('truncate', 'without its last character', 'truncate', (h) => claimSet(h, 'kid', String(h.kid).slice(0, -1))),
         ruled('whitespace', 'followed by a space', 'whitespace', (h) => claimSet(h, 'kid', `${String(h.kid)} `)),
         ruled('number', 'a number', 'other-type', set(1)),
+        // kid is a string (RFC 7515 4.1.4): a list holding the published kid names no key, though a
+        // loose comparison (== in JavaScript) matches it.
+        ruled('list', 'a list holding it', 'other-type', (h) => claimSet(h, 'kid', [h.kid])),
         ruled('null', 'null', 'null', set(null)),
         ruled('empty', 'empty', 'empty', set('')),
       ];
@@ -271,6 +294,12 @@ function joseVariants(card: OperationCard, member: string): Made[] {
   }
 }
 
+/** The token with its signature segment written in standard base64 with its padding (the same bytes). */
+export function inStandardBase64Signature(token: string): string {
+  const at = token.lastIndexOf('.');
+  return `${token.slice(0, at)}.${Buffer.from(token.slice(at + 1), 'base64url').toString('base64')}`;
+}
+
 function signatureVariants(card: OperationCard): Made[] {
   const forged = (key: string, says: string, forge: TokenEdit['forge'], message?: string): Made => ({
     operator: 'forgery',
@@ -289,6 +318,18 @@ function signatureVariants(card: OperationCard): Made[] {
     forged('embedded-jwk', 'made with a foreign key the token carries in its own header (jwk)', 'embedded-jwk'),
     forged('embedded-x5c', 'made with a foreign key whose certificate the token carries in its own header (x5c)', 'embedded-x5c'),
     forged('jku', "made with a foreign key whose JWKS the token's header names (jku, served by the suite on loopback)", 'jku-foreign'),
+    {
+      // A compact JWS is base64url without padding (RFC 7515 2, 7.1): the same bytes in the standard
+      // alphabet with padding are no JWS, though a decoder that reads both alphabets takes them.
+      operator: 'encoding',
+      key: 'standard-base64',
+      says: 're-encoded in standard base64 (+, / and = padding) instead of base64url',
+      apply: edited({ text: inStandardBase64Signature }),
+      expect: {
+        checks: unauthenticated(card),
+        source: 'spec 7: the token is invalid (RFC 7515 7.1: a compact JWS is written in base64url, unpadded)',
+      },
+    },
     {
       operator: 'absent',
       key: 'stripped',
@@ -547,12 +588,10 @@ function claimVariants(card: OperationCard, member: string): Made[] {
           apply: resignClaims(set(null)),
           expect: { checks: [{ clause: card.scope.clause, outcome: refused }], source: 'a token whose scope is null holds no scope' },
         }),
-        unknown(
-          'list',
-          'a list of its scopes',
-          'other-type',
-          (c) => claimSet(c, 'scope', (typeof c.scope === 'string' ? c.scope : '').split(' ')),
-          'some issuers write scopes as a list; whether the service reads one is not known',
+        // The service writes the scope claim as one space-separated string (observed.yaml
+        // tokens.scope_claim): a list of the same scopes was not issued by it.
+        ruled('list', 'a list of its scopes', 'other-type', (c) =>
+          claimSet(c, 'scope', (typeof c.scope === 'string' ? c.scope : '').split(' ')),
         ),
       ];
     case '*':
@@ -574,6 +613,26 @@ function claimVariants(card: OperationCard, member: string): Made[] {
                 expect: {
                   checks: [{ clause: card.globalClient.clause, outcome: refused }],
                   source: "spec 5 rule 4: the token's client (azp, sub) is not global",
+                },
+              }),
+              // Not global, its token naming the tenant as the request reached it (iss <origin>/, aud
+              // <origin>/api/v2/), where the target issues tokens under that identity too: the rule
+              // holds for every issuer, not for the canonical one alone.
+              resigned({
+                operator: 'other-owner',
+                key: 'non-global-reached-issuer',
+                says: 'of a client that is not global, its iss and aud naming the tenant at the address the request reached',
+                apply: (template, context) =>
+                  resignClaims((c) => {
+                    const claims = asClient(c, context.clients.non_global ?? 'not-a-client');
+                    return context.origin === undefined
+                      ? claims
+                      : { ...claims, iss: `${context.origin}/`, aud: `${context.origin}${audiencePath}` };
+                  })(template),
+                needs: [{ role: 'non_global' }],
+                expect: {
+                  checks: [{ clause: card.globalClient.clause, outcome: refused }],
+                  source: "spec 5 rule 4: no global client's token, whichever issuer it names",
                 },
               }),
               // Not global and short of the scope: two causes, authentication decided first (observed order).
@@ -714,8 +773,16 @@ function scopeTokenVariants(card: OperationCard): Made[] {
       expect: { checks: forbidden(card), source },
     },
   ];
+  // Alone: the scope claim holds the operation's scope and nothing else, so a check that asks for
+  // another scope besides it refuses the one token it must accept.
   return variants.map((made) =>
-    made.key === 'alone' ? { ...made, expect: { checks: allowedByScope(card), source: 'the scope alone suffices' } } : made,
+    made.key === 'alone'
+      ? {
+          ...made,
+          apply: resignClaims((c) => ({ ...c, scope })),
+          expect: { checks: allowedByScope(card), source: `${source}, and it alone suffices` },
+        }
+      : made,
   );
 }
 

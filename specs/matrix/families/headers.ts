@@ -4,6 +4,7 @@
 // service answers another one is not stated, so its variations have no expectation.
 import type { OperationCard, RequestTemplate } from '../../cards/card.ts';
 import { clauses } from '../../clauses.ts';
+import { observed } from '../../observed.ts';
 import { createAjv } from '../../schemas.ts';
 import { accepted, refused } from '../checks.ts';
 import type { Element } from '../elements.ts';
@@ -14,6 +15,9 @@ import { hostNameOfLength } from '../values.ts';
 type Made = Variant & { expect: Expectation };
 
 const ajv = createAjv({ level: 'contract' });
+
+/** The spec's name of the custom-domain header; the service's is observed.custom_domain_header. */
+const SPEC_CUSTOM_DOMAIN = 'tenant-custom-domain';
 
 /** A plausible custom domain, for the variations that are not about length. */
 const A_DOMAIN = 'login.example.com';
@@ -65,12 +69,48 @@ export function headerParamVariants(card: OperationCard, element: Element): Made
           ]),
         ]
       : []),
+    ...besideOtherName(
+      element,
+      lengths.filter((length) => !ajv.validate(contract, hostNameOfLength(length))),
+      made,
+    ),
     unjudged(made('whitespace', 'leading-space', 'with a space before it', [` ${A_DOMAIN}`]), none),
     unjudged(made('case', 'capitals', 'in capitals', [A_DOMAIN.toUpperCase()]), none),
     unjudged(made('duplicate', 'twice', 'twice, with two domains', [A_DOMAIN, `other.${A_DOMAIN}`]), {
       none: 'which of two values the service takes is not known',
     }),
   ];
+}
+
+/**
+ * The custom-domain header at each length outside its bounds, with a valid domain beside it under
+ * the header's other name (the spec's tenant-custom-domain, the service's auth0-custom-domain): the
+ * header the target reads is still out of bounds, whatever else the request carries, so a check
+ * that reads the other name first lets it through.
+ */
+function besideOtherName(
+  element: Element,
+  lengths: number[],
+  made: (operator: Made['operator'], key: string, says: string, values: string[]) => Made,
+): Made[] {
+  if (element.name !== SPEC_CUSTOM_DOMAIN) return [];
+  const otherName = (context: RequestContext) =>
+    context.customDomainHeader.toLowerCase() === SPEC_CUSTOM_DOMAIN ? observed.custom_domain_header.value : SPEC_CUSTOM_DOMAIN;
+  return lengths.map((length) => {
+    const variant = made(
+      'duplicate',
+      `${length}-beside-other-name`,
+      `of ${length} characters, with a valid domain under the header's other name beside it`,
+      [hostNameOfLength(length)],
+    );
+    return {
+      ...variant,
+      apply: (template, context) => {
+        const varied = variant.apply(template, context);
+        return { ...varied, headers: { ...varied.headers, [otherName(context)]: [A_DOMAIN] } };
+      },
+    };
+  });
 }
 
 /** A variation whose value the schema cannot judge (the protocol or the service decides): no expectation, and against test doubles only. */
@@ -110,6 +150,30 @@ export function contentTypeVariants(card: OperationCard): Made[] {
       expect: none,
       extended: true,
     },
+  ];
+}
+
+/**
+ * The Accept header naming other media types besides JSON, as HTTP clients send it (axios:
+ * "application/json, text/plain, * /*"): the spec answers JSON (section 4: "all request and
+ * response bodies are JSON"), so the request is answered as the valid one is, with a JSON body.
+ */
+export function acceptVariants(card: OperationCard): Made[] {
+  const clause = card.answer.body?.contentTypeClause ?? card.success.clause;
+  const set = (values: string[]) => (template: RequestTemplate) => ({ ...template, headers: { ...template.headers, accept: values } });
+  const expect = {
+    checks: [{ clause, outcome: accepted }],
+    source: 'spec 4: response bodies are JSON; the client takes JSON among the types it names',
+  };
+  return [
+    {
+      operator: 'extra-part',
+      key: 'json-text-any',
+      says: 'naming text/plain and any type besides JSON (application/json, text/plain, */*)',
+      apply: set(['application/json, text/plain, */*']),
+      expect,
+    },
+    { operator: 'near-value', key: 'any', says: 'naming any type (*/*)', apply: set(['*/*']), expect, extended: true },
   ];
 }
 

@@ -17,7 +17,8 @@ export interface TokenVariant {
   key: string;
   says: string;
   apply(template: TokenRequestTemplate, context: TokenRequestContext): TokenRequestTemplate;
-  needs?: Array<{ role: string }>;
+  /** A configured role, or a condition on the target's context (the skip reason when it does not hold). */
+  needs?: Array<{ role: string } | { context: (context: TokenRequestContext) => string | undefined }>;
   extended?: boolean;
 }
 
@@ -55,6 +56,41 @@ function setField(name: string, value: ((current: string, context: TokenRequestC
       return next === undefined ? [] : [[field, next]];
     }),
   });
+}
+
+/**
+ * A field written as a list holding its value, in a JSON request: no string, so not the value
+ * (a reader that turns a list of one into its element takes it for one).
+ */
+function listedInJson(field: string, checks: ClauseCheck[], source: string): Made {
+  return {
+    operator: 'other-type',
+    key: 'list-in-json',
+    says: 'a list holding it, in a JSON request',
+    apply: (t) => ({ ...t, encoding: 'json', listed: [...(t.listed ?? []), field] }),
+    expect: { checks, source: `${source}; a parameter's value is a string (RFC 6749 4.4.2), and a list of one is none` },
+  };
+}
+
+/**
+ * A field sent in the query string instead of the body: RFC 6749 puts the request's parameters in
+ * the entity-body (4.4.2) and keeps client credentials out of the request URI (2.3.1, MUST NOT).
+ */
+function inQuery(field: string): Made {
+  return {
+    operator: 'placement',
+    key: 'in-query',
+    says: 'in the query string instead of the body',
+    apply: (t) => ({
+      ...t,
+      fields: t.fields.filter(([name]) => name !== field),
+      query: [...(t.query ?? []), ...t.fields.filter(([name]) => name === field)],
+    }),
+    expect: {
+      checks: refusedWith('token.observed.request-rules'),
+      source: 'RFC 6749 4.4.2 (parameters in the entity-body) and 2.3.1 (client credentials never in the request URI)',
+    },
+  };
 }
 
 /** Every variation a field's text takes, each refused with `checks`. */
@@ -104,6 +140,8 @@ const grantTypeVariants = (): Made[] =>
           source: 'spec 5 rule 3; observed: 400 unsupported_grant_type with its description (RFC 6749 5.2)',
         },
       },
+      listedInJson('grant_type', refusedWith('token.endpoint.grant-type'), 'spec 5 rule 3: the client-credentials grant'),
+      inQuery('grant_type'),
     ],
     ['absent', 'case', 'leading-text'],
   );
@@ -133,6 +171,8 @@ const clientIdVariants = (): Made[] =>
         needs: [{ role: 'non_global' }],
         expect: { checks: refusedWith('token.endpoint.client-id', 'invalid_client'), source: 'spec 5 rule 3' },
       },
+      listedInJson('client_id', refusedWith('token.endpoint.client-id'), 'spec 5 rule 3: the client authenticates by its id'),
+      inQuery('client_id'),
     ],
     ['absent', 'truncate', 'case', 'leading-text'],
   ).map((made) =>
@@ -171,6 +211,8 @@ const secretVariants = (): Made[] =>
         needs: [{ role: 'non_global' }],
         expect: { checks: refusedWith('token.endpoint.wrong-secret', 'invalid_client'), source: 'spec 5 rule 3' },
       },
+      listedInJson('client_secret', refusedWith('token.endpoint.wrong-secret'), 'spec 5 rule 3: the client authenticates by its secret'),
+      inQuery('client_secret'),
     ],
     ['empty', 'truncate', 'extra-character', 'case', 'leading-text'],
   );
@@ -198,12 +240,118 @@ function audienceVariants(): Made[] {
       ...(key === 'trailing-space' ? { extended: true } : {}),
     })),
     {
+      // An API of the tenant, not one the client is granted: a grant is per API (observed:
+      // client_not_authorized), so holding the management interface's grant gives it no token.
+      operator: 'other-owner',
+      key: 'ungranted-api',
+      says: 'another API of the tenant, which the client holds no grant for',
+      apply: setField('audience', (v, c) => c.ungrantedAudience ?? v),
+      needs: [
+        { context: (c) => (c.ungrantedAudience ? undefined : 'the target file names no ungranted_audience (another API of the tenant)') },
+      ],
+      expect: {
+        checks: refusedWith('token.endpoint.audience', 'access_denied'),
+        source: 'spec 5 rule 3: no token for an API the client holds no grant for; observed: 403 access_denied',
+      },
+    },
+    listedInJson('audience', refusedWith('token.endpoint.audience'), 'spec 5 rule 3: the audience is the management interface'),
+    {
       operator: 'absent',
       key: 'absent',
       says: 'absent',
       apply: setField('audience', () => undefined),
       expect: { none: "a tenant may name a default audience; what the service does without one is the tenant's setting" },
       extended: true,
+    },
+  ];
+}
+
+/** A text form-encoded (application/x-www-form-urlencoded), as RFC 6749 2.3.1 encodes Basic credentials. */
+function formEncoded(text: string): string {
+  return new URLSearchParams([['', text]]).toString().slice(1);
+}
+
+/** The first character of a text percent-escaped `times` times ("e" -> "%65", "%2565"), the rest form-encoded. */
+function firstEscaped(text: string, times: number): string {
+  let first = `%${text.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`;
+  for (let n = 1; n < times; n += 1) first = `%25${first.slice(1)}`;
+  return `${first}${formEncoded(text.slice(1))}`;
+}
+
+/**
+ * The valid request with the client authenticated by HTTP Basic (RFC 6749 2.3.1, RFC 7617):
+ * client_id and client_secret out of the body, form-encoded into the user-id and password.
+ */
+function withBasic(
+  change: { userId?: (id: string) => string; password?: (secret: string) => string } = {},
+  fields: (context: TokenRequestContext) => Array<[string, string]> = () => [],
+) {
+  return (t: TokenRequestTemplate, c: TokenRequestContext): TokenRequestTemplate => ({
+    ...t,
+    fields: [...t.fields.filter(([name]) => name !== 'client_id' && name !== 'client_secret'), ...fields(c)],
+    basic: {
+      userId: change.userId?.(c.clientId) ?? formEncoded(c.clientId),
+      password: change.password?.(c.clientSecret) ?? formEncoded(c.clientSecret),
+    },
+  });
+}
+
+// HTTP Basic client authentication: RFC 6749 2.3.1 has every authorization server support it for
+// clients with a password (observed: client_secret_basic, the discovery document). The client is
+// the one the header authenticates; its credentials are form-decoded once.
+function basicVariants(): Made[] {
+  const source = 'spec 5 rule 3: client credentials; RFC 6749 2.3.1: the server supports HTTP Basic for clients with a password';
+  const wrongSecret = {
+    checks: refusedWith('token.endpoint.wrong-secret', 'invalid_client'),
+    source: `${source}; the password is form-decoded once`,
+  };
+  return [
+    {
+      operator: 'placement',
+      key: 'basic',
+      says: 'instead of body parameters (client_secret_basic)',
+      apply: withBasic(),
+      expect: {
+        checks: [
+          { clause: 'token.endpoint', outcome: accepted },
+          { clause: 'token.observed.response', outcome: accepted },
+        ],
+        source: `${source}; observed: the answer is the endpoint's, {access_token, token_type "Bearer", expires_in, scope}`,
+      },
+    },
+    {
+      operator: 'near-value',
+      key: 'wrong-secret',
+      says: 'with a wrong secret',
+      apply: withBasic({ password: () => 'a-wrong-secret-for-the-conformance-suite' }),
+      expect: { checks: refusedWith('token.endpoint.wrong-secret', 'invalid_client'), source },
+    },
+    {
+      operator: 'encoding',
+      key: 'secret-escaped-twice',
+      says: 'with the first character of its secret percent-escaped twice (another secret once decoded)',
+      apply: withBasic({ password: (secret) => firstEscaped(secret, 2) }),
+      expect: wrongSecret,
+    },
+    {
+      operator: 'encoding',
+      key: 'secret-escaped-once',
+      says: 'with the first character of its secret percent-escaped (the same secret once decoded)',
+      apply: withBasic({ password: (secret) => firstEscaped(secret, 1) }),
+      extended: true,
+      expect: { checks: [{ clause: 'token.endpoint', outcome: accepted }], source: `${source}; the password is form-decoded` },
+    },
+    {
+      operator: 'other-owner',
+      key: 'body-names-another-client',
+      says: 'with a client_id in the body naming another client of the tenant',
+      apply: withBasic({}, (c) => [['client_id', c.otherClient?.clientId ?? 'another-client']]),
+      needs: [{ role: 'non_global' }],
+      expect: {
+        checks: refusedWith('token.endpoint.client-id'),
+        source:
+          'spec 5 rule 3: the client authenticates by its own id and secret together (RFC 6749 2.3.1); one authentication per request (2.3)',
+      },
     },
   ];
 }
@@ -260,6 +408,7 @@ function requestVariants(): Array<{ element: TokenElement; variants: Made[] }> {
     { element: { id: 'form.client_id', label: 'client_id' }, variants: clientIdVariants() },
     { element: { id: 'form.client_secret', label: 'client_secret' }, variants: secretVariants() },
     { element: { id: 'form.audience', label: 'audience' }, variants: audienceVariants() },
+    { element: { id: 'basic', label: 'the client authenticated with HTTP Basic' }, variants: basicVariants() },
     {
       element: { id: 'form', label: 'the fields' },
       variants: [
