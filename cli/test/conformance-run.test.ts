@@ -100,7 +100,7 @@ describe('npm start against the embedded mock', () => {
   it('writes summary.md with a row per clause', () => {
     const summary = readFileSync(join(out, 'summary.md'), 'utf8');
     expect(summary).toContain('Result: **PASS**');
-    expect(summary).toMatch(/\| `redeliver.errors.409.state` \| 7 \| contract \| 1\/1 \| ✅ verified \|/);
+    expect(summary).toMatch(/\| `redeliver.errors.409.state` \| 7 \| contract \| 2\/2 \| ✅ verified \|/);
   });
 
   it('keeps the secrets of the target, its tokens and its tickets out of its output and reports', () => {

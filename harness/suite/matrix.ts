@@ -264,7 +264,15 @@ export function tokenRowTests(row: TokenMatrixRow): void {
   const plan = {
     operation: 'token' as const,
     needs: [
-      ...(row.variant.needs ?? []).map((n) => role(n.role as Parameters<typeof role>[0])),
+      ...(row.variant.needs ?? []).map((n): Need =>
+        'role' in n
+          ? role(n.role as Parameters<typeof role>[0])
+          : {
+              check: (context) =>
+                context.target.roles.global ? n.context(tokenContextOf(context.target)) : 'no global role is configured',
+              category: 'config',
+            },
+      ),
       ...(row.variant.extended ? [extendedRows] : []),
     ],
     requests: 0,
@@ -276,6 +284,10 @@ export function tokenRowTests(row: TokenMatrixRow): void {
       const context = tokenContextOf(target.target);
       const exchange = await target.sendTokenTemplate(row.variant.apply(validTokenRequest(context), context), { shared: row.id });
       checkTokenOutcome(exchange, check.outcome);
+      // The answer of an accepted request is the endpoint's answer, whole (observed shape).
+      if (check.clause === 'token.observed.response' && check.outcome.kind === 'accept') {
+        expectSchema(exchange, validator('TokenResponse', 'observed'), '{access_token, token_type: "Bearer", expires_in, scope}');
+      }
     });
   }
 }

@@ -54,7 +54,10 @@ export function successOf(op: OperationKey): SharedCall {
  * a list (the vault read's connections): the parameter and the ids, the first being the valid
  * request's. Else none: the valid request is the only success the tests read.
  */
-export function recordIds(op: OperationKey, context: { target: { fixtures: object } }): { param: string; ids: readonly string[] } | undefined {
+export function recordIds(
+  op: OperationKey,
+  context: { target: { fixtures: object } },
+): { param: string; ids: readonly string[] } | undefined {
   const card: OperationCard = cards[op];
   const echoes = card.answer.echoes;
   if (!echoes) return undefined;

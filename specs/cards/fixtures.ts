@@ -18,6 +18,8 @@ export const fixtureTable = {
   eventStream: { field: 'event_stream', id: () => parameter('redeliver', 'path', 'id').schema },
   failedEvent: { field: 'failed_event', id: () => parameter('redeliver', 'path', 'event_id').schema },
   notRedeliverableEvent: { field: 'not_redeliverable_event', id: () => parameter('redeliver', 'path', 'event_id').schema },
+  /** An event of eventStream neither failed nor delivered (still pending delivery): only a failed event is redelivered (spec 4.1). */
+  pendingEvent: { field: 'pending_event', id: () => parameter('redeliver', 'path', 'event_id').schema },
   /** An event that exists, but in another stream than eventStream. */
   eventOfAnotherStream: { field: 'event_of_another_stream', id: () => parameter('redeliver', 'path', 'event_id').schema },
   selfServiceProfile: { field: 'self_service_profile', id: () => parameter('sso-ticket', 'path', 'id').schema },

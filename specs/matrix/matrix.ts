@@ -10,7 +10,7 @@ import type { OperationKey } from '../openapi.ts';
 import { elementsOf, fieldName, type Element } from './elements.ts';
 import { bodyVariants } from './families/body.ts';
 import { credentialVariants } from './families/credential.ts';
-import { contentTypeVariants, headerParamVariants } from './families/headers.ts';
+import { acceptVariants, contentTypeVariants, headerParamVariants } from './families/headers.ts';
 import { literalVariants, methodVariants, paramVariants } from './families/path.ts';
 import { tokenRequestRows, type TokenMatrixRow } from './families/token-request.ts';
 import type { Base, Expectation, MatrixRow, Variant } from './row.ts';
@@ -30,6 +30,8 @@ function variantsOf(card: OperationCard, element: Element): Made[] {
       return headerParamVariants(card, element);
     case 'content-type':
       return contentTypeVariants(card);
+    case 'accept':
+      return acceptVariants(card);
     case 'body':
     case 'body-field':
       return bodyVariants(card, element);
@@ -56,6 +58,9 @@ function isCore(card: OperationCard, element: Element): boolean {
   return element.schemas?.contract !== undefined || card.body!.observedCore.includes(fieldName(element.path!));
 }
 
+/** Variations other than bounds that have a form twin: those a form converter may take for valid. */
+const FORM_TWIN_KEYS = ['wraps-32-bit', 'checkbox-on'];
+
 /**
  * A refusal of a top-level scalar field sent form-encoded: the same value, the same expectation (a
  * form parser converts values to the schema's scalar types). Only refusals: the spec asks for JSON,
@@ -65,7 +70,7 @@ function isCore(card: OperationCard, element: Element): boolean {
 function formTwin(card: OperationCard, element: Element, variant: Variant, expectation: Expectation): MatrixRow | undefined {
   const scalar = element.kind === 'body-field' && element.path!.length === 1 && card.body !== undefined;
   const refusal = 'checks' in expectation && expectation.checks.every((check) => check.outcome.kind !== 'accept');
-  if (!scalar || !refusal || (variant.operator !== 'bounds' && variant.key !== 'wraps-32-bit')) return undefined;
+  if (!scalar || !refusal || (variant.operator !== 'bounds' && !FORM_TWIN_KEYS.includes(variant.key))) return undefined;
   const json = (context: RequestContext) => baseTemplate(card, 'alone', element, context);
   const apply = (_template: RequestTemplate, context: RequestContext) => asFormTemplate(variant.apply(json(context), context));
   // Judged on the JSON body it encodes; one that does not encode flat is no form twin.

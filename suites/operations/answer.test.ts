@@ -5,6 +5,7 @@
 // added to the project gets these tests at once.
 import {
   conformance,
+  expectClause,
   expectEqual,
   expectJsonMediaType,
   expectObservedContentType,
@@ -14,11 +15,13 @@ import {
   type Exchange,
   type TargetSession,
 } from '../../harness/index.ts';
+import { matrixRowCall } from '../../harness/suite/matrix.ts';
 import { recordIds, recordRead, recordReads, successOf } from '../../harness/suite/requests.ts';
 import { cards } from '../../specs/cards/index.ts';
 import type { OperationCard } from '../../specs/cards/card.ts';
 import { fixtureTable } from '../../specs/cards/fixtures.ts';
 import { clause, compileNode, observed, schema, validator, type JsonObject, type OperationKey } from '../../specs/index.ts';
+import { asFormTemplate, baseTemplate, matrix, validTemplate, type MatrixRow } from '../../specs/matrix/index.ts';
 
 /** A test's title tag: `[§<section> <clause>]`. */
 const tag = (id: string) => `[§${clause(id).section} ${id}]`;
@@ -157,4 +160,124 @@ function fixtureOf(target: TargetSession, card: OperationCard, param: string): u
 /** What a read answered: its record where the body is JSON, else its text. */
 function recordOf(exchange: { json: unknown; text: string }): unknown {
   return exchange.json ?? exchange.text;
+}
+
+// --- Every accepted answer ----------------------------------------------------------------------
+// A request the service accepts is answered as its success is, whatever made it differ from the
+// valid one: each accepted row of the matrix (its request shared with the row's own test) is
+// answered with JSON, and where the success is a record, with the whole record its path names (an
+// id percent-encoded names the id it decodes to, RFC 3986 2.3). A request the operation does not
+// describe (a query parameter it does not have, a form-encoded body) gets no expectation of
+// acceptance; if accepted, it is answered the same way.
+
+/** A request the operation does not describe, refused: a client error, never a 5xx or a redirect. */
+function expectClientRefusal(exchange: Exchange): void {
+  expectClause({
+    pass: exchange.status >= 400 && exchange.status < 500,
+    expected: 'a success, or a refusal with a 4xx status',
+    actual: `status ${exchange.status}`,
+    exchange,
+  });
+}
+
+/** A row's request as it is sent to a target. */
+function variedOf(target: TargetSession, card: OperationCard, row: MatrixRow) {
+  return row.variant.apply(baseTemplate(card, row.base, row.element, target.context), target.context);
+}
+
+/** The id a path parameter of a template names, decoded where the template sends it encoded. */
+function namedId(template: ReturnType<typeof validTemplate>, param: string): string | undefined {
+  const part = template.path.find((p) => 'param' in p && p.param === param);
+  if (!part || !('param' in part)) return undefined;
+  try {
+    return part.encoded ? decodeURIComponent(part.value) : part.value;
+  } catch {
+    return undefined;
+  }
+}
+
+const BASES = {
+  valid: '',
+  alone: ' (alone in the body)',
+  every: ' (among every body field)',
+  'alone-form': ' (alone in a form-encoded body)',
+};
+
+/** A query parameter the operation does not have: the field selection of the service's list endpoints. */
+const UNDEFINED_QUERY: Array<[string, string]> = [
+  ['fields', 'id,name'],
+  ['include_fields', 'true'],
+];
+
+for (const card of Object.values(cards) as OperationCard[]) {
+  const op = card.key;
+  const { body, echoes } = card.answer;
+  if (!body) continue;
+  const accepted = matrix().operations[op].filter(
+    (row) => 'checks' in row.expectation && row.expectation.checks.some((check) => check.outcome.kind === 'accept'),
+  );
+  const whole = validator(body.schema, 'contract');
+  for (const row of accepted) {
+    const call = matrixRowCall(op, row.id);
+    const what = `${row.element.label} ${row.variant.says}${BASES[row.base]}`;
+    conformance(
+      `${tag(body.contentTypeClause)} ${card.name} answers with JSON its acceptance of a request with ${what}`,
+      call.plan,
+      async ({ target }) => {
+        const exchange = await call.send(target);
+        expectSuccess(exchange);
+        expectJsonMediaType(exchange);
+      },
+    );
+    if (!echoes) continue;
+    conformance(
+      `${tag(echoes.clause)} ${card.name} answers the whole record named in the path to an accepted request with ${what}`,
+      call.plan,
+      async ({ target }) => {
+        const exchange = await call.send(target);
+        expectSuccess(exchange);
+        expectEqual(
+          (exchange.json as Record<string, unknown> | undefined)?.[echoes.field],
+          namedId(variedOf(target, card, row), echoes.param),
+          echoes.field,
+          {
+            exchange,
+          },
+        );
+        expectSchema(exchange, whole, `the whole record (${body.schema})`);
+      },
+    );
+  }
+
+  if (echoes) {
+    const success = successOf(op);
+    const plan = { ...success.plan, requests: 1 };
+    conformance(
+      `${tag(echoes.clause)} ${card.name} answers the whole record, or refuses, with a query parameter it does not have (${UNDEFINED_QUERY.map(([n, v]) => `${n}=${v}`).join('&')})`,
+      plan,
+      async ({ target }) => {
+        const valid = await success.send(target);
+        expectSuccess(valid);
+        const exchange = await target.sendTemplate({ ...validTemplate(card, target.context), query: UNDEFINED_QUERY }, { label: op });
+        if (exchange.status >= 300) return expectClientRefusal(exchange);
+        expectEqual(exchange.json, valid.json, 'the record answered without the parameter', { exchange });
+      },
+    );
+  }
+
+  if (card.body) {
+    const cardBody = card.body;
+    conformance(
+      `${tag(body.contentTypeClause)} ${card.name} answers with JSON, if it accepts it, the valid request with a form-encoded body`,
+      { operation: op, needs: successOf(op).plan.needs, requests: 1 },
+      async ({ target }) => {
+        const global = target.target.roles.global?.clientId ?? '';
+        const full = cardBody.full(target.target.fixtures, { global });
+        const flat = Object.fromEntries(Object.entries(full).filter(([, value]) => value !== null && typeof value !== 'object'));
+        const exchange = await target.sendTemplate(asFormTemplate(validTemplate(card, target.context, flat)), { label: op });
+        if (exchange.status >= 300) return expectClientRefusal(exchange);
+        expectJsonMediaType(exchange);
+      },
+    );
+  }
 }

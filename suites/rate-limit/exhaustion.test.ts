@@ -14,6 +14,7 @@ import {
 } from '../../harness/index.ts';
 import { cards } from '../../specs/cards/index.ts';
 import { observed } from '../../specs/index.ts';
+import { validTemplate } from '../../specs/matrix/index.ts';
 import { exhaustRateLimit } from '../../harness/suite/exhaust.ts';
 import { exampleOf } from '../../harness/suite/requests.ts';
 import { eventId, streamId } from '../../generators/index.ts';
@@ -28,6 +29,13 @@ import {
 } from '../../harness/suite/rate-limit.ts';
 
 const names = observed.rate_limit.headers;
+/** The refill assumed where the target file states none, requests a second (the embedded mock's). */
+const DEFAULT_REFILL = 10;
+/** After Reset, time for the request to reach the target. */
+const RESET_MARGIN_MS = 20;
+/** Refused requests of the burst: more than two seconds of refill. */
+const burstOf = (refillPerSecond: number) => Math.ceil(refillPerSecond * 2) + 5;
+const refillOf = (target: { rateLimit?: { refillPerSecond?: number } }) => target.rateLimit?.refillPerSecond ?? DEFAULT_REFILL;
 
 const plan = { operation: 'redeliver' as const, needs: [exhaustion], requests: 0 };
 
@@ -86,6 +94,74 @@ conformance(
     target.needs(last.status === 429, `${why}, so there is no 429 to check (see redeliver.errors.429)`);
     expectNoProblems(rateLimitProblems(last), `whole-number ${names.limit}, ${names.remaining} and ${names.reset}`, {
       exchange: last,
+      headers: rateLimitHeaderNames,
+    });
+  },
+);
+
+// Every 429 carries the headers (spec 8), that of a request no operation serves too: right after the
+// exhaustion's 429, a path under the interface that names no operation, and an operation's path
+// with a method it does not have, each answered 429 (the bucket still spent) carry all three.
+const missing = ['an unknown path under the interface', "the vault read's path with a method it does not have"] as const;
+conformance(
+  '[§8 rate-limit.429.headers] a 429 to a request no operation serves (an unknown path, a method not allowed) carries the three X-RateLimit headers too',
+  { ...plan, requests: (context) => missing.length + burstOf(refillOf(context.target)) },
+  async ({ target }) => {
+    const { last, why } = await exhaustRateLimit(target);
+    target.needs(last.status === 429, `${why}, so the limit was never spent (see redeliver.errors.429)`);
+    // The bucket may have refilled since the exhaustion's 429 (the tests between take time): spend it
+    // again, at most two seconds of refill, so that the requests below meet an empty bucket.
+    const params = { id: exampleOf(target, streamId()), event_id: exampleOf(target, eventId()) };
+    for (let i = 0, spent = false; i < burstOf(refillOf(target.target)) && !spent; i += 1) {
+      spent = (await target.call('redeliver', { params, retryRateLimited: false, pace: false })).status === 429;
+    }
+    const valid = validTemplate(cards.vault, target.context);
+    const templates = [
+      { ...valid, path: [...valid.path.slice(0, 2), { literal: 'x-conformance-suite-unknown' }] },
+      { ...valid, method: 'DELETE' },
+    ];
+    const answers = [];
+    for (const template of templates) answers.push(await target.sendTemplate(template, { retryRateLimited: false, pace: false }));
+    const limited = answers.filter((exchange) => exchange.status === 429);
+    target.needs(limited.length > 0, `neither ${missing.join(' nor ')} was answered 429 (the bucket refilled meanwhile)`);
+    for (const exchange of limited) {
+      expectNoProblems(rateLimitProblems(exchange), `whole-number ${names.limit}, ${names.remaining} and ${names.reset}`, {
+        exchange,
+        headers: rateLimitHeaderNames,
+      });
+    }
+  },
+);
+
+// Reset is when requests are next added (observed), so a refused request takes no token: after a
+// burst of requests refused for the limit (more than the bucket refills in two seconds), the same
+// request made at the last 429's Reset is served. A bucket that a refusal also drains is still
+// below empty then, and a client that waits out every Reset is refused while it retries. Only where
+// the suite has the bucket to itself (a test double).
+conformance(
+  "[§8 rate-limit.headers.consistent] after a burst of refused requests, a request made at the last 429's X-RateLimit-Reset is served",
+  { ...plan, requests: (context) => (context.target.testDouble ? burstOf(refillOf(context.target)) + 1 : 0) },
+  async ({ target }) => {
+    const { last, why } = await exhaustRateLimit(target);
+    target.needs(last.status === 429, `${why}, so the limit was never spent (see redeliver.errors.429)`);
+    target.needs(target.target.testDouble, "other clients of a tenant take tokens between the suite's answers", 'not-applicable');
+    const params = { id: exampleOf(target, streamId()), event_id: exampleOf(target, eventId()) };
+    const send = () => target.call('redeliver', { params, retryRateLimited: false, pace: false });
+    let refused = last;
+    for (let i = 0; i < burstOf(refillOf(target.target)); i += 1) refused = await send();
+    target.needs(
+      refused.status === 429,
+      `the burst's last request was answered ${refused.status}: the bucket refilled faster than the burst`,
+    );
+    const reset = rateLimitOf(refused).reset;
+    target.needs(reset !== undefined, `no ${names.reset} on the 429 (see rate-limit.429.headers)`);
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, reset! * 1000 - Date.now()) + RESET_MARGIN_MS));
+    const after = await send();
+    expectClause({
+      pass: after.status !== 429,
+      expected: `the request made at ${names.reset} ${reset} served (not 429)`,
+      actual: `${after.status} (${rateLimitOf(after).raw})`,
+      exchange: after,
       headers: rateLimitHeaderNames,
     });
   },

@@ -20,6 +20,21 @@ conformance(
   },
 );
 
+// Spec 4.1 redelivers a failed event, and no other: an event still pending delivery, neither failed
+// nor delivered, is in a state that does not allow it (a server that refuses only the states on a
+// list redelivers it). Only where the target file names such an event.
+conformance(
+  '[§7 redeliver.errors.409.state] redelivery answers 409 for an event that is not failed, still pending delivery',
+  { ...redelivery.plan, needs: [...(redelivery.plan.needs as []), fixture('pendingEvent')], requests: 1 },
+  async ({ target }) => {
+    await target.control('the redelivery of the failed event', () => redelivery.send(target));
+    const exchange = await target.call('redeliver', {
+      params: { id: target.fixture('eventStream'), event_id: target.fixture('pendingEvent') },
+    });
+    expectStatus(exchange, 409);
+  },
+);
+
 conformance(
   '[§7 redeliver.errors.404.stream] redelivery answers 404 for a stream that does not exist, naming an event whose state does not allow redelivery',
   { ...redelivery.plan, needs: [...(redelivery.plan.needs as []), fixture('notRedeliverableEvent')], requests: 1 },

@@ -1,7 +1,7 @@
 // Observed: a connection_config naming a connection that already exists is answered 409. Its
 // positive control is the same ticket with a connection_config that names a new connection, alone
 // in the body, accepted in the same run (the matrix's control of connection_config.name).
-import { conformance, expectStatus, fixture } from '../../harness/index.ts';
+import { conformance, expectRefused, expectStatus, fixture } from '../../harness/index.ts';
 import { sharedRequest, successOf } from '../../harness/suite/requests.ts';
 import { cards } from '../../specs/cards/index.ts';
 import { aloneBody, validTemplate } from '../../specs/matrix/index.ts';
@@ -23,5 +23,38 @@ conformance(
       body: { connection_config: { name: target.fixture('existingConnectionName') } },
     });
     expectStatus(exchange, 409);
+  },
+);
+
+// The same taken name among every other field of the body, connection_id (the connection to edit)
+// and its features included: the reference makes no exception to the 409 for them, so a check that
+// only the new-connection branch makes does not pass. What the service does with connection_id and
+// connection_config together is not known, but a ticket for a taken name is not among it: the
+// request is refused (409, or another refusal of the pair).
+conformance(
+  '[§7 sso-ticket.errors.409.name-taken] ticket creation refuses a connection_config that names an existing connection among every other body field (connection_id too)',
+  {
+    ...ticket.plan,
+    needs: [...(ticket.plan.needs as []), fixture('existingConnectionName'), fixture('connectionId')],
+    requests: 1,
+    shared: [CONTROL],
+  },
+  async ({ target }) => {
+    const card = cards['sso-ticket'];
+    await target.control('a ticket whose connection_config names a new connection', () =>
+      target.sendTemplate(validTemplate(card, target.context, aloneBody(card, NAME, target.context)), { shared: CONTROL, label: card.key }),
+    );
+    const every = card.body.full(target.target.fixtures, { global: target.target.roles.global?.clientId ?? '' });
+    const exchange = await target.call('sso-ticket', {
+      params: { id: target.fixture('selfServiceProfile') },
+      body: {
+        ...every,
+        connection_config: {
+          ...(aloneBody(card, NAME, target.context) as { connection_config: object }).connection_config,
+          name: target.fixture('existingConnectionName'),
+        },
+      },
+    });
+    expectRefused(exchange);
   },
 );

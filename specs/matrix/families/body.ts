@@ -375,7 +375,66 @@ export function bodyVariants(card: OperationCard, element: Element): Made[] {
       made('duplicate', 'duplicate-item', 'with its item twice', (v) => [...(v as unknown[]), (v as unknown[])[0]], { extended: true }),
     );
   }
+  const nullable = [element.schemas?.contract, element.schemas?.observed].some((node) => typesOf(node).includes('null'));
+  variants.push(...lenientShapes(made, path, valid, nullable ? [...types, 'null'] : types, identity));
   return variants;
+}
+
+type MakeVariant = (
+  operator: Made['operator'],
+  key: string,
+  says: string,
+  change: (valid: unknown) => unknown,
+  extra?: Partial<Made> & { changesIdentity?: boolean; bound?: boolean; secondItem?: boolean },
+) => Made;
+
+/** The key an object of the API names an id of a field by: "connection_id" as it is, "enabled_clients[]" -> "client_id". */
+function idKeyOf(path: readonly string[]): string | undefined {
+  const step = [...path].reverse().find((s) => s !== '[]');
+  if (step === undefined) return undefined;
+  if (step.endsWith('_id')) return step;
+  const noun = step.split('_').pop()!.replace(/s$/, '');
+  return noun === '' || noun === 'id' ? undefined : `${noun}_id`;
+}
+
+/**
+ * Values of another type that a lenient reader takes for the valid one, each judged by the schemas
+ * like any: an id wrapped in an object under the id key the API's objects give it, a list written
+ * as an object keyed by index ({"0": ...}, what a query-string parser makes of a list), a flag
+ * written as an object {"enabled": ...} (a settings shape), false where null is allowed (falsy
+ * taken for null), and a ticked HTML checkbox's "on" for a boolean (sent form-encoded too: formTwin).
+ */
+function lenientShapes(made: MakeVariant, path: readonly string[], valid: unknown, types: JsonType[], identity: boolean): Made[] {
+  const out: Made[] = [];
+  const idKey = idKeyOf(path);
+  if (identity && typeof valid === 'string' && idKey !== undefined) {
+    out.push(
+      made('other-type', 'object-holding-it-named', `an object holding the valid value under "${idKey}"`, (v) => ({ [idKey]: v }), {
+        extended: true,
+      }),
+    );
+  }
+  if (types.includes('array') && Array.isArray(valid) && valid.length > 0) {
+    out.push(
+      made(
+        'other-type',
+        'index-keyed-object',
+        'an object of its items keyed by index ({"0": ...})',
+        (v) => Object.fromEntries((Array.isArray(v) ? v : [v]).map((item, i) => [String(i), item])),
+        { extended: true },
+      ),
+    );
+  }
+  if (types.includes('boolean') && typeof valid === 'boolean') {
+    out.push(
+      made('other-type', 'object-enabled', 'an object holding it as {"enabled": ...}', (v) => ({ enabled: v }), { extended: true }),
+      made('other-type', 'checkbox-on', 'the string "on" (a ticked HTML checkbox)', () => 'on', { extended: true }),
+    );
+  }
+  if (types.includes('null') && !types.includes('boolean')) {
+    out.push(made('other-type', 'false-for-null', 'false, where null is allowed', () => false, { extended: true }));
+  }
+  return out;
 }
 
 function rootVariants(card: OperationCard, element: Element): Made[] {

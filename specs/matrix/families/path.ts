@@ -4,12 +4,13 @@
 // (a prefix, the alphabet) is answered 400 invalid_uri and names no resource; a well-formed one
 // that names no resource gets what its card says (404 for redelivery's stream and event).
 import type { ClauseCheck, OperationCard, RequestTemplate } from '../../cards/card.ts';
-import { clauses } from '../../clauses.ts';
+import { clause as clauseOf, clauses } from '../../clauses.ts';
+import { basePath } from '../../openapi.ts';
 import { createAjv } from '../../schemas.ts';
 import { accepted, observedError, refused } from '../checks.ts';
 import type { Element } from '../elements.ts';
 import type { Expectation, Variant } from '../row.ts';
-import { canonicalContext, paramValue, type RequestContext } from '../template.ts';
+import { asFormTemplate, canonicalContext, paramValue, type RequestContext } from '../template.ts';
 import { idInOtherCase, idOfAnotherKind, idOfLength, idWithEscapedCharacter, swapCase, unknownIdLike } from '../values.ts';
 
 type Made = Variant & { expect: Expectation };
@@ -116,6 +117,8 @@ export function literalVariants(element: Element): Made[] {
   // The version segment of the base path: another version is not this interface (spec 9), whatever a
   // router that takes any version (/api/v:version) makes of it.
   const version = /^v(\d+)$/.exec(text);
+  // A segment of the base path (spec 9): the operations are served under /api/v2 and nowhere else.
+  const ofBasePath = index < basePath.split('/').length - 1;
   return [
     ...(version
       ? [
@@ -131,8 +134,32 @@ export function literalVariants(element: Element): Made[] {
           },
         ]
       : []),
-    { operator: 'case', key: 'case', says: 'in capitals', apply: withSegment(index, swapCase(text)), expect: none, extended: true },
-    { operator: 'absent', key: 'absent', says: 'left out', apply: withSegment(index, undefined), expect: none, extended: true },
+    {
+      operator: 'case',
+      key: 'case',
+      says: 'in capitals',
+      apply: withSegment(index, swapCase(text)),
+      expect: ofBasePath
+        ? {
+            checks: [{ clause: 'versioning.base-path', outcome: refused }],
+            source: "spec 9: the base path is /api/v2; a URI's path is compared case-sensitively (RFC 3986 6.2.2.1)",
+          }
+        : none,
+      extended: true,
+    },
+    {
+      operator: 'absent',
+      key: 'absent',
+      says: 'left out',
+      apply: withSegment(index, undefined),
+      expect: ofBasePath
+        ? {
+            checks: [{ clause: 'versioning.base-path', outcome: refused }],
+            source: 'spec 9: the version is part of the base path /api/v2; a path without it is not the interface',
+          }
+        : none,
+      extended: true,
+    },
     {
       operator: 'encoding',
       key: 'escaped',
@@ -344,6 +371,72 @@ export function paramVariants(card: OperationCard, element: Element): Made[] {
       }),
     );
   }
+  // The unknown id again with the body form-encoded (the real service reads a form-encoded body too,
+  // and a legacy handler for it may skip the lookup): still refused. The spec asks for JSON, so only
+  // what a refusal of any kind satisfies, and the observed level, are asked.
+  const unknown = variants.find((variant) => variant.key === 'unknown');
+  if (card.body && unknown) {
+    variants.push(
+      bound({
+        ...unknown,
+        key: 'unknown-form-body',
+        says: `${unknown.says}, with the body form-encoded`,
+        apply: (template, context) => asFormTemplate(unknown.apply(template, context)),
+        judge: (varied, context) => formSafe(unknown.judge!(varied, context)),
+        expect: formSafe(unknown.expect),
+        extended: true,
+      }),
+    );
+  }
+  // The ids in each other's place: a server that finds each id by its prefix wherever it stands
+  // takes the path for the valid one; the first parameter then holds an id of another kind.
+  if (names.length > 1 && names[0] === name) {
+    const other = names[1]!;
+    const swap = (template: RequestTemplate): RequestTemplate => {
+      const ownValue = paramOf(template, name) ?? '';
+      const otherValue = paramOf(template, other) ?? '';
+      return {
+        ...template,
+        path: template.path.map((part) =>
+          'param' in part && part.param === name
+            ? { param: name, value: otherValue }
+            : 'param' in part && part.param === other
+              ? { param: other, value: ownValue }
+              : part,
+        ),
+      };
+    };
+    variants.push(
+      bound({
+        operator: 'near-value',
+        key: `swapped-with-${other}`,
+        says: `swapped with ${other} (each id in the other's place)`,
+        apply: swap,
+        judge: (varied) => paramExpectation(card, element, paramOf(varied, name) ?? '', false),
+        expect: paramExpectation(card, element, paramValue(card, other, canonicalContext), false),
+      }),
+    );
+  }
+  // A matrix parameter after the id (";v=1", RFC 3986 3.3: ";" is a sub-delimiter, so this is another
+  // segment): a server behind a container that cuts matrix parameters off finds the id.
+  variants.push(
+    bound({
+      operator: 'extra-part',
+      key: 'matrix-parameter',
+      says: 'with a matrix parameter after it (;v=1)',
+      apply: (template) => ({
+        ...template,
+        path: template.path.map((part) =>
+          'param' in part && part.param === name
+            ? { param: name, value: `${encodeURIComponent(part.value)};v=1`, encoded: true as const }
+            : part,
+        ),
+      }),
+      judge: (varied) => paramExpectation(card, element, paramOf(varied, name) ?? '', false),
+      expect: paramExpectation(card, element, `${paramValue(card, name, canonicalContext)};v=1`, false),
+      extended: true,
+    }),
+  );
   if (rule.otherOwner) {
     const fixture = rule.otherOwner.fixture;
     variants.push(
@@ -387,4 +480,13 @@ function percentEncodedLast(id: string): string {
 
 function templateWith(name: string, value: string): RequestTemplate {
   return { method: 'GET', path: [{ param: name, value }], query: [], headers: {}, credential: { kind: 'none' } };
+}
+
+/** An expectation's checks that hold of a form-encoded request too: refusals of any kind, and the observed level's. */
+function formSafe(expectation: Expectation): Expectation {
+  if (!('checks' in expectation)) return expectation;
+  const checks = expectation.checks.filter((check) => check.outcome.kind === 'refuse' || clauseOf(check.clause).level === 'observed');
+  return checks.length > 0
+    ? { checks, source: `${expectation.source}; the body form-encoded (the real service reads it so too)` }
+    : { none: 'the spec asks for a JSON body: a form-encoded one may be refused however the target likes' };
 }
