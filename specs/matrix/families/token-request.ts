@@ -66,6 +66,7 @@ function listedInJson(field: string, checks: ClauseCheck[], source: string): Mad
   return {
     operator: 'other-type',
     key: 'list-in-json',
+    extended: true,
     says: 'a list holding it, in a JSON request',
     apply: (t) => ({ ...t, encoding: 'json', listed: [...(t.listed ?? []), field] }),
     expect: { checks, source: `${source}; a parameter's value is a string (RFC 6749 4.4.2), and a list of one is none` },
@@ -80,6 +81,7 @@ function inQuery(field: string): Made {
   return {
     operator: 'placement',
     key: 'in-query',
+    extended: true,
     says: 'in the query string instead of the body',
     apply: (t) => ({
       ...t,
@@ -246,6 +248,9 @@ function audienceVariants(): Made[] {
       key: 'ungranted-api',
       says: 'another API of the tenant, which the client holds no grant for',
       apply: setField('audience', (v, c) => c.ungrantedAudience ?? v),
+      // Extended for now: against a target that is not a test double it was once sent twice, a
+      // count its plan does not have, and why is not known yet.
+      extended: true,
       needs: [
         { context: (c) => (c.ungrantedAudience ? undefined : 'the target file names no ungranted_audience (another API of the tenant)') },
       ],
@@ -299,6 +304,10 @@ function withBasic(
 // HTTP Basic client authentication: RFC 6749 2.3.1 has every authorization server support it for
 // clients with a password (observed: client_secret_basic, the discovery document). The client is
 // the one the header authenticates; its credentials are form-decoded once.
+// The token request's variations added from the fourth held-out round (lists in JSON, parameters in
+// the query, HTTP Basic) are extended: against a target that is not a test double, the token
+// endpoint's own rate limit met their burst once, and its 429 retried was a request the plan did
+// not count. They run against test doubles (the embedded run, the gate) and with --matrix full.
 function basicVariants(): Made[] {
   const source = 'spec 5 rule 3: client credentials; RFC 6749 2.3.1: the server supports HTTP Basic for clients with a password';
   const wrongSecret = {
@@ -311,6 +320,8 @@ function basicVariants(): Made[] {
       key: 'basic',
       says: 'instead of body parameters (client_secret_basic)',
       apply: withBasic(),
+      // It mints a token of the tenant's allotment: against test doubles, or with --matrix full.
+      extended: true,
       expect: {
         checks: [
           { clause: 'token.endpoint', outcome: accepted },
@@ -322,6 +333,7 @@ function basicVariants(): Made[] {
     {
       operator: 'near-value',
       key: 'wrong-secret',
+      extended: true,
       says: 'with a wrong secret',
       apply: withBasic({ password: () => 'a-wrong-secret-for-the-conformance-suite' }),
       expect: { checks: refusedWith('token.endpoint.wrong-secret', 'invalid_client'), source },
@@ -329,6 +341,7 @@ function basicVariants(): Made[] {
     {
       operator: 'encoding',
       key: 'secret-escaped-twice',
+      extended: true,
       says: 'with the first character of its secret percent-escaped twice (another secret once decoded)',
       apply: withBasic({ password: (secret) => firstEscaped(secret, 2) }),
       expect: wrongSecret,
@@ -344,6 +357,7 @@ function basicVariants(): Made[] {
     {
       operator: 'other-owner',
       key: 'body-names-another-client',
+      extended: true,
       says: 'with a client_id in the body naming another client of the tenant',
       apply: withBasic({}, (c) => [['client_id', c.otherClient?.clientId ?? 'another-client']]),
       needs: [{ role: 'non_global' }],
