@@ -33,6 +33,8 @@ const names = observed.rate_limit.headers;
 const DEFAULT_REFILL = 10;
 /** After Reset, time for the request to reach the target. */
 const RESET_MARGIN_MS = 20;
+/** The longest this test waits for a Reset: a bucket refills a token within a second or two. */
+const MOST_WAIT_MS = 3000;
 /** Refused requests of the burst: more than two seconds of refill. */
 const burstOf = (refillPerSecond: number) => Math.ceil(refillPerSecond * 2) + 5;
 const refillOf = (target: { rateLimit?: { refillPerSecond?: number } }) => target.rateLimit?.refillPerSecond ?? DEFAULT_REFILL;
@@ -149,7 +151,13 @@ conformance(
     );
     const reset = rateLimitOf(refused).reset;
     target.needs(reset !== undefined, `no ${names.reset} on the 429 (see rate-limit.429.headers)`);
-    await new Promise((resolve) => setTimeout(resolve, Math.max(0, reset! * 1000 - Date.now()) + RESET_MARGIN_MS));
+    // A Reset far ahead is the Reset clauses' to judge; this test does not wait for it.
+    const waitMs = Math.max(0, reset! * 1000 - Date.now()) + RESET_MARGIN_MS;
+    target.needs(
+      waitMs <= MOST_WAIT_MS,
+      `the 429's ${names.reset} is ${Math.round(waitMs / 1000)} s away, more than this test waits (see rate-limit.reset)`,
+    );
+    await new Promise((resolve) => setTimeout(resolve, waitMs));
     const after = await send();
     expectClause({
       pass: after.status !== 429,
