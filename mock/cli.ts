@@ -19,6 +19,21 @@ async function main(argv: readonly string[]): Promise<void> {
     return;
   }
   const mock = await createMockServer(command.options);
+  // The signal handlers come before the start-up line: a reader that sends SIGTERM as soon as it
+  // reads the URL must find them installed (written after, a loaded machine killed the mock by the
+  // signal's default action in the gap between the write and the next statement).
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`mock: ${signal} received, closing`);
+    mock.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
   // One write for every start-up line: a reader that waits for the first (the URL) has the rest too.
   const lines = [`mock listening on ${mock.url} (API base ${mock.apiBaseUrl})`];
   if (mock.tls?.certPath)
@@ -34,19 +49,6 @@ async function main(argv: readonly string[]): Promise<void> {
   if (source.kind === 'file') lines.push(`mock: signing with the key in ${source.path} (kid ${mock.keys.kid})`);
   if (mock.faults.length > 0) lines.push(`mock: faults installed: ${mock.faults.join(', ')}`);
   process.stdout.write(`${lines.join('\n')}\n`);
-
-  let stopping = false;
-  const stop = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    console.log(`mock: ${signal} received, closing`);
-    mock.close().then(
-      () => process.exit(0),
-      () => process.exit(1),
-    );
-  };
-  process.on('SIGINT', () => stop('SIGINT'));
-  process.on('SIGTERM', () => stop('SIGTERM'));
 }
 
 main(process.argv.slice(2)).catch((error: unknown) => {

@@ -18,7 +18,8 @@ const READY = /^mock listening on (http:\/\/\S+) \(API base (\S+)\)$/m;
 function startCli(args: string[]): {
   child: ChildProcess;
   output: () => { stdout: string; stderr: string };
-  exited: Promise<number | null>;
+  /** The exit code, or the signal that ended the process (so a failure names it). */
+  exited: Promise<number | NodeJS.Signals | null>;
 } {
   const child = spawn(process.execPath, ['--import', 'tsx', 'mock/cli.ts', ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
   onTestFinished(() => {
@@ -28,7 +29,7 @@ function startCli(args: string[]): {
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const exited = new Promise<number | NodeJS.Signals | null>((resolve) => child.on('exit', (code, signal) => resolve(code ?? signal)));
   return { child, output: () => ({ stdout, stderr }), exited };
 }
 
