@@ -16,8 +16,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { parse, stringify } from 'yaml';
-import { EMBEDDED_BUCKET_MARGIN, EMBEDDED_REFILL_PER_SECOND, exhaustionCapFor } from '../cli/embedded.ts';
+import { stringify } from 'yaml';
+import { EMBEDDED_BUCKET_MARGIN, EMBEDDED_REFILL_PER_SECOND, exhaustionCapFor, mockTargetDescription } from '../cli/embedded.ts';
 import type { FaultHooks } from '../mock/app.ts';
 import { heldOutFaults } from '../mock/faults/held-out/catalogue.ts';
 import { heldOutRound2Faults } from '../mock/faults/held-out/round-2/catalogue.ts';
@@ -178,7 +178,7 @@ function conformance(args: string[], logFile: string, timeoutMs: number): Promis
 
 /** targets/mock.yaml pointed at a mock on its port, with the shared signing key. */
 function writeTarget(dir: string, mock: { url: string; audience: string }, signingKey: string): string {
-  const description = parse(readFileSync(join(root, 'targets', 'mock.yaml'), 'utf8')) as Record<string, unknown>;
+  const description = mockTargetDescription();
   const file = join(dir, 'target.yaml');
   writeFileSync(
     file,

@@ -281,6 +281,11 @@ async function describeStandIn(
       client_id: client('global', otherFixtures).client_id,
       client_secret_env: 'STAND_IN_OTHER_TENANT_SECRET',
     },
+    // A tenant's client that authenticates with Private Key JWT: the mock's own development key.
+    key_client: {
+      client_id: client('private-key-jwt').client_id,
+      private_key_file: join(root, 'mock', 'fixtures', 'private-key-jwt-client.key.pem'),
+    },
   };
   const targetFile = join(work, 'stand-in.yaml');
   writeFileSync(targetFile, stringify(description));

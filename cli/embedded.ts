@@ -9,7 +9,7 @@
 // always outruns it).
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { parse } from 'yaml';
 import { resolveTarget, type ResolvedTarget } from '../harness/runner.ts';
 import { projectRoot } from './paths.ts';
@@ -46,8 +46,18 @@ export function exhaustionCapFor(bucketSize: number): number {
 
 const SOURCE = 'embedded mock';
 
-function description(): Record<string, unknown> {
-  return parse(readFileSync(join(projectRoot, 'targets', 'mock.yaml'), 'utf8')) as Record<string, unknown>;
+/**
+ * targets/mock.yaml, its file paths made absolute (they are relative to targets/, where it lives),
+ * so that a copy written elsewhere still names them.
+ */
+export function mockTargetDescription(): Record<string, unknown> {
+  const targets = join(projectRoot, 'targets');
+  const described = parse(readFileSync(join(targets, 'mock.yaml'), 'utf8')) as Record<string, unknown> & {
+    token_alternatives?: { key_client?: { private_key_file: string } };
+  };
+  const keyClient = described.token_alternatives?.key_client;
+  if (keyClient) keyClient.private_key_file = resolve(targets, keyClient.private_key_file);
+  return described;
 }
 
 /**
@@ -55,7 +65,7 @@ function description(): Record<string, unknown> {
  * and the signing key it will share is stood for by a marker.
  */
 export async function embeddedTargetForPlanning(): Promise<ResolvedTarget> {
-  const { signing_key_file: _key, ...rest } = description();
+  const { signing_key_file: _key, ...rest } = mockTargetDescription();
   const target = await resolveTarget(
     { ...rest, base_url: 'http://127.0.0.1:9/api/v2', auth_url: 'http://127.0.0.1:9' },
     { source: SOURCE, baseDir: projectRoot },
@@ -74,7 +84,7 @@ export async function embeddedTargetAt(mock: {
   signingKey: string;
   source?: string;
 }): Promise<ResolvedTarget> {
-  const described = description();
+  const described = mockTargetDescription();
   return resolveTarget(
     {
       ...described,

@@ -67,6 +67,15 @@ const targetFileSchema = {
         expired_token_env: { type: 'string', pattern: '^[A-Za-z_][A-Za-z0-9_]*$' },
         other_audience: foreignClientSchema(false),
         other_tenant: foreignClientSchema(true),
+        key_client: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['client_id', 'private_key_file'],
+          properties: {
+            client_id: { type: 'string', minLength: 1 },
+            private_key_file: { type: 'string', minLength: 1 },
+          },
+        },
       },
     },
     roles: {
@@ -104,7 +113,12 @@ interface RawTarget {
   signing_key_file?: string;
   test_double?: boolean;
   rate_limit?: { limit?: number; refill_per_second?: number };
-  token_alternatives?: { expired_token_env?: string; other_audience?: RawForeignClient; other_tenant?: RawForeignClient };
+  token_alternatives?: {
+    expired_token_env?: string;
+    other_audience?: RawForeignClient;
+    other_tenant?: RawForeignClient;
+    key_client?: { client_id: string; private_key_file: string };
+  };
   roles: Record<string, RawRole>;
   fixtures: Record<string, unknown>;
 }
@@ -213,6 +227,14 @@ export async function resolveTarget(raw: unknown, options: ResolveOptions): Prom
   if (file.signing_key_file) {
     target.signingKeyJwk = await readSigningKey(where, resolve(options.baseDir, file.signing_key_file));
   }
+  const keyClient = file.token_alternatives?.key_client;
+  if (keyClient) {
+    const path = resolve(options.baseDir, keyClient.private_key_file);
+    target.tokenAlternatives.keyClient = {
+      clientId: keyClient.client_id,
+      privateKeyJwk: await readSigningKey(where, path, `token_alternatives.key_client.private_key_file ${path}`),
+    };
+  }
   return target;
 }
 
@@ -277,8 +299,8 @@ function resolveRole(where: string, name: string, role: RawRole, env: NodeJS.Pro
   return { clientId: role.client_id, clientSecret: secretFrom(where, `roles.${name}.client_secret_env`, role.client_secret_env!, env) };
 }
 
-async function readSigningKey(where: string, path: string): Promise<string> {
-  const text = readBoundedText(path, `${where}: signing_key_file ${path}`);
+async function readSigningKey(where: string, path: string, what = `signing_key_file ${path}`): Promise<string> {
+  const text = readBoundedText(path, `${where}: ${what}`);
   try {
     if (text.trimStart().startsWith('{')) {
       const jwk = JSON.parse(text) as { kty?: string; d?: string };
@@ -288,7 +310,7 @@ async function readSigningKey(where: string, path: string): Promise<string> {
     const key = await importPKCS8(text, 'RS256', { extractable: true });
     return JSON.stringify(await exportJWK(key));
   } catch {
-    throw new ConfigError(`${where}: signing_key_file ${path} holds no private RSA key (PKCS8 PEM or JWK expected)`);
+    throw new ConfigError(`${where}: ${what} holds no private RSA key (PKCS8 PEM or JWK expected)`);
   }
 }
 

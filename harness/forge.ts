@@ -191,6 +191,19 @@ export class TokenForge {
   }
 
   /** Same claims, a foreign key, and a kid the target does not publish. */
+  /**
+   * Same claims and kid, signed with the private key of a client of the target that authenticates
+   * with it (token_alternatives.key_client): a key the tenant holds, for client assertions only.
+   */
+  async signedWithClientKey(token: string): Promise<string> {
+    const keyClient = this.#target.tokenAlternatives.keyClient;
+    if (!keyClient)
+      throw new Error('suite bug: a token signed with a client key was asked of a target without token_alternatives.key_client');
+    const { header, claims } = decoded(token);
+    const key = await importJWK({ ...(JSON.parse(keyClient.privateKeyJwk) as JWK), alg: 'RS256' }, 'RS256');
+    return sign(claims, key, { alg: 'RS256', ...(header.kid ? { kid: header.kid } : {}) });
+  }
+
   async withUnknownKid(token: string): Promise<string> {
     return sign(decoded(token).claims, (await foreignKeys()).privateKey, { alg: 'RS256', kid: 'not-a-published-key-id' });
   }

@@ -14,7 +14,14 @@ import type { ResolvedTarget, RoleName } from './settings.ts';
 /** What the matrix's requests are built from, for this target. */
 export function requestContextOf(target: ResolvedTarget): RequestContext {
   const clients = Object.fromEntries(Object.entries(target.roles).map(([role, credentials]) => [role, credentials.clientId]));
-  return { fixtures: target.fixtures, clients, customDomainHeader: target.customDomainHeader, origin: new URL(target.baseUrl).origin };
+  const keyClient = target.tokenAlternatives.keyClient?.clientId;
+  return {
+    fixtures: target.fixtures,
+    clients,
+    customDomainHeader: target.customDomainHeader,
+    origin: new URL(target.baseUrl).origin,
+    ...(keyClient ? { keyClient } : {}),
+  };
 }
 
 /** What the token endpoint's requests are built from: the global role's client, and the non-global one's where configured. */
@@ -27,6 +34,7 @@ export function tokenContextOf(target: ResolvedTarget): TokenRequestContext {
     audience: target.audience,
     ...(other ? { otherClient: { clientId: other.clientId, clientSecret: other.clientSecret } } : {}),
     ...(target.ungrantedAudience ? { ungrantedAudience: target.ungrantedAudience } : {}),
+    ...(target.tokenAlternatives.keyClient ? { keyOnlyClient: target.tokenAlternatives.keyClient.clientId } : {}),
   };
 }
 
@@ -73,6 +81,9 @@ async function edited(token: string, edit: TokenEdit, source: TokenSource): Prom
         break;
       case 'hs256-public-key':
         out = await source.forge.hs256WithPublicKey(out);
+        break;
+      case 'client-key':
+        out = await source.forge.signedWithClientKey(out);
         break;
     }
   }

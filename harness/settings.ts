@@ -32,6 +32,12 @@ export interface TokenAlternatives {
   otherAudience?: ForeignClient;
   /** A client of a second tenant: the wrong issuer and a key this tenant does not publish. */
   otherTenant?: ForeignClient;
+  /**
+   * A client of this tenant that authenticates with a key (private_key_jwt) and has no secret: its
+   * id, and its private key (a JWK, as JSON) to sign a token with a key the tenant knows, though not
+   * as one of its own signing keys.
+   */
+  keyClient?: { clientId: string; privateKeyJwk: string };
 }
 
 /** What the target file says of the target's rate limit, when the user knows it (published figures). */

@@ -7,18 +7,19 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parse, stringify } from 'yaml';
+import { stringify } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMockServer, type MockServer } from '../../mock/index.ts';
 import { clauses } from '../../specs/index.ts';
 import { renderHtml } from '../reporters/html.ts';
+import { mockTargetDescription } from '../embedded.ts';
 import { ticks } from '../reporters/html-plot.ts';
 import { summarize, type RunResult, type TestOutcome } from '../reporters/results.ts';
 import { renderSummary } from '../reporters/summary.ts';
 import { writeReports } from '../reporters/write.ts';
 import { CHROMIUM_MISSING, chromiumInstalled, openInChromium } from './support/chromium.ts';
 import { everyClause, failing, info, outcome } from './support/made-up-results.ts';
-import { resultsOf, root, run, type Finished } from './support/programs.ts';
+import { resultsOf, run, type Finished } from './support/programs.ts';
 
 const work = mkdtempSync(join(tmpdir(), 'html-report-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -259,7 +260,7 @@ describe('report.html in headless Chromium', () => {
         report: () => {},
       });
       const target = {
-        ...parse(readFileSync(join(root, 'targets', 'mock.yaml'), 'utf8')),
+        ...mockTargetDescription(),
         base_url: `${mock.url}/api/v2`,
         auth_url: mock.url,
         signing_key_file: keyFile,

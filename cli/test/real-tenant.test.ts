@@ -11,11 +11,12 @@ import { join } from 'node:path';
 import { SignJWT, importPKCS8 } from 'jose';
 import { parse, stringify } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mockTargetDescription } from '../embedded.ts';
 import { resultsOf, root, run, startMockProgram, writeTargetFile, type Finished, type Started } from './support/programs.ts';
 
 const work = mkdtempSync(join(tmpdir(), 'real-tenant-e2e-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
-const mockTarget = parse(readFileSync(join(root, 'targets', 'mock.yaml'), 'utf8')) as Record<string, any>;
+const mockTarget = mockTargetDescription() as Record<string, any>;
 
 /** A target file that does not declare a test double: the suite treats it as someone's tenant. */
 function tenantFile(url: string, name: string, change?: (t: Record<string, any>) => void): { path: string; env: Record<string, string> } {

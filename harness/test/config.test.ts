@@ -1,6 +1,7 @@
 import { mkdtempSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { SignJWT, exportPKCS8, generateKeyPair } from 'jose';
 import { parse, stringify } from 'yaml';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -12,6 +13,9 @@ const dir = mkdtempSync(join(tmpdir(), 'target-config-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const mockTarget = parse(readFileSync(new URL('../../targets/mock.yaml', import.meta.url), 'utf8')) as Record<string, unknown>;
 delete mockTarget.signing_key_file;
+// Its file paths are relative to targets/; the copies below are written elsewhere.
+const keyClient = (mockTarget.token_alternatives as { key_client: { private_key_file: string } }).key_client;
+keyClient.private_key_file = fileURLToPath(new URL(`../../targets/${keyClient.private_key_file}`, import.meta.url));
 
 function write(name: string, content: unknown): string {
   const path = join(dir, name);
@@ -230,6 +234,20 @@ describe('loadTargetFile', () => {
         clientSecret: 'other-secret',
       },
     });
+  });
+
+  it('reads a key client: its id, and its private key relative to the target file', async () => {
+    const target = await loadTargetFile(write('key-client.yaml', mockTarget), { env: {} });
+    expect(target.tokenAlternatives.keyClient?.clientId).toBe('Vb9OPzJfVH0Qk2PNICTevrvHY4xHAxd5');
+    expect(JSON.parse(target.tokenAlternatives.keyClient!.privateKeyJwk)).toMatchObject({ kty: 'RSA', d: expect.any(String) });
+    const wrong = write(
+      'key-client-wrong.yaml',
+      variant((t) => {
+        t.token_alternatives.key_client.private_key_file = 'no-key.txt';
+      }),
+    );
+    writeFileSync(join(dir, 'no-key.txt'), 'not a key');
+    expect(await configError(wrong)).toMatch(/token_alternatives\.key_client\.private_key_file .*no-key\.txt holds no private RSA key/);
   });
 
   it('refuses a captured token that has not expired, or is no JWT', async () => {

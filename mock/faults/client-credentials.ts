@@ -2,6 +2,7 @@
 // rule 3), compared leniently: a secret matched by prefix, by the stored secret's length or
 // ignoring case, an audience normalised, or matched by its start or its end. Each rewrites the near miss into
 // the right value before the endpoint sees it, as the lenient comparison would have matched it.
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { FaultHooks } from '../app.ts';
 import type { Components } from '../components.ts';
 import type { Exchange } from '../exchange.ts';
@@ -10,6 +11,7 @@ import { faultFamily } from './fault.ts';
 import { captureAll } from './support/captured.ts';
 import { endsWithItsHost, sameIgnoringCase, sameWithoutTrailingSlash } from './support/near-misses.ts';
 import { editRequests } from './support/route-edits.ts';
+import { editStore } from './support/store-view.ts';
 
 type Parameters = Record<string, unknown>;
 
@@ -55,6 +57,26 @@ function secretMatching(matches: (sent: string, stored: string) => boolean) {
       const stored = typeof parameters.client_id === 'string' ? store.client(parameters.client_id)?.secret : undefined;
       return stored !== undefined && matches(sent, stored) ? stored : undefined;
     });
+}
+
+/**
+ * Clients read from a table where a client that authenticates with a key has its secret column
+ * unset, and a secret check that passes when the column is unset: such a client's id gets a token
+ * with any secret at all.
+ */
+function keylessClientsTakeAnySecret(app: FaultHooks): void {
+  const sent = new AsyncLocalStorage<string | undefined>();
+  app.wrapRoute('token', (next) => (exchange) => {
+    const secret = parametersOf(exchange)?.client_secret;
+    return sent.run(typeof secret === 'string' ? secret : undefined, () => next(exchange));
+  });
+  editStore(app, (store) => ({
+    client(clientId: string) {
+      const client = store.client(clientId);
+      const secret = sent.getStore();
+      return client && client.secret === undefined && secret !== undefined ? { ...client, secret } : client;
+    },
+  }));
 }
 
 /** The management audience where `matches(sent, audience)`. */
@@ -123,6 +145,12 @@ export const clientCredentialFaults = faultFamily([
     clause: 'token.endpoint.wrong-secret',
     bug: "Secrets compared over the stored secret's length only (a fixed-size buffer): a secret with characters added after the right one gets a token.",
     install: secretMatching((sent, stored) => sent.startsWith(stored)),
+  },
+  {
+    id: 'token-secret-unchecked-for-keyless-client',
+    clause: 'token.endpoint.wrong-secret',
+    bug: 'A secret check skipped where the client has no secret stored: the id of a client that authenticates with a key (private_key_jwt), sent with any client_secret, gets a token.',
+    install: keylessClientsTakeAnySecret,
   },
   {
     id: 'token-secret-case-insensitive',

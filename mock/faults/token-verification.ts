@@ -8,6 +8,7 @@ import type { SigningKeys } from '../auth/keys.ts';
 import { observed } from '../../specs/index.ts';
 import { bearerToken, decodeJws, jsonObjectOf } from '../auth/bearer.ts';
 import { faultFamily } from './fault.ts';
+import { capture } from './support/captured.ts';
 import { alsoAccept, forgiveClaim } from './support/verifier-edits.ts';
 
 const HS256 = 'HS256';
@@ -143,6 +144,26 @@ export const tokenVerificationFaults = faultFamily([
           return undefined;
         }
       }),
+  },
+  {
+    id: 'accepts-client-assertion-keys',
+    clause: 'redeliver.errors.401.signature',
+    bug: "A verifier given the tenant's whole key table, the keys clients registered for private_key_jwt included: a token the tenant's key does not verify is tried with each client's key, so one signed with a client's private key is accepted by every operation.",
+    install(app) {
+      const store = capture(app, 'store');
+      alsoAccept(app, async (token) => {
+        for (const client of store().clients()) {
+          if (!client.publicKey) continue;
+          try {
+            const { payload } = await compactVerify(token, client.publicKey, { algorithms: [observed.tokens.alg] });
+            return jsonObjectOf(Buffer.from(payload).toString('base64url'));
+          } catch {
+            // not this client's key
+          }
+        }
+        return undefined;
+      });
+    },
   },
   {
     id: 'accepts-unknown-kid',

@@ -29,7 +29,9 @@ export type Forgery =
   | 'embedded-x5c'
   | 'jku-foreign'
   | 'unknown-kid'
-  | 'hs256-public-key';
+  | 'hs256-public-key'
+  /** Signed with the private key of a client of the tenant (token_alternatives.key_client), the tenant's kid kept. */
+  | 'client-key';
 
 /**
  * A change to the valid token. `resign` needs the target's signing key (only a test double gives

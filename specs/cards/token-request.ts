@@ -28,6 +28,8 @@ export interface TokenRequestContext {
   otherClient?: { clientId: string; clientSecret: string };
   /** Another API of the tenant that the client holds no grant for, where the target names one. */
   ungrantedAudience?: string;
+  /** The id of a client of the tenant that authenticates with a key (private_key_jwt) and has no secret, where the target names one. */
+  keyOnlyClient?: string;
 }
 
 export function validTokenRequest(context: TokenRequestContext): TokenRequestTemplate {

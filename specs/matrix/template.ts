@@ -19,6 +19,8 @@ export interface RequestContext {
   customDomainHeader: string;
   /** The origin the interface is reached at (its base URL's), where the target says; "https://<host>". */
   origin?: string;
+  /** The id of a client that authenticates with a key (private_key_jwt), where the target offers one with its private key. */
+  keyClient?: string;
 }
 
 /** A made-up id of a shape; `n` picks another one of the same shape. */
@@ -46,6 +48,7 @@ export const canonicalContext: RequestContext = {
   },
   clients: { global: madeUpId(ids.client), non_global: madeUpId(ids.client, 1) },
   customDomainHeader: 'tenant-custom-domain',
+  keyClient: madeUpId(ids.client, 2),
 };
 
 /** The value of a path parameter in the valid request: its fixture (the first of a list). */

@@ -3,7 +3,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parse, stringify } from 'yaml';
+import { stringify } from 'yaml';
+import { mockTargetDescription } from '../../embedded.ts';
 import type { RunResult } from '../../reporters/results.ts';
 
 export const root = fileURLToPath(new URL('../../..', import.meta.url));
@@ -105,7 +106,7 @@ export interface TargetFileOptions {
 
 /** targets/mock.yaml pointed at a mock at `url`, every client secret moved to an environment variable. */
 export function writeTargetFile(options: TargetFileOptions): { path: string; env: Record<string, string> } {
-  const description = parse(readFileSync(join(root, 'targets', 'mock.yaml'), 'utf8')) as Record<string, any>;
+  const description = mockTargetDescription() as Record<string, any>;
   delete description.signing_key_file;
   if (options.asTenant) delete description.test_double;
   else if (options.keyFile) description.signing_key_file = options.keyFile;

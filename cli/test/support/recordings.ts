@@ -2,9 +2,8 @@
 // SDK (auth0 7.1.0, as mock/test/sdk.test.ts runs it) and the conformance suite, each talking to
 // the mock through the recording proxy (traffic/recording-proxy.ts), on loopback only.
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parse } from 'yaml';
+import { mockTargetDescription } from '../../embedded.ts';
 import { createMockServer } from '../../../mock/index.ts';
 import { loadTlsCredentials } from '../../../mock/tls/credentials.ts';
 import { startRecordingProxy } from '../../../traffic/recording-proxy.ts';
@@ -15,7 +14,7 @@ interface TargetDescription {
   fixtures: Record<string, string> & { vault_connections: string[] };
 }
 
-const description = () => parse(readFileSync(join(root, 'targets', 'mock.yaml'), 'utf8')) as TargetDescription;
+const description = () => mockTargetDescription() as unknown as TargetDescription;
 
 /** The SDK's scenarios (mock/test/support/sdk-client.ts) through two HTTPS recording proxies: one before a mock, one before a mock of two requests a second. */
 export async function recordSdk(dir: string): Promise<{ files: string[]; finished: Finished }> {

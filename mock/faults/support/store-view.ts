@@ -3,7 +3,7 @@
 import type { FaultHooks } from '../../app.ts';
 import type { Store } from '../../store.ts';
 
-type Lookups = Partial<Pick<Store, 'stream' | 'event' | 'profile' | 'connectionNameTaken' | 'vaultConnection'>>;
+type Lookups = Partial<Pick<Store, 'stream' | 'event' | 'profile' | 'connectionNameTaken' | 'vaultConnection' | 'client'>>;
 
 export function editStore(app: FaultHooks, lookups: (store: Store) => Lookups): void {
   app.override('store', (store) => {

@@ -319,6 +319,23 @@ function signatureVariants(card: OperationCard): Made[] {
     forged('embedded-x5c', 'made with a foreign key whose certificate the token carries in its own header (x5c)', 'embedded-x5c'),
     forged('jku', "made with a foreign key whose JWKS the token's header names (jku, served by the suite on loopback)", 'jku-foreign'),
     {
+      // A key the tenant knows, but as a client's credential (private_key_jwt), not as one of its
+      // signing keys: a verifier that tries every key it holds takes it.
+      ...forged(
+        'client-key',
+        "made with the key of a client of the tenant that authenticates with it (private_key_jwt), under the tenant's kid",
+        'client-key',
+      ),
+      needs: [
+        {
+          context: (c) =>
+            c.keyClient
+              ? undefined
+              : 'the target file names no token_alternatives.key_client (a client that authenticates with a key, and its private key)',
+        },
+      ],
+    },
+    {
       // A compact JWS is base64url without padding (RFC 7515 2, 7.1): the same bytes in the standard
       // alphabet with padding are no JWS, though a decoder that reads both alphabets takes them.
       operator: 'encoding',

@@ -213,6 +213,26 @@ const secretVariants = (): Made[] =>
         needs: [{ role: 'non_global' }],
         expect: { checks: refusedWith('token.endpoint.wrong-secret', 'invalid_client'), source: 'spec 5 rule 3' },
       },
+      {
+        // A client that authenticates with a key has no secret to match: a check that compares the
+        // secret only where the client has one lets any secret through for it.
+        operator: 'other-owner',
+        key: 'for-a-key-only-client',
+        says: "this client's, beside the id of a client that authenticates with a key (private_key_jwt) and has no secret",
+        apply: (t, c) => (c.keyOnlyClient ? setField('client_id', () => c.keyOnlyClient)(t, c) : t),
+        needs: [
+          {
+            context: (c) =>
+              c.keyOnlyClient
+                ? undefined
+                : 'the target file names no token_alternatives.key_client (a client that authenticates with a key)',
+          },
+        ],
+        expect: {
+          checks: refusedWith('token.endpoint.wrong-secret', 'invalid_client'),
+          source: 'spec 5 rule 3: the client authenticates with its own credentials (RFC 6749 2.3)',
+        },
+      },
       listedInJson('client_secret', refusedWith('token.endpoint.wrong-secret'), 'spec 5 rule 3: the client authenticates by its secret'),
       inQuery('client_secret'),
     ],
