@@ -6,6 +6,7 @@ import { Agent, EnvHttpProxyAgent, errors as undiciErrors, request, type Dispatc
 import type { RequestBudget } from './budget.ts';
 import { HarnessError } from './errors.ts';
 import type { RateLimitPacer } from './pacer.ts';
+import { readRateLimitHeaders } from './rate-limit-headers.ts';
 
 export interface OutgoingRequest {
   method: string;
@@ -88,10 +89,22 @@ function dispatcherFor(options: HttpOptions): Dispatcher {
 }
 
 const DEFAULT_MAX_RESPONSE_BYTES = 1024 * 1024;
+/**
+ * The token endpoint has a rate limit of its own (observed: a bucket of 30, 30 a second), which the
+ * management interface's pacer does not see. Where its last answer said this few were left, the
+ * next token request waits for its Reset, at most TOKEN_ENDPOINT_MOST_WAIT_MS: a burst of token
+ * requests (the token endpoint's matrix rows) is not answered 429, and so not retried, a request
+ * the plan does not count.
+ */
+const TOKEN_ENDPOINT_FLOOR = 1;
+const TOKEN_ENDPOINT_MOST_WAIT_MS = 3_000;
+const RESET_MARGIN_MS = 50;
 
 export class TargetHttp {
   readonly #options: HttpOptions;
   readonly #agent: Dispatcher;
+  /** What the token endpoint's last answer said of its own bucket. */
+  #tokenEndpoint: { remaining?: number; resetMs?: number } = {};
 
   constructor(options: HttpOptions) {
     this.#options = options;
@@ -104,17 +117,34 @@ export class TargetHttp {
     const paced = outgoing.rateLimited === true && options.pace !== false;
     const what = `${outgoing.method} ${pathOf(outgoing.url)}`;
     let attempts = 0;
+    const tokenEndpoint = outgoing.label === 'token' && options.pace !== false;
     for (;;) {
       attempts += 1;
       if (paced) await pacer.beforeSend(what);
       else if (outgoing.rateLimited) pacer.sentUnpaced();
+      if (tokenEndpoint) await this.#beforeTokenRequest();
       const exchange = await this.#sendOnce(outgoing, attempts > 1);
+      if (tokenEndpoint) this.#observeTokenEndpoint(exchange.headers);
       this.#options.onAnswer?.(withParsedBody({ ...exchange, attempts }));
       if (outgoing.rateLimited) pacer.observe(exchange.headers, { status: exchange.status, planned429: !paced });
       const retry = exchange.status === 429 && options.retryRateLimited !== false && attempts <= pacer.retries;
       if (!retry) return withParsedBody({ ...exchange, attempts });
       await pacer.beforeRetry(what);
     }
+  }
+
+  /** Waits for the token endpoint's Reset where its last answer left it (nearly) empty. */
+  async #beforeTokenRequest(): Promise<void> {
+    const { remaining, resetMs } = this.#tokenEndpoint;
+    if (remaining === undefined || resetMs === undefined || remaining > TOKEN_ENDPOINT_FLOOR) return;
+    const waitMs = Math.min(resetMs + RESET_MARGIN_MS - Date.now(), TOKEN_ENDPOINT_MOST_WAIT_MS, this.#options.deadline - Date.now());
+    this.#tokenEndpoint = {};
+    if (waitMs > 0) await new Promise((resolve) => setTimeout(resolve, waitMs));
+  }
+
+  #observeTokenEndpoint(headers: Record<string, string>): void {
+    const { remaining, reset } = readRateLimitHeaders(headers);
+    this.#tokenEndpoint = { ...(remaining !== undefined ? { remaining } : {}), ...(reset !== undefined ? { resetMs: reset * 1000 } : {}) };
   }
 
   async close(): Promise<void> {

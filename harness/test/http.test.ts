@@ -253,3 +253,56 @@ describe('TargetHttp behind an HTTP proxy', () => {
     await direct.close();
   });
 });
+
+describe("TargetHttp and the token endpoint's own rate limit", () => {
+  /** A token endpoint with a bucket of `size`, refilled `perSecond`, that says so in its X-RateLimit headers and answers 429 when empty. */
+  async function tokenEndpoint(size: number, perSecond: number): Promise<{ url: string; statuses: number[] }> {
+    let tokens = size;
+    let at = Date.now();
+    const statuses: number[] = [];
+    const url = await listen(
+      createHttpServer((_, res) => {
+        const now = Date.now();
+        tokens = Math.min(size, tokens + ((now - at) / 1000) * perSecond);
+        at = now;
+        const allowed = tokens >= 1;
+        if (allowed) tokens -= 1;
+        const reset = Math.ceil((now + ((1 - (tokens % 1)) / perSecond) * 1000) / 1000);
+        res.setHeader('x-ratelimit-limit', String(size));
+        res.setHeader('x-ratelimit-remaining', String(Math.floor(tokens)));
+        res.setHeader('x-ratelimit-reset', String(reset));
+        statuses.push(allowed ? 200 : 429);
+        res.statusCode = allowed ? 200 : 429;
+        res.end('{}');
+      }),
+    );
+    return { url, statuses };
+  }
+
+  const burst = (http: TargetHttp, url: string, label: string, count: number) =>
+    (async () => {
+      const attempts: number[] = [];
+      for (let i = 0; i < count; i += 1) {
+        attempts.push((await http.send({ method: 'POST', url: `${url}/oauth/token`, headers: {}, label })).attempts);
+      }
+      return attempts;
+    })();
+
+  it('waits for its Reset before the bucket is empty, so a burst of token requests meets no 429 and sends no retry', async () => {
+    const endpoint = await tokenEndpoint(3, 4);
+    const { http, budget } = client({ max: 20 });
+    const attempts = await burst(http, endpoint.url, 'token', 7);
+    expect(attempts).toEqual([1, 1, 1, 1, 1, 1, 1]);
+    expect(endpoint.statuses).toEqual([200, 200, 200, 200, 200, 200, 200]);
+    expect(budget.used).toBe(7);
+    await http.close();
+  });
+
+  it('leaves requests that are not token requests to the pacer of the management interface (a control: the same burst meets the 429)', async () => {
+    const endpoint = await tokenEndpoint(3, 4);
+    const { http } = client({ max: 20 });
+    await burst(http, endpoint.url, 'other', 7);
+    expect(endpoint.statuses).toContain(429);
+    await http.close();
+  });
+});
