@@ -1,6 +1,6 @@
 // The faults of each operation's answer and path limits, made from its card (specs/cards/) and the
-// registry's limits: its success with another 2xx status, or written as text, each field of its body written as null, one record answered for every id it echoes, and
-// each path id cut to the width its limit names. operation-answers.ts lists them for every card; a
+// registry's limits: its success with another 2xx status, or written as text, each field of its body written as null, one record answered for every id it echoes,
+// an unknown id answered as the last one found, and each path id cut to the width its limit names. operation-answers.ts lists them for every card; a
 // card added to the project gets them at once, like its scope faults (scope-faults.ts).
 import type { OperationCard } from '../../../specs/cards/card.ts';
 import { fixtureTable } from '../../../specs/cards/fixtures.ts';
@@ -59,6 +59,27 @@ export function answerFaultsOf(card: OperationCard): FaultRow[] {
         editSuccessReplies(app, card.key, (reply) => {
           first ??= reply.body;
           return { ...reply, body: first };
+        });
+      },
+    });
+  }
+  // An unknown id answered as found: what the path names is looked up, and a miss falls back to
+  // what the last success found (a variable outside the request).
+  const NOT_FOUND = 404;
+  for (const [name, param] of Object.entries(card.params)) {
+    const refused = param.unknown[0];
+    if (!refused) continue;
+    rows.push({
+      id: `${card.faultPrefix}-unknown-${param.names}-answered-as-last-found`,
+      clause: refused.clause,
+      bug: `A lookup that falls back to the ${param.names} the last success found, kept in a variable outside the request: after the first success, ${card.name} of an unknown ${param.names} id answers as for that one instead of 404.`,
+      install(app) {
+        let last: string | undefined;
+        app.wrapRoute(card.key, (next) => async (exchange) => {
+          const reply = await next(exchange);
+          if (reply.status >= OK && reply.status < 300) last = exchange.params[name];
+          if (reply.status !== NOT_FOUND || last === undefined || last === exchange.params[name]) return reply;
+          return next({ ...exchange, params: { ...exchange.params, [name]: last } });
         });
       },
     });
