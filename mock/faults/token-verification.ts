@@ -9,7 +9,8 @@ import { observed } from '../../specs/index.ts';
 import { bearerToken, decodeJws, jsonObjectOf } from '../auth/bearer.ts';
 import { faultFamily } from './fault.ts';
 import { capture } from './support/captured.ts';
-import { alsoAccept, forgiveClaim } from './support/verifier-edits.ts';
+import { alsoAccept, editVerifier, forgiveClaim } from './support/verifier-edits.ts';
+import type { Verification } from '../auth/verifier.ts';
 
 const HS256 = 'HS256';
 
@@ -164,6 +165,25 @@ export const tokenVerificationFaults = faultFamily([
         return undefined;
       });
     },
+  },
+  {
+    id: 'verifications-kept-past-expiry',
+    clause: 'auth.token.claims',
+    bug: 'A verifier that remembers each Authorization value it verified (a cache in front of the signature check, keyed by the value, never looking at exp again): a token accepted once stays accepted by every operation after its exp and tolerance have passed; an expired token never seen before is still refused.',
+    install: (app) =>
+      editVerifier(app, (verifier) => {
+        const verified = new Map<string, Verification>();
+        return {
+          ...verifier,
+          async verify(authorization, host) {
+            const known = authorization === undefined ? undefined : verified.get(authorization);
+            if (known) return known;
+            const verification = await verifier.verify(authorization, host);
+            if (verification.ok && authorization !== undefined && verified.size < 10_000) verified.set(authorization, verification);
+            return verification;
+          },
+        };
+      }),
   },
   {
     id: 'accepts-unknown-kid',
