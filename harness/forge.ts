@@ -3,6 +3,7 @@
 // header, alg none, HS256 keyed with the target's published public key). Those that need the target's own signing key (expired,
 // wrong audience, wrong issuer, any other claim change) exist only when the suite holds that key.
 import {
+  calculateJwkThumbprint,
   SignJWT,
   decodeJwt,
   decodeProtectedHeader,
@@ -190,20 +191,24 @@ export class TokenForge {
     return sign(claims, (await foreignKeys()).privateKey, { alg: 'RS256', kid, jku: await foreignJwksUrl(kid) });
   }
 
-  /** Same claims, a foreign key, and a kid the target does not publish. */
   /**
-   * Same claims and kid, signed with the private key of a client of the target that authenticates
-   * with it (token_alternatives.key_client): a key the tenant holds, for client assertions only.
+   * Same claims, signed with the private key of a client of the target that authenticates with it
+   * (token_alternatives.key_client): a key the tenant holds, for client assertions only. Under the
+   * token's kid (the tenant's), the key's own (its RFC 7638 thumbprint), or none.
    */
-  async signedWithClientKey(token: string): Promise<string> {
+  async signedWithClientKey(token: string, kid: 'tenant' | 'own' | 'none'): Promise<string> {
     const keyClient = this.#target.tokenAlternatives.keyClient;
     if (!keyClient)
       throw new Error('suite bug: a token signed with a client key was asked of a target without token_alternatives.key_client');
     const { header, claims } = decoded(token);
-    const key = await importJWK({ ...(JSON.parse(keyClient.privateKeyJwk) as JWK), alg: 'RS256' }, 'RS256');
-    return sign(claims, key, { alg: 'RS256', ...(header.kid ? { kid: header.kid } : {}) });
+    const jwk = JSON.parse(keyClient.privateKeyJwk) as JWK;
+    const key = await importJWK({ ...jwk, alg: 'RS256' }, 'RS256');
+    const own = async () => calculateJwkThumbprint({ kty: jwk.kty!, n: jwk.n!, e: jwk.e! }, 'sha256');
+    const chosen = kid === 'tenant' ? header.kid : kid === 'own' ? await own() : undefined;
+    return sign(claims, key, { alg: 'RS256', ...(chosen ? { kid: chosen } : {}) });
   }
 
+  /** Same claims, a foreign key, and a kid the target does not publish. */
   async withUnknownKid(token: string): Promise<string> {
     return sign(decoded(token).claims, (await foreignKeys()).privateKey, { alg: 'RS256', kid: 'not-a-published-key-id' });
   }

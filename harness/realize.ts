@@ -83,7 +83,13 @@ async function edited(token: string, edit: TokenEdit, source: TokenSource): Prom
         out = await source.forge.hs256WithPublicKey(out);
         break;
       case 'client-key':
-        out = await source.forge.signedWithClientKey(out);
+        out = await source.forge.signedWithClientKey(out, 'tenant');
+        break;
+      case 'client-key-own-kid':
+        out = await source.forge.signedWithClientKey(out, 'own');
+        break;
+      case 'client-key-no-kid':
+        out = await source.forge.signedWithClientKey(out, 'none');
         break;
     }
   }

@@ -30,8 +30,10 @@ export type Forgery =
   | 'jku-foreign'
   | 'unknown-kid'
   | 'hs256-public-key'
-  /** Signed with the private key of a client of the tenant (token_alternatives.key_client), the tenant's kid kept. */
-  | 'client-key';
+  /** Signed with the private key of a client of the tenant (token_alternatives.key_client): under the tenant's kid, the key's own (its RFC 7638 thumbprint), or none. */
+  | 'client-key'
+  | 'client-key-own-kid'
+  | 'client-key-no-kid';
 
 /**
  * A change to the valid token. `resign` needs the target's signing key (only a test double gives

@@ -12,6 +12,7 @@ import { otherActionOf } from '../../cards/index.ts';
 import { allowedByScope, forbidden, refusedByObservedRule, status, unauthenticated, accepted, refused, observedError } from '../checks.ts';
 import type { Element } from '../elements.ts';
 import type { Expectation, Variant } from '../row.ts';
+import type { RequestContext } from '../template.ts';
 import { swapCase, urlNearMisses } from '../values.ts';
 
 /** Two minutes: four times the clock skew the mock allows, within the five minutes some libraries allow. */
@@ -318,23 +319,27 @@ function signatureVariants(card: OperationCard): Made[] {
     forged('embedded-jwk', 'made with a foreign key the token carries in its own header (jwk)', 'embedded-jwk'),
     forged('embedded-x5c', 'made with a foreign key whose certificate the token carries in its own header (x5c)', 'embedded-x5c'),
     forged('jku', "made with a foreign key whose JWKS the token's header names (jku, served by the suite on loopback)", 'jku-foreign'),
-    {
-      // A key the tenant knows, but as a client's credential (private_key_jwt), not as one of its
-      // signing keys: a verifier that tries every key it holds takes it.
-      ...forged(
-        'client-key',
-        "made with the key of a client of the tenant that authenticates with it (private_key_jwt), under the tenant's kid",
-        'client-key',
-      ),
+    // A key the tenant knows, but as a client's credential (private_key_jwt), not as one of its
+    // signing keys: a verifier that tries every key it holds takes it under the tenant's kid, one
+    // whose key table holds clients' keys by their own kid takes it under that, and one that tries
+    // every key when the token names none takes it without a kid.
+    ...(
+      [
+        ['client-key', "under the tenant's kid"],
+        ['client-key-own-kid', 'under its own kid (its RFC 7638 thumbprint)'],
+        ['client-key-no-kid', 'with no kid'],
+      ] as const
+    ).map(([forge, under]) => ({
+      ...forged(forge, `made with the key of a client of the tenant that authenticates with it (private_key_jwt), ${under}`, forge),
       needs: [
         {
-          context: (c) =>
+          context: (c: RequestContext) =>
             c.keyClient
               ? undefined
               : 'the target file names no token_alternatives.key_client (a client that authenticates with a key, and its private key)',
         },
       ],
-    },
+    })),
     {
       // A compact JWS is base64url without padding (RFC 7515 2, 7.1): the same bytes in the standard
       // alphabet with padding are no JWS, though a decoder that reads both alphabets takes them.
