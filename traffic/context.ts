@@ -1,14 +1,15 @@
 // What one recording file says of the tenant as a whole, gathered before any of its exchanges is
 // judged (each file is judged on its own: two files may be two targets): whose
 // tokens these are (the identities, issuer and audience, of each origin the recording talked to),
-// which tokens its token endpoint issued, which clients its redelivery refused as not global and
-// which it accepted. What the user knows and the recording cannot show (which clients are global)
+// which tokens its token endpoint issued, which clients the operations with the global-client rule
+// refused as not global and which they accepted. What the user knows and the recording cannot show (which clients are global)
 // comes in as hints.
 import { audiencePath, errorFact } from '../specs/index.ts';
 import type { DecodedToken } from '../harness/exchange-record.ts';
 import { bodyFields } from '../harness/exchange-record.ts';
 import type { Endpoint } from './endpoints.ts';
 import type { Recorded } from './recording.ts';
+import { operationRules } from './rules.ts';
 
 export interface JudgeHints {
   /** The tenant's management audiences (https://<host>/api/v2/), besides each origin's own and what its token endpoint issued. */
@@ -31,8 +32,11 @@ export interface RecordingContext {
   identitiesOf(origin: string): Identity[];
   /** The position of the token endpoint's answer that issued this very token (by its digest), if one did. */
   issuedAt(token: DecodedToken): number | undefined;
-  /** Redelivery's verdict on a client elsewhere in the recording: positions it was refused as not global, and accepted. */
-  redelivery(client: string): { refusedAsNotGlobal: number[]; accepted: number[] };
+  /**
+   * The verdicts on a client elsewhere in the recording, of the operations with the global-client
+   * rule (their cards' globalClient): positions it was refused as not global, and accepted.
+   */
+  globalRule(client: string): { refusedAsNotGlobal: number[]; accepted: number[] };
 }
 
 export const NOT_GLOBAL_MESSAGE = errorFact('client_not_global').message!;
@@ -63,7 +67,7 @@ export function recordingContext<T extends Recorded & { endpoint: Endpoint }>(
 ): RecordingContext {
   const learned = new Map<string, Identity[]>();
   const issued = new Map<string, number>();
-  const redeliveries = new Map<string, { refusedAsNotGlobal: number[]; accepted: number[] }>();
+  const verdicts = new Map<string, { refusedAsNotGlobal: number[]; accepted: number[] }>();
   for (const x of exchanges) {
     const { request, response, tokens } = x.exchange;
     const origin = originOf(request.url);
@@ -76,13 +80,13 @@ export function recordingContext<T extends Recorded & { endpoint: Endpoint }>(
         learned.set(origin, [...(learned.get(origin) ?? []), { issuer: iss, audience: aud }]);
       }
     }
-    if (x.endpoint.kind === 'operation' && x.endpoint.operation === 'redeliver' && tokens?.sent) {
+    if (x.endpoint.kind === 'operation' && operationRules[x.endpoint.operation].globalClient && tokens?.sent) {
       const client = clientOf(tokens.sent);
       if (!client) continue;
-      const seen = redeliveries.get(client) ?? { refusedAsNotGlobal: [], accepted: [] };
+      const seen = verdicts.get(client) ?? { refusedAsNotGlobal: [], accepted: [] };
       if (response.status >= 200 && response.status < 300) seen.accepted.push(x.position);
       if (response.status === 401 && messageOf(x) === NOT_GLOBAL_MESSAGE) seen.refusedAsNotGlobal.push(x.position);
-      redeliveries.set(client, seen);
+      verdicts.set(client, seen);
     }
   }
   const given = (hints.audiences ?? []).flatMap((audience) => identityOfAudience(audience) ?? []);
@@ -90,6 +94,6 @@ export function recordingContext<T extends Recorded & { endpoint: Endpoint }>(
     hints,
     identitiesOf: (origin) => [identityOfAudience(`${origin}${audiencePath}`)!, ...given, ...(learned.get(origin) ?? [])],
     issuedAt: (token) => (token.digest === undefined ? undefined : issued.get(token.digest)),
-    redelivery: (client) => redeliveries.get(client) ?? { refusedAsNotGlobal: [], accepted: [] },
+    globalRule: (client) => verdicts.get(client) ?? { refusedAsNotGlobal: [], accepted: [] },
   };
 }

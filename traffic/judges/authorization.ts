@@ -60,7 +60,7 @@ export function globalClientJudgments(x: Classified, rules: OperationRules, cont
   const client = clientOf(credential.token);
   if (!client) return [];
   const { rule, refusal } = rules.globalClient;
-  const seen = context.redelivery(client);
+  const seen = context.globalRule(client);
   const refusedElsewhere = seen.refusedAsNotGlobal.filter((p) => p !== x.position);
   const acceptedElsewhere = seen.accepted.filter((p) => p !== x.position);
   const saidGlobal = context.hints.globalClients?.includes(client) === true;

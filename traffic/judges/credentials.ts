@@ -58,5 +58,5 @@ export function messageOf(x: { json: unknown }): string | undefined {
 
 function knownGlobal(token: Parameters<typeof clientOf>[0], context: RecordingContext): boolean {
   const client = clientOf(token);
-  return client !== undefined && (context.hints.globalClients?.includes(client) === true || context.redelivery(client).accepted.length > 0);
+  return client !== undefined && (context.hints.globalClients?.includes(client) === true || context.globalRule(client).accepted.length > 0);
 }
