@@ -11,14 +11,14 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createLocalJWKSet, decodeJwt, exportJWK, generateKeyPair, jwtVerify, type CryptoKey, type JWTPayload } from 'jose';
-import { afterAll, describe, expect, it } from 'vitest';
-import { clause } from '../../specs/index.ts';
-import { faultIds } from '../faults/catalogue.ts';
+import { afterAll } from 'vitest';
 import { heldOutFaults } from '../faults/held-out/catalogue.ts';
 import { heldOutRound2Faults } from '../faults/held-out/round-2/catalogue.ts';
+import { heldOutRound4Faults } from '../faults/held-out/round-4/catalogue.ts';
+import { heldOutRound3Faults } from '../faults/held-out/round-3/catalogue.ts';
 import { ManualClock, type MockServer, type MockServerOptions } from '../index.ts';
+import { heldOutRoundTests, type Probe } from './support/held-out-round.ts';
 import { call, tokenFor, tokenRequest, type Answer } from './support/http.ts';
-import { mockForTest } from './support/mock.ts';
 
 const keyDir = mkdtempSync(join(tmpdir(), 'held-out-faults-round-2-'));
 afterAll(() => rmSync(keyDir, { recursive: true, force: true }));
@@ -120,16 +120,6 @@ async function servingJwks<T>(jwks: unknown, use: (url: string) => Promise<T>): 
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
   }
-}
-
-interface Probe {
-  id: string;
-  /** What the probe sees, comparable with toEqual. */
-  probe: (mock: MockServer) => Promise<unknown>;
-  conformant: unknown;
-  faulted: unknown;
-  /** Options of each of the two mocks; a function where each needs its own (a clock). */
-  options?: MockServerOptions | (() => MockServerOptions);
 }
 
 const probes: Probe[] = [
@@ -688,45 +678,12 @@ const probes: Probe[] = [
   },
 ];
 
-describe('the second held-out round', () => {
-  const round2 = heldOutRound2Faults.map((f) => f.id);
-
-  it('has unique ids, each starting with ho2-', () => {
-    expect(new Set(round2).size).toBe(round2.length);
-    expect(round2.filter((id) => !id.startsWith('ho2-'))).toEqual([]);
-  });
-
-  it('shares no id with the gate catalogue or the first round', () => {
-    const taken = new Set([...faultIds, ...heldOutFaults.map((f) => f.id)]);
-    expect(round2.filter((id) => taken.has(id))).toEqual([]);
-  });
-
-  it('cites testable clauses of the registry at their own level', () => {
-    const wrong = heldOutRound2Faults.filter((f) => !clause(f.clause).testable || clause(f.clause).level !== f.level).map((f) => f.id);
-    expect(wrong).toEqual([]);
-  });
-
-  it('has about fifty faults, at least thirty of them contract-level', () => {
-    expect(heldOutRound2Faults.length).toBeGreaterThanOrEqual(45);
-    expect(heldOutRound2Faults.filter((f) => f.level === 'contract').length).toBeGreaterThanOrEqual(30);
-  });
-
-  it('has a probe for every fault, and none for a fault it does not have', () => {
-    expect(probes.map((p) => p.id).sort()).toEqual([...round2].sort());
-  });
-
-  it('expects every probe to see the fault (a probe whose two answers agree would prove nothing)', () => {
-    expect(probes.filter((p) => JSON.stringify(p.conformant) === JSON.stringify(p.faulted)).map((p) => p.id)).toEqual([]);
-  });
-});
-
-describe('each fault of the second round changes the answer to its near miss', () => {
-  it.each(probes)('$id', async ({ id, probe, conformant, faulted, options = {} }) => {
-    const fault = heldOutRound2Faults.find((f) => f.id === id)!;
-    const optionsOf = () => (typeof options === 'function' ? options() : options);
-    const plain = await mockForTest({ signingKey, ...optionsOf() });
-    const broken = await mockForTest({ signingKey, ...optionsOf(), customize: (hooks) => fault.install(hooks) });
-    expect(await probe(plain)).toEqual(conformant);
-    expect(await probe(broken)).toEqual(faulted);
-  });
+heldOutRoundTests({
+  name: 'the second held-out round',
+  prefix: 'ho2-',
+  faults: heldOutRound2Faults,
+  others: [heldOutFaults, heldOutRound3Faults, heldOutRound4Faults],
+  least: { faults: 45, contract: 30 },
+  probes,
+  signingKey,
 });

@@ -10,15 +10,15 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { decodeJwt, type CryptoKey, type JWTPayload } from 'jose';
-import { afterAll, describe, expect, it } from 'vitest';
-import { clause, observed } from '../../specs/index.ts';
-import { faultIds } from '../faults/catalogue.ts';
+import { afterAll } from 'vitest';
+import { observed } from '../../specs/index.ts';
 import { heldOutFaults } from '../faults/held-out/catalogue.ts';
 import { heldOutRound2Faults } from '../faults/held-out/round-2/catalogue.ts';
 import { heldOutRound3Faults } from '../faults/held-out/round-3/catalogue.ts';
+import { heldOutRound4Faults } from '../faults/held-out/round-4/catalogue.ts';
 import { ManualClock, type MockServer, type MockServerOptions } from '../index.ts';
+import { heldOutRoundTests, type Probe } from './support/held-out-round.ts';
 import { call, tokenFor, tokenRequest, type Answer } from './support/http.ts';
-import { mockForTest } from './support/mock.ts';
 
 const keyDir = mkdtempSync(join(tmpdir(), 'held-out-faults-round-3-'));
 afterAll(() => rmSync(keyDir, { recursive: true, force: true }));
@@ -112,16 +112,6 @@ const TINY_BUCKET: MockServerOptions = { rateLimit: { bucketSize: 2, refillPerSe
 /** A clock of its own for each mock, moved only by the probe. */
 const MANUAL_CLOCK = (): MockServerOptions => ({ clock: new ManualClock() });
 const advance = (mock: MockServer, ms: number) => (mock.clock as ManualClock).advance(ms);
-
-interface Probe {
-  id: string;
-  /** What the probe sees, comparable with toEqual. */
-  probe: (mock: MockServer) => Promise<unknown>;
-  conformant: unknown;
-  faulted: unknown;
-  /** Options of each of the two mocks; a function where each needs its own (a clock). */
-  options?: MockServerOptions | (() => MockServerOptions);
-}
 
 const probes: Probe[] = [
   // Token verification
@@ -699,45 +689,12 @@ const probes: Probe[] = [
   },
 ];
 
-describe('the third held-out round', () => {
-  const round3 = heldOutRound3Faults.map((f) => f.id);
-
-  it('has unique ids, each starting with ho3-', () => {
-    expect(new Set(round3).size).toBe(round3.length);
-    expect(round3.filter((id) => !id.startsWith('ho3-'))).toEqual([]);
-  });
-
-  it('shares no id with the gate catalogue or the first two rounds', () => {
-    const taken = new Set([...faultIds, ...heldOutFaults.map((f) => f.id), ...heldOutRound2Faults.map((f) => f.id)]);
-    expect(round3.filter((id) => taken.has(id))).toEqual([]);
-  });
-
-  it('cites testable clauses of the registry at their own level', () => {
-    const wrong = heldOutRound3Faults.filter((f) => !clause(f.clause).testable || clause(f.clause).level !== f.level).map((f) => f.id);
-    expect(wrong).toEqual([]);
-  });
-
-  it('has about fifty faults, at least thirty of them contract-level', () => {
-    expect(heldOutRound3Faults.length).toBeGreaterThanOrEqual(45);
-    expect(heldOutRound3Faults.filter((f) => f.level === 'contract').length).toBeGreaterThanOrEqual(30);
-  });
-
-  it('has a probe for every fault, and none for a fault it does not have', () => {
-    expect(probes.map((p) => p.id).sort()).toEqual([...round3].sort());
-  });
-
-  it('expects every probe to see the fault (a probe whose two answers agree would prove nothing)', () => {
-    expect(probes.filter((p) => JSON.stringify(p.conformant) === JSON.stringify(p.faulted)).map((p) => p.id)).toEqual([]);
-  });
-});
-
-describe('each fault of the third round changes the answer to its near miss', () => {
-  it.each(probes)('$id', async ({ id, probe, conformant, faulted, options = {} }) => {
-    const fault = heldOutRound3Faults.find((f) => f.id === id)!;
-    const optionsOf = () => (typeof options === 'function' ? options() : options);
-    const plain = await mockForTest({ signingKey, ...optionsOf() });
-    const broken = await mockForTest({ signingKey, ...optionsOf(), customize: (hooks) => fault.install(hooks) });
-    expect(await probe(plain)).toEqual(conformant);
-    expect(await probe(broken)).toEqual(faulted);
-  });
+heldOutRoundTests({
+  name: 'the third held-out round',
+  prefix: 'ho3-',
+  faults: heldOutRound3Faults,
+  others: [heldOutFaults, heldOutRound2Faults, heldOutRound4Faults],
+  least: { faults: 45, contract: 30 },
+  probes,
+  signingKey,
 });

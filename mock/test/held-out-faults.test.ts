@@ -8,14 +8,15 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { decodeJwt, decodeProtectedHeader, generateKeyPair, type CryptoKey, type JWTPayload } from 'jose';
-import { afterAll, describe, expect, it } from 'vitest';
-import { clause } from '../../specs/index.ts';
-import { faultIds } from '../faults/catalogue.ts';
+import { afterAll } from 'vitest';
 import { heldOutFaults } from '../faults/held-out/catalogue.ts';
+import { heldOutRound4Faults } from '../faults/held-out/round-4/catalogue.ts';
+import { heldOutRound3Faults } from '../faults/held-out/round-3/catalogue.ts';
+import { heldOutRound2Faults } from '../faults/held-out/round-2/catalogue.ts';
 import type { MockServer, MockServerOptions } from '../index.ts';
 import { selfSignedCertificate } from '../tls/certificates.ts';
+import { heldOutRoundTests, type Probe } from './support/held-out-round.ts';
 import { call, tokenFor, tokenRequest, type Answer } from './support/http.ts';
-import { mockForTest } from './support/mock.ts';
 import { withTamperedSignature } from './support/forged-tokens.ts';
 
 const keyDir = mkdtempSync(join(tmpdir(), 'held-out-faults-'));
@@ -83,15 +84,6 @@ async function thirdAnswer(mock: MockServer): Promise<Answer> {
   await call(mock, 'GET', vaultPath(ids(mock).vault), { token });
   await call(mock, 'GET', vaultPath(ids(mock).vault), { token });
   return call(mock, 'GET', vaultPath(ids(mock).vault), { token });
-}
-
-interface Probe {
-  id: string;
-  /** What the probe sees, comparable with toEqual. */
-  probe: (mock: MockServer) => Promise<unknown>;
-  conformant: unknown;
-  faulted: unknown;
-  options?: MockServerOptions;
 }
 
 const probes: Probe[] = [
@@ -588,33 +580,11 @@ const probes: Probe[] = [
   },
 ];
 
-describe('the held-out catalogue', () => {
-  it('has unique ids, none of them in the gate catalogue', () => {
-    const held = heldOutFaults.map((f) => f.id);
-    expect(new Set(held).size).toBe(held.length);
-    expect(held.filter((id) => faultIds.includes(id))).toEqual([]);
-  });
-
-  it('cites testable clauses at their own level', () => {
-    const wrong = heldOutFaults.filter((f) => !clause(f.clause).testable || clause(f.clause).level !== f.level).map((f) => f.id);
-    expect(wrong).toEqual([]);
-  });
-
-  it('has a probe for every fault, and none for a fault it does not have', () => {
-    expect(probes.map((p) => p.id).sort()).toEqual(heldOutFaults.map((f) => f.id).sort());
-  });
-
-  it('expects every probe to see the fault (a probe whose two answers agree would prove nothing)', () => {
-    expect(probes.filter((p) => JSON.stringify(p.conformant) === JSON.stringify(p.faulted)).map((p) => p.id)).toEqual([]);
-  });
-});
-
-describe('each held-out fault changes the answer to its near miss', () => {
-  it.each(probes)('$id', async ({ id, probe, conformant, faulted, options = {} }) => {
-    const fault = heldOutFaults.find((f) => f.id === id)!;
-    const plain = await mockForTest({ signingKey, ...options });
-    const broken = await mockForTest({ signingKey, ...options, customize: (hooks) => fault.install(hooks) });
-    expect(await probe(plain)).toEqual(conformant);
-    expect(await probe(broken)).toEqual(faulted);
-  });
+heldOutRoundTests({
+  name: 'the first held-out round',
+  prefix: 'ho-',
+  faults: heldOutFaults,
+  others: [heldOutRound2Faults, heldOutRound3Faults, heldOutRound4Faults],
+  probes,
+  signingKey,
 });
