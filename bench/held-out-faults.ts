@@ -23,6 +23,7 @@ import { heldOutFaults } from '../mock/faults/held-out/catalogue.ts';
 import { heldOutRound2Faults } from '../mock/faults/held-out/round-2/catalogue.ts';
 import { heldOutRound3Faults } from '../mock/faults/held-out/round-3/catalogue.ts';
 import { heldOutRound4Faults } from '../mock/faults/held-out/round-4/catalogue.ts';
+import { heldOutRound5Faults } from '../mock/faults/held-out/round-5/catalogue.ts';
 import type { HeldOutFault } from '../mock/faults/held-out/held-out-fault.ts';
 import { createMockServer } from '../mock/index.ts';
 
@@ -46,6 +47,7 @@ const ROUNDS: Record<string, readonly HeldOutFault[]> = {
   '2': heldOutRound2Faults,
   '3': heldOutRound3Faults,
   '4': heldOutRound4Faults,
+  '5': heldOutRound5Faults,
 };
 const everyRound = Object.values(ROUNDS).flat();
 
