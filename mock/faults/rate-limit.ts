@@ -2,6 +2,7 @@
 // refuses, and X-RateLimit headers written wrong, missing, or in other units. Header values are
 // changed in the quota the limiter reports, after it has decided, so the limiting itself holds.
 import { observed } from '../../specs/index.ts';
+import type { IncomingHttpHeaders } from 'node:http';
 import type { FaultHooks } from '../app.ts';
 import type { Reply } from '../exchange.ts';
 import type { Quota, RateLimitConfig } from '../rate-limiter.ts';
@@ -30,6 +31,35 @@ function editTooManyRequests(app: FaultHooks, edit: (reply: Reply) => Reply): vo
   editReplies(app, MANAGEMENT_ROUTES, (reply) => (reply.status === TOO_MANY_REQUESTS ? edit(reply) : reply));
 }
 
+/** Addresses a load balancer's own health checks and sidecars come from. */
+const PRIVATE_ADDRESS = /^(10\.|127\.|192\.168\.)/;
+
+/**
+ * A limiter that lets through the requests `exempt` picks, whatever the bucket holds: the route
+ * wrapper decides before the limiter is asked (it runs outside the limiter, and the limiter's
+ * take() is synchronous within it).
+ */
+function exemptFromLimit(app: FaultHooks, exempt: (headers: IncomingHttpHeaders) => boolean): void {
+  let exempting = false;
+  app.override('limiter', (limiter) => ({
+    config: limiter.config,
+    take() {
+      const quota = limiter.take();
+      return exempting ? { ...quota, allowed: true } : quota;
+    },
+  }));
+  for (const key of MANAGEMENT_ROUTES) {
+    app.wrapRoute(key, (next) => (exchange) => {
+      exempting = exempt(exchange.headers);
+      try {
+        return next(exchange);
+      } finally {
+        exempting = false;
+      }
+    });
+  }
+}
+
 export const rateLimitFaults = faultFamily([
   {
     id: 'never-limits',
@@ -43,6 +73,16 @@ export const rateLimitFaults = faultFamily([
           return { allowed: true, limit: limiter.config.bucketSize, remaining: limiter.config.bucketSize, resetSeconds: nowSeconds };
         },
       })),
+  },
+  {
+    id: 'private-real-ip-exempt-from-limit',
+    clause: 'redeliver.errors.429',
+    bug: "An allow-list for the load balancer's health checks read from X-Real-IP, which a client may set itself: with the bucket spent, a request that says X-Real-IP: 10.0.0.1 is served instead of 429; without the header it is refused.",
+    install: (app) =>
+      exemptFromLimit(app, (headers) => {
+        const claimed = headers['x-real-ip'];
+        return typeof claimed === 'string' && PRIVATE_ADDRESS.test(claimed.trim());
+      }),
   },
   {
     id: '429-without-x-ratelimit-limit',

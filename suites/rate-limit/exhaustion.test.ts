@@ -88,6 +88,44 @@ conformance(
   },
 );
 
+// The limit binds every caller (spec 7): a request that claims, in headers the client sets itself,
+// to come from the service's own network is a request like any other. Right after the 429, a short
+// burst of the exhaustion's request carrying such claims (a loopback or private address in each
+// header a proxy writes) may be served only as far as the bucket refilled meanwhile; a limiter that
+// exempts "internal" callers by a client-set header serves the whole burst.
+const SPOOFED_BURST = 5;
+const internalCaller = {
+  'x-forwarded-for': '127.0.0.1',
+  forwarded: 'for=127.0.0.1',
+  'x-real-ip': '10.0.0.1',
+  'x-client-ip': '127.0.0.1',
+  'true-client-ip': '127.0.0.1',
+};
+conformance(
+  '[§7 redeliver.errors.429] right after the 429, requests whose headers claim a loopback or private address are limited too',
+  { ...plan, requests: SPOOFED_BURST },
+  async ({ target }) => {
+    const { last, why } = await exhaustRateLimit(target);
+    target.needs(last.status === 429, `${why}, so the limit was never spent (see redeliver.errors.429)`);
+    const params = { id: exampleOf(target, streamId()), event_id: exampleOf(target, eventId()) };
+    const burst = [];
+    for (let i = 0; i < SPOOFED_BURST; i += 1) {
+      burst.push(await target.call('redeliver', { params, headers: internalCaller, retryRateLimited: false, pace: false }));
+    }
+    const served = burst.filter((exchange) => exchange.status !== 429).length;
+    // At most what refilled between the 429 and the burst's last answer, plus one for a token
+    // that was about to land.
+    const refilled = Math.floor(target.runtime.pacer.estimate().refillPerSecond * ((burst.at(-1)!.at - last.at) / 1000)) + 1;
+    expectClause({
+      pass: served <= refilled,
+      expected: `at most ${refilled} of ${SPOOFED_BURST} requests served (what the bucket refilled since the 429), whatever X-Forwarded-For, Forwarded and X-Real-IP claim`,
+      actual: `${served} served: ${burst.map((exchange) => exchange.status).join(', ')}`,
+      exchange: burst.find((exchange) => exchange.status !== 429) ?? burst.at(-1)!,
+      headers: rateLimitHeaderNames,
+    });
+  },
+);
+
 conformance(
   '[§8 rate-limit.429.headers] a 429 carries X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset',
   plan,
