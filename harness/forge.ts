@@ -141,6 +141,21 @@ export class TokenForge {
     });
   }
 
+  /**
+   * The token signed again with the target's own key, its kid the published key's certificate
+   * thumbprint (x5t, or x5t#S256): a key is found by its kid alone (RFC 7515 4.1.4).
+   */
+  async withKidAsX5t(token: string): Promise<string> {
+    const kid = decodeProtectedHeader(token).kid;
+    const jwk = (await this.jwks()).keys.find((key) => key.kid === kid);
+    if (!jwk) throw new SkipRequest('depends', `${this.jwksUrl} publishes no key under the token's kid`);
+    const x5t = jwk.x5t ?? (jwk as Record<string, unknown>)['x5t#S256'];
+    if (typeof x5t !== 'string' || x5t === kid) {
+      throw new SkipRequest('depends', `the key ${this.jwksUrl} publishes has no certificate thumbprint (x5t) other than its kid`);
+    }
+    return this.resigned(token, { header: (header) => ({ ...header, kid: x5t }) });
+  }
+
   /** Same claims and kid, signed with a key the target has never seen. */
   async signedWithForeignKey(token: string): Promise<string> {
     const { header, claims } = decoded(token);
@@ -242,6 +257,7 @@ export class TokenForge {
     edit: {
       header?: (header: Record<string, unknown>) => Record<string, unknown>;
       claims?: (claims: Record<string, unknown>, now: number) => Record<string, unknown>;
+      claimsText?: (claims: Record<string, unknown>, now: number) => string;
     },
   ): string {
     if (!this.#target.signingKeyJwk) throw new HarnessError('TOKEN_UNAVAILABLE', 'the suite does not hold the target signing key');
@@ -249,7 +265,8 @@ export class TokenForge {
     const header = { ...(decodeProtectedHeader(token) as Record<string, unknown>) };
     const claims = { ...(decodeJwt(token) as Record<string, unknown>) };
     const now = Math.floor(Date.now() / 1000);
-    return signJws(edit.header ? edit.header(header) : header, edit.claims ? edit.claims(claims, now) : claims, this.#key);
+    const payload = edit.claimsText ? edit.claimsText(claims, now) : edit.claims ? edit.claims(claims, now) : claims;
+    return signJws(edit.header ? edit.header(header) : header, payload, this.#key);
   }
 
   /** Re-signs changed claims with the target's own key: only where the suite holds it. */

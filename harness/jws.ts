@@ -14,15 +14,19 @@ const DIGESTS: Record<string, { digest: string; pss: boolean }> = {
   PS512: { digest: 'sha512', pss: true },
 };
 
-const segment = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+/** A segment of the JWS: the JSON of `value`, or `value` itself where it is already JSON text. */
+const segment = (value: unknown) => Buffer.from(typeof value === 'string' ? value : JSON.stringify(value)).toString('base64url');
 
 /** A private key from the target file's JWK (JSON). */
 export function privateKeyOf(jwk: string): KeyObject {
   return createPrivateKey({ key: JSON.parse(jwk) as Record<string, unknown>, format: 'jwk' });
 }
 
-/** header.payload.signature, signed with `key` as the header's alg says (RS256 where it names none known). */
-export function signJws(header: Record<string, unknown>, claims: Record<string, unknown>, key: KeyObject): string {
+/**
+ * header.payload.signature, signed with `key` as the header's alg says (RS256 where it names none
+ * known); `claims` as JSON text is signed as written (a member twice, which no object holds).
+ */
+export function signJws(header: Record<string, unknown>, claims: Record<string, unknown> | string, key: KeyObject): string {
   const input = `${segment(header)}.${segment(claims)}`;
   const how = DIGESTS[typeof header.alg === 'string' ? header.alg : ''] ?? DIGESTS.RS256!;
   const signature = sign(how.digest, Buffer.from(input), {

@@ -91,6 +91,9 @@ async function edited(token: string, edit: TokenEdit, source: TokenSource): Prom
       case 'client-key-no-kid':
         out = await source.forge.signedWithClientKey(out, 'none');
         break;
+      case 'kid-as-x5t':
+        out = await source.forge.withKidAsX5t(out);
+        break;
     }
   }
   if (edit.text) out = edit.text(out);

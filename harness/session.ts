@@ -175,8 +175,9 @@ export class TargetSession implements RequestCounter {
       tokenFor: (role) => this.tokenFor(role),
       mint: (kind) => this.mint(kind),
       prepare: async (edit: TokenEdit) => {
-        if (edit.resign) this.#declaredToken('signing-key');
-        if (edit.forge === 'hs256-public-key') await this.jwks();
+        const kidAs = edit.forge === 'kid-as-x5t';
+        if (edit.resign || kidAs) this.#declaredToken('signing-key');
+        if (edit.forge === 'hs256-public-key' || kidAs) await this.jwks();
       },
       forge: this.forge,
       role: (name) => this.role(name as RoleName),

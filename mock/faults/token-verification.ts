@@ -9,7 +9,7 @@ import { observed } from '../../specs/index.ts';
 import { bearerToken, decodeJws, jsonObjectOf } from '../auth/bearer.ts';
 import { faultFamily } from './fault.ts';
 import { capture } from './support/captured.ts';
-import { alsoAccept, editVerifier, forgiveClaim } from './support/verifier-edits.ts';
+import { alsoAccept, editVerifier, forgiveClaim, signedPayload } from './support/verifier-edits.ts';
 import type { Verification } from '../auth/verifier.ts';
 
 const HS256 = 'HS256';
@@ -39,6 +39,16 @@ function signedUnder(
   );
   return signed ? decoded.payload : undefined;
 }
+
+/** Whether `signature` (base64url) is the tenant key's RS256 signature of `input`. */
+function signedByTenant(input: string, signature: string, keys: SigningKeys): boolean {
+  return verify('sha256', Buffer.from(input), KeyObject.from(keys.publicKeyFor(keys.kid)!), Buffer.from(signature, 'base64url'));
+}
+
+/** The time claims a token may replicate in its JOSE header (RFC 7519 5.3). */
+const TIME_CLAIMS = ['exp', 'nbf', 'iat'] as const;
+/** The first compact JWS in a text. */
+const JWS_IN_TEXT = /[\w-]+\.[\w-]+\.[\w-]+/;
 
 export const tokenVerificationFaults = faultFamily([
   {
@@ -184,6 +194,81 @@ export const tokenVerificationFaults = faultFamily([
           },
         };
       }),
+  },
+  {
+    id: 'header-time-claims-override-payload',
+    clause: 'redeliver.errors.401.invalid-token',
+    bug: 'A verifier that spreads the JOSE header over the claims ({ ...payload, ...header }) so that claims replicated in the header (RFC 7519 5.3) are read from there: a correctly signed token whose payload is out of its time and whose header replicates exp, nbf or iat within it is accepted by every operation.',
+    install: (app) =>
+      alsoAccept(app, async (token, { keys }) => {
+        const claims = await signedPayload(token, keys);
+        const header = decodeJws(token)?.header ?? {};
+        return (
+          claims && { ...claims, ...Object.fromEntries(TIME_CLAIMS.filter((name) => name in header).map((name) => [name, header[name]])) }
+        );
+      }),
+  },
+  {
+    id: 'nbf-compared-as-text',
+    clause: 'redeliver.errors.401.invalid-token',
+    bug: 'nbf compared with the time now as text, as a header-forwarding gateway passes claims on: a correctly signed token valid only from the year 2286 (nbf 10000000000, a digit longer than now, "1..." before "17...") is accepted by every operation; an nbf an hour ahead is still refused.',
+    install: (app) =>
+      forgiveClaim(app, (claims, { clock }) => {
+        const { nbf, ...rest } = claims;
+        return typeof nbf === 'number' && String(nbf) <= String(Math.floor(clock.now() / 1000)) ? rest : claims;
+      }),
+  },
+  {
+    id: 'exp-read-by-first-match',
+    clause: 'redeliver.errors.401.invalid-token',
+    bug: 'exp read on a fast path by the first match of /"exp":(\\d+)/ over the payload\'s text, where JSON.parse (and RFC 7519 4) take the last: a correctly signed token whose payload says exp twice, ahead and then past, is accepted by every operation.',
+    install: (app) =>
+      alsoAccept(app, async (token, { keys }) => {
+        const claims = await signedPayload(token, keys);
+        const first = /"exp"\s*:\s*(\d+)/.exec(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8'))?.[1];
+        return claims && first !== undefined ? { ...claims, exp: Number(first) } : undefined;
+      }),
+  },
+  {
+    id: 'signature-over-reserialised-header',
+    clause: 'redeliver.errors.401.signature',
+    bug: 'The signature checked over the JOSE header as the verifier serialises it again (base64url(JSON.stringify(header))) and the payload as sent: a valid token whose header segment is written with white space, which its signature does not sign, is accepted by every operation.',
+    install: (app) =>
+      alsoAccept(app, async (token, { keys }) => {
+        const decoded = decodeJws(token);
+        const [, payload = '', signature = ''] = token.split('.');
+        if (!decoded || decoded.header.alg !== observed.tokens.alg) return undefined;
+        const header = Buffer.from(JSON.stringify(decoded.header)).toString('base64url');
+        return signedByTenant(`${header}.${payload}`, signature, keys) ? decoded.payload : undefined;
+      }),
+  },
+  {
+    id: 'kid-matched-against-x5t',
+    clause: 'auth.token.header',
+    bug: "Keys found by their kid or their certificate's thumbprint (x5t), for clients that name keys that way: a token signed with the tenant's key whose kid is the published key's x5t, a kid no key has, is accepted by every operation.",
+    install: (app) =>
+      alsoAccept(app, async (token, { keys }) => {
+        const decoded = decodeJws(token);
+        const x5t = (keys.jwks.keys[0] as { x5t?: string } | undefined)?.x5t;
+        const [header = '', payload = '', signature = ''] = token.split('.');
+        return decoded && x5t !== undefined && decoded.header.kid === x5t && signedByTenant(`${header}.${payload}`, signature, keys)
+          ? decoded.payload
+          : undefined;
+      }),
+  },
+  {
+    id: 'bearer-token-found-in-credential',
+    clause: 'auth.bearer.required',
+    bug: 'A credential parser that, when the Authorization value after "Bearer" is no JWS, takes the first JWS it finds in it (for clients that send the token wrapped): the token endpoint\'s JSON answer, or any text holding a valid token, is accepted by every operation.',
+    install: (app) =>
+      editVerifier(app, (verifier) => ({
+        ...verifier,
+        async verify(authorization, host) {
+          const verification = await verifier.verify(authorization, host);
+          const found = authorization?.startsWith('Bearer ') ? JWS_IN_TEXT.exec(authorization.slice('Bearer '.length))?.[0] : undefined;
+          return verification.ok || found === undefined ? verification : verifier.verify(`Bearer ${found}`, host);
+        },
+      })),
   },
   {
     id: 'accepts-unknown-kid',

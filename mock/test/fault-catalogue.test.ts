@@ -80,7 +80,8 @@ describe('the catalogue', () => {
         await mock.close();
       }
     }
-  });
+    // One mock per fault, one after another: the time grows with the catalogue.
+  }, 120_000);
 });
 
 // --- What the faults do, over HTTP ----------------------------------------------------------------

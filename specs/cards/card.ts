@@ -19,7 +19,7 @@ export type PathPart = { literal: string } | { param: string; value: string; enc
 /** A JOSE header or a claims set, as JSON. */
 export type JsonRecord = Record<string, unknown>;
 
-/** Forgeries any target can be sent: made from its own valid token without its signing key. */
+/** Forgeries made from the target's own valid token, without its signing key (but the last). */
 export type Forgery =
   | 'tampered-signature'
   | 'tampered-payload'
@@ -33,7 +33,9 @@ export type Forgery =
   /** Signed with the private key of a client of the tenant (token_alternatives.key_client): under the tenant's kid, the key's own (its RFC 7638 thumbprint), or none. */
   | 'client-key'
   | 'client-key-own-kid'
-  | 'client-key-no-kid';
+  | 'client-key-no-kid'
+  /** Signed again with the target's own key (only a test double gives it), its kid the published key's certificate thumbprint (x5t). */
+  | 'kid-as-x5t';
 
 /**
  * A change to the valid token. `resign` needs the target's signing key (only a test double gives
@@ -41,7 +43,12 @@ export type Forgery =
  * changes the compact token's characters.
  */
 export interface TokenEdit {
-  resign?: { header?: (header: JsonRecord) => JsonRecord; claims?: (claims: JsonRecord, nowSeconds: number) => JsonRecord };
+  resign?: {
+    header?: (header: JsonRecord) => JsonRecord;
+    claims?: (claims: JsonRecord, nowSeconds: number) => JsonRecord;
+    /** The payload as this JSON text instead (a member twice, which a claims object cannot hold). */
+    claimsText?: (claims: JsonRecord, nowSeconds: number) => string;
+  };
   forge?: Forgery;
   text?: (token: string) => string;
 }

@@ -4,12 +4,38 @@
 import type { OperationCard } from '../../../specs/cards/card.ts';
 import type { FaultRow } from '../fault.ts';
 import { sameIgnoringCase } from './near-misses.ts';
-import { editPrincipal } from './verifier-edits.ts';
+import { SignJWT, decodeProtectedHeader, type JWTHeaderParameters } from 'jose';
+import { bearerToken } from '../../auth/bearer.ts';
+import { captureAll } from './captured.ts';
+import { editRequests } from './route-edits.ts';
+import { editPrincipal, signedPayload } from './verifier-edits.ts';
 
 /** A permission table without an entry for the operation: every caller holds its scope. */
 function noPermissionEntryFor(card: OperationCard): FaultRow['install'] {
   const scope = card.scope.value;
   return (app) => editPrincipal(app, (principal) => ({ ...principal, scopes: new Set([...principal.scopes, scope]) }));
+}
+
+/**
+ * A permission table keyed by the request's URL as sent, its query string included, that lets a
+ * request it has no entry for through: with a query string, the operation's scope is not asked for.
+ */
+function permissionsKeyedByUrl(card: OperationCard): FaultRow['install'] {
+  return (app) => {
+    const components = captureAll(app);
+    editRequests(app, card.key, async (exchange) => {
+      const token = bearerToken(exchange.headers.authorization);
+      if (exchange.query === '' || token === undefined) return exchange;
+      const { keys } = components();
+      const claims = await signedPayload(token, keys);
+      if (!claims) return exchange;
+      const scopes = new Set(typeof claims.scope === 'string' ? claims.scope.split(' ') : []).add(card.scope.value);
+      const widened = await new SignJWT({ ...claims, scope: [...scopes].join(' ') })
+        .setProtectedHeader(decodeProtectedHeader(token) as JWTHeaderParameters)
+        .sign(keys.privateKey);
+      return { ...exchange, headers: { ...exchange.headers, authorization: `Bearer ${widened}` } };
+    });
+  };
 }
 
 /** Permission checks that match a scope the token holds against the one needed, leniently. */
@@ -48,6 +74,12 @@ export function scopeFaultsOf(operations: readonly OperationCard[]): FaultRow[] 
       clause: card.scope.clause,
       bug: `A permission table without an entry for ${card.name}: a valid token without ${card.scope.value} is accepted there${card.scope.statusClauses.length > 0 ? ' (so no 403 either)' : ''}.`,
       install: noPermissionEntryFor(card),
+    },
+    {
+      id: `${card.faultPrefix}-scope-skipped-with-query-string`,
+      clause: card.scope.clause,
+      bug: `A permission table keyed by the URL as sent, query included, that lets a request it has no entry for through: ${card.name} with any query string is authorized without ${card.scope.value}.`,
+      install: permissionsKeyedByUrl(card),
     },
     ...lenientMatches.map(({ name: how, check, matches }) => ({
       id: `${card.faultPrefix}-scope-${how}`,

@@ -20,6 +20,9 @@ export const NEAR_MISS_SECONDS = 4 * observed.tokens.clock_skew_seconds.value;
 /** How long a token near its expiry has left: less than the usual clock-skew leeways (30 s and up), more than a paced request waits. */
 const EXPIRY_AHEAD_SECONDS = 20;
 const HOUR = 3600;
+/** Times a digit shorter and a digit longer than any time now: September 2001 and the year 2286. */
+const NINE_DIGITS = 999_999_999;
+const ELEVEN_DIGITS = 10_000_000_000;
 
 type Made = Variant & { expect: Expectation };
 
@@ -97,6 +100,15 @@ function authorizationVariants(card: OperationCard): Made[] {
         checks: unauthenticated(card),
         source: 'spec 5 rule 1: Bearer followed by the token (RFC 6750 2.1: a b64token, no quotes)',
       },
+    },
+    {
+      // A client that stored the token endpoint's whole answer sends it as it is: no b64token
+      // (RFC 6750 2.1), though a parser that falls back to JSON finds the token inside.
+      operator: 'encoding',
+      key: 'token-endpoint-answer',
+      says: "carrying the token endpoint's whole JSON answer in place of the token",
+      apply: withAuthorization((token) => [`Bearer ${JSON.stringify({ access_token: token, token_type: 'Bearer' })}`]),
+      expect: { checks: unauthenticated(card), source: 'spec 5 rule 1: Bearer followed by the token, and nothing else' },
     },
     located('query', 'left out, with the token in the query string (access_token)'),
     // RFC 6750 2.2's form body, where the method has a body.
@@ -266,6 +278,19 @@ function joseVariants(card: OperationCard, member: string): Made[] {
         ruled('truncate', 'without its last character', 'truncate', (h) => claimSet(h, 'kid', String(h.kid).slice(0, -1))),
         ruled('whitespace', 'followed by a space', 'whitespace', (h) => claimSet(h, 'kid', `${String(h.kid)} `)),
         ruled('number', 'a number', 'other-type', set(1)),
+        // A key is found by its kid (RFC 7515 4.1.4): another identifier of the same published key
+        // names none, though a finder that also matches the certificate's thumbprint finds it.
+        resigned({
+          operator: 'near-value',
+          key: 'as-x5t',
+          says: "the published key's certificate thumbprint (x5t) in its place",
+          apply: edited({ forge: 'kid-as-x5t' }),
+          needs: [{ jwks: true }],
+          expect: {
+            checks: refusedByObservedRule('auth.token.header'),
+            source: 'observed: RS256 tokens with the kid of a published key (RFC 7515 4.1.4: a key is named by its kid)',
+          },
+        }),
         // kid is a string (RFC 7515 4.1.4): a list holding the published kid names no key, though a
         // loose comparison (== in JavaScript) matches it.
         ruled('list', 'a list holding it', 'other-type', (h) => claimSet(h, 'kid', [h.kid])),
@@ -299,6 +324,14 @@ function joseVariants(card: OperationCard, member: string): Made[] {
 export function inStandardBase64Signature(token: string): string {
   const at = token.lastIndexOf('.');
   return `${token.slice(0, at)}.${Buffer.from(token.slice(at + 1), 'base64url').toString('base64')}`;
+}
+
+/** The token with one segment's JSON written again with white space between its members; the other segments as they were. */
+export function withSegmentReencoded(token: string, index: 0 | 1): string {
+  const parts = token.split('.');
+  const json = JSON.parse(Buffer.from(parts[index]!, 'base64url').toString('utf8')) as unknown;
+  parts[index] = Buffer.from(JSON.stringify(json, null, 1)).toString('base64url');
+  return parts.join('.');
 }
 
 function signatureVariants(card: OperationCard): Made[] {
@@ -352,6 +385,20 @@ function signatureVariants(card: OperationCard): Made[] {
         source: 'spec 7: the token is invalid (RFC 7515 7.1: a compact JWS is written in base64url, unpadded)',
       },
     },
+    // A JWS signs its segments as sent (RFC 7515 5.2): the same header or claims written with white
+    // space between their members are other bytes, though a verifier that checks the signature over
+    // its own serialisation of what it parsed finds them signed.
+    ...([0, 1] as const).map((index): Made => ({
+      operator: 'encoding',
+      key: index === 0 ? 'header-reencoded' : 'payload-reencoded',
+      says: `kept over its ${index === 0 ? 'JOSE header' : 'payload'} written again with white space between the members (the same JSON)`,
+      apply: edited({ text: (token) => withSegmentReencoded(token, index) }),
+      expect: {
+        checks: unauthenticated(card, { signature: true }),
+        source: 'spec 7: the signature fails validation (RFC 7515 5.2: over the segments as sent)',
+      },
+      ...(index === 0 ? { extended: true } : {}),
+    })),
     {
       operator: 'absent',
       key: 'stripped',
@@ -412,6 +459,31 @@ function claimVariants(card: OperationCard, member: string): Made[] {
   ): Made => resigned({ operator, key, says, apply: resignClaims(change), expect: { none: why } });
   const set = (value: unknown) => (claims: JsonRecord) => claimSet(claims, member, value);
   const text = (change: (value: string) => string) => (claims: JsonRecord) => claimSet(claims, member, change(current(claims)));
+  // Out of its time however it is read: a JWT with a claim twice is refused, or its last member
+  // taken (RFC 7519 4); a claim replicated in the JOSE header does not stand for the payload's
+  // (RFC 7519 5.3). A verifier that reads the first member, or the header's, lets it through.
+  const outOfTime = 'spec 7: the token is invalid (its time, however a duplicate or replicated claim is read: RFC 7519 4 and 5.3)';
+  const twice = (key: string, says: string, first: (now: number) => number, last: (now: number) => number): Made =>
+    resigned({
+      operator: 'duplicate',
+      key,
+      says,
+      apply: edited({ resign: { claimsText: (c, now) => claimTwice(c, member, first(now), last(now)) } }),
+      expect: { checks: unauthenticated(card), source: outOfTime },
+    });
+  const replicated = (
+    key: string,
+    says: string,
+    inHeader: (now: number) => number,
+    change: (c: JsonRecord, now: number) => JsonRecord,
+  ): Made =>
+    resigned({
+      operator: 'extra-part',
+      key,
+      says,
+      apply: edited({ resign: { header: (h) => ({ ...h, [member]: inHeader(Math.floor(Date.now() / 1000)) }), claims: change } }),
+      expect: { checks: unauthenticated(card), source: outOfTime },
+    });
   const malformed = (rule: typeof invalid) => [
     rule('absent', 'absent', 'absent', set(undefined)),
     rule('null', 'null', 'null', set(null)),
@@ -518,6 +590,27 @@ function claimVariants(card: OperationCard, member: string): Made[] {
           (c, now) => ({ ...c, iat: now - NEAR_MISS_SECONDS - HOUR, exp: now - NEAR_MISS_SECONDS }),
           'expired_token',
         ),
+        // Long past, but a digit shorter than the time now: a comparison of the two as text
+        // ("999999999" > "1764000000") takes it for ahead.
+        invalid(
+          'fewer-digits',
+          'long past, a digit shorter than the time now (999999999, September 2001)',
+          'near-value',
+          (c) => ({ ...c, iat: NINE_DIGITS - HOUR, exp: NINE_DIGITS }),
+          'expired_token',
+        ),
+        twice(
+          'duplicate-last-past',
+          `twice, an hour ahead and then ${NEAR_MISS_SECONDS} seconds ago`,
+          (now) => now + HOUR,
+          (now) => now - NEAR_MISS_SECONDS,
+        ),
+        replicated(
+          'header-ahead',
+          `${NEAR_MISS_SECONDS} seconds ago, the JOSE header replicating it an hour ahead`,
+          (now) => now + HOUR,
+          (c, now) => ({ ...c, iat: now - NEAR_MISS_SECONDS - HOUR, exp: now - NEAR_MISS_SECONDS }),
+        ),
         // Valid for a few seconds more: accepted. A verifier that takes its clock-skew leeway off the
         // expiry instead of adding it refuses a token in its last seconds.
         fine(
@@ -557,6 +650,28 @@ function claimVariants(card: OperationCard, member: string): Made[] {
           nbf: now + HOUR,
           exp: now + 2 * HOUR,
         })),
+        // Far ahead, a digit longer than the time now: a comparison as text takes it for past.
+        invalid('more-digits', 'far ahead, a digit longer than the time now (10000000000, the year 2286)', 'near-value', (c) => ({
+          ...c,
+          nbf: ELEVEN_DIGITS,
+        })),
+        twice(
+          'duplicate-last-ahead',
+          'twice, a minute ago and then an hour from now',
+          (now) => now - 60,
+          (now) => now + HOUR,
+        ),
+        replicated(
+          'header-past',
+          'an hour from now, the JOSE header replicating it a minute ago',
+          (now) => now - 60,
+          (c, now) => ({
+            ...c,
+            iat: now + HOUR,
+            nbf: now + HOUR,
+            exp: now + 2 * HOUR,
+          }),
+        ),
         fine(
           'past',
           'a minute ago',
@@ -719,6 +834,12 @@ function claimVariants(card: OperationCard, member: string): Made[] {
   }
 }
 
+/** The claims as JSON text with `member` written twice, `first` and then `last` (a claims object cannot hold both). */
+function claimTwice(claims: JsonRecord, member: string, first: unknown, last: unknown): string {
+  const text = JSON.stringify(claimSet(claims, member, first));
+  return `${text.slice(0, -1)},${JSON.stringify(member)}:${JSON.stringify(last)}}`;
+}
+
 /** The claims of a token of another client: azp and sub name it. */
 function asClient(claims: JsonRecord, client: string): JsonRecord {
   return { ...claims, azp: client, sub: `${client}${observed.tokens.subject_suffix}` };
@@ -728,6 +849,39 @@ function asClient(claims: JsonRecord, client: string): JsonRecord {
 function withScopeReplaced(claims: JsonRecord, scope: string, replacement: string[]): JsonRecord {
   const others = (typeof claims.scope === 'string' ? claims.scope : '').split(' ').filter((s) => s.length > 0 && s !== scope);
   return { ...claims, scope: [...others, ...replacement].join(' ') };
+}
+
+/**
+ * The role without the scope, its request written another way that still asks for the operation:
+ * a permission table keyed by the URL as sent finds no entry for it, and one that lets such
+ * requests through serves them.
+ */
+function respelledWithoutScope(card: OperationCard, source: string): Made[] {
+  return (
+    [
+      [
+        'role-without-scope-query',
+        'missing, the URL with a query string (?x=1)',
+        (t: RequestTemplate) => ({ ...t, query: [...t.query, ['x', '1']] }),
+      ],
+      [
+        'role-without-scope-trailing-slash',
+        'missing, the path with a trailing slash',
+        (t: RequestTemplate) => ({ ...t, path: [...t.path, { literal: '' }] }),
+      ],
+    ] as const
+  ).map(([key, says, spelled], index): Made => ({
+    operator: 'other-owner',
+    key,
+    says,
+    apply: (template) => spelled(withCredential({ kind: 'role', role: card.roleWithoutScope })(template)) as RequestTemplate,
+    needs: [{ role: card.roleWithoutScope }],
+    expect: {
+      checks: [{ clause: card.scope.clause, outcome: refused }],
+      source: `${source}; a query string or a trailing slash does not lift it (any refusal: what else the target says of them is not known)`,
+    },
+    ...(index > 0 ? { extended: true } : {}),
+  }));
 }
 
 function scopeTokenVariants(card: OperationCard): Made[] {
@@ -794,6 +948,7 @@ function scopeTokenVariants(card: OperationCard): Made[] {
       needs: [{ role: card.roleWithoutScope }],
       expect: { checks: forbidden(card), source },
     },
+    ...respelledWithoutScope(card, source),
   ];
   // Alone: the scope claim holds the operation's scope and nothing else, so a check that asks for
   // another scope besides it refuses the one token it must accept.
