@@ -5,7 +5,7 @@ import { dirname, resolve } from 'node:path';
 import { decodeJwt, exportJWK, importPKCS8 } from 'jose';
 import { parse } from 'yaml';
 import { basePath, compileNode, createAjv, describeErrors, tokenPath } from '../specs/index.ts';
-import { fixturesFileSchema, fixtureValueSchemas, readFixtures } from '../specs/cards/fixtures.ts';
+import { fixturesFileSchema, fixtureValueSchemas, readFixtures, statedRecordsProblem } from '../specs/cards/fixtures.ts';
 import { ConfigError } from './errors.ts';
 import { redactor } from './redact.ts';
 import { roleNames, type ForeignClient, type ResolvedTarget, type RoleCredentials, type TokenAlternatives } from './settings.ts';
@@ -199,6 +199,8 @@ export async function resolveTarget(raw: unknown, options: ResolveOptions): Prom
       throw new ConfigError(`${where}: fixtures.${field} does not fit the spec: ${describeErrors(check.errors)}`);
     }
   }
+  const recordsProblem = statedRecordsProblem(file.fixtures);
+  if (recordsProblem) throw new ConfigError(`${where}: ${recordsProblem}`);
   const env = options.env ?? process.env;
   const roles: ResolvedTarget['roles'] = {};
   for (const [name, role] of Object.entries(file.roles)) {

@@ -152,6 +152,57 @@ describe('loadTargetFile', () => {
     expect(await configError(path)).toMatch(/fixtures\.event_stream does not fit the spec: .*fewer than 26 characters/);
   });
 
+  it('reads the records the file states of its vault connections', async () => {
+    const target = await loadTargetFile(write('records.yaml', mockTarget), { env: {} });
+    const records = target.fixtures.vaultConnectionRecords!;
+    expect(records.map((r) => r.id)).toEqual(target.fixtures.vaultConnections);
+    expect(records[1]).toMatchObject({ ready: false, unset: ['environment', 'account_name', 'refreshed_at'] });
+  });
+
+  it.each([
+    [
+      'a field of the wrong type',
+      (r: Record<string, any>) => (r[0].ready = 'true'),
+      /vault_connection_records does not fit the spec: \/0\/ready must be boolean/,
+    ],
+    [
+      'a field over its limit',
+      (r: Record<string, any>) => (r[0].name = 'n'.repeat(151)),
+      /\/0\/name must NOT have more than 150 characters/,
+    ],
+    ['a field the record has not', (r: Record<string, any>) => (r[0].display_name = 'x'), /\/0 has unknown property "display_name"/],
+    ['a required field left out', (r: Record<string, any>) => delete r[0].created_at, /\/0 lacks required "created_at"/],
+    [
+      'a required field listed unset',
+      (r: Record<string, any>) => (r[1].unset = ['ready']),
+      /\/1\/unset\/0 must be equal to one of the allowed values/,
+    ],
+    [
+      'a record of no listed connection',
+      (r: Record<string, any>) => (r[0].id = 'ac_NotListedNotListedNotLi'),
+      /\[0\] names ac_NotListedNotListedNotLi, which is not in fixtures\.vault_connections/,
+    ],
+    ['a connection stated twice', (r: Record<string, any>) => (r[2] = { ...r[0] }), /\[2\] states ac_NbWaizZTo4vfWnCwDq76Vj a second time/],
+    [
+      'an optional field stated and unset',
+      (r: Record<string, any>) => (r[0].unset = ['environment']),
+      /\[0\] states environment and lists it unset/,
+    ],
+    [
+      'an optional field neither stated nor unset',
+      (r: Record<string, any>) => (r[1].unset = ['environment', 'account_name']),
+      /\[1\] neither states refreshed_at nor lists it under unset/,
+    ],
+  ])('refuses stated vault records with %s', async (_what, change, message) => {
+    const path = write(
+      'records-wrong.yaml',
+      variant((t) => {
+        change(t.fixtures.vault_connection_records);
+      }),
+    );
+    expect(await configError(path)).toMatch(message);
+  });
+
   it('names a role with neither secret nor secret variable', async () => {
     expect(
       await configError(

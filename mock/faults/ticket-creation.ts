@@ -1,8 +1,10 @@
 // Ticket creation's answer and the rules of its request beyond types and limits (spec 2.2, 4.2):
 // the status and content type of the answer, the ticket URL it holds, which bodies it takes (an
 // object, every field optional), and the taken-name conflict.
+import { decodeJwt } from 'jose';
 import { observed, type JsonObject } from '../../specs/index.ts';
 import type { FaultHooks } from '../app.ts';
+import { bearerToken } from '../auth/bearer.ts';
 import { faultFamily } from './fault.ts';
 import { capture } from './support/captured.ts';
 import { editBodySchema } from './support/check-edits.ts';
@@ -12,6 +14,17 @@ import { editStore } from './support/store-view.ts';
 /** Changes the body of each ticket created; `edit` gets the ticket URL. */
 function editTicketBody(app: FaultHooks, edit: (body: { ticket: string }) => unknown): void {
   editSuccessReplies(app, 'sso-ticket', (reply) => ({ ...reply, body: edit(reply.body as { ticket: string }) }));
+}
+
+/** The origin of the issuer a caller's bearer token names, where it names one. */
+function callerOrigin(authorization: string | undefined): URL | undefined {
+  const token = bearerToken(authorization);
+  try {
+    const issuer = token === undefined ? undefined : decodeJwt(token).iss;
+    return issuer === undefined ? undefined : new URL(issuer);
+  } catch {
+    return undefined;
+  }
 }
 
 /** Lets unknown properties through below the top level of a request schema. */
@@ -54,6 +67,19 @@ export const ticketCreationFaults = faultFamily([
         return { ticket: url.toString() };
       });
     },
+  },
+  {
+    id: 'ticket-custom-domain-spliced-into-caller-origin',
+    clause: 'sso-ticket.custom-domain.host',
+    bug: "The custom-domain ticket made from the origin the caller's token names, its host name replaced by text (origin.replace(hostname, domain)): a caller whose token names the tenant at an address with a port gets the ticket on <domain>:<port>; a caller of the canonical host gets the domain.",
+    install: (app) =>
+      editSuccessReplies(app, 'sso-ticket', (reply, exchange) => {
+        const ticket = new URL((reply.body as { ticket: string }).ticket);
+        const origin = callerOrigin(exchange.headers.authorization);
+        if (origin === undefined || origin.port === '' || !exchange.headers['tenant-custom-domain']) return reply;
+        const spliced = `https://${origin.host.replace(origin.hostname, ticket.hostname)}${ticket.pathname}${ticket.search}`;
+        return { ...reply, body: { ticket: spliced } };
+      }),
   },
   {
     id: 'ticket-refuses-empty-body',

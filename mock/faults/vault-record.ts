@@ -91,6 +91,32 @@ export const vaultRecordFaults = faultFamily([
     bug: 'A column with a default of \'\': a connection without an account name has account_name "" (under the minimum length of 1) instead of no field.',
     install: writesField('account_name', (accountName) => accountName ?? ''),
   },
+  // The fields below stay valid against the schema: only the record's own values, as the target
+  // file states them (fixtures.vault_connection_records), or what holds of any record tell.
+  {
+    id: 'vault-record-ready-from-fingerprint',
+    clause: 'vault.response.record',
+    bug: 'ready derived from the stored credentials (a fingerprint present counted as configured) instead of read: a connection that is not ready, but has a fingerprint, comes back with ready true; a ready one is right.',
+    install: writesField('ready', (ready, record) => (typeof record.fingerprint === 'string' && record.fingerprint !== '' ? true : ready)),
+  },
+  {
+    id: 'vault-record-updated-at-never-written',
+    clause: 'vault.response.record',
+    bug: 'The update time column set on insert only (auto_now_add where auto_now was meant): a connection updated after its creation comes back with updated_at its creation time; one never updated is right.',
+    install: writesField('updated_at', (_updatedAt, record) => record.created_at),
+  },
+  {
+    id: 'vault-record-account-name-defaults-to-name',
+    clause: 'vault.response.shape',
+    bug: 'A display default in the serializer (account_name ?? name): a connection without an account name comes back with account_name its name, a valid string, instead of without the field.',
+    install: writesField('account_name', (accountName, record) => accountName ?? record.name),
+  },
+  {
+    id: 'vault-record-created-at-from-refresh',
+    clause: 'vault.record.timestamps-order',
+    bug: "created_at read from the credentials' row, which a token refresh writes anew: a refreshed connection comes back created at its last refresh, after its last update; one never refreshed is right.",
+    install: writesField('created_at', (createdAt, record) => record.refreshed_at ?? createdAt),
+  },
   {
     id: 'vault-record-with-extra-field',
     clause: 'vault.response.shape',

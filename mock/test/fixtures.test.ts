@@ -175,6 +175,7 @@ describe('refused fixtures', () => {
 describe('the roles of the default fixtures', () => {
   const targetFile = parse(readFileSync(new URL('../../targets/mock.yaml', import.meta.url), 'utf8')) as {
     roles: Record<string, { client_id: string; client_secret: string }>;
+    fixtures: { vault_connections: string[]; vault_connection_records?: Array<Record<string, unknown> & { unset?: string[] }> };
   };
 
   test('every role of the suite is a client of the fixtures, and targets/mock.yaml names that client', () => {
@@ -187,6 +188,15 @@ describe('the roles of the default fixtures', () => {
         client_secret: client!.client_secret,
       });
     }
+  });
+
+  test('targets/mock.yaml states each vault connection as the fixtures hold it, its unset optional fields listed', () => {
+    const stated = (targetFile.fixtures.vault_connection_records ?? []).map(({ unset, ...fields }) => {
+      expect(Object.keys(fields).filter((field) => unset?.includes(field) ?? false)).toEqual([]);
+      return fields;
+    });
+    expect(stated).toEqual(defaults().vault_connections);
+    expect(targetFile.fixtures.vault_connections).toEqual(defaults().vault_connections!.map((r) => r.id));
   });
 
   test("a client with a role holds the role's scopes, made from the operation cards", () => {

@@ -1,9 +1,10 @@
 // The fixtures a target file names: ids that exist on the target, each once here with its field
 // in the file, whether it is a list or required, and the spec's schema an id of it must fit. The
 // target file's schema, its reading, the plan's skip reasons and the TargetFixtures type all come
-// from this table.
+// from this table. A fixture may also be the records a list of ids names, as the target holds
+// them (what the vault read of each connection answers), stated in the file for the tests to compare.
 import { schemaAt } from '../limits.ts';
-import { parameter, type JsonObject } from '../openapi.ts';
+import { parameter, resolvePointer, type JsonObject } from '../openapi.ts';
 
 interface FixtureEntry {
   /** The field in the target file (under `fixtures:`). */
@@ -12,6 +13,8 @@ interface FixtureEntry {
   required?: true;
   /** The spec's schema of one id of it, when the spec constrains it. */
   id?: () => JsonObject;
+  /** The records the ids of another fixture (`of`) name, each a record of the spec's `schema` as the target holds it. */
+  records?: { of: string; schema: string };
 }
 
 export const fixtureTable = {
@@ -29,6 +32,15 @@ export const fixtureTable = {
     required: true,
     id: () => schemaAt({ operation: 'vault', in: 'path', name: 'id' }),
   },
+  /**
+   * What the target's vault connections hold (optional): some or all of vaultConnections, each the
+   * record the read answers, its unset optional fields listed under `unset`.
+   */
+  vaultConnectionRecords: {
+    field: 'vault_connection_records',
+    list: true,
+    records: { of: 'vaultConnections', schema: 'FlowsVaultConnection' },
+  },
   connectionId: { field: 'connection_id' },
   existingConnectionName: { field: 'existing_connection_name' },
   /** An organization of the tenant, named in the ticket bodies' enabled_organizations. */
@@ -37,7 +49,10 @@ export const fixtureTable = {
 
 export type FixtureName = keyof typeof fixtureTable;
 
-type ValueOf<E> = E extends { list: true } ? string[] : string;
+/** A record as the target file states it: its fields, and its optional fields that are unset. */
+export type StatedRecord = Record<string, unknown> & { id: string; unset?: string[] };
+
+type ValueOf<E> = E extends { records: object } ? StatedRecord[] : E extends { list: true } ? string[] : string;
 
 /** Ids that exist on the target, named by what the suites need them for. */
 export type TargetFixtures = {
@@ -61,16 +76,63 @@ export function fixturesFileSchema(): JsonObject {
     additionalProperties: false,
     required: entries.filter((e) => e.required).map((e) => e.field),
     properties: Object.fromEntries(
-      entries.map((e) => [e.field, e.list ? { type: 'array', items: { type: 'string' }, minItems: 1 } : { type: 'string', minLength: 1 }]),
+      entries.map((e) => [
+        e.field,
+        e.list ? { type: 'array', items: { type: e.records ? 'object' : 'string' }, minItems: 1 } : { type: 'string', minLength: 1 },
+      ]),
     ),
   };
 }
 
-/** The spec's schema of each fixture's value (a list's items each fit the id's), for the fixtures the spec constrains. */
+/** The spec's schema of each fixture's value (a list's items each fit the id's, or the record's), for the fixtures the spec constrains. */
 export function fixtureValueSchemas(): Array<{ field: string; schema: JsonObject }> {
-  return (Object.values(fixtureTable) as FixtureEntry[]).flatMap((e) =>
-    e.id ? [{ field: e.field, schema: e.list ? { type: 'array', items: e.id() } : e.id() }] : [],
-  );
+  return (Object.values(fixtureTable) as FixtureEntry[]).flatMap((e) => {
+    if (e.records) return [{ field: e.field, schema: { type: 'array', items: statedRecordSchema(e.records.schema) } }];
+    return e.id ? [{ field: e.field, schema: e.list ? { type: 'array', items: e.id() } : e.id() }] : [];
+  });
+}
+
+/** The optional fields of one of the spec's record schemas. */
+export function optionalFields(schemaName: string): string[] {
+  const owner = resolvePointer(`#/components/schemas/${schemaName}`) as JsonObject;
+  const required = new Set(owner.required as string[]);
+  return Object.keys(owner.properties as JsonObject).filter((field) => !required.has(field));
+}
+
+/**
+ * A stated record: the spec's record schema (its fields, their types and limits, the required ones
+ * required), no other field, and `unset`: the optional fields the record does not hold.
+ */
+function statedRecordSchema(schemaName: string): JsonObject {
+  const owner = resolvePointer(`#/components/schemas/${schemaName}`) as JsonObject;
+  const unset = { type: 'array', uniqueItems: true, items: { enum: optionalFields(schemaName) } };
+  return { ...owner, properties: { ...(owner.properties as JsonObject), unset }, additionalProperties: false };
+}
+
+/**
+ * What a schema cannot say of the stated records: each names an id of its list fixture, once, and
+ * each of its optional fields is stated or listed unset, not both. Undefined when all hold.
+ */
+export function statedRecordsProblem(file: Record<string, unknown>): string | undefined {
+  for (const e of Object.values(fixtureTable) as FixtureEntry[]) {
+    const records = file[e.field] as StatedRecord[] | undefined;
+    if (!e.records || records === undefined) continue;
+    const ids = (file[fixtureTable[e.records.of as FixtureName].field] as string[] | undefined) ?? [];
+    const seen = new Set<string>();
+    for (const [at, record] of records.entries()) {
+      const where = `fixtures.${e.field}[${at}]`;
+      if (!ids.includes(record.id))
+        return `${where} names ${record.id}, which is not in fixtures.${fixtureTable[e.records.of as FixtureName].field}`;
+      if (seen.has(record.id)) return `${where} states ${record.id} a second time`;
+      seen.add(record.id);
+      const unset = new Set(record.unset ?? []);
+      for (const field of optionalFields(e.records.schema)) {
+        if (unset.has(field) && field in record) return `${where} states ${field} and lists it unset`;
+        if (!unset.has(field) && !(field in record)) return `${where} neither states ${field} nor lists it under unset`;
+      }
+    }
+  }
+  return undefined;
 }
 
 /** The target file's `fixtures:` object, read into TargetFixtures. */

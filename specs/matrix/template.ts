@@ -54,7 +54,7 @@ export const canonicalContext: RequestContext = {
 /** The value of a path parameter in the valid request: its fixture (the first of a list). */
 export function paramValue(card: OperationCard, name: string, context: RequestContext): string {
   const value = context.fixtures[card.params[name]!.fixture];
-  return Array.isArray(value) ? value[0]! : (value as string);
+  return Array.isArray(value) ? (value as string[])[0]! : (value as string);
 }
 
 /** The valid request of an operation: its fixtures in the path, the global role's token, the empty body where it has one. */

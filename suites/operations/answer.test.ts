@@ -8,23 +8,36 @@ import {
   expectClause,
   expectEqual,
   expectJsonMediaType,
+  expectNoProblems,
   expectObservedContentType,
   expectSchema,
   expectStatus,
   expectSuccess,
+  fixture,
+  shown,
   type Exchange,
+  type Need,
   type TargetSession,
 } from '../../harness/index.ts';
 import { matrixRowCall } from '../../harness/suite/matrix.ts';
 import { recordIds, recordRead, recordReads, successOf } from '../../harness/suite/requests.ts';
 import { cards } from '../../specs/cards/index.ts';
 import type { OperationCard } from '../../specs/cards/card.ts';
-import { fixtureTable } from '../../specs/cards/fixtures.ts';
-import { clause, compileNode, observed, schema, validator, type JsonObject, type OperationKey } from '../../specs/index.ts';
+import { fixtureField, fixtureNames, fixtureTable, type FixtureName, type StatedRecord } from '../../specs/cards/fixtures.ts';
+import { clause, compileNode, hasClause, observed, schema, validator, type JsonObject, type OperationKey } from '../../specs/index.ts';
 import { asFormTemplate, baseTemplate, matrix, validTemplate, type MatrixRow } from '../../specs/matrix/index.ts';
 
 /** A test's title tag: `[§<section> <clause>]`. */
 const tag = (id: string) => `[§${clause(id).section} ${id}]`;
+
+/** The field of a record's creation time, which no other time of it precedes. */
+const CREATED = 'created_at';
+
+/** Where the success names one of a list of records, every record is read: " for every connection". */
+function forEachOf(card: OperationCard): string {
+  const { echoes } = card.answer;
+  return echoes && 'list' in fixtureTable[card.params[echoes.param]!.fixture] ? ` for every ${card.params[echoes.param]!.names}` : '';
+}
 
 /** Every success a test of the answer reads: one per record the target names, else the valid request. */
 async function successes(target: TargetSession, op: OperationKey): Promise<Array<{ id?: string; exchange: Exchange }>> {
@@ -56,11 +69,7 @@ for (const card of Object.values(cards) as OperationCard[]) {
   const success = successOf(op);
   /** Every success the target names, each read once per run. */
   const readsAll = { ...success.plan, shared: recordReads(op) };
-  /** Where the success names one of a list of records, every record is read: " for every connection". */
-  const forEach =
-    answer.echoes && 'list' in fixtureTable[card.params[answer.echoes.param]!.fixture]
-      ? ` for every ${card.params[answer.echoes.param]!.names}`
-      : '';
+  const forEach = forEachOf(card);
 
   conformance(`${tag(answer.statusClause)} ${card.name} answers ${card.success.status}`, success.plan, async ({ target }) => {
     expectStatus(await success.send(target), card.success.status);
@@ -277,6 +286,102 @@ for (const card of Object.values(cards) as OperationCard[]) {
         const exchange = await target.sendTemplate(asFormTemplate(validTemplate(card, target.context, flat)), { label: op });
         if (exchange.status >= 300) return expectClientRefusal(exchange);
         expectJsonMediaType(exchange);
+      },
+    );
+  }
+}
+
+// --- The records the target file states ---------------------------------------------------------
+// Where the target file states what the records of a list hold (fixtures.vault_connection_records),
+// the read of each answers exactly that: every stated field equal (a time as the same instant: the
+// contract's date-time allows any offset), every field stated unset absent (the real service omits
+// unset optional fields: observed). Without it, a record's values are not checked (the tests are
+// skipped, naming the field). Whatever the file states, no time of a record is before its creation.
+
+/** A value as the answer and the statement are compared: a date-time as its instant, where it reads as one. */
+function comparable(value: unknown, fieldSchema: JsonObject): unknown {
+  if (fieldSchema.format !== 'date-time' || typeof value !== 'string' || Number.isNaN(Date.parse(value))) return value;
+  return new Date(Date.parse(value)).toISOString();
+}
+
+/** The fixture holding the records a list fixture's ids name, where the table has one. */
+function statedRecordsOf(listFixture: FixtureName): FixtureName | undefined {
+  return fixtureNames.find((name) => (fixtureTable[name] as { records?: { of: string } }).records?.of === listFixture);
+}
+
+for (const card of Object.values(cards) as OperationCard[]) {
+  const op = card.key;
+  const { body, echoes } = card.answer;
+  if (!body || !echoes) continue;
+  const names = card.params[echoes.param]!.names;
+  const statedName = statedRecordsOf(card.params[echoes.param]!.fixture);
+  const contract = schema(body.schema, 'contract');
+  const properties = contract.properties as Record<string, JsonObject>;
+  const readsAll = { ...successOf(op).plan, shared: recordReads(op) };
+
+  if (statedName) {
+    const stated = (target: TargetSession) => target.target.fixtures[statedName] as StatedRecord[];
+    const plan = { ...readsAll, needs: [...(readsAll.needs as Need[]), fixture(statedName)] };
+    const file = `fixtures.${fixtureField(statedName)}`;
+    for (const [field, fieldSchema] of Object.entries(properties)) {
+      if (field === echoes.field) continue;
+      conformance(
+        `${tag(echoes.clause)} ${card.name} answers the ${field} the target file states of every ${names}`,
+        plan,
+        async ({ target }) => {
+          for (const record of stated(target)) {
+            if (!(field in record)) continue;
+            const exchange = await recordRead(target, op, record.id);
+            expectSuccess(exchange);
+            const answered = (exchange.json as Record<string, unknown> | undefined)?.[field];
+            expectEqual(comparable(answered, fieldSchema), comparable(record[field], fieldSchema), `${field} of ${record.id} (${file})`, {
+              exchange,
+            });
+          }
+        },
+      );
+    }
+
+    conformance(
+      `${tag(body.shapeClause)} ${card.name} answers no field the target file states unset, of every ${names}`,
+      plan,
+      async ({ target }) => {
+        for (const record of stated(target)) {
+          const exchange = await recordRead(target, op, record.id);
+          expectSuccess(exchange);
+          const answered = (exchange.json ?? {}) as Record<string, unknown>;
+          const present = (record.unset ?? []).filter((field) => field in answered);
+          expectNoProblems(
+            present.map((field) => `${field} ${shown(answered[field])}`),
+            `no ${(record.unset ?? []).join(', ') || 'field'} in the record of ${record.id}: stated unset (${file}), and the real service omits unset optional fields`,
+            { exchange },
+          );
+        }
+      },
+    );
+  }
+
+  // No time of a record is before its creation (observed, inferred): a record of a schema with a
+  // created_at date-time has every other date-time at or after it.
+  const created = properties[CREATED]?.format === 'date-time' ? CREATED : undefined;
+  const order = `${op}.record.timestamps-order`;
+  if (created && hasClause(order)) {
+    const later = Object.keys(properties).filter((field) => field !== created && properties[field]!.format === 'date-time');
+    conformance(
+      `${tag(order)} ${card.name} answers no ${later.join(' or ')} before ${created}${forEachOf(card)}`,
+      readsAll,
+      async ({ target }) => {
+        for (const { exchange } of await successes(target, op)) {
+          expectSuccess(exchange);
+          const record = (exchange.json ?? {}) as Record<string, unknown>;
+          const instant = (field: string) => (typeof record[field] === 'string' ? Date.parse(record[field]) : Number.NaN);
+          const before = later.filter((field) => instant(field) < instant(created));
+          expectNoProblems(
+            before.map((field) => `${field} ${shown(record[field])} before ${created} ${shown(record[created])}`),
+            `${later.join(' and ')}, where present, not before ${created}`,
+            { exchange },
+          );
+        }
       },
     );
   }

@@ -1,10 +1,21 @@
 // Ticket creation: every body field is optional (4.2), and the ticket's host (2.2, observed). Its
 // status, content type and body are checked with every operation's answer
 // (suites/operations/answer.test.ts), on the same ticket with an empty body.
-import { cases, conformance, expectEqual, expectSuccess, fixture, writes } from '../../harness/index.ts';
+import {
+  cases,
+  conformance,
+  expectEqual,
+  expectSuccess,
+  fixture,
+  writes,
+  type Credential,
+  type TargetSession,
+} from '../../harness/index.ts';
+import { SkipRequest } from '../../harness/skip.ts';
 import { ticketRequestBody } from '../../generators/index.ts';
 import { successOf } from '../../harness/suite/requests.ts';
 import { cards } from '../../specs/cards/index.ts';
+import { audiencePath } from '../../specs/index.ts';
 
 /** A custom domain in mixed case: its ticket's host is the domain, in lower case (host names are case-insensitive). */
 const CUSTOM_DOMAIN = 'Login.Conformance-Suite.example';
@@ -55,18 +66,55 @@ conformance(
   },
 );
 
+/** A ticket created with the custom domain header, as a credential (the global role's token by default). */
+async function ticketOnCustomDomain(target: TargetSession, as?: Credential) {
+  const exchange = await target.call('sso-ticket', {
+    params: { id: target.fixture('selfServiceProfile') },
+    headers: { [target.target.customDomainHeader]: CUSTOM_DOMAIN },
+    body: {},
+    ...(as ? { as } : {}),
+  });
+  // host, not hostname: the ticket is on the custom domain itself, with no port.
+  expectEqual(safeHost((exchange.json as { ticket?: string } | undefined)?.ticket), CUSTOM_DOMAIN.toLowerCase(), 'ticket host', {
+    exchange,
+  });
+}
+
 conformance(
   '[§4.2 sso-ticket.custom-domain.host] with tenant-custom-domain the ticket URL is on that domain',
   { needs, requests: 1 },
+  async ({ target }) => ticketOnCustomDomain(target),
+);
+
+/** The management audience at the address the target file's base_url names, where it is another than the file's audience. */
+function audienceAtBaseUrl(target: { baseUrl: string; audience: string }): string | undefined {
+  const audience = `${new URL(target.baseUrl).origin}${audiencePath}`;
+  return audience === target.audience ? undefined : audience;
+}
+
+// The custom domain replaces the whole host the ticket would have had, its port too: a caller
+// whose token names the tenant at an address with a port (a test double, a proxy) gets a ticket
+// on the custom domain all the same. Against a tenant reached at its audience's address there is
+// no other address to name.
+conformance(
+  "[§4.2 sso-ticket.custom-domain.host] with tenant-custom-domain the ticket URL is on that domain, with no port, for a token naming the tenant at the base URL's address",
+  {
+    needs: [
+      ...needs,
+      {
+        check: (context) =>
+          audienceAtBaseUrl(context.target)
+            ? undefined
+            : "the target file's base_url names the tenant at its audience's address: a token can name no other",
+        category: 'not-applicable',
+      },
+    ],
+    requests: 2,
+  },
   async ({ target }) => {
-    const domain = CUSTOM_DOMAIN;
-    const exchange = await target.call('sso-ticket', {
-      params: { id: target.fixture('selfServiceProfile') },
-      headers: { [target.target.customDomainHeader]: domain },
-      body: {},
-    });
-    const host = safeHost((exchange.json as { ticket?: string } | undefined)?.ticket);
-    expectEqual(host, domain.toLowerCase(), 'ticket host', { exchange });
+    const { token } = await target.tokenRequest('global', { audience: audienceAtBaseUrl(target.target)! });
+    if (!token) throw new SkipRequest('depends', `the target issues no token for ${audienceAtBaseUrl(target.target)}`);
+    await ticketOnCustomDomain(target, { token });
   },
 );
 
