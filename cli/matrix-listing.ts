@@ -23,6 +23,8 @@ function outcome(o: Outcome): string {
       return o.error;
     case 'token-without-scope':
       return `no token carrying ${o.scope}`;
+    case 'token-with-scopes':
+      return `refuse or a token carrying ${o.scopes.join(' ')}`;
   }
 }
 

@@ -154,6 +154,13 @@ export async function realizeRequest(
   return { method: template.method, url, headers, label, rateLimited, ...(body === undefined ? {} : { body }) };
 }
 
+/** The media type of a token request's encoding. */
+function contentTypeOf(encoding: TokenRequestTemplate['encoding']): string {
+  return encoding === 'json'
+    ? 'application/json'
+    : `application/x-www-form-urlencoded${encoding === 'form-charset' ? '; charset=utf-8' : ''}`;
+}
+
 /** A token endpoint request of a template. */
 export function realizeTokenRequest(template: TokenRequestTemplate, target: ResolvedTarget): OutgoingRequest {
   // A secret one character off is nearly the secret: every value sent as one is kept out of reports.
@@ -178,9 +185,7 @@ export function realizeTokenRequest(template: TokenRequestTemplate, target: Reso
     url: `${target.authUrl}${path}${query}`,
     headers: {
       accept: 'application/json',
-      'content-type': json
-        ? 'application/json'
-        : `application/x-www-form-urlencoded${template.encoding === 'form-charset' ? '; charset=utf-8' : ''}`,
+      ...(template.contentType === null ? {} : { 'content-type': template.contentType ?? contentTypeOf(template.encoding) }),
       ...basic,
     },
     label: 'token',

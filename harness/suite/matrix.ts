@@ -74,6 +74,8 @@ function verbOf(outcome: Outcome): string {
       return `answers ${observed.tokens.errors[outcome.error]!.status} ${outcome.error} to`;
     case 'token-without-scope':
       return `issues no token carrying ${outcome.scope} for`;
+    case 'token-with-scopes':
+      return `refuses, or issues a token carrying ${outcome.scopes.join(' ')}, for`;
   }
 }
 
@@ -106,7 +108,23 @@ export function checkOutcome(exchange: Exchange, outcome: Outcome): void {
       return expectTokenError(exchange, outcome.error);
     case 'token-without-scope':
       return expectNoTokenWithScope(exchange, outcome.scope);
+    case 'token-with-scopes':
+      return expectNoTokenWithout(exchange, outcome.scopes);
   }
+}
+
+/** A refusal, or a token whose scope claim carries every one of `scopes`. */
+function expectNoTokenWithout(exchange: Exchange, scopes: string[]): void {
+  if (exchange.status >= 400 && exchange.status < 500 && exchange.status !== 429) return;
+  expectSuccess(exchange);
+  const token = (exchange.json as { access_token?: unknown } | undefined)?.access_token;
+  const carried = typeof token === 'string' ? scopesOfToken(token) : [];
+  expectEqual(
+    scopes.filter((scope) => !carried.includes(scope)).join(' '),
+    '',
+    'the scopes the issued token lacks (a token without them is refused everywhere)',
+    { exchange },
+  );
 }
 
 /** A refusal, or a token whose scope claim lacks `scope`. */

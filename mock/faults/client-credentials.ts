@@ -1,7 +1,8 @@
 // What the token endpoint takes for the client's credentials and the audience it asks for (spec 5,
-// rule 3), compared leniently: a secret matched by prefix, by the stored secret's length or
-// ignoring case, an audience normalised, or matched by its start or its end. Each rewrites the near miss into
-// the right value before the endpoint sees it, as the lenient comparison would have matched it.
+// rule 3), compared leniently: a secret matched by prefix, by the stored secret's length, ignoring
+// case or after a lossy encoding, a client id of digits taken for a position, a grant type
+// normalised, an audience normalised, or matched by its start or its end. Each rewrites the near
+// miss into the right value before the endpoint sees it, as the lenient comparison would have matched it.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { FaultHooks } from '../app.ts';
 import type { Components } from '../components.ts';
@@ -85,10 +86,35 @@ function audienceMatching(matches: (sent: string, audience: string) => boolean) 
     editParameter(app, 'audience', (sent, _parameters, { tenant }) => (matches(sent, tenant.audience) ? tenant.audience : undefined));
 }
 
+/** A URL as new URL() writes it, or undefined when it does not parse. */
+function canonicalUrl(text: string): string | undefined {
+  try {
+    return new URL(text).href;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The client's own id where `matches(sent, stored)` for some client of the tenant. */
 function clientIdMatching(matches: (sent: string, stored: string) => boolean) {
   return (app: FaultHooks) =>
     editParameter(app, 'client_id', (sent, _parameters, { store }) => store.clients().find((c) => matches(sent, c.clientId))?.clientId);
+}
+
+/** The same bytes once written with `encoding` (latin1 and ascii keep each character's low byte). */
+function sameBytesAs(encoding: 'ascii' | 'latin1') {
+  return (sent: string, stored: string) => Buffer.from(sent, encoding).equals(Buffer.from(stored, encoding));
+}
+
+/** The text written as latin1 and read back as 7-bit ASCII (each byte's high bit cleared). */
+const sevenBit = (text: string): string => Buffer.from(text, 'latin1').toString('ascii');
+
+/** A client's id where an id of digits names its position in the client list, counted from `first`. */
+function clientAtPosition(first: number) {
+  return (app: FaultHooks) =>
+    editParameter(app, 'client_id', (sent, _parameters, { store }) =>
+      /^\d+$/.test(sent) && !store.client(sent) ? store.clients()[Number(sent) - first]?.clientId : undefined,
+    );
 }
 
 /** Each form parameter given twice kept once, its first value (a framework's habit), before the endpoint reads it. */
@@ -157,6 +183,63 @@ export const clientCredentialFaults = faultFamily([
     clause: 'token.endpoint.wrong-secret',
     bug: "Secrets kept in a column with a case-insensitive collation: the client's secret in the other letter case gets a token.",
     install: secretMatching(sameIgnoringCase),
+  },
+  {
+    id: 'token-client-id-as-row-number',
+    clause: 'token.endpoint.client-id',
+    bug: 'Clients found by a legacy numeric id where the id is all digits, the row number of the client list (ROW_NUMBER(), counted from 1): client_id "1" with the first client\'s secret gets a token.',
+    install: clientAtPosition(1),
+  },
+  {
+    id: 'token-grant-type-separators-dropped',
+    clause: 'token.endpoint.grant-type',
+    bug: "grant_type compared with its hyphens and underscores dropped on both sides (a normaliser meant for hand-typed grant names): clientcredentials, or the gty claim's client-credentials, gets a token.",
+    install: (app) =>
+      editParameter(app, 'grant_type', (sent) =>
+        sent.replace(/[-_]/g, '') === 'client_credentials'.replace(/[-_]/g, '') ? 'client_credentials' : undefined,
+      ),
+  },
+  {
+    id: 'token-grant-type-trimmed',
+    clause: 'token.endpoint.grant-type',
+    bug: 'grant_type trimmed before it is compared: client_credentials with a space before or after it gets a token.',
+    install: (app) => editParameter(app, 'grant_type', (sent) => (sent.trim() === 'client_credentials' ? 'client_credentials' : undefined)),
+  },
+  {
+    id: 'token-secret-as-ascii-bytes',
+    clause: 'token.endpoint.wrong-secret',
+    bug: "Secrets compared as Buffer.from(secret, 'ascii'), which keeps each character's low byte: the secret with a letter replaced by the character 256 above it (U+0165 for e) gets a token.",
+    install: secretMatching(sameBytesAs('ascii')),
+  },
+  {
+    id: 'token-secret-seven-bit',
+    clause: 'token.endpoint.wrong-secret',
+    bug: "Secrets passed through a 7-bit clean-up (written as latin1, read as 'ascii', which clears each byte's high bit) before they are compared: the secret with a letter replaced by the character 128 above it (U+00E5 for e) gets a token.",
+    install: secretMatching((sent, stored) => sevenBit(sent) === sevenBit(stored)),
+  },
+  {
+    id: 'token-secret-nfkc',
+    clause: 'token.endpoint.wrong-secret',
+    bug: 'Secrets normalised with NFKC before they are compared (so that a secret typed on any keyboard matches): the secret with a letter in its fullwidth form gets a token.',
+    install: secretMatching((sent, stored) => sent.normalize('NFKC') === stored.normalize('NFKC')),
+  },
+  {
+    id: 'token-secret-read-as-c-string',
+    clause: 'token.endpoint.wrong-secret',
+    bug: 'Secrets hashed by a native binding that reads them as C strings, up to their first NUL: the secret followed by a NUL and anything gets a token.',
+    install: secretMatching((sent, stored) => sent.split('\0')[0] === stored),
+  },
+  {
+    id: 'token-audience-parsed-as-url',
+    clause: 'token.endpoint.audience',
+    bug: 'Audiences parsed with new URL() and looked up by their href, which deletes tabs and line breaks anywhere and zero-width characters in the host: the management audience with a line feed or a zero-width space inside it gets a token.',
+    install: audienceMatching((sent, audience) => sent !== audience && canonicalUrl(sent) === audience),
+  },
+  {
+    id: 'token-audience-nul-removed',
+    clause: 'token.endpoint.audience',
+    bug: 'Audiences cleaned of NUL characters before the lookup query (the database text type cannot hold them): the management audience with a NUL inside it gets a token.',
+    install: audienceMatching((sent, audience) => sent.includes('\0') && sent.replace(/\0/g, '') === audience),
   },
   {
     id: 'token-audience-without-trailing-slash',

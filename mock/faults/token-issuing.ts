@@ -1,14 +1,16 @@
 // The token endpoint and the tokens it issues (spec 5, 6 and the observed token facts): where it
 // answers, what it reads and answers, and what an issued token carries. Tokens are changed by
 // re-signing each issued one, with the tenant's key, after its header or claims were edited.
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { SignJWT, decodeJwt, decodeProtectedHeader, type JWTHeaderParameters, type JWTPayload } from 'jose';
 import type { FaultHooks } from '../app.ts';
 import type { IssuedToken } from '../auth/issuer.ts';
 import { reasonPhrase } from '../errors.ts';
-import { isJsonMediaType } from '../stages/json-body.ts';
+import type { Exchange } from '../exchange.ts';
+import { FORM_MEDIA_TYPE, isJsonMediaType } from '../stages/json-body.ts';
 import { faultFamily } from './fault.ts';
 import { capture } from './support/captured.ts';
-import { editReplies } from './support/route-edits.ts';
+import { editReplies, editRequests } from './support/route-edits.ts';
 import { editPrincipal } from './support/verifier-edits.ts';
 
 const OK = 200;
@@ -67,12 +69,76 @@ function grantsWhatIsAsked(app: FaultHooks): void {
   });
 }
 
+/** The scope parameter of a token request, form-encoded or JSON (undefined when it has none). */
+function askedScope(exchange: Exchange): string | undefined {
+  const text = exchange.body.toString('utf8');
+  if (!isJsonMediaType(exchange.headers['content-type'])) return new URLSearchParams(text).get('scope') ?? undefined;
+  try {
+    const scope = (JSON.parse(text) as { scope?: unknown } | null)?.scope;
+    return typeof scope === 'string' ? scope : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Tokens issued with no scopes where the request's scope parameter is one `narrowsToNone` reads as naming none. */
+function noScopesFor(app: FaultHooks, narrowsToNone: (asked: string) => boolean): void {
+  const asked = new AsyncLocalStorage<string | undefined>();
+  app.wrapRoute('token', (next) => (exchange) => asked.run(askedScope(exchange), () => next(exchange)));
+  app.override('issuer', (issuer) => ({
+    issue(client, scopes, target) {
+      const scope = asked.getStore();
+      return issuer.issue(client, scope !== undefined && narrowsToNone(scope) ? [] : scopes, target);
+    },
+  }));
+}
+
+/** Token requests whose Content-Type `misread(type)` takes for another media type read as that one. */
+function readAs(app: FaultHooks, misread: (type: string | undefined) => string | undefined): void {
+  editRequests(app, 'token', (exchange) => {
+    const type = misread(exchange.headers['content-type']);
+    return type === undefined ? exchange : { ...exchange, headers: { ...exchange.headers, 'content-type': type } };
+  });
+}
+
+const isTextPlain = (type: string | undefined): boolean => type?.split(';')[0]?.trim().toLowerCase() === 'text/plain';
+
 export const tokenIssuingFaults = faultFamily([
   {
     id: 'token-grants-the-scopes-asked',
     clause: 'token.observed.granted-scopes',
     bug: "A token endpoint that puts the request's scope parameter in the token without checking it against the client's grant: a client asking for delete:users gets it.",
     install: grantsWhatIsAsked,
+  },
+  {
+    id: 'token-empty-scope-splits-to-none',
+    clause: 'token.scopes',
+    bug: "The scope parameter taken as a narrowing whenever it is present and split on spaces without dropping empty items: scope= asks for the scope '', which the grant holds none of, and gets a token carrying no scopes (refused by every operation).",
+    install: (app) => noScopesFor(app, (scope) => scope.trim() === ''),
+  },
+  {
+    id: 'token-blank-scope-narrows-to-none',
+    clause: 'token.scopes',
+    bug: 'The scope parameter taken as a narrowing where it is truthy and split with its empty items dropped: a scope of one space names nothing and gets a token carrying no scopes (scope= still gets the grant).',
+    install: (app) => noScopesFor(app, (scope) => scope !== '' && scope.trim() === ''),
+  },
+  {
+    id: 'token-text-plain-read-as-json',
+    clause: 'token.observed.request-rules',
+    bug: "The JSON body parser registered for text/plain as well (as for navigator.sendBeacon's bodies): a JSON token request labelled text/plain gets a token.",
+    install: (app) => readAs(app, (type) => (isTextPlain(type) ? 'application/json' : undefined)),
+  },
+  {
+    id: 'token-untyped-body-read-as-json',
+    clause: 'token.observed.request-rules',
+    bug: "A body without a Content-Type read as JSON, the body parser's default type: a JSON token request with no Content-Type gets a token.",
+    install: (app) => readAs(app, (type) => (type === undefined ? 'application/json' : undefined)),
+  },
+  {
+    id: 'token-text-plain-read-as-form',
+    clause: 'token.observed.request-rules',
+    bug: 'The form parser registered for text/* (bodies of an HTML form with enctype text/plain): a form-encoded token request labelled text/plain gets a token.',
+    install: (app) => readAs(app, (type) => (isTextPlain(type) ? FORM_MEDIA_TYPE : undefined)),
   },
   {
     id: 'token-endpoint-without-trailing-slash',

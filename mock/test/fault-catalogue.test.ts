@@ -295,6 +295,35 @@ const rows: Row[] = [
     conformant: 401,
   },
   {
+    fault: 'token-secret-as-ascii-bytes',
+    does: "issues a token for the client's secret with its first character 256 above itself (the same low byte)",
+    probe: (m) => {
+      const secret = client(m, 'global').client_secret;
+      const folded = `${String.fromCharCode(secret.charCodeAt(0) + 0x100)}${secret.slice(1)}`;
+      return status(m, 'POST', tokenPath, { body: tokenRequest(m, 'global', { client_secret: folded }) });
+    },
+    faulted: 200,
+    conformant: 401,
+  },
+  {
+    fault: 'token-empty-scope-splits-to-none',
+    does: 'issues a token carrying no scopes for scope=',
+    probe: async (m) => {
+      const answer = await call(m, 'POST', tokenPath, { body: tokenRequest(m, 'global', { scope: '' }) });
+      return (answer.json as { scope?: string }).scope === '';
+    },
+    faulted: true,
+    conformant: false,
+  },
+  {
+    fault: 'token-text-plain-read-as-json',
+    does: 'issues a token for a JSON request labelled text/plain',
+    probe: (m) =>
+      status(m, 'POST', tokenPath, { body: JSON.stringify(tokenRequest(m, 'global')), headers: { 'content-type': 'text/plain' } }),
+    faulted: 200,
+    conformant: 400,
+  },
+  {
     fault: 'token-lifetime-3600',
     does: 'issues tokens for an hour',
     probe: async (m) => {

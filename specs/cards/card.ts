@@ -100,7 +100,9 @@ export type Outcome =
   /** An error of the token endpoint in its own shape ({error, error_description}), of observed.yaml tokens.errors. */
   | { kind: 'token-error'; error: string }
   /** No token carrying the scope: the request refused, or a token issued without it. */
-  | { kind: 'token-without-scope'; scope: string };
+  | { kind: 'token-without-scope'; scope: string }
+  /** No token without these scopes: the request refused, or a token issued carrying every one of them. */
+  | { kind: 'token-with-scopes'; scopes: string[] };
 
 /** One clause an answer bears on, and what it requires of the answer. */
 export interface ClauseCheck {

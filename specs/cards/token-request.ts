@@ -17,6 +17,8 @@ export interface TokenRequestTemplate {
   query?: Array<[string, string]>;
   /** In a JSON request, the fields written as a list holding their value. */
   listed?: string[];
+  /** The Content-Type sent instead of the encoding's own (null: none), the body encoded all the same. */
+  contentType?: string | null;
 }
 
 /** What a token request is made from: the role's client and the audience. */

@@ -2,7 +2,9 @@
 // each client-credentials field and the encoding. Client authentication is exact (RFC 6749 2.3.1):
 // a client id or secret off by one character or its letter case authenticates no one; the grant is
 // client_credentials and no other; the audience names the management interface exactly (RFC 7519
-// 4.1.3). Each refusal's positive control is a valid token request of the same run.
+// 4.1.3). A value that only a lossy encoding, a URL parser, a sanitiser or a lookup by position
+// takes for the right one is another value. Each refusal's positive control is a valid token
+// request of the same run.
 import type { ClauseCheck } from '../../cards/card.ts';
 import type { TokenRequestContext, TokenRequestTemplate } from '../../cards/token-request.ts';
 import { cards } from '../../cards/index.ts';
@@ -41,6 +43,9 @@ const GRANTED_PAIR = Object.values(cards)
   .slice(0, 2)
   .map((card) => card.scope.value)
   .join(' ');
+
+/** Every operation's scope: the global client's grant (its role holds them all). */
+const OPERATION_SCOPES = Object.values(cards).map((card) => card.scope.value);
 
 const refusedWith = (clause: string, error?: 'invalid_client' | 'access_denied' | 'unsupported_grant_type'): ClauseCheck[] => [
   { clause, outcome: refused },
@@ -124,6 +129,112 @@ function textVariants(field: string, checks: ClauseCheck[], source: string, extr
   ];
 }
 
+/**
+ * Characters another one becomes under a lossy encoding, each a different character: the one 256
+ * above (the same low byte, equal only written as latin1), the one 128 above (equal only with the
+ * high bit cleared, as 7-bit ASCII), the fullwidth form (equal only after NFKC normalisation).
+ */
+const lossyTwins: Array<{ key: string; says: string; twin: (code: number) => number | undefined }> = [
+  {
+    key: 'low-byte-twin',
+    says: 'the character 256 above it (the same low byte: equal only written as latin1)',
+    twin: (code) => (code < 0x100 ? code + 0x100 : undefined),
+  },
+  {
+    key: 'high-bit-twin',
+    says: 'the character 128 above it (equal only with the high bit cleared, as 7-bit ASCII)',
+    twin: (code) => (code < 0x80 ? code + 0x80 : undefined),
+  },
+  {
+    key: 'fullwidth',
+    says: 'its fullwidth form (equal only after NFKC normalisation)',
+    twin: (code) => (code > 0x20 && code < 0x7f ? code + 0xfee0 : undefined),
+  },
+];
+
+/** The text with its first character that has a twin replaced by it (a twin of "x" added where none has). */
+function withTwin(text: string, twin: (code: number) => number | undefined): string {
+  for (let at = 0; at < text.length; at += 1) {
+    const code = twin(text.charCodeAt(at));
+    if (code !== undefined) return `${text.slice(0, at)}${String.fromCharCode(code)}${text.slice(at + 1)}`;
+  }
+  return `${text}${String.fromCharCode(twin(0x78)!)}`;
+}
+
+/**
+ * A value's first character replaced by a character a lossy encoding takes for it: another value
+ * all the same, refused with `checks`; the first of `core` runs on real tenants.
+ */
+function lossyVariants(field: string, checks: ClauseCheck[], source: string, core: readonly string[]): Made[] {
+  return lossyTwins.map(({ key, says, twin }) => ({
+    operator: 'encoding',
+    key,
+    says: `with its first character replaced by ${says}`,
+    apply: setField(field, (v) => withTwin(v, twin)),
+    expect: { checks, source: `${source}; another character is another value, however an encoding folds it` },
+    ...(core.includes(key) ? {} : { extended: true }),
+  }));
+}
+
+/** Characters a sanitiser, a URL parser or a C string deletes or stops at: each inside a value makes another value. */
+const insideCharacters: Array<{ key: string; says: string; character: string }> = [
+  { key: 'tab-inside', says: 'a tab', character: '\t' },
+  { key: 'cr-inside', says: 'a carriage return', character: '\r' },
+  { key: 'lf-inside', says: 'a line feed', character: '\n' },
+  { key: 'nul-inside', says: 'a NUL character', character: '\0' },
+  { key: 'zero-width-space-inside', says: 'a zero-width space (U+200B)', character: '\u200b' },
+];
+
+/** The value with each character of `insideCharacters` in its middle, refused with `expect`; those of `core` run on real tenants. */
+function insideVariants(field: string, expect: Expectation, core: readonly string[]): Made[] {
+  return insideCharacters.map(({ key, says, character }) => ({
+    operator: 'extra-part',
+    key,
+    says: `with ${says} in its middle`,
+    apply: setField(field, (v) => `${v.slice(0, Math.ceil(v.length / 2))}${character}${v.slice(Math.ceil(v.length / 2))}`),
+    expect,
+    ...(core.includes(key) ? {} : { extended: true }),
+  }));
+}
+
+/**
+ * grant_type spelled the nearest other ways: the gty claim's spelling, no separator, a space
+ * before it. None is a grant type of RFC 6749 (4.4.2 names client_credentials; values compare
+ * exactly): observed, 400 unsupported_grant_type where the word is another (RFC 6749 5.2).
+ */
+function grantTypeSpellings(): Made[] {
+  const source = 'spec 5 rule 3: the client-credentials grant, grant_type client_credentials exactly (RFC 6749 4.4.2)';
+  const unsupported = {
+    checks: refusedWith('token.endpoint.grant-type', 'unsupported_grant_type'),
+    source: `${source}; observed: 400 unsupported_grant_type (RFC 6749 5.2)`,
+  };
+  return [
+    {
+      operator: 'near-value',
+      key: 'gty-spelling',
+      says: `in the gty claim's spelling (${observed.tokens.gty})`,
+      apply: setField('grant_type', () => observed.tokens.gty),
+      expect: unsupported,
+    },
+    {
+      operator: 'near-value',
+      key: 'no-separator',
+      says: 'without its underscore (clientcredentials)',
+      apply: setField('grant_type', (v) => v.replace(/[-_]/g, '')),
+      expect: unsupported,
+      extended: true,
+    },
+    {
+      operator: 'whitespace',
+      key: 'leading-space',
+      says: 'after a space',
+      apply: setField('grant_type', (v) => ` ${v}`),
+      expect: { checks: refusedWith('token.endpoint.grant-type'), source },
+      extended: true,
+    },
+  ];
+}
+
 const grantTypeVariants = (): Made[] =>
   textVariants(
     'grant_type',
@@ -142,9 +253,29 @@ const grantTypeVariants = (): Made[] =>
       },
       listedInJson('grant_type', refusedWith('token.endpoint.grant-type'), 'spec 5 rule 3: the client-credentials grant'),
       inQuery('grant_type'),
+      ...grantTypeSpellings(),
     ],
     ['absent', 'case', 'leading-text'],
   );
+
+/**
+ * Positions in a list, where a client id was expected: a store that also finds clients by their
+ * index (clients[id]) takes "0" for the first client and "1" for the second, which the global
+ * client may be. With the global client's secret, neither is its id.
+ */
+function arrayIndexes(): Made[] {
+  return ['0', '1'].map((index) => ({
+    operator: 'other-type',
+    key: `array-index-${index}`,
+    says: `an array index (${index}) instead of an id, with this client's secret`,
+    apply: setField('client_id', () => index),
+    expect: {
+      checks: refusedWith('token.endpoint.client-id', 'invalid_client'),
+      source: 'spec 5 rule 3: the client authenticates by its id (RFC 6749 2.3.1); a position in a list names no client',
+    },
+    ...(index === '0' ? {} : { extended: true }),
+  }));
+}
 
 const clientIdVariants = (): Made[] =>
   textVariants(
@@ -173,6 +304,7 @@ const clientIdVariants = (): Made[] =>
       },
       listedInJson('client_id', refusedWith('token.endpoint.client-id'), 'spec 5 rule 3: the client authenticates by its id'),
       inQuery('client_id'),
+      ...arrayIndexes(),
     ],
     ['absent', 'truncate', 'case', 'leading-text'],
   ).map((made) =>
@@ -233,6 +365,24 @@ const secretVariants = (): Made[] =>
       },
       listedInJson('client_secret', refusedWith('token.endpoint.wrong-secret'), 'spec 5 rule 3: the client authenticates by its secret'),
       inQuery('client_secret'),
+      ...lossyVariants(
+        'client_secret',
+        refusedWith('token.endpoint.wrong-secret', 'invalid_client'),
+        'spec 5 rule 3: the client authenticates by its secret (RFC 6749 2.3.1)',
+        ['low-byte-twin'],
+      ),
+      {
+        // A secret compared as a C string (a native hashing binding) ends at its NUL.
+        operator: 'extra-part',
+        key: 'nul-after',
+        says: 'followed by a NUL character (where a C string ends)',
+        apply: setField('client_secret', (v) => `${v}\0`),
+        expect: {
+          checks: refusedWith('token.endpoint.wrong-secret'),
+          source: 'spec 5 rule 3: the client authenticates by its secret; which error a NUL in a parameter gets is not known',
+        },
+        extended: true,
+      },
     ],
     ['empty', 'truncate', 'extra-character', 'case', 'leading-text'],
   );
@@ -275,6 +425,15 @@ function audienceVariants(): Made[] {
       },
     },
     listedInJson('audience', refusedWith('token.endpoint.audience'), 'spec 5 rule 3: the audience is the management interface'),
+    ...insideVariants(
+      'audience',
+      {
+        checks: refusedWith('token.endpoint.audience'),
+        source:
+          'spec 5 rule 3: the audience is the management interface, compared exactly (RFC 7519 4.1.3); a URL parser or a log sanitiser deletes these characters, the comparison does not; which error the service gives a control character is not known',
+      },
+      ['lf-inside'],
+    ),
     {
       operator: 'absent',
       key: 'absent',
@@ -381,6 +540,65 @@ function basicVariants(): Made[] {
           'spec 5 rule 3: the client authenticates by its own id and secret together (RFC 6749 2.3.1); one authentication per request (2.3)',
       },
     },
+  ];
+}
+
+/**
+ * A scope parameter that names no scope (empty, or a space): it narrows nothing, so a token issued
+ * for it carries the client's grant (RFC 6749 3.3: the server's default, or the request refused).
+ * A token carrying none would be refused by every operation. Extended: an accepted request mints a
+ * token of the tenant's allotment.
+ */
+function emptyScopes(): Made[] {
+  const expect = {
+    checks: [{ clause: 'token.scopes', outcome: { kind: 'token-with-scopes' as const, scopes: OPERATION_SCOPES } }],
+    source:
+      "spec 5 rule 3: tokens carry scopes; a scope naming none asks for no narrowing (RFC 6749 3.3: the server's default or a refusal), and the global client is granted every operation's",
+  };
+  return [
+    {
+      operator: 'empty',
+      key: 'scope-empty',
+      says: 'with a scope parameter present and empty (scope=)',
+      apply: (t) => ({ ...t, fields: [...t.fields, ['scope', '']] }),
+      expect,
+      extended: true,
+    },
+    {
+      operator: 'whitespace',
+      key: 'scope-blank',
+      says: 'with a scope parameter of one space',
+      apply: (t) => ({ ...t, fields: [...t.fields, ['scope', ' ']] }),
+      expect,
+      extended: true,
+    },
+  ];
+}
+
+/**
+ * The body written in one media type and labelled another, or not at all: RFC 6749 has the
+ * parameters form-encoded (4.4.2, appendix B), the service reads JSON too (observed), and a
+ * body of any other type carries no parameters (a server that sniffs its content takes them).
+ */
+function mislabelledBodies(): Made[] {
+  const expect = {
+    checks: refusedWith('token.observed.request-rules'),
+    source:
+      'RFC 6749 4.4.2 and appendix B: form-encoded parameters; observed: form-encoded or JSON; a body of another media type is read as neither',
+  };
+  const labelled = (key: string, says: string, encoding: 'json' | 'form', contentType: string | null, extended: boolean): Made => ({
+    operator: 'encoding',
+    key,
+    says,
+    apply: (t) => ({ ...t, encoding, contentType }),
+    // Without a Content-Type, RFC 9110 8.3 lets a recipient examine the body: extended, as doubtful.
+    expect: contentType === null ? { ...expect, source: `${expect.source}; RFC 9110 8.3 lets a server sniff a body of no type` } : expect,
+    ...(extended ? { extended: true } : {}),
+  });
+  return [
+    labelled('json-as-text-plain', 'as a JSON body labelled text/plain', 'json', 'text/plain', false),
+    labelled('json-without-content-type', 'as a JSON body without a Content-Type', 'json', null, true),
+    labelled('form-as-text-plain', 'form-encoded, labelled text/plain', 'form', 'text/plain', true),
   ];
 }
 
@@ -517,6 +735,8 @@ function requestVariants(): Array<{ element: TokenElement; variants: Made[] }> {
             source: 'observed: the endpoint takes JSON too',
           },
         },
+        ...emptyScopes(),
+        ...mislabelledBodies(),
       ],
     },
   ];
