@@ -124,7 +124,7 @@ export interface ObservedFacts {
     sdk_retry: { attempts: number; max_wait_seconds: number };
     profiles: Record<RateLimitProfileName, BucketFact>;
   };
-  request_bodies: { form_encoded: Fact<boolean> };
+  request_bodies: { form_encoded: Fact<boolean>; duplicate_members: Fact<'last'> };
 }
 
 export const observed = readSpecFile('observed.yaml') as ObservedFacts;

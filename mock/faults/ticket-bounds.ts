@@ -96,6 +96,17 @@ export const ticketBoundFaults = faultFamily([
       }),
   },
   {
+    id: 'custom-domain-first-occurrence',
+    clause: 'sso-ticket.header.custom-domain.length',
+    bug: `${CUSTOM_DOMAIN_HEADER} read by its first occurrence (the comma-joined value split and its first item taken): a request that sends the header twice, first a valid domain and then one of ${CUSTOM_DOMAIN.min - 1} characters, gets a ticket on the valid one instead of 400; a single header of ${CUSTOM_DOMAIN.min - 1} characters is still refused.`,
+    install: (app) =>
+      editRequests(app, 'sso-ticket', (exchange) => {
+        const value = exchange.headers[CUSTOM_DOMAIN_HEADER];
+        if (typeof value !== 'string' || !value.includes(',')) return exchange;
+        return { ...exchange, headers: { ...exchange.headers, [CUSTOM_DOMAIN_HEADER]: value.split(',')[0]!.trim() } };
+      }),
+  },
+  {
     id: 'accepts-2-char-custom-domain',
     clause: 'sso-ticket.header.custom-domain.length',
     bug: 'An off-by-one in "at least 3": ticket creation accepts a tenant-custom-domain of 2 characters.',

@@ -2,13 +2,15 @@
 // the status and content type of the answer, the ticket URL it holds, which bodies it takes (an
 // object, every field optional), and the taken-name conflict.
 import { decodeJwt } from 'jose';
-import { observed, type JsonObject } from '../../specs/index.ts';
+import { observed, schema, type JsonObject } from '../../specs/index.ts';
 import type { FaultHooks } from '../app.ts';
 import { bearerToken } from '../auth/bearer.ts';
 import { faultFamily } from './fault.ts';
 import { capture } from './support/captured.ts';
-import { editBodySchema } from './support/check-edits.ts';
-import { editJsonBody, editSuccessReplies, withContentType } from './support/route-edits.ts';
+import { editBodySchema, fieldNode } from './support/check-edits.ts';
+import { parseKeepingFirst } from './support/first-member.ts';
+import { editJsonBody, editRequests, editSuccessReplies, withContentType } from './support/route-edits.ts';
+import { isFormMediaType, isJsonMediaType } from '../stages/json-body.ts';
 import { editStore } from './support/store-view.ts';
 
 /** Changes the body of each ticket created; `edit` gets the ticket URL. */
@@ -34,6 +36,31 @@ function allowUnknownBelow(node: JsonObject): void {
     delete target.additionalProperties;
     allowUnknownBelow(target);
   }
+}
+
+/** The request's top-level integer fields (ttl_sec). */
+const INTEGER_FIELDS = Object.entries(schema('SsoTicketRequest', 'contract').properties as Record<string, JsonObject>)
+  .filter(([, node]) => node.type === 'integer')
+  .map(([name]) => name);
+
+/** Rewrites the text of ticket request bodies of one media type before the route reads them. */
+function editTicketText(app: FaultHooks, ofType: (contentType: string | undefined) => boolean, edit: (text: string) => string): void {
+  editRequests(app, 'sso-ticket', (exchange) =>
+    ofType(exchange.headers['content-type']) ? { ...exchange, body: Buffer.from(edit(exchange.body.toString('utf8')), 'utf8') } : exchange,
+  );
+}
+
+/** Changes one top-level field of JSON ticket bodies; `read` returns the value unchanged when it does not apply. */
+function editTicketField(app: FaultHooks, field: string, read: (value: unknown) => unknown): void {
+  editJsonBody(app, 'sso-ticket', (body) => {
+    if (!isRecord(body)) return body;
+    const value = read(body[field]);
+    return value === body[field] ? body : { ...body, [field]: value };
+  });
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
 export const ticketCreationFaults = faultFamily([
@@ -116,6 +143,76 @@ export const ticketCreationFaults = faultFamily([
     clause: 'sso-ticket.body.nested-rules',
     bug: 'A validator that refuses unknown properties at the top of the request only: ticket creation accepts them inside the nested objects (enabled_organizations items, domain_aliases_config, provisioning_config, enabled_features).',
     install: (app) => editBodySchema(app, 'sso-ticket', allowUnknownBelow),
+  },
+  {
+    id: 'ticket-duplicate-members-first-wins',
+    clause: 'errors.400.body',
+    bug: 'The ticket body read by a streaming JSON parser that ignores a member name it has already seen, where the real service (JSON.parse) keeps the last: a member given twice, valid and then out of bounds or of another type, at any depth, is read as the valid one and the ticket created instead of 400 (and the reverse refused).',
+    install: (app) =>
+      editTicketText(app, isJsonMediaType, (text) => {
+        try {
+          JSON.parse(text);
+        } catch {
+          return text;
+        }
+        return JSON.stringify(parseKeepingFirst(text));
+      }),
+  },
+  {
+    id: 'ticket-form-integer-read-with-parsefloat',
+    clause: 'sso-ticket.body.ttl_sec.type',
+    bug: 'Form-encoded ticket bodies convert their integer fields with Number.parseFloat, which stops at the first character it cannot read: ttl_sec=3600s is taken for 3600 and the ticket created instead of 400; 3600.5 is still refused (not an integer), and so is 3600s in JSON.',
+    install: (app) =>
+      editTicketText(app, isFormMediaType, (text) => {
+        const form = new URLSearchParams(text);
+        for (const field of INTEGER_FIELDS) {
+          const read = Number.parseFloat(form.get(field) ?? '');
+          if (!Number.isNaN(read)) form.set(field, String(read));
+        }
+        return form.toString();
+      }),
+  },
+  {
+    id: 'ticket-object-field-from-entries',
+    clause: 'sso-ticket.body.enabled_features.type',
+    bug: 'enabled_features normalised with a helper that also takes a Map serialised as its entries (Object.fromEntries on an array of pairs): [["sso", true]], an array, is read as {"sso": true} and the ticket created instead of 400.',
+    install: (app) =>
+      editTicketField(app, 'enabled_features', (features) =>
+        Array.isArray(features) && features.length > 0 && features.every((e) => Array.isArray(e) && e.length === 2)
+          ? Object.fromEntries(features as Array<[string, unknown]>)
+          : features,
+      ),
+  },
+  {
+    id: 'ticket-array-like-organizations',
+    clause: 'sso-ticket.body.enabled_organizations.type',
+    bug: 'enabled_organizations read with Array.prototype.slice.call, which takes any object with a length for a list: {"length": 1, "0": {...}}, an object, is read as a list of that organization and the ticket created instead of 400.',
+    install: (app) =>
+      editTicketField(app, 'enabled_organizations', (list) =>
+        isRecord(list) && typeof list.length === 'number' ? (Array.prototype.slice.call(list) as unknown[]) : list,
+      ),
+  },
+  {
+    id: 'ticket-scopes-checked-with-in',
+    clause: 'sso-ticket.body.nested-rules',
+    bug: 'provisioning_config.scopes items checked with "scope in ALLOWED_SCOPES", an object literal of the allowed scopes, and the in operator also finds what an object inherits: ["toString"] or ["constructor"] is accepted as a scope instead of 400.',
+    install: (app) =>
+      editBodySchema(app, 'sso-ticket', (body) => {
+        const items = fieldNode(body, 'provisioning_config.scopes').items as JsonObject;
+        items.enum = [...(items.enum as string[]), ...Object.getOwnPropertyNames(Object.prototype)];
+      }),
+  },
+  {
+    id: 'ticket-known-properties-checked-with-in',
+    clause: 'sso-ticket.body.nested-rules',
+    bug: 'Unknown properties of the nested objects found with "!(name in KNOWN)", a plain object of the known names, so a property named as one every object inherits ("constructor", "toString") passes as known and the ticket is created instead of 400.',
+    install: (app) =>
+      editBodySchema(app, 'sso-ticket', (body) => {
+        for (const child of Object.values(body.properties as Record<string, JsonObject>)) {
+          const node = child.items !== undefined && typeof child.items === 'object' ? (child.items as JsonObject) : child;
+          if (node.properties) node.properties = { ...(node.properties as JsonObject), constructor: {}, toString: {} };
+        }
+      }),
   },
   {
     id: 'ticket-ignores-taken-connection-name',

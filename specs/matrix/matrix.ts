@@ -14,6 +14,8 @@ import { acceptVariants, contentTypeVariants, headerParamVariants } from './fami
 import { literalVariants, methodVariants, paramVariants } from './families/path.ts';
 import { tokenRequestRows, type TokenMatrixRow } from './families/token-request.ts';
 import type { Base, Expectation, MatrixRow, Variant } from './row.ts';
+import { createAjv, schema } from '../schemas.ts';
+import type { ValidateFunction } from 'ajv';
 import { aloneBody, asFormTemplate, canonicalContext, everyBody, jsonBodyOf, validTemplate, type RequestContext } from './template.ts';
 
 type Made = Variant & { expect: Expectation };
@@ -61,6 +63,22 @@ function isCore(card: OperationCard, element: Element): boolean {
 /** Variations other than bounds that have a form twin: those a form converter may take for valid. */
 const FORM_TWIN_KEYS = ['wraps-32-bit', 'checkbox-on'];
 
+/** The contract's body schemas, converting form fields to their scalar types as leniently as ajv's coerceTypes (Number(text) for a number). */
+const formCheck = new Map<string, ValidateFunction>();
+
+/**
+ * Whether a form-encoded body is refused even once its fields are converted to the schema's scalar
+ * types by the most lenient of the usual conversions (a text is a number where Number() reads it
+ * whole): "3600.5" and "3600s" stay refused for an integer, though parseInt reads 3600 from each;
+ * "1e3" or "0x10", which Number() reads, are not judged.
+ */
+function formRefused(card: OperationCard, form: string): boolean {
+  const name = card.body!.schema;
+  let check = formCheck.get(name);
+  if (!check) formCheck.set(name, (check = createAjv({ coerceTypes: 'array', level: 'contract' }).compile(schema(name, 'contract'))));
+  return !check(Object.fromEntries(new URLSearchParams(form)));
+}
+
 /**
  * A refusal of a top-level scalar field sent form-encoded: the same value, the same expectation (a
  * form parser converts values to the schema's scalar types). Only refusals: the spec asks for JSON,
@@ -70,11 +88,18 @@ const FORM_TWIN_KEYS = ['wraps-32-bit', 'checkbox-on'];
 function formTwin(card: OperationCard, element: Element, variant: Variant, expectation: Expectation): MatrixRow | undefined {
   const scalar = element.kind === 'body-field' && element.path!.length === 1 && card.body !== undefined;
   const refusal = 'checks' in expectation && expectation.checks.every((check) => check.outcome.kind !== 'accept');
-  if (!scalar || !refusal || (variant.operator !== 'bounds' && !FORM_TWIN_KEYS.includes(variant.key))) return undefined;
+  // Numbers only: how a converter reads "1" or "yes" for a boolean varies (some take them for true).
+  const numeric = ['integer', 'number'].includes(String(element.schemas?.contract?.type ?? element.schemas?.observed?.type));
+  const typed = variant.operator === 'other-type' && numeric;
+  if (!scalar || !refusal || (variant.operator !== 'bounds' && !typed && !FORM_TWIN_KEYS.includes(variant.key))) return undefined;
   const json = (context: RequestContext) => baseTemplate(card, 'alone', element, context);
   const apply = (_template: RequestTemplate, context: RequestContext) => asFormTemplate(variant.apply(json(context), context));
   // Judged on the JSON body it encodes; one that does not encode flat is no form twin.
-  if (jsonBodyOf(apply(json(canonicalContext), canonicalContext)) !== undefined) return undefined;
+  const encoded = apply(json(canonicalContext), canonicalContext);
+  if (jsonBodyOf(encoded) !== undefined) return undefined;
+  // A value of another type is a form twin only where its text is no value of the field's type
+  // either: "3600" is an integer once form-encoded, "3600.5" is not.
+  if (typed && !formRefused(card, (encoded.body as { raw: string }).raw)) return undefined;
   return {
     id: `${card.key} ${element.id} ${variant.operator}:${variant.key} alone-form`,
     element,

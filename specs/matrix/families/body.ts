@@ -9,12 +9,16 @@ import type { JsonObject } from '../../openapi.ts';
 import { validator } from '../../schemas.ts';
 import { accepted, observedError, refused } from '../checks.ts';
 import { fieldName, type Element } from '../elements.ts';
-import type { Expectation, Variant } from '../row.ts';
+import { expectsRefusal, type Expectation, type Variant } from '../row.ts';
+import { observed } from '../../observed.ts';
 import {
   ABSENT,
+  aloneBody,
   canonicalContext,
   jsonBodyOf,
+  validTemplate,
   validValueAt,
+  valueAt,
   withBody,
   withValueAt,
   withValueInSecondItem,
@@ -368,13 +372,24 @@ export function bodyVariants(card: OperationCard, element: Element): Made[] {
   if (types.includes('object')) {
     variants.push(
       made('extra-part', 'unknown-property', 'with an unknown property', (v) => ({ ...(v as JsonObject), x_conformance_suite: true })),
+      // A property named as one every object inherits: a key checked with `in` against the known
+      // names (or by indexing a plain object of them) takes it for a known one.
+      made(
+        'extra-part',
+        'inherited-property',
+        'with a property named "constructor", a name every object inherits',
+        (v) => ({ ...(v as JsonObject), constructor: true }),
+        { extended: true },
+      ),
     );
   }
+  variants.push(...inheritedNameValues(element, made));
   if (types.includes('array') && Array.isArray(valid) && valid.length > 0) {
     variants.push(
       made('duplicate', 'duplicate-item', 'with its item twice', (v) => [...(v as unknown[]), (v as unknown[])[0]], { extended: true }),
     );
   }
+  variants.push(...duplicateMembers(card, element, variants));
   const nullable = [element.schemas?.contract, element.schemas?.observed].some((node) => typesOf(node).includes('null'));
   variants.push(...lenientShapes(made, path, valid, nullable ? [...types, 'null'] : types, identity));
   return variants;
@@ -418,10 +433,30 @@ function lenientShapes(made: MakeVariant, path: readonly string[], valid: unknow
     out.push(
       made(
         'other-type',
+        'array-like-object',
+        'an array-like object of its items ({"length": n, "0": ...})',
+        (v) => arrayLike(Array.isArray(v) ? v : [v]),
+        { extended: true },
+      ),
+      made(
+        'other-type',
         'index-keyed-object',
         'an object of its items keyed by index ({"0": ...})',
         (v) => Object.fromEntries((Array.isArray(v) ? v : [v]).map((item, i) => [String(i), item])),
         { extended: true },
+      ),
+    );
+  }
+  if (types.includes('object') && !types.includes('array') && isNonEmptyObject(valid)) {
+    out.push(
+      made(
+        'other-type',
+        'entries-array',
+        'the array of its entries ([["name", value], ...], a Map serialised)',
+        (v) => Object.entries(v as JsonObject),
+        {
+          extended: true,
+        },
       ),
     );
   }
@@ -435,6 +470,91 @@ function lenientShapes(made: MakeVariant, path: readonly string[], valid: unknow
     out.push(made('other-type', 'false-for-null', 'false, where null is allowed', () => false, { extended: true }));
   }
   return out;
+}
+
+/** A string no body holds, whose member the duplicated one replaces in the serialised body. */
+const MEMBER_MARK = 'x-conformance-duplicated-member';
+
+/**
+ * The field's member given twice in the JSON text, one value valid and the other not: the field's
+ * first refused variation (one beyond a bound, else the closest wrong type). RFC 8259 4 leaves a
+ * name given twice to the parser; the real service's keeps the last (observed.yaml
+ * request_bodies.duplicate_members), so it validates and acts on the last value: a last invalid one
+ * is refused (observed level), a last valid one accepted (against test doubles only). A server
+ * whose validator reads the first and whose handler the last lets the invalid value through.
+ */
+function duplicateMembers(card: OperationCard, element: Element, variants: readonly Made[]): Made[] {
+  const path = element.path!;
+  const name = path[path.length - 1]!;
+  // Judged alone in its smallest body, where only the field can be what is wrong.
+  const alone = validTemplate(card, canonicalContext, aloneBody(card, path, canonicalContext));
+  const refusedAlone = (v: Made) => v.judge !== undefined && expectsRefusal(v.judge(v.apply(alone, canonicalContext), canonicalContext));
+  const invalid =
+    variants.find((v) => v.operator === 'bounds' && refusedAlone(v)) ??
+    variants.find((v) => v.operator === 'other-type' && refusedAlone(v));
+  if (name === '[]' || !invalid) return [];
+  const valueOf = (variant: Variant, template: RequestTemplate, context: RequestContext) =>
+    valueAt(jsonBodyOf(variant.apply(template, context)), path);
+  const twice = (lastInvalid: boolean): Made => {
+    const apply = (template: RequestTemplate, context: RequestContext) => {
+      const bad = JSON.stringify(valueOf(invalid, template, context));
+      const good = JSON.stringify(validValueAt(card, path, context));
+      const [first, last] = lastInvalid ? [good, bad] : [bad, good];
+      const text = JSON.stringify(withValueAt(jsonBodyOf(template), path, MEMBER_MARK));
+      const member = `${JSON.stringify(name)}:${JSON.stringify(MEMBER_MARK)}`;
+      return withBody(template, { raw: text.replace(member, `${JSON.stringify(name)}:${first},${JSON.stringify(name)}:${last}`) });
+    };
+    const judge = (varied: RequestTemplate): Expectation => {
+      const body = varied.body !== undefined && 'raw' in varied.body ? (JSON.parse(varied.body.raw) as unknown) : undefined;
+      const read = bodyExpectation(card, element, body, { identityChanged: false, bound: false });
+      const source = `the real service keeps the last of a member given twice (observed.yaml request_bodies.duplicate_members, ${observed.request_bodies.duplicate_members.strength})`;
+      if (!('checks' in read)) return read;
+      return expectsRefusal(read)
+        ? { checks: [invalidBody], source }
+        : { checks: [{ clause: card.body!.rulesClause, outcome: accepted }], source };
+    };
+    const order = lastInvalid ? 'valid, then' : 'invalid first:';
+    return {
+      operator: 'duplicate',
+      key: lastInvalid ? 'member-twice-last-invalid' : 'member-twice-first-invalid',
+      says: `given twice in the JSON text, ${order} ${invalid.says}${lastInvalid ? '' : ', then valid'}`,
+      apply,
+      judge,
+      expect: judge(apply({ ...emptyTemplate(), body: { json: {} } }, canonicalContext)),
+      ...(lastInvalid && path.length === 1 ? {} : { extended: true }),
+    };
+  };
+  return [twice(true), twice(false)];
+}
+
+/** What Array.from and lodash's isArrayLikeObject take for a list: an object with a numeric length and its items keyed by index. */
+function arrayLike(items: readonly unknown[]): JsonObject {
+  return { length: items.length, ...Object.fromEntries(items.map((item, i) => [String(i), item])) };
+}
+
+function isNonEmptyObject(value: unknown): value is JsonObject {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) && Object.keys(value).length > 0;
+}
+
+/**
+ * Names every object inherits (Object.prototype's): a check of a value or a key with the `in`
+ * operator, or by indexing a plain object, finds them though no one listed them.
+ */
+const INHERITED_NAMES = ['constructor', 'toString', '__proto__', 'hasOwnProperty'];
+
+/** An enum's values' near misses: each inherited name in its place (the first runs on a real tenant). */
+function inheritedNameValues(element: Element, made: MakeVariant): Made[] {
+  const enums = [element.schemas?.contract?.enum, element.schemas?.observed?.enum].filter(Array.isArray);
+  if (!enums.some((values) => values.some((value) => typeof value === 'string'))) return [];
+  return INHERITED_NAMES.filter((name) => !enums.some((values) => values.includes(name))).map((name, index) =>
+    made(
+      'near-value',
+      `inherited-name-${name}`,
+      `"${name}", a name every object inherits`,
+      () => name,
+      index === 0 ? {} : { extended: true },
+    ),
+  );
 }
 
 function rootVariants(card: OperationCard, element: Element): Made[] {
@@ -454,6 +574,13 @@ function rootVariants(card: OperationCard, element: Element): Made[] {
     // a string it meets again takes it for the object.
     made('encoding', 'json-string', 'the valid body as a JSON string holding it', JSON.stringify(card.body!.empty)),
     made('extra-part', 'unknown-property', 'an object with an unknown property', { x_conformance_suite: true }),
+    made(
+      'extra-part',
+      'inherited-property',
+      'an object with a property named "constructor", a name every object inherits',
+      { constructor: true },
+      { extended: true },
+    ),
     {
       operator: 'absent',
       key: 'absent',

@@ -42,11 +42,24 @@ export function headerParamVariants(card: OperationCard, element: Element): Made
   const clause = limitClause(card, element);
   const contract = element.schemas!.contract!;
   const judge = (varied: RequestTemplate, context: RequestContext): Expectation => {
-    const value = varied.headers[headerNameOf(element, context)]?.[0];
-    if (clause === undefined || value === undefined) return { none: 'the spec bounds nothing else of it' };
-    return ajv.validate(contract, value)
-      ? { checks: [{ clause, outcome: accepted }], source: 'within the length the spec states' }
-      : { checks: [{ clause, outcome: refused }], source: 'outside the length the spec states' };
+    const values = varied.headers[headerNameOf(element, context)] ?? [];
+    if (clause === undefined || values.length === 0) return { none: 'the spec bounds nothing else of it' };
+    const outside = values.some((value) => !ajv.validate(contract, value));
+    if (values.length > 1) {
+      // A singleton header given twice (RFC 9110 5.3): no reading of it is a value within the bounds
+      // that the client sent alone. Taking one line drops the other; the lines combined ("a, b")
+      // name no domain.
+      return outside
+        ? {
+            checks: [{ clause, outcome: refused }],
+            source:
+              'one of its field lines is outside the length the spec states; the header is a singleton, so neither line can be taken alone',
+          }
+        : { none: 'which of two values the service takes is not known' };
+    }
+    return outside
+      ? { checks: [{ clause, outcome: refused }], source: 'outside the length the spec states' }
+      : { checks: [{ clause, outcome: accepted }], source: 'within the length the spec states' };
   };
   const made = (operator: Made['operator'], key: string, says: string, values: string[], extra: Partial<Made> = {}): Made => {
     const apply = withHeader(element, values);
@@ -54,6 +67,7 @@ export function headerParamVariants(card: OperationCard, element: Element): Made
   };
   const bounds = [contract.minLength, contract.maxLength].filter((b): b is number => typeof b === 'number');
   const lengths = [...new Set(bounds.flatMap((b) => [b - 1, b, b + 1]))].filter((n) => n >= 1).sort((a, b) => a - b);
+  const outside = lengths.filter((length) => !ajv.validate(contract, hostNameOfLength(length)));
   const none = {
     none: 'HTTP strips whitespace around a header value and host names are case-insensitive; the service answer is not known',
   };
@@ -69,11 +83,29 @@ export function headerParamVariants(card: OperationCard, element: Element): Made
           ]),
         ]
       : []),
-    ...besideOtherName(
-      element,
-      lengths.filter((length) => !ajv.validate(contract, hostNameOfLength(length))),
-      made,
-    ),
+    ...besideOtherName(element, outside, made),
+    // The header twice, one line outside the bounds and the other a valid domain, in both orders: a
+    // reader that takes the first or the last line checks only one of them.
+    ...outside.flatMap((length) => [
+      made(
+        'duplicate',
+        `${length}-then-valid`,
+        `twice: of ${length} characters, then a valid domain`,
+        [hostNameOfLength(length), A_DOMAIN],
+        {
+          extended: true,
+        },
+      ),
+      made(
+        'duplicate',
+        `valid-then-${length}`,
+        `twice: a valid domain, then of ${length} characters`,
+        [A_DOMAIN, hostNameOfLength(length)],
+        {
+          extended: true,
+        },
+      ),
+    ]),
     unjudged(made('whitespace', 'leading-space', 'with a space before it', [` ${A_DOMAIN}`]), none),
     unjudged(made('case', 'capitals', 'in capitals', [A_DOMAIN.toUpperCase()]), none),
     unjudged(made('duplicate', 'twice', 'twice, with two domains', [A_DOMAIN, `other.${A_DOMAIN}`]), {
