@@ -62,6 +62,20 @@ export const errorBodyFaults = faultFamily([
     install: (app) => editErrors(app, ['event_not_found'], (_reply, errors) => errors.reply('stream_not_found')),
   },
   {
+    id: 'not-found-messages-follow-accept-language',
+    clause: 'errors.404.vault',
+    bug: 'Not-found messages translated by Accept-Language, with a French table: an unknown connection asked for in French is answered "Connexion introuvable" instead of "Connection not found".',
+    install(app) {
+      app.wrapRoute('vault', (next) => async (exchange) => {
+        const reply = await next(exchange);
+        const french = /^fr\b/i.test(String(exchange.headers['accept-language'] ?? ''));
+        return french && reply.status === 404 && isErrorBody(reply.body)
+          ? { ...reply, body: { ...reply.body, message: 'Connexion introuvable' } }
+          : reply;
+      });
+    },
+  },
+  {
     id: 'vault-404-generic-message',
     clause: 'errors.404.vault',
     bug: 'An unknown connection answered by the framework\'s generic 404: the message is "Not Found" instead of "Connection not found".',

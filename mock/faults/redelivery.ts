@@ -47,6 +47,19 @@ export const redeliveryFaults = faultFamily([
       ),
   },
   {
+    id: 'options-answered-as-preflight',
+    clause: 'routes.method',
+    bug: "A CORS middleware that answers every OPTIONS itself, before the router: OPTIONS on an operation's path is answered 204 with Access-Control-Allow-Methods instead of refused (405).",
+    install: (app) =>
+      app.wrapRoute(
+        'method-not-allowed',
+        (next) => async (exchange) =>
+          exchange.method === 'OPTIONS'
+            ? { status: NO_CONTENT, headers: { 'access-control-allow-methods': (exchange.allow ?? []).join(', ') }, body: undefined }
+            : next(exchange),
+      ),
+  },
+  {
     id: 'redeliver-204-instead-of-202',
     clause: 'redeliver.success.202',
     bug: 'A handler that takes "no body" for the reason of its status: redelivery of a failed event answers 204 without a body instead of 202 (the observed {} body goes too).',

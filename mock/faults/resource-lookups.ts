@@ -33,6 +33,21 @@ function trimmed(raw: string): string | undefined {
   return value === undefined ? undefined : encodeURIComponent(value.trim());
 }
 
+/** Characters a helper for pasted text deletes: zero-width spaces and joiners, the byte order mark. */
+const INVISIBLE = /[\u200B-\u200D\u2060\uFEFF]/g;
+
+/** A binder that deletes invisible characters from the decoded parameter, then hands it on encoded again. */
+function withoutInvisible(raw: string): string | undefined {
+  const value = decoded(raw);
+  return value === undefined || !INVISIBLE.test(value) ? undefined : encodeURIComponent(value.replace(INVISIBLE, ''));
+}
+
+/** A "fix the typo" helper: 0 read as o, l and I as 1 (the look-alikes base58 leaves out). */
+function lookAlikesFolded(raw: string): string | undefined {
+  const folded = raw.replace(/0/g, 'o').replace(/[lI]/g, '1');
+  return folded === raw ? undefined : folded;
+}
+
 export const resourceLookupFaults = faultFamily([
   {
     id: 'ticket-for-any-profile',
@@ -60,6 +75,18 @@ export const resourceLookupFaults = faultFamily([
     clause: 'vault.response.record',
     bug: "A proxy that decodes the path before the application decodes it again: an existing vault connection id with a character escaped twice (%255F) is answered with that connection's record.",
     install: (app) => editParameter(app, 'vault', 'id', decoded),
+  },
+  {
+    id: 'vault-ids-look-alikes-folded',
+    clause: 'vault.response.record',
+    bug: "Connection ids passed through a helper that corrects look-alikes (0 read as o, l and I as 1) before the lookup: an existing id with its o written 0 is answered with that connection's record.",
+    install: (app) => editParameter(app, 'vault', 'id', lookAlikesFolded),
+  },
+  {
+    id: 'vault-ids-invisible-characters-deleted',
+    clause: 'vault.response.record',
+    bug: "A binder that deletes zero-width characters from pasted path parameters: an existing connection id with a zero-width space after it is answered with that connection's record instead of refused.",
+    install: (app) => editParameter(app, 'vault', 'id', withoutInvisible),
   },
   {
     id: 'stream-ids-case-insensitive',

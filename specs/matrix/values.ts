@@ -48,6 +48,22 @@ export function unknownIdLike(id: string): string {
   return id.slice(0, -1) + next;
 }
 
+/** The classic confusables (o, O and 0; l, I and 1): the characters base58 leaves out, and their twins. */
+const LOOK_ALIKES: Record<string, string> = { o: '0', O: '0', '0': 'o', l: '1', I: '1', '1': 'l' };
+
+/**
+ * The id with the last character of its random part that has a look-alike replaced by it (o by 0,
+ * l by 1...): another id, which names nothing; an id without one gets its unknown twin instead.
+ */
+export function idWithLookAlike(id: string): string {
+  const start = shapeOfId(id)?.prefix.length ?? 0;
+  for (let at = id.length - 1; at >= start; at -= 1) {
+    const twin = LOOK_ALIKES[id[at]!];
+    if (twin !== undefined) return id.slice(0, at) + twin + id.slice(at + 1);
+  }
+  return unknownIdLike(id);
+}
+
 /** The id cut or extended (with characters of its alphabet) to exactly `length` characters. */
 export function idOfLength(id: string, length: number): string {
   if (length <= id.length) return id.slice(0, length);

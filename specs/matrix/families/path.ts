@@ -11,11 +11,12 @@ import { accepted, observedError, refused } from '../checks.ts';
 import type { Element } from '../elements.ts';
 import type { Expectation, Variant } from '../row.ts';
 import { asFormTemplate, canonicalContext, paramValue, type RequestContext } from '../template.ts';
-import { idInOtherCase, idOfAnotherKind, idOfLength, idWithEscapedCharacter, swapCase, unknownIdLike } from '../values.ts';
+import { idInOtherCase, idOfAnotherKind, idOfLength, idWithEscapedCharacter, idWithLookAlike, swapCase, unknownIdLike } from '../values.ts';
 
 type Made = Variant & { expect: Expectation };
 
-const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+// OPTIONS last: a CORS layer in front of the interface may answer it on its own (a preflight).
+const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
 
 export function methodVariants(card: OperationCard, own: string): Made[] {
   return [...otherMethods(card, own), overriddenMethod(card, own), ...(own === 'GET' ? headVariants() : [])];
@@ -161,6 +162,25 @@ export function literalVariants(element: Element): Made[] {
       extended: true,
     },
     {
+      // An empty segment before it (RFC 3986 3.3: "/api//v2" is another path than "/api/v2"); a
+      // front end that merges repeated slashes serves it all the same. Test doubles only: whether
+      // the real service's front end merges them is not known.
+      operator: 'duplicate',
+      key: 'slash-doubled',
+      says: 'after a doubled slash (an empty segment before it)',
+      apply: (template: RequestTemplate) => ({
+        ...template,
+        path: [...template.path.slice(0, index), { literal: '' }, ...template.path.slice(index)],
+      }),
+      expect: ofBasePath
+        ? {
+            checks: [{ clause: 'versioning.base-path', outcome: refused }],
+            source: 'spec 9: the base path is /api/v2; a path with an empty segment in it is another (RFC 3986 3.3)',
+          }
+        : none,
+      extended: true,
+    },
+    {
       operator: 'encoding',
       key: 'escaped',
       says: 'with its first character percent-escaped',
@@ -298,6 +318,21 @@ export function paramVariants(card: OperationCard, element: Element): Made[] {
         expect: paramExpectation(card, element, idOfLength(paramValue(card, name, canonicalContext), maximum + 1), false),
       }),
     );
+    // The same with an invisible character added (a zero-width space): one over the maximum too,
+    // though a server that deletes such characters before the check finds the existing one.
+    variants.push(
+      bound({
+        ...variants[variants.length - 1]!,
+        key: 'existing-at-maximum-plus-invisible',
+        says: `of ${maximum + 1} characters, an existing ${rule.names}'s id with a zero-width space (U+200B) added`,
+        apply: (template, context) => ({
+          ...template,
+          path: template.path.map((part) =>
+            'param' in part && part.param === name ? { param: name, value: `${atMaximum(context) ?? part.value}\u200B` } : part,
+          ),
+        }),
+      }),
+    );
   }
   if (typeof maximum === 'number' && Array.isArray(listed)) {
     // The longest existing id without its last character: a server that finds ids by prefix (a
@@ -328,6 +363,11 @@ export function paramVariants(card: OperationCard, element: Element): Made[] {
     made('extra-part', 'extra-character', 'with one character of its alphabet added', (value) => idOfLength(value, value.length + 1)),
     made('near-value', 'unknown', 'well formed, naming no resource', unknownIdLike),
     made('extra-part', 'control-character', 'with a NUL character after it', (value) => `${value}\u0000`),
+    // Invisible characters, which a helper for pasted text deletes: another id all the same.
+    made('extra-part', 'zero-width-space', 'with a zero-width space (U+200B) after it', (value) => `${value}\u200B`),
+    made('extra-part', 'leading-bom', 'with a byte order mark (U+FEFF) before it', (value) => `\uFEFF${value}`, { extended: true }),
+    // A character replaced by its look-alike (o and 0, l and 1): a helper that "fixes" typos reads it as the id.
+    made('near-value', 'look-alike', 'with one character replaced by its look-alike (o by 0, l by 1)', idWithLookAlike),
     made('extra-part', 'encoded-slash', 'with an encoded slash and a segment after it', (value) => `${value}/x`),
     // A format suffix a router strips (/:id.:format): another id.
     made('extra-part', 'format-extension', 'with a file extension after it (.json)', (value) => `${value}.json`),
@@ -384,6 +424,23 @@ export function paramVariants(card: OperationCard, element: Element): Made[] {
         apply: (template, context) => asFormTemplate(unknown.apply(template, context)),
         judge: (varied, context) => formSafe(unknown.judge!(varied, context)),
         expect: formSafe(unknown.expect),
+        extended: true,
+      }),
+    );
+  }
+  // The unknown id again, asking for another language (one the service has no messages in): the
+  // real service answers in English whatever Accept-Language says, so the row's observed message
+  // still holds; a message table that falls back to another language than English breaks it.
+  if (unknown) {
+    variants.push(
+      bound({
+        ...unknown,
+        key: 'unknown-in-another-language',
+        says: `${unknown.says}, asking for French (Accept-Language: fr-FR)`,
+        apply: (template, context) => {
+          const varied = unknown.apply(template, context);
+          return { ...varied, headers: { ...varied.headers, 'accept-language': ['fr-FR, fr;q=0.9'] } };
+        },
         extended: true,
       }),
     );
