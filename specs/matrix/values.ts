@@ -53,7 +53,9 @@ const LOOK_ALIKES: Record<string, string> = { o: '0', O: '0', '0': 'o', l: '1', 
 
 /**
  * The id with the last character of its random part that has a look-alike replaced by it (o by 0,
- * l by 1...): another id, which names nothing; an id without one gets its unknown twin instead.
+ * l by 1...): another id, which names nothing. An id without one gets a 0 for its last character,
+ * so that the value is of the same kind (outside base58, or inside another alphabet) whichever id
+ * the target file names.
  */
 export function idWithLookAlike(id: string): string {
   const start = shapeOfId(id)?.prefix.length ?? 0;
@@ -61,7 +63,7 @@ export function idWithLookAlike(id: string): string {
     const twin = LOOK_ALIKES[id[at]!];
     if (twin !== undefined) return id.slice(0, at) + twin + id.slice(at + 1);
   }
-  return unknownIdLike(id);
+  return `${id.slice(0, -1)}0`;
 }
 
 /** The id cut or extended (with characters of its alphabet) to exactly `length` characters. */
