@@ -78,6 +78,12 @@ export function inputJudgments(x: Classified, rules: OperationRules, customDomai
   for (const { name, clause: id } of rules.headerLimits) {
     const header = (name === rules.customDomainHeader ? (customDomainHeader ?? name) : name).toLowerCase();
     const value = x.exchange.request.headers[header];
+    // Sent more than once, its lines come joined by a comma, which no domain holds: a singleton
+    // header given twice is a reason to refuse, whichever line the target reads.
+    if (value?.includes(',')) {
+      headerRefusable = true;
+      continue;
+    }
     const problem = value === undefined ? undefined : outsideBounds(value, id);
     if (!problem) continue;
     headerRefusable = true;

@@ -436,7 +436,7 @@ export function paramVariants(card: OperationCard, element: Element): Made[] {
       bound({
         ...unknown,
         key: 'unknown-in-another-language',
-        says: `${unknown.says}, asking for French (Accept-Language: fr-FR)`,
+        says: 'well formed and naming no resource, asked for in French (Accept-Language: fr-FR)',
         apply: (template, context) => {
           const varied = unknown.apply(template, context);
           return { ...varied, headers: { ...varied.headers, 'accept-language': ['fr-FR, fr;q=0.9'] } };
