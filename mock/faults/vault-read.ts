@@ -1,6 +1,7 @@
-// The vault read's answer as a whole (spec 4.3, 9): where it is served. Its status, content type and
-// which record it answers break by the faults every card gets (operation-answers.ts); its
-// record's fields are vault-record.ts's.
+// Where the interface is served (spec 9): the vault read under another prefix, and a router that
+// serves every operation after a doubled slash. The vault read's status, content type and which
+// record it answers break by the faults every card gets (operation-answers.ts); its record's fields
+// are vault-record.ts's.
 import type { FaultHooks } from '../app.ts';
 import type { RouteHandler } from '../exchange.ts';
 import { mockOperations } from '../operations.ts';

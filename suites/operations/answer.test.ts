@@ -333,6 +333,11 @@ for (const card of Object.values(cards) as OperationCard[]) {
         `${tag(echoes.clause)} ${card.name} answers the ${field} the target file states of every ${names}`,
         plan,
         async ({ target }) => {
+          // A file that states none of this field checks nothing of it: skipped, not passed.
+          target.needs(
+            stated(target).some((record) => field in record),
+            `${file} states no ${field} of any ${names}`,
+          );
           for (const record of stated(target)) {
             if (!(field in record)) continue;
             const exchange = await recordRead(target, op, record.id);
