@@ -142,7 +142,7 @@ async function runBody(
   const runtime = runtimeFor(settings);
   const session = new TargetSession(runtime, title, evaluated);
   runtime.current = session;
-  const paidBefore = new Set(runtime.shared.summary().map((s) => s.key));
+  const keysBefore = runtime.shared.size;
   const waitedBefore = runtime.pacer.waitedMs;
   const unplannedBefore = runtime.pacer.unplanned429s;
   const answersBefore = runtime.answers.length;
@@ -201,8 +201,8 @@ async function runBody(
       };
       context.task.meta.paid = Object.fromEntries(
         runtime.shared
-          .summary()
-          .filter((s) => !paidBefore.has(s.key) && s.paidBy === title)
+          .summary(keysBefore)
+          .filter((s) => s.paidBy === title)
           .map((s) => [s.key, s.requests]),
       );
     }

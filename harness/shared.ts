@@ -15,6 +15,8 @@ interface Entry {
 
 export class SharedRequests {
   readonly #entries = new Map<string, Entry>();
+  /** The keys in the order they were first asked for: a test's own are those after its start. */
+  readonly #order: string[] = [];
   /** Keys being fetched right now, innermost last: requests sent meanwhile are theirs. */
   readonly #active: string[] = [];
 
@@ -37,6 +39,7 @@ export class SharedRequests {
     }
     const entry: Entry = { identity, requests: 0, paidBy: payer, promise: Promise.resolve(), answers: [] };
     this.#entries.set(key, entry);
+    this.#order.push(key);
     entry.promise = (async () => {
       this.#active.push(key);
       try {
@@ -64,8 +67,16 @@ export class SharedRequests {
     return this.#entries.get(key)?.answers ?? [];
   }
 
-  /** What each shared key cost, and which test paid for it. */
-  summary(): Array<{ key: string; requests: number; paidBy: string | undefined }> {
-    return [...this.#entries.entries()].map(([key, entry]) => ({ key, requests: entry.requests, paidBy: entry.paidBy }));
+  /** How many keys were asked for so far: `summary(size)` later names only the keys asked for since. */
+  get size(): number {
+    return this.#order.length;
+  }
+
+  /** What each shared key first asked for after the first `since` cost, and which test paid for it. */
+  summary(since = 0): Array<{ key: string; requests: number; paidBy: string | undefined }> {
+    return this.#order.slice(since).map((key) => {
+      const entry = this.#entries.get(key)!;
+      return { key, requests: entry.requests, paidBy: entry.paidBy };
+    });
   }
 }
