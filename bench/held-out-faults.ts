@@ -24,6 +24,7 @@ import { heldOutRound2Faults } from '../mock/faults/held-out/round-2/catalogue.t
 import { heldOutRound3Faults } from '../mock/faults/held-out/round-3/catalogue.ts';
 import { heldOutRound4Faults } from '../mock/faults/held-out/round-4/catalogue.ts';
 import { heldOutRound5Faults } from '../mock/faults/held-out/round-5/catalogue.ts';
+import { heldOutRound6Faults } from '../mock/faults/held-out/round-6/catalogue.ts';
 import type { HeldOutFault } from '../mock/faults/held-out/held-out-fault.ts';
 import { createMockServer } from '../mock/index.ts';
 
@@ -48,6 +49,7 @@ const ROUNDS: Record<string, readonly HeldOutFault[]> = {
   '3': heldOutRound3Faults,
   '4': heldOutRound4Faults,
   '5': heldOutRound5Faults,
+  '6': heldOutRound6Faults,
 };
 const everyRound = Object.values(ROUNDS).flat();
 
