@@ -3,7 +3,7 @@
 // excerpt and a replay line.
 import type { ValidateFunction } from 'ajv';
 import { expect } from 'vitest';
-import { describeErrors, observed, parseClauseTag, validator } from '../specs/index.ts';
+import { describeErrors, hasPrefixedForm, observed, parseClauseTag, validator } from '../specs/index.ts';
 import { HarnessError } from './errors.ts';
 import { describeCheck, shownValue, type ClauseCheck } from './failure.ts';
 import type { Exchange } from './http.ts';
@@ -264,12 +264,12 @@ export function expectObservedError(exchange: Exchange, kind: string, details?: 
   const messageOk =
     fact.message !== undefined
       ? message === fact.message
-      : message?.startsWith(fact.prefix!) === true && (details === undefined || new RegExp(`\\b${details}\\b`).test(message));
+      : hasPrefixedForm(fact, message) && (details === undefined || new RegExp(`\\b${details}\\b`).test(message!));
   const codeOk = fact.errorCode === undefined || body?.errorCode === fact.errorCode;
   const expectedMessage =
     fact.message !== undefined
       ? JSON.stringify(fact.message)
-      : `starting ${JSON.stringify(fact.prefix)}${details ? ` and naming ${details}` : ''}`;
+      : `starting ${JSON.stringify(fact.prefix)}${fact.details ? `, then /${fact.details}/` : ''}${details ? ` naming ${details}` : ''}`;
   expectClause({
     pass: exchange.status === fact.status && messageOk && codeOk,
     expected: `status ${fact.status}, message ${expectedMessage}${fact.errorCode ? `, errorCode ${fact.errorCode}` : ''}`,

@@ -8,6 +8,8 @@ export interface ErrorFact {
   prefix?: string;
   /** With a prefix: how the message ends after its details. */
   suffix?: string;
+  /** With a prefix: a regular expression the details between the prefix and the suffix match whole. */
+  details?: string;
   errorCode?: string;
   strength: string;
   /** `description`: read from the service's published API description (ObservedFacts.description). */
@@ -147,4 +149,13 @@ export function errorFact(kind: string): ErrorFact {
   const fact = observed.errors[kind];
   if (!fact) throw new Error(`observed.yaml has no error kind ${kind}`);
   return fact;
+}
+
+/** Whether a message has a prefixed fact's form: its prefix, details of the form it states, its suffix. */
+export function hasPrefixedForm(fact: ErrorFact, message: string | undefined): boolean {
+  if (message === undefined || fact.prefix === undefined || !message.startsWith(fact.prefix)) return false;
+  const suffix = fact.suffix ?? '';
+  if (!message.endsWith(suffix) || message.length < fact.prefix.length + suffix.length) return false;
+  const details = message.slice(fact.prefix.length, message.length - suffix.length);
+  return fact.details === undefined || new RegExp(`^(?:${fact.details})$`).test(details);
 }

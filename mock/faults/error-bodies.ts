@@ -56,6 +56,27 @@ export const errorBodyFaults = faultFamily([
     install: (app) => editErrors(app, ['insufficient_scope'], (_reply, errors) => errors.reply('insufficient_scope')),
   },
   {
+    id: '403-scopes-quoted',
+    clause: 'errors.403.scope-named',
+    bug: 'A message template that quotes each scope for readability: a missing scope is answered \'Insufficient scope, expected any of: "update:event_deliveries"\', naming the scope but not as the comma-separated list the service writes.',
+    install: (app) =>
+      editErrors(app, ['insufficient_scope'], (reply) => {
+        const body = reply.body as { message: string };
+        const [prefix, scopes] = body.message.split(/(?<=: )/);
+        const quoted = scopes!
+          .split(',')
+          .map((scope) => `"${scope}"`)
+          .join(', ');
+        return { ...reply, body: { ...body, message: `${prefix}${quoted}` } };
+      }),
+  },
+  {
+    id: 'error-body-with-trace-id',
+    clause: 'errors.body.shape',
+    bug: "An error serializer that adds the request's trace id for support: every error body of the management interface carries a traceId member the service does not send.",
+    install: (app) => editErrorBodies(app, (reply) => ({ ...reply, body: { ...reply.body, traceId: '4bf92f3577b34da6a3ce929d0e0e4736' } })),
+  },
+  {
     id: 'missing-event-told-stream-missing',
     clause: 'errors.404.stream',
     bug: 'One "not found" message for both lookups of redelivery: an unknown event is answered with the unknown-stream message "The requested stream does not exist.".',

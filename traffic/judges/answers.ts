@@ -3,7 +3,7 @@
 // body of the management interface, and the message its cause is known by.
 import type { ErrorObject } from 'ajv';
 import { REDACTED } from '../../harness/redact.ts';
-import { describeErrors, errorFact, hasClause, observed, validator } from '../../specs/index.ts';
+import { describeErrors, errorFact, hasClause, hasPrefixedForm, observed, validator } from '../../specs/index.ts';
 import { isSuccess, judge, type Classified, type Judgment } from '../judgment.ts';
 import { sharedClauses, type OperationRules } from '../rules.ts';
 import { messageOf } from './credentials.ts';
@@ -182,9 +182,7 @@ export function errorJudgments(x: Classified, rules: OperationRules): Judgment[]
   ];
   const message = messageOf(x);
   if (x.status === 401) {
-    const named = known401.some((f) =>
-      f.message !== undefined ? message === f.message : message?.startsWith(f.prefix!) && message.endsWith(f.suffix ?? ''),
-    );
+    const named = known401.some((f) => (f.message !== undefined ? message === f.message : hasPrefixedForm(f, message)));
     judgments.push(
       judge(
         sharedClauses.message401,
@@ -200,7 +198,7 @@ export function errorJudgments(x: Classified, rules: OperationRules): Judgment[]
     const problem =
       body?.errorCode !== fact.errorCode
         ? `errorCode ${JSON.stringify(body?.errorCode)}`
-        : !message?.startsWith(fact.prefix!) || !message.includes(rules.scope.value)
+        : !hasPrefixedForm(fact, message) || !message!.includes(rules.scope.value)
           ? JSON.stringify(message)
           : undefined;
     judgments.push(
