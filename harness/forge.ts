@@ -102,6 +102,9 @@ function foreignJwksUrl(kid: string): Promise<string> {
   return started;
 }
 
+/** How long a client assertion of the key client lives: sent at once, it needs little. */
+const ASSERTION_LIFETIME_SECONDS = 60;
+
 async function sign(
   claims: JWTPayload,
   key: Parameters<SignJWT['sign']>[0],
@@ -221,6 +224,28 @@ export class TokenForge {
     const own = async () => calculateJwkThumbprint({ kty: jwk.kty!, n: jwk.n!, e: jwk.e! }, 'sha256');
     const chosen = kid === 'tenant' ? header.kid : kid === 'own' ? await own() : undefined;
     return sign(claims, key, { alg: 'RS256', ...(chosen ? { kid: chosen } : {}) });
+  }
+
+  /**
+   * A client assertion of the key client (RFC 7523 2.2, private_key_jwt): iss and sub its id, aud
+   * the tenant's issuer (the auth host), a minute to live, a fresh jti, signed with its key. A token
+   * it gets shows the tenant knows that key: the positive control of the rows signed with it.
+   */
+  async clientAssertion(): Promise<string> {
+    const keyClient = this.#target.tokenAlternatives.keyClient;
+    if (!keyClient) throw new Error('suite bug: a client assertion was asked of a target without token_alternatives.key_client');
+    const jwk = JSON.parse(keyClient.privateKeyJwk) as JWK;
+    const key = await importJWK({ ...jwk, alg: 'RS256' }, 'RS256');
+    const now = Math.floor(Date.now() / 1000);
+    const claims = {
+      iss: keyClient.clientId,
+      sub: keyClient.clientId,
+      aud: `${new URL(this.#target.authUrl).origin}/`,
+      iat: now,
+      exp: now + ASSERTION_LIFETIME_SECONDS,
+      jti: webcrypto.randomUUID(),
+    };
+    return sign(claims, key, { alg: 'RS256' });
   }
 
   /** Same claims, a foreign key, and a kid the target does not publish. */

@@ -32,7 +32,10 @@ import type { Exchange } from '../http.ts';
 import { fixture, minted, role, sharedKeys, type Need, type PlanContext } from '../plan.ts';
 import { requestContextOf, tokenContextOf } from '../realize.ts';
 import type { TargetSession } from '../session.ts';
-import { operationNeeds, sharedRequest, validTokenRequestOf, type SharedCall } from './requests.ts';
+import { keyClientTokenOf, operationNeeds, sharedRequest, validTokenRequestOf, type SharedCall } from './requests.ts';
+
+/** The second positive control of a row made with the key client's key: the tenant knows that key. */
+const KEY_CLIENT_CONTROL = "the key client's token request with a client assertion signed with its key";
 
 /** The rows run here: every one against a test double, the core ones elsewhere, unless --matrix says. */
 export function matrixScopeOf(context: PlanContext): 'core' | 'full' {
@@ -218,6 +221,7 @@ async function checkRow(
   if (control) {
     const key = control.key(target.settings);
     await target.control(control.what, () => target.sendTemplate(control.template(target), { shared: key, label: card.key }));
+    if (row.variant.keyClientControl) await target.control(KEY_CLIENT_CONTROL, () => keyClientTokenOf(target));
   }
   checkOutcome(await target.sendTemplate(varied, { shared: row.id, label: card.key }), check.outcome);
 }
@@ -259,6 +263,7 @@ export function rowTests(card: OperationCard, row: MatrixRow): void {
     shared: (context: PlanContext) => [
       row.id,
       ...(control ? [control.key(context)] : []),
+      ...(control && row.variant.keyClientControl ? [sharedRequest.keyClientToken] : []),
       ...((row.variant.needs ?? []).some((n) => 'jwks' in n) ? [sharedKeys.jwks] : []),
     ],
   };
@@ -294,11 +299,16 @@ export function tokenRowTests(row: TokenMatrixRow): void {
       ...(row.variant.extended ? [extendedRows] : []),
     ],
     requests: 0,
-    shared: [row.id, ...(refusal ? [sharedRequest.validTokenRequest] : [])],
+    shared: [
+      row.id,
+      ...(refusal ? [sharedRequest.validTokenRequest] : []),
+      ...(refusal && row.variant.keyClientControl ? [sharedRequest.keyClientToken] : []),
+    ],
   };
   for (const check of row.expectation.checks) {
     conformance(rowTitle('the token endpoint', check, `${row.element.label} ${row.variant.says}`), plan, async ({ target }) => {
       if (refusal) await target.control('a valid client-credentials request', () => validTokenRequestOf(target));
+      if (refusal && row.variant.keyClientControl) await target.control(KEY_CLIENT_CONTROL, () => keyClientTokenOf(target));
       const context = tokenContextOf(target.target);
       const exchange = await target.sendTokenTemplate(row.variant.apply(validTokenRequest(context), context), { shared: row.id });
       checkTokenOutcome(exchange, check.outcome);

@@ -3,12 +3,13 @@
 // is a SharedCall: its plan (what it needs, the shared key it reads) and how to send it. Plumbing
 // only: what a test checks stays in the test.
 import fc from 'fast-check';
-import type { OperationKey } from '../../specs/index.ts';
+import { tokenPath, type OperationKey } from '../../specs/index.ts';
 import type { OperationCard } from '../../specs/cards/card.ts';
 import { cards } from '../../specs/cards/index.ts';
 import { validTemplate } from '../../specs/matrix/template.ts';
 import type { Exchange } from '../http.ts';
 import { fixture, sharedKeys, writes, type Need, type TestPlan } from '../plan.ts';
+import { tokenContextOf } from '../realize.ts';
 import type { TargetSession } from '../session.ts';
 
 /** A request several tests read: its plan (for tests that send nothing else) and how to send it. */
@@ -31,6 +32,12 @@ export const sharedRequest = {
    * control costs no token of its own.
    */
   validTokenRequest: sharedKeys.tokenExchange('global'),
+  /**
+   * A token of the key client (token_alternatives.key_client), asked for with a client assertion
+   * signed with its key: the positive control of the rows made with that key, which prove nothing
+   * where the tenant does not know it.
+   */
+  keyClientToken: 'a token of the key client, asked for with a client assertion signed with its key',
   /** The success naming one record other than the valid request's (the vault read of another connection). */
   record: (op: OperationKey, id: string) => `${op}: read ${id}`,
 } as const;
@@ -99,6 +106,29 @@ export const vaultReads = recordReads('vault');
 export async function validTokenRequestOf(target: TargetSession): Promise<Exchange> {
   return (await target.issued('global')).exchange;
 }
+
+/** The key client's token request with a client assertion (shared: sharedRequest.keyClientToken). */
+export async function keyClientTokenOf(target: TargetSession): Promise<Exchange> {
+  const key = sharedRequest.keyClientToken;
+  return target.shared(key, key, async () => {
+    const keyClient = target.target.tokenAlternatives.keyClient!;
+    return target.sendTokenTemplate({
+      method: 'POST',
+      path: tokenPath.split('/').slice(1),
+      fields: [
+        ['grant_type', 'client_credentials'],
+        ['client_id', keyClient.clientId],
+        ['client_assertion_type', CLIENT_ASSERTION_TYPE],
+        ['client_assertion', await target.forge.clientAssertion()],
+        ['audience', tokenContextOf(target.target).audience],
+      ],
+      encoding: 'form',
+    });
+  });
+}
+
+/** RFC 7523 2.2: the client_assertion_type of a JWT client assertion. */
+const CLIENT_ASSERTION_TYPE = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';
 
 /** The one value of an arbitrary a deterministic case uses: the same on every run, whatever the run's seed. */
 export function exampleOf<T>(_target: TargetSession, arbitrary: fc.Arbitrary<T>): T {

@@ -27,6 +27,12 @@ export interface Variant {
   needs?: MatrixNeed[];
   /** Made with the target's signing key: its positive control is the valid token re-signed unchanged. */
   resigned?: boolean;
+  /**
+   * Made with the key client's key (token_alternatives.key_client): a second positive control, the
+   * key client's token asked for with a client assertion signed with that key, shows the tenant
+   * knows the key; without it a refusal of the key proves no more than a foreign key's.
+   */
+  keyClientControl?: boolean;
   /** Not run on a real tenant by default (--matrix full): costly, and other rows check its clause there. */
   extended?: boolean;
   /**

@@ -364,6 +364,7 @@ function signatureVariants(card: OperationCard): Made[] {
       ] as const
     ).map(([forge, under]) => ({
       ...forged(forge, `made with the key of a client of the tenant that authenticates with it (private_key_jwt), ${under}`, forge),
+      keyClientControl: true,
       needs: [
         {
           context: (c: RequestContext) =>

@@ -22,6 +22,8 @@ export interface TokenVariant {
   /** A configured role, or a condition on the target's context (the skip reason when it does not hold). */
   needs?: Array<{ role: string } | { context: (context: TokenRequestContext) => string | undefined }>;
   extended?: boolean;
+  /** About the key client: its token asked for with a client assertion is a second positive control (row.ts). */
+  keyClientControl?: boolean;
 }
 
 export interface TokenElement {
@@ -348,6 +350,7 @@ const secretVariants = (): Made[] =>
         // secret only where the client has one lets any secret through for it.
         operator: 'other-owner',
         key: 'for-a-key-only-client',
+        keyClientControl: true,
         says: "this client's, beside the id of a client that authenticates with a key (private_key_jwt) and has no secret",
         apply: (t, c) => (c.keyOnlyClient ? setField('client_id', () => c.keyOnlyClient)(t, c) : t),
         needs: [
