@@ -834,8 +834,11 @@ function claimVariants(card: OperationCard, member: string): Made[] {
                     }))(template),
                   needs: [{ role: 'non_global' }],
                   expect: {
-                    checks: [{ clause: card.globalClient!.clause, outcome: refused }],
-                    source: "spec 5 rule 4: the token's client (azp, sub) is not global, whoever acts or may act for it",
+                    checks: [
+                      { clause: card.globalClient!.clause, outcome: refused },
+                      { clause: card.globalClient!.statusClause, outcome: status(401) },
+                    ],
+                    source: "spec 5 rule 4 and 7: the token's client (azp, sub) is not global, whoever acts or may act for it",
                   },
                 }),
               ),
