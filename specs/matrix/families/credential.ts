@@ -437,19 +437,7 @@ function signatureVariants(card: OperationCard): Made[] {
       },
       ...(index === 0 ? { extended: true } : {}),
     })),
-    // An RS256 signature is exactly as long as the key's modulus (RFC 8017 8.2.1, RFC 7518 3.3): one
-    // whose first byte is zero, sent without it, is no signature, though a verifier that reads it
-    // as a big integer (or pads it to the key's size) finds it valid. Made with the target's key.
-    resigned({
-      operator: 'truncate',
-      key: 'leading-zero-dropped',
-      says: 'one starting with a zero byte (a jti chosen for it), sent without that byte',
-      apply: edited({ forge: 'leading-zero-signature' }),
-      expect: {
-        checks: unauthenticated(card, { signature: true }),
-        source: 'spec 7: the signature fails validation (RFC 8017 8.2.2: a signature one byte short of the modulus is invalid)',
-      },
-    }),
+    leadingZeroDropped(card),
     {
       operator: 'absent',
       key: 'stripped',
@@ -974,6 +962,50 @@ function respelledWithoutScope(card: OperationCard, source: string): Made[] {
   }));
 }
 
+/**
+ * An RS256 signature is exactly as long as the key's modulus (RFC 8017 8.2.1, RFC 7518 3.3): one
+ * whose first byte is zero, sent without it, is no signature, though a verifier that reads it as a
+ * big integer (or pads it to the key's size) finds it valid. Made with the target's key.
+ */
+function leadingZeroDropped(card: OperationCard): Made {
+  return resigned({
+    operator: 'truncate',
+    key: 'leading-zero-dropped',
+    says: 'one starting with a zero byte (a jti chosen for it), sent without that byte',
+    apply: edited({ forge: 'leading-zero-signature' }),
+    expect: {
+      checks: unauthenticated(card, { signature: true }),
+      source: 'spec 7: the signature fails validation (RFC 8017 8.2.2: a signature one byte short of the modulus is invalid)',
+    },
+  });
+}
+
+/**
+ * The scope claim is one string of scopes separated by spaces (observed.yaml tokens.scope_claim,
+ * RFC 6749 3.3): the operation's scope joined to another by any other separator makes one scope of
+ * the catalogue's none.
+ */
+function otherSeparators(card: OperationCard, source: string): Made[] {
+  const scope = card.scope.value;
+  return (
+    [
+      ['plus-separated', 'a plus (+, a space form-encoded)', '+', 'whitespace', false],
+      ['semicolon-separated', 'a semicolon', ';', 'whitespace', false],
+      ['percent-space-separated', '%20 (a space percent-encoded)', '%20', 'encoding', true],
+      ['tab-separated', 'a tab', '\t', 'whitespace', true],
+    ] as const
+  ).map(([key, by, separator, operator, extended]) => ({
+    ...resigned({
+      operator,
+      key,
+      says: `joined to another scope by ${by}`,
+      apply: resignClaims((c) => withScopeReplaced(c, scope, [`read:users${separator}${scope}`])),
+      expect: { checks: forbidden(card), source },
+    }),
+    ...(extended ? { extended } : {}),
+  }));
+}
+
 function scopeTokenVariants(card: OperationCard): Made[] {
   const scope = card.scope.value;
   const [action, resource] = [scope.slice(0, scope.indexOf(':')), scope.slice(scope.indexOf(':') + 1)];
@@ -1003,20 +1035,7 @@ function scopeTokenVariants(card: OperationCard): Made[] {
     replaced('extends', `replaced by ${scope}_all, which extends it`, 'extra-part', (s) => [`${s}_all`]),
     replaced('truncate', 'without its last character', 'truncate', (s) => [s.slice(0, -1)]),
     replaced('comma-separated', 'joined to another scope by a comma', 'whitespace', (s) => [`read:users,${s}`]),
-    // The scope claim is one string of scopes separated by spaces (observed.yaml tokens.scope_claim,
-    // RFC 6749 3.3): joined by any other separator, the two make one scope of the catalogue's none.
-    replaced('plus-separated', 'joined to another scope by a plus (+, a space form-encoded)', 'whitespace', (s) => [`read:users+${s}`]),
-    replaced('semicolon-separated', 'joined to another scope by a semicolon', 'whitespace', (s) => [`read:users;${s}`]),
-    {
-      ...replaced('percent-space-separated', 'joined to another scope by %20 (a space percent-encoded)', 'encoding', (s) => [
-        `read:users%20${s}`,
-      ]),
-      extended: true,
-    },
-    {
-      ...replaced('tab-separated', 'joined to another scope by a tab', 'whitespace', (s) => [`read:users\t${s}`]),
-      extended: true,
-    },
+    ...otherSeparators(card, source),
     replaced('other-action', `replaced by ${otherActionOf(scope)} (another action on its resource)`, 'other-owner', (s) => [
       otherActionOf(s),
     ]),
