@@ -30,6 +30,9 @@ import type { ResolvedTarget } from './settings.ts';
 import type { SharedRequests } from './shared.ts';
 import { SkipRequest } from './skip.ts';
 
+/** Tries at finding a signature that starts with a zero byte: each succeeds one time in 256, so all fail about once in 10^7. */
+const LEADING_ZERO_ATTEMPTS = 4096;
+
 const BASE64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
 
 /**
@@ -292,6 +295,21 @@ export class TokenForge {
     const now = Math.floor(Date.now() / 1000);
     const payload = edit.claimsText ? edit.claimsText(claims, now) : edit.claims ? edit.claims(claims, now) : claims;
     return signJws(edit.header ? edit.header(header) : header, payload, this.#key);
+  }
+
+  /**
+   * The token signed again with the target's own key, a jti added whose value (tried in a fixed
+   * order) makes the RS256 signature start with a zero byte, and sent without that byte: one byte
+   * shorter than the key's modulus (RFC 8017 8.2.2). About one try in 256 gives one.
+   */
+  withLeadingZeroDropped(token: string): string {
+    for (let attempt = 0; attempt < LEADING_ZERO_ATTEMPTS; attempt++) {
+      const signed = this.resigned(token, { claims: (claims) => ({ ...claims, jti: `conformance-suite-${attempt}` }) });
+      const at = signed.lastIndexOf('.');
+      const signature = Buffer.from(signed.slice(at + 1), 'base64url');
+      if (signature[0] === 0) return `${signed.slice(0, at)}.${signature.subarray(1).toString('base64url')}`;
+    }
+    throw new HarnessError('TOKEN_UNAVAILABLE', `no jti of ${LEADING_ZERO_ATTEMPTS} gave a signature starting with a zero byte`);
   }
 
   /** Re-signs changed claims with the target's own key: only where the suite holds it. */

@@ -94,6 +94,9 @@ async function edited(token: string, edit: TokenEdit, source: TokenSource): Prom
       case 'kid-as-x5t':
         out = await source.forge.withKidAsX5t(out);
         break;
+      case 'leading-zero-signature':
+        out = source.forge.withLeadingZeroDropped(out);
+        break;
     }
   }
   if (edit.text) out = edit.text(out);

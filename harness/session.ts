@@ -176,7 +176,7 @@ export class TargetSession implements RequestCounter {
       mint: (kind) => this.mint(kind),
       prepare: async (edit: TokenEdit) => {
         const kidAs = edit.forge === 'kid-as-x5t';
-        if (edit.resign || kidAs) this.#declaredToken('signing-key');
+        if (edit.resign || kidAs || edit.forge === 'leading-zero-signature') this.#declaredToken('signing-key');
         if (edit.forge === 'hs256-public-key' || kidAs) await this.jwks();
       },
       forge: this.forge,

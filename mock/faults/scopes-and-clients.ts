@@ -7,7 +7,8 @@ import { observed } from '../../specs/index.ts';
 import { faultFamily, type FaultRow } from './fault.ts';
 import { editErrors } from './support/error-edits.ts';
 import { replaceStatus, withStatus } from './support/route-edits.ts';
-import { editPrincipal, forgiveClaim } from './support/verifier-edits.ts';
+import { editPrincipal, editVerifier, forgiveClaim } from './support/verifier-edits.ts';
+import type { Verification } from '../auth/verifier.ts';
 
 const UNAUTHORIZED = 401;
 const FORBIDDEN = 403;
@@ -54,6 +55,30 @@ export const scopeAndClientFaults = faultFamily([
     clause: 'redeliver.errors.401.not-global',
     bug: '"The client is not global" filed under authorization: redelivery answers it 403 instead of 401 (still a refusal, same message).',
     install: (app) => editErrors(app, ['client_not_global'], (reply) => withStatus(reply, FORBIDDEN)),
+  },
+  {
+    id: 'global-client-named-by-actor',
+    clause: 'redeliver.global-client',
+    bug: "Delegated tokens read as the delegate's: where a token names a party of delegation (act.sub, else may_act.sub, RFC 8693) that is a client of the tenant, the global-client rule asks about that client: a token of a client that is not global naming the global client there redelivers.",
+    install: (app) =>
+      editVerifier(app, (verifier, { store }) => {
+        const asDelegate = (verification: Verification): Verification => {
+          if (!verification.ok) return verification;
+          const { act, may_act: mayAct } = verification.principal.claims as { act?: { sub?: unknown }; may_act?: { sub?: unknown } };
+          const sub = act?.sub ?? mayAct?.sub;
+          const delegate =
+            typeof sub === 'string' ? store.client(sub.replace(new RegExp(`${observed.tokens.subject_suffix}$`), '')) : undefined;
+          return delegate ? { ok: true, principal: { ...verification.principal, client: delegate } } : verification;
+        };
+        return {
+          async verify(authorization, host) {
+            return asDelegate(await verifier.verify(authorization, host));
+          },
+          checkClaims(claims, host) {
+            return asDelegate(verifier.checkClaims(claims, host));
+          },
+        };
+      }),
   },
   ...scopeFaultsOf(Object.values(cards)),
 ]);

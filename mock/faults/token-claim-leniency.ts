@@ -28,6 +28,14 @@ function audienceMatching(matches: (aud: string, audience: string) => boolean) {
     matches(audienceOf(claims), tenant.audience) ? { ...claims, aud: tenant.audience } : claims;
 }
 
+/** The URL's origin as written, followed by the rest as a URL parser resolves it (dot segments removed); none for a URL with white space. */
+function withPathResolved(url: string): string | undefined {
+  const slash = url.indexOf('/', url.indexOf('://') + 3);
+  return slash < 0 || /\s/.test(url) || !URL.canParse(url)
+    ? undefined
+    : `${url.slice(0, slash)}${new URL(url).href.slice(new URL(url).origin.length)}`;
+}
+
 function pathOf(url: string): string | undefined {
   return URL.canParse(url) ? new URL(url).pathname : undefined;
 }
@@ -99,6 +107,27 @@ export const tokenClaimLeniencyFaults = faultFamily([
     clause: 'auth.bearer.required',
     bug: "The vault read's own token check compares issuers as host names, ignoring case: a token whose iss is the tenant's issuer in capitals is accepted there (RFC 7519 compares them as they are; 401 elsewhere).",
     install: (app) => forgiveClaimAt(app, 'vault', issuerMatching(sameIgnoringCase)),
+  },
+  {
+    id: 'issuer-path-resolved',
+    clause: 'redeliver.errors.401.invalid-token',
+    bug: "The issuer's path tidied by a URL parser before it is compared (its origin kept as written, then new URL(iss).pathname): a token whose iss is the tenant's issuer with a dot segment in its path (https://<tenant>/./ or /a/../), which the parser resolves away, is accepted by every operation.",
+    install: (app) =>
+      forgiveClaim(
+        app,
+        issuerMatching((iss, issuer) => withPathResolved(iss) === issuer),
+      ),
+  },
+  {
+    id: 'audience-read-as-text',
+    clause: 'redeliver.errors.401.invalid-token',
+    bug: 'The audience read as String(aud[0]) where aud is a list, written for a string or a list of strings: a token whose aud is a list holding a list holding the management audience, which names no audience, reads as that audience and is accepted by every operation.',
+    install: (app) =>
+      forgiveClaim(app, (claims, parts) =>
+        Array.isArray(claims.aud) && Array.isArray(claims.aud[0])
+          ? audienceMatching((aud, audience) => aud === audience)(claims, parts)
+          : claims,
+      ),
   },
   {
     id: 'audience-without-trailing-slash',

@@ -3,6 +3,7 @@
 // Each row keeps every other check, and every operation shares the verifier, so each breaks the
 // clause at all three.
 import { KeyObject, verify } from 'node:crypto';
+import { unescape } from 'node:querystring';
 import { compactVerify, exportSPKI, importJWK, type JWK } from 'jose';
 import type { SigningKeys } from '../auth/keys.ts';
 import { observed } from '../../specs/index.ts';
@@ -13,6 +14,8 @@ import { alsoAccept, editVerifier, forgiveClaim, signedPayload } from './support
 import type { Verification } from '../auth/verifier.ts';
 
 const HS256 = 'HS256';
+/** An RS256 signature's size under the mock's 2048-bit key. */
+const RSA_SIGNATURE_BYTES = 256;
 
 /** The claims of an RS256 token whose kid `kidPasses`, its signature unchecked. */
 function unverifiedRs256(token: string, kidPasses: (kid: unknown) => boolean): Record<string, unknown> | undefined {
@@ -269,6 +272,40 @@ export const tokenVerificationFaults = faultFamily([
           return verification.ok || found === undefined ? verification : verifier.verify(`Bearer ${found}`, host);
         },
       })),
+  },
+  {
+    id: 'credential-unescaped',
+    clause: 'auth.bearer.required',
+    bug: 'The Authorization credential unescaped (querystring.unescape) when the verifier refuses it, for clients that paste tokens out of URLs: a valid token with its dots or any character written as %XX is accepted by every operation.',
+    install: (app) =>
+      editVerifier(app, (verifier) => ({
+        ...verifier,
+        async verify(authorization, host) {
+          const verification = await verifier.verify(authorization, host);
+          if (verification.ok || !authorization?.startsWith('Bearer ') || !authorization.includes('%')) return verification;
+          return verifier.verify(`Bearer ${unescape(authorization.slice('Bearer '.length))}`, host);
+        },
+      })),
+  },
+  {
+    id: 'signature-read-as-big-integer',
+    clause: 'redeliver.errors.401.signature',
+    bug: "An RSA check that reads the signature as a big integer and writes it back at the key's size (BigInt then hex padded to 512 digits): a valid token whose signature starts with a zero byte, sent without it (255 bytes, no RS256 signature), is accepted by every operation.",
+    install: (app) =>
+      alsoAccept(app, async (token, { keys }) => {
+        const decoded = decodeJws(token);
+        const [header = '', payload = '', signature = ''] = token.split('.');
+        const bytes = Buffer.from(signature, 'base64url');
+        if (!decoded || decoded.header.alg !== observed.tokens.alg || bytes.length === 0 || bytes.length >= RSA_SIGNATURE_BYTES)
+          return undefined;
+        const widened = Buffer.from(
+          BigInt(`0x${bytes.toString('hex')}`)
+            .toString(16)
+            .padStart(2 * RSA_SIGNATURE_BYTES, '0'),
+          'hex',
+        );
+        return signedByTenant(`${header}.${payload}`, widened.toString('base64url'), keys) ? decoded.payload : undefined;
+      }),
   },
   {
     id: 'accepts-unknown-kid',

@@ -35,7 +35,9 @@ export type Forgery =
   | 'client-key-own-kid'
   | 'client-key-no-kid'
   /** Signed again with the target's own key (only a test double gives it), its kid the published key's certificate thumbprint (x5t). */
-  | 'kid-as-x5t';
+  | 'kid-as-x5t'
+  /** Signed again with the target's own key (only a test double gives it), a jti chosen so that the signature starts with a zero byte, sent without that byte. */
+  | 'leading-zero-signature';
 
 /**
  * A change to the valid token. `resign` needs the target's signing key (only a test double gives

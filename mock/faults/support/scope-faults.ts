@@ -56,6 +56,11 @@ const lenientMatches: Array<{ name: string; check: (scope: string) => string; ma
     matches: sameIgnoringCase,
   },
   {
+    name: 'plus-read-as-space',
+    check: () => 'A permission check that reads "+" in a scope as a space (the form encoding, decoded once more)',
+    matches: (held, needed) => held.split('+').includes(needed),
+  },
+  {
     name: 'by-resource',
     check: () => 'A permission check that compares the resource and forgets the action',
     matches: (held, needed) => held.split(':')[1] === needed.split(':')[1],

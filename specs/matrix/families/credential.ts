@@ -177,6 +177,19 @@ function tokenTextVariants(card: OperationCard): Made[] {
     text('extra-character', 'with one character added', (t) => `${t}A`, 'extra-part', true),
     { ...text('fourth-segment', 'with a fourth segment', (t) => `${t}.AAAA`, 'extra-part', false), extended: true },
     { ...text('case', 'in the other letter case', swapCase, 'case', false), extended: true },
+    // A b64token has no "%" (RFC 6750 2.1): the token percent-encoded is another credential, though
+    // a server that URL-decodes the credential (for tokens copied out of a URL) reads the valid one.
+    text('dots-percent-encoded', 'with its dots percent-encoded (%2E)', (t) => t.replaceAll('.', '%2E'), 'encoding', false),
+    {
+      ...text(
+        'character-percent-encoded',
+        'with the first character of its payload percent-encoded (%XX)',
+        withCharacterPercentEncoded,
+        'encoding',
+        false,
+      ),
+      extended: true,
+    },
     {
       operator: 'whitespace',
       key: 'trailing-space',
@@ -320,6 +333,31 @@ function joseVariants(card: OperationCard, member: string): Made[] {
   }
 }
 
+/** The token with the first character of its payload written as its percent-encoding (%XX). */
+export function withCharacterPercentEncoded(token: string): string {
+  const at = token.indexOf('.') + 1;
+  const hex = token.charCodeAt(at).toString(16).toUpperCase().padStart(2, '0');
+  return `${token.slice(0, at)}%${hex}${token.slice(at + 1)}`;
+}
+
+/** An issuer's or audience's path spelled otherwise, the same path once normalised. */
+const pathRespellings: ReadonlyArray<{ key: string; says: string; change: (url: string) => string; extended?: true }> = [
+  { key: 'dot-segment', says: 'with a dot segment at the start of its path (/./)', change: (url) => afterOrigin(url, './') },
+  { key: 'empty-segment', says: 'with an empty segment at the start of its path (//)', change: (url) => afterOrigin(url, '/') },
+  {
+    key: 'dot-dot-segment',
+    says: 'with a segment undone by a dot-dot at the start of its path (/a/../)',
+    change: (url) => afterOrigin(url, 'a/../'),
+    extended: true,
+  },
+];
+
+/** The URL with `inserted` written just after its origin's slash. */
+function afterOrigin(url: string, inserted: string): string {
+  const match = /^[a-z][a-z0-9+.-]*:\/\/[^/]*\//i.exec(url);
+  return match ? `${match[0]}${inserted}${url.slice(match[0].length)}` : `${url}/${inserted}`;
+}
+
 /** The token with its signature segment written in standard base64 with its padding (the same bytes). */
 export function inStandardBase64Signature(token: string): string {
   const at = token.lastIndexOf('.');
@@ -400,6 +438,7 @@ function signatureVariants(card: OperationCard): Made[] {
       },
       ...(index === 0 ? { extended: true } : {}),
     })),
+    leadingZeroDropped(card),
     {
       operator: 'absent',
       key: 'stripped',
@@ -510,6 +549,17 @@ function claimVariants(card: OperationCard, member: string): Made[] {
           text((v) => `${v} `),
         ),
         ...urlNearMisses.map(({ key, says, change, operator }) => invalid(key, says, operator, text(change))),
+        // Its path spelled with a dot segment, an empty segment or a segment undone by "..": other
+        // strings, compared as strings (RFC 7519 4.1.1, 4.1.3), though path normalisation or a URL
+        // parser maps them back onto the right value.
+        ...pathRespellings.map(({ key, says, change, extended }) => ({
+          ...invalid(key, says, 'near-value', text(change)),
+          ...(extended ? { extended } : {}),
+        })),
+        // A list holding a list holding it names nothing (RFC 7519 4.1.3: aud is a string or a list
+        // of strings; iss a string), though a reader that flattens lists finds the value.
+        invalid('nested-list', 'a list holding a list holding it', 'other-type', (c) => claimSet(c, member, [[current(c)]])),
+        ...(member === 'iss' ? [invalid('list', 'a list holding it', 'other-type', (c) => claimSet(c, member, [current(c)]))] : []),
         {
           // A token of another tenant, or of this one for another API: made with the target's key
           // where the suite holds it, else got from the target file's token alternatives.
@@ -753,6 +803,34 @@ function claimVariants(card: OperationCard, member: string): Made[] {
                   source: "spec 5 rule 4: the token's client (azp, sub) is not global",
                 },
               }),
+              // The global client named in a claim of delegation (RFC 8693 4.1 act, 4.4 may_act): the
+              // token's client is still the one azp and sub name, the actor or authorized actor being
+              // another party.
+              ...(
+                [
+                  ['act-of-global', 'an actor claim (act.sub)', 'act'],
+                  ['may-act-of-global', 'a may_act claim (may_act.sub)', 'may_act'],
+                ] as const
+              ).map(([key, where, claim]) =>
+                resigned({
+                  operator: 'other-owner',
+                  key,
+                  says: `of a client that is not global, with ${where} naming the global client`,
+                  apply: (template, context) =>
+                    resignClaims((c) => ({
+                      ...asClient(c, context.clients.non_global ?? 'not-a-client'),
+                      [claim]: { sub: `${context.clients.global}${observed.tokens.subject_suffix}` },
+                    }))(template),
+                  needs: [{ role: 'non_global' }],
+                  expect: {
+                    checks: [
+                      { clause: card.globalClient!.clause, outcome: refused },
+                      { clause: card.globalClient!.statusClause, outcome: status(401) },
+                    ],
+                    source: "spec 5 rule 4 and 7: the token's client (azp, sub) is not global, whoever acts or may act for it",
+                  },
+                }),
+              ),
               // Not global, its token naming the tenant as the request reached it (iss <origin>/, aud
               // <origin>/api/v2/), where the target issues tokens under that identity too: the rule
               // holds for every issuer, not for the canonical one alone.
@@ -885,6 +963,50 @@ function respelledWithoutScope(card: OperationCard, source: string): Made[] {
   }));
 }
 
+/**
+ * An RS256 signature is exactly as long as the key's modulus (RFC 8017 8.2.1, RFC 7518 3.3): one
+ * whose first byte is zero, sent without it, is no signature, though a verifier that reads it as a
+ * big integer (or pads it to the key's size) finds it valid. Made with the target's key.
+ */
+function leadingZeroDropped(card: OperationCard): Made {
+  return resigned({
+    operator: 'truncate',
+    key: 'leading-zero-dropped',
+    says: 'one starting with a zero byte (a jti chosen for it), sent without that byte',
+    apply: edited({ forge: 'leading-zero-signature' }),
+    expect: {
+      checks: unauthenticated(card, { signature: true }),
+      source: 'spec 7: the signature fails validation (RFC 8017 8.2.2: a signature one byte short of the modulus is invalid)',
+    },
+  });
+}
+
+/**
+ * The scope claim is one string of scopes separated by spaces (observed.yaml tokens.scope_claim,
+ * RFC 6749 3.3): the operation's scope joined to another by any other separator makes one scope of
+ * the catalogue's none.
+ */
+function otherSeparators(card: OperationCard, source: string): Made[] {
+  const scope = card.scope.value;
+  return (
+    [
+      ['plus-separated', 'a plus (+, a space form-encoded)', '+', 'whitespace', false],
+      ['semicolon-separated', 'a semicolon', ';', 'whitespace', false],
+      ['percent-space-separated', '%20 (a space percent-encoded)', '%20', 'encoding', true],
+      ['tab-separated', 'a tab', '\t', 'whitespace', true],
+    ] as const
+  ).map(([key, by, separator, operator, extended]) => ({
+    ...resigned({
+      operator,
+      key,
+      says: `joined to another scope by ${by}`,
+      apply: resignClaims((c) => withScopeReplaced(c, scope, [`read:users${separator}${scope}`])),
+      expect: { checks: forbidden(card), source },
+    }),
+    ...(extended ? { extended } : {}),
+  }));
+}
+
 function scopeTokenVariants(card: OperationCard): Made[] {
   const scope = card.scope.value;
   const [action, resource] = [scope.slice(0, scope.indexOf(':')), scope.slice(scope.indexOf(':') + 1)];
@@ -914,6 +1036,7 @@ function scopeTokenVariants(card: OperationCard): Made[] {
     replaced('extends', `replaced by ${scope}_all, which extends it`, 'extra-part', (s) => [`${s}_all`]),
     replaced('truncate', 'without its last character', 'truncate', (s) => [s.slice(0, -1)]),
     replaced('comma-separated', 'joined to another scope by a comma', 'whitespace', (s) => [`read:users,${s}`]),
+    ...otherSeparators(card, source),
     replaced('other-action', `replaced by ${otherActionOf(scope)} (another action on its resource)`, 'other-owner', (s) => [
       otherActionOf(s),
     ]),
