@@ -168,7 +168,10 @@ function contentTypeOf(encoding: TokenRequestTemplate['encoding']): string {
 export function realizeTokenRequest(template: TokenRequestTemplate, target: ResolvedTarget): OutgoingRequest {
   // A secret one character off is nearly the secret: every value sent as one is kept out of reports.
   for (const [name, value] of [...template.fields, ...(template.query ?? [])]) if (name === 'client_secret') redactor.add(value);
-  const fields = new URLSearchParams(template.fields).toString();
+  const fields = (template.literal ?? []).reduce(
+    (body, character) => body.replaceAll(encodeURIComponent(character), character),
+    new URLSearchParams(template.fields).toString(),
+  );
   const path = `/${template.path.join('/')}`;
   const basic: Record<string, string> = {};
   if (template.basic) {

@@ -6,6 +6,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { FaultHooks } from '../app.ts';
 import type { Components } from '../components.ts';
+import { tokenDescriptions } from '../errors.ts';
 import type { Exchange } from '../exchange.ts';
 import { isFormMediaType, isJsonMediaType } from '../stages/json-body.ts';
 import { faultFamily } from './fault.ts';
@@ -125,6 +126,77 @@ function firstOfRepeatedParameters(app: FaultHooks): void {
     const first = new URLSearchParams();
     for (const [name, value] of form) if (!first.has(name)) first.append(name, value);
     return { ...exchange, body: Buffer.from(first.toString(), 'utf8') };
+  });
+}
+
+/**
+ * Form values read like header values with parameters (`value; name=x`), each cut at its first
+ * ";": the secret, id, grant type or audience followed by ";x" is taken for the value alone.
+ */
+function formValuesCutAtSemicolon(app: FaultHooks): void {
+  editRequests(app, 'token', (exchange) => {
+    if (!isFormMediaType(exchange.headers['content-type'])) return exchange;
+    const form = new URLSearchParams(exchange.body.toString('utf8'));
+    const cut = new URLSearchParams();
+    for (const [name, value] of form) cut.append(name, value.split(';')[0]!);
+    return { ...exchange, body: Buffer.from(cut.toString(), 'utf8') };
+  });
+}
+
+/** The Basic header's user-id and password, or undefined when it is not Basic. */
+function basicPair(authorization: string | undefined): [string, string] | undefined {
+  const encoded = /^Basic +(\S+)$/i.exec(authorization ?? '')?.[1];
+  if (encoded === undefined) return undefined;
+  const decoded = Buffer.from(encoded, 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  return colon < 0 ? undefined : [decoded.slice(0, colon), decoded.slice(colon + 1)];
+}
+
+/**
+ * A Basic header with an empty password taken for a client that names itself there and
+ * authenticates in the body: the body's client_secret becomes the Basic password, so the request
+ * is read as one method where it used two.
+ */
+function emptyBasicPasswordFromBody(app: FaultHooks): void {
+  editRequests(app, 'token', (exchange) => {
+    const pair = basicPair(exchange.headers.authorization);
+    if (pair?.[1] !== '' || !isFormMediaType(exchange.headers['content-type'])) return exchange;
+    const form = new URLSearchParams(exchange.body.toString('utf8'));
+    const secret = form.get('client_secret');
+    if (secret === null) return exchange;
+    form.delete('client_secret');
+    const credentials = Buffer.from(`${pair[0]}:${encodeURIComponent(secret)}`, 'utf8').toString('base64');
+    return {
+      ...exchange,
+      headers: { ...exchange.headers, authorization: `Basic ${credentials}` },
+      body: Buffer.from(form.toString(), 'utf8'),
+    };
+  });
+}
+
+/** A relative URL reference resolved against the origin of the management audience, or undefined when it does not resolve. */
+function resolvedAgainst(reference: string, audience: string): string | undefined {
+  try {
+    return new URL(reference, new URL(audience).origin).href;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The API the audience names looked up before the client is authenticated (the lookup builds the
+ * token's target, so it came first): an audience naming no API is answered 403 access_denied
+ * whatever the credentials, a wrong secret among them.
+ */
+function audienceJudgedFirst(app: FaultHooks): void {
+  const components = captureAll(app);
+  app.wrapRoute('token', (next) => async (exchange) => {
+    const audience = parametersOf(exchange)?.audience;
+    const { tenant, errors } = components();
+    if (typeof audience !== 'string' || tenant.identityForAudience(audience, exchange.headers.host) || tenant.api(audience)) {
+      return next(exchange);
+    }
+    return errors.tokenReply('access_denied', tokenDescriptions.serviceNotFound(audience));
   });
 }
 
@@ -258,6 +330,30 @@ export const clientCredentialFaults = faultFamily([
     clause: 'token.endpoint.audience',
     bug: "API identifiers matched by their end, so that the tenant's custom domains work: a token is issued for the management audience with its host name prefixed (https://other-<tenant domain>/api/v2/).",
     install: audienceMatching(endsWithItsHost),
+  },
+  {
+    id: 'token-audience-resolved-against-tenant',
+    clause: 'token.endpoint.audience',
+    bug: "Audiences without a scheme resolved as URL references against the tenant's origin before the lookup (so that a configuration's \"/api/v2/\" works): the management audience's path alone, or the audience without its scheme (//<tenant domain>/api/v2/), gets a token.",
+    install: audienceMatching((sent, audience) => !/^[a-z][a-z0-9+.-]*:/i.test(sent) && resolvedAgainst(sent, audience) === audience),
+  },
+  {
+    id: 'token-form-values-cut-at-semicolon',
+    clause: 'token.endpoint.wrong-secret',
+    bug: 'Form values read like header values with parameters, each cut at its first ";": the secret followed by ";x" gets a token.',
+    install: formValuesCutAtSemicolon,
+  },
+  {
+    id: 'token-basic-empty-password-from-body',
+    clause: 'token.observed.request-rules',
+    bug: "A Basic header with an empty password read as the client naming itself, its secret taken from the body's client_secret: the two methods together get a token instead of 400 invalid_request.",
+    install: emptyBasicPasswordFromBody,
+  },
+  {
+    id: 'token-audience-looked-up-before-client',
+    clause: 'token.observed.order',
+    bug: 'The API the audience names looked up before the client is authenticated: a wrong secret with an audience naming no API is answered 403 access_denied (Service not found) instead of 401 invalid_client.',
+    install: audienceJudgedFirst,
   },
   {
     id: 'token-audience-case-insensitive',

@@ -17,6 +17,8 @@ export interface TokenRequestTemplate {
   query?: Array<[string, string]>;
   /** In a JSON request, the fields written as a list holding their value. */
   listed?: string[];
+  /** In a form body, characters written as they are where the encoding would percent-escape them (";", a pair separator only to legacy parsers). */
+  literal?: string[];
   /** The Content-Type sent instead of the encoding's own (null: none), the body encoded all the same. */
   contentType?: string | null;
 }

@@ -100,6 +100,11 @@ function inQuery(field: string): Made {
   };
 }
 
+/** The variation with ";" written as it is in the form body, not percent-escaped: an ordinary character of a form value all the same. */
+function literalSemicolon(made: Made): Made {
+  return { ...made, apply: (t, c) => ({ ...made.apply(t, c), literal: [';'] }) };
+}
+
 /** Every variation a field's text takes, each refused with `checks`. */
 function textVariants(field: string, checks: ClauseCheck[], source: string, extra: Made[] = [], core: readonly string[] = []): Made[] {
   const refusal = { checks, source };
@@ -127,6 +132,11 @@ function textVariants(field: string, checks: ClauseCheck[], source: string, extr
     made('extra-part', 'leading-text', 'with text before it (urn:x:...)', (v) => `urn:x:${v}`),
     made('case', 'case', 'in the other letter case', swapCase),
     made('whitespace', 'trailing-space', 'followed by a space', (v) => `${v} `),
+    // ";" is an ordinary character of a form value (WHATWG URL, application/x-www-form-urlencoded):
+    // a legacy query parser that also splits pairs on ";" reads the value alone.
+    literalSemicolon(
+      made('extra-part', 'semicolon-after', 'followed by ";x" (a pair separator only to a legacy form parser)', (v) => `${v};x`),
+    ),
     ...extra,
   ];
 }
@@ -387,8 +397,31 @@ const secretVariants = (): Made[] =>
         extended: true,
       },
     ],
-    ['empty', 'truncate', 'extra-character', 'case', 'leading-text'],
+    ['empty', 'truncate', 'extra-character', 'case', 'leading-text', 'semicolon-after'],
   );
+
+/**
+ * The audience written as a URL reference that a resolver against the tenant's origin turns into
+ * the management audience: another string all the same, which names no API (RFC 7519 4.1.3
+ * compares audiences as strings; RFC 3986 5.2 resolution and 6.2.2.3 dot-segment removal are not
+ * the comparison). The first runs on real tenants.
+ */
+const audienceReferences: Array<{ key: string; says: string; change: (url: string) => string; operator: OperatorId }> = [
+  { key: 'path-only', says: 'its path alone (a relative reference)', change: (url) => new URL(url).pathname, operator: 'truncate' },
+  {
+    key: 'scheme-relative',
+    says: 'without its scheme (//host/path, a network-path reference)',
+    change: (url) => url.replace(/^[a-z]+:/i, ''),
+    operator: 'truncate',
+  },
+  { key: 'dot-segment', says: 'with a "./" segment after its path', change: (url) => `${url}./`, operator: 'extra-part' },
+  {
+    key: 'dot-dot-segment',
+    says: 'with another segment and ".." before its last segment (/api/other/../v2/)',
+    change: (url) => url.replace(/\/([^/]+)\/?$/, (last) => `/other/..${last}`),
+    operator: 'extra-part',
+  },
+];
 
 /** The smallest changes to the audience URL: a URL's near misses (values.ts), its case, a space after it, another API's. */
 const audienceNearMisses: Array<{ key: string; says: string; change: (url: string) => string; operator: OperatorId }> = [
@@ -396,7 +429,17 @@ const audienceNearMisses: Array<{ key: string; says: string; change: (url: strin
   { key: 'case', says: 'in capitals', change: (url) => url.toUpperCase(), operator: 'case' },
   { key: 'trailing-space', says: 'followed by a space', change: (url) => `${url} `, operator: 'whitespace' },
   { key: 'another-api', says: "another API's", change: () => 'https://another-api.example.com/', operator: 'other-owner' },
+  {
+    key: 'semicolon-after',
+    says: 'followed by ";x" (a pair separator only to a legacy form parser)',
+    change: (url) => `${url};x`,
+    operator: 'extra-part',
+  },
+  ...audienceReferences,
 ];
+
+/** The audience near misses that run against test doubles only (or with --matrix full). */
+const EXTENDED_AUDIENCES: readonly string[] = ['trailing-space', 'semicolon-after', 'scheme-relative', 'dot-segment', 'dot-dot-segment'];
 
 function audienceVariants(): Made[] {
   const refusal = {
@@ -404,14 +447,17 @@ function audienceVariants(): Made[] {
     source: 'spec 5 rule 3: the audience is the management interface',
   };
   return [
-    ...audienceNearMisses.map(({ key, says, change, operator }): Made => ({
-      operator,
-      key,
-      says,
-      apply: setField('audience', change),
-      expect: refusal,
-      ...(key === 'trailing-space' ? { extended: true } : {}),
-    })),
+    ...audienceNearMisses.map(({ key, says, change, operator }): Made => {
+      const made: Made = {
+        operator,
+        key,
+        says,
+        apply: setField('audience', change),
+        expect: refusal,
+        ...(EXTENDED_AUDIENCES.includes(key) ? { extended: true } : {}),
+      };
+      return key === 'semicolon-after' ? literalSemicolon(made) : made;
+    }),
     {
       // An API of the tenant, not one the client is granted: a grant is per API (observed:
       // client_not_authorized), so holding the management interface's grant gives it no token.
@@ -478,6 +524,36 @@ function withBasic(
   });
 }
 
+/**
+ * Basic credentials beside a client_secret in the body: two authentication methods in one request,
+ * which RFC 6749 2.3 forbids (observed: 400 invalid_request), whether the Basic password is the
+ * secret or empty (a server that completes one method from the other takes the pair for one).
+ */
+function twoMethods(source: string): Made[] {
+  const expect = {
+    checks: refusedWith('token.observed.request-rules'),
+    source: `${source}; RFC 6749 2.3: the client MUST NOT use more than one authentication method in a request`,
+  };
+  return [
+    {
+      operator: 'duplicate',
+      key: 'secret-in-body-too',
+      extended: true,
+      says: 'with client_secret in the body as well (two methods)',
+      apply: withBasic({}, (c) => [['client_secret', c.clientSecret]]),
+      expect,
+    },
+    {
+      operator: 'empty',
+      key: 'empty-password-secret-in-body',
+      extended: true,
+      says: 'with an empty password and client_secret in the body (two methods, neither whole)',
+      apply: withBasic({ password: () => '' }, (c) => [['client_secret', c.clientSecret]]),
+      expect,
+    },
+  ];
+}
+
 // HTTP Basic client authentication: RFC 6749 2.3.1 has every authorization server support it for
 // clients with a password (observed: client_secret_basic, the discovery document). The client is
 // the one the header authenticates; its credentials are form-decoded once.
@@ -530,6 +606,7 @@ function basicVariants(): Made[] {
       extended: true,
       expect: { checks: [{ clause: 'token.endpoint', outcome: accepted }], source: `${source}; the password is form-decoded` },
     },
+    ...twoMethods(source),
     {
       operator: 'other-owner',
       key: 'body-names-another-client',
@@ -605,9 +682,51 @@ function mislabelledBodies(): Made[] {
   ];
 }
 
+/**
+ * Two causes of a refusal at once, each a row of this family: a wrong secret (401) with an
+ * audience naming no API or a scope the client is not granted (403). The client is authenticated
+ * first (observed, inferred: token.observed.order), so the answer says nothing of what exists.
+ */
+function twoCauses(elements: Array<{ element: TokenElement; variants: Made[] }>): Made[] {
+  const find = (element: string, key: string): Made => {
+    const made = elements.find((e) => e.element.id === element)?.variants.find((v) => v.key === key);
+    if (!made) throw new Error(`the token matrix has no row ${element} ${key}`);
+    return made;
+  };
+  const secret = find('form.client_secret', 'wrong');
+  const expect = {
+    checks: [{ clause: 'token.observed.order', outcome: { kind: 'token-error' as const, error: 'invalid_client' as const } }],
+    source:
+      'observed: authentication (401) is decided before authorization (403) so an unauthenticated caller learns nothing (auth.order); RFC 6749 3.2.1: the token endpoint authenticates the client',
+  };
+  const pair = (other: Made, key: string, says: string, extended: boolean): Made => ({
+    operator: 'near-value',
+    key,
+    says: `${secret.says} and ${says} (authentication first)`,
+    apply: (t, c) => other.apply(secret.apply(t, c), c),
+    expect,
+    ...(extended ? { extended: true } : {}),
+  });
+  return [
+    pair(
+      find('form.audience', 'another-api'),
+      'wrong-secret-and-unknown-audience',
+      "another API's audience, which names no API of the tenant",
+      false,
+    ),
+    pair(find('form', 'scope-not-granted'), 'wrong-secret-and-ungranted-scope', 'a scope the client is not granted', true),
+  ];
+}
+
+/** Every element's variations, then the pairs of them that make two causes. */
+function requestVariants(): Array<{ element: TokenElement; variants: Made[] }> {
+  const elements = singleVariants();
+  return [...elements, { element: { id: 'two-causes', label: 'two causes at once,' }, variants: twoCauses(elements) }];
+}
+
 // Long: the client-credentials request's elements and their variations, one entry each, as the
 // catalogue lists them.
-function requestVariants(): Array<{ element: TokenElement; variants: Made[] }> {
+function singleVariants(): Array<{ element: TokenElement; variants: Made[] }> {
   const rules = (checks: ClauseCheck[]) => ({ checks, source: 'RFC 6749: POST only (3.2), no parameter twice (3.1)' });
   return [
     {
