@@ -38,6 +38,7 @@ function limitClause(card: OperationCard, element: Element): string | undefined 
   )?.id;
 }
 
+/** Long: one entry per variation of a header parameter, read top to bottom as `--list` prints them. */
 export function headerParamVariants(card: OperationCard, element: Element): Made[] {
   const clause = limitClause(card, element);
   const contract = element.schemas!.contract!;

@@ -111,7 +111,10 @@ function withSegment(index: number, text: string | undefined): (template: Reques
   });
 }
 
-/** A literal segment's variations: none has an expectation, since the spec says nothing of other paths. */
+/**
+ * A literal segment's variations: none has an expectation, since the spec says nothing of other paths.
+ * Long: one entry per variation, the version segment's spellings among them, read top to bottom as `--list` prints them.
+ */
 export function literalVariants(element: Element): Made[] {
   const { index, text } = element.segment!;
   const none = { none: 'the spec gives the path, and says nothing of how the service answers another path' };
