@@ -467,7 +467,7 @@ export function paramVariants(card: OperationCard, element: Element): Made[] {
       bound({
         ...unknownRow,
         key: 'unknown-with-valid-in-query',
-        says: `well formed, naming no resource, with the valid id in the query (${queryNames.map((n) => `?${n}=`).join(', ')})`,
+        says: `well formed and naming no resource, with the valid id in the query (${queryNames.map((n) => `?${n}=`).join(', ')})`,
         apply: (template, context) => {
           const valid = paramOf(template, name) ?? '';
           const varied = unknownRow.apply(template, context);
