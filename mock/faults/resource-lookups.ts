@@ -1,7 +1,8 @@
 // How the operations find the resource a path names (spec 4.1, 4.3, 7, 8), leniently: a collation
-// that ignores case, a binder that trims, a path decoded twice, events looked up by their id alone.
-// Each lets an id that differs from an existing one only by case, padding or an escape (or an event
-// of another stream) reach the existing resource.
+// that ignores case, a binder that trims, a path decoded twice, an id cut at a URL delimiter, the
+// query merged over the path's ids, events looked up by their id alone. Each lets an id that differs
+// from an existing one only by case, padding, an escape or a suffix (or one the query overrides, or
+// an event of another stream) reach the existing resource.
 import type { OperationKey } from '../../specs/index.ts';
 import type { FaultHooks } from '../app.ts';
 import { faultFamily } from './fault.ts';
@@ -48,6 +49,27 @@ function lookAlikesFolded(raw: string): string | undefined {
   return folded === raw ? undefined : folded;
 }
 
+/** A helper for pasted links: the decoded id cut at the first "?" or "#", as if it were a URL with a query or fragment. */
+function cutAtUrlDelimiter(raw: string): string | undefined {
+  const value = decoded(raw);
+  const at = value === undefined ? -1 : value.search(/[?#]/);
+  return at < 0 ? undefined : encodeURIComponent(value!.slice(0, at));
+}
+
+/** Request parameters merged into one bag, the query string's last: a query member named as a path parameter replaces it. */
+function queryOverPath(app: FaultHooks, key: OperationKey): void {
+  editRequests(app, key, (exchange) => {
+    const query = new URLSearchParams(exchange.query);
+    const params = Object.fromEntries(
+      Object.entries(exchange.params).map(([name, raw]) => {
+        const given = query.get(name);
+        return [name, given === null ? raw : encodeURIComponent(given)];
+      }),
+    );
+    return { ...exchange, params };
+  });
+}
+
 export const resourceLookupFaults = faultFamily([
   {
     id: 'ticket-for-any-profile',
@@ -87,6 +109,18 @@ export const resourceLookupFaults = faultFamily([
     clause: 'vault.response.record',
     bug: "A binder that deletes zero-width characters from pasted path parameters: an existing connection id with a zero-width space after it is answered with that connection's record instead of refused.",
     install: (app) => editParameter(app, 'vault', 'id', withoutInvisible),
+  },
+  {
+    id: 'vault-ids-cut-at-url-delimiter',
+    clause: 'vault.path.id.length',
+    bug: 'A binder that treats the decoded path parameter as a pasted link and cuts it at its first "?" or "#": an existing connection id at the maximum followed by an encoded "#x" or "?x" is answered with that connection\'s record instead of refused.',
+    install: (app) => editParameter(app, 'vault', 'id', cutAtUrlDelimiter),
+  },
+  {
+    id: 'stream-id-from-query',
+    clause: 'redeliver.errors.404.stream',
+    bug: 'Redelivery reads its ids from one bag of request parameters in which the query string is merged last: an unknown stream id in the path with ?id=<the valid stream id> is redelivered (202) instead of 404.',
+    install: (app) => queryOverPath(app, 'redeliver'),
   },
   {
     id: 'stream-ids-case-insensitive',

@@ -38,6 +38,25 @@ function customDomainLength(app: FaultHooks, bounds: { min: number; max: number 
   replaceParameterCheck(app, 'sso-ticket', 'headers', CUSTOM_DOMAIN_HEADER, () => check);
 }
 
+/**
+ * The custom-domain check run on the apex domain: a canonicalising helper takes a leading "www."
+ * off before the value is checked, so a value over the maximum by it shows as within it (the
+ * ticket is still built on the value sent).
+ */
+function customDomainCheckedAsApex(current: ValidateFunction): ValidateFunction {
+  const apex = (value: unknown) => (typeof value === 'string' ? value.replace(/^www\./i, '') : value);
+  const check = (value: unknown): boolean => {
+    const ok = current(apex(value));
+    check.errors = current.errors;
+    return ok;
+  };
+  check.errors = null as ValidateFunction['errors'];
+  return Object.assign(check, { schema: current.schema, schemaEnv: current.schemaEnv }) as unknown as ValidateFunction;
+}
+
+/** DNS's host-name rule with its 63-character label limit (RFC 1035 2.3.4), which the spec does not state. */
+const DNS_LABELS_PATTERN = '^[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$';
+
 /** ttl_sec read into a 32-bit integer before the range check: values wrap modulo 2^32. */
 function ttlSecIn32Bits(app: FaultHooks): void {
   editJsonBody(app, 'sso-ticket', (body) => {
@@ -117,6 +136,26 @@ export const ticketBoundFaults = faultFamily([
     clause: 'sso-ticket.header.custom-domain.length',
     bug: 'An off-by-one in "at most 255": ticket creation accepts a tenant-custom-domain of 256 characters.',
     install: (app) => customDomainLength(app, { min: CUSTOM_DOMAIN.min, max: CUSTOM_DOMAIN.max + 1 }),
+  },
+  {
+    id: 'custom-domain-length-of-apex',
+    clause: 'sso-ticket.header.custom-domain.length',
+    bug: `The ${CUSTOM_DOMAIN_HEADER} check run on the apex domain (a leading "www." taken off first): a value of ${CUSTOM_DOMAIN.max + 1} characters starting with "www." gets a ticket instead of 400; one of ${CUSTOM_DOMAIN.max + 1} characters without it is still refused.`,
+    install: (app) => replaceParameterCheck(app, 'sso-ticket', 'headers', CUSTOM_DOMAIN_HEADER, customDomainCheckedAsApex),
+  },
+  {
+    id: 'custom-domain-labels-limited',
+    clause: 'sso-ticket.header.custom-domain.length',
+    bug: `The ${CUSTOM_DOMAIN_HEADER} check written with DNS's label rule (each dot-separated label at most 63 characters): a value within ${CUSTOM_DOMAIN.min}..${CUSTOM_DOMAIN.max} with a longer label is refused 400 instead of getting a ticket.`,
+    install(app) {
+      const check = compileCheck({
+        type: 'string',
+        minLength: CUSTOM_DOMAIN.min,
+        maxLength: CUSTOM_DOMAIN.max,
+        pattern: DNS_LABELS_PATTERN,
+      });
+      replaceParameterCheck(app, 'sso-ticket', 'headers', CUSTOM_DOMAIN_HEADER, () => check);
+    },
   },
   {
     id: 'refuses-255-char-custom-domain',

@@ -1,7 +1,8 @@
 // Where the interface is served (spec 9): the vault read under another prefix, and a router that
-// serves every operation after a doubled slash. The vault read's status, content type and which
-// record it answers break by the faults every card gets (operation-answers.ts); its record's fields
-// are vault-record.ts's.
+// serves every operation after a doubled slash or under the version spelled otherwise (v2.0, v02).
+// The vault read's status, content type and which record it answers break by the faults every card
+// gets (operation-answers.ts); its record's fields are vault-record.ts's.
+import { basePath } from '../../specs/index.ts';
 import type { FaultHooks } from '../app.ts';
 import type { RouteHandler } from '../exchange.ts';
 import { mockOperations } from '../operations.ts';
@@ -16,15 +17,38 @@ import { editReplies, replacing } from './support/route-edits.ts';
  * serve is served as the operation it names once they are gone (whatever is not found stays so).
  */
 function emptySegmentsDropped(app: FaultHooks): void {
+  servedRewritten(
+    app,
+    (path) =>
+      `/${path
+        .split('/')
+        .filter((segment) => segment !== '')
+        .join('/')}`,
+  );
+}
+
+/**
+ * A router that reads the base path's version with parseInt and serves any spelling of the same
+ * number: /api/v2.0/... and /api/v02/... are served as /api/v2/... (whatever is not found stays so).
+ */
+function versionParsedAsInteger(app: FaultHooks): void {
+  const [, prefix, version] = /^(.*\/v)(\d+)$/.exec(basePath)!;
+  servedRewritten(app, (path) => {
+    if (!path.startsWith(prefix!)) return path;
+    const rest = path.slice(prefix!.length);
+    const segment = rest.split('/')[0]!;
+    return parseInt(segment, 10) === Number(version) ? `${prefix}${version}${rest.slice(segment.length)}` : path;
+  });
+}
+
+/** Serves a path the interface does not serve as the operation its rewritten form names. */
+function servedRewritten(app: FaultHooks, rewrite: (path: string) => string): void {
   const components = captureAll(app);
   const operations = Object.values(mockOperations);
   const route = createRouter(operations.map((operation) => operation.card));
   let handlers: Map<string, RouteHandler> | undefined;
   app.wrapRoute('not-found', (next) => async (exchange) => {
-    const path = `/${exchange.path
-      .split('/')
-      .filter((segment) => segment !== '')
-      .join('/')}`;
+    const path = rewrite(exchange.path);
     const found = path === exchange.path ? undefined : route(exchange.method, path);
     handlers ??= new Map(operations.map((operation) => [operation.card.key, operation.route(components(), operation.card)]));
     const handler = found && handlers.get(found.key);
@@ -53,5 +77,11 @@ export const vaultReadFaults = faultFamily([
     clause: 'versioning.base-path',
     bug: 'A router that splits the path on "/" and drops empty segments: /api//v2/... (an empty segment anywhere) is served as the operation it names instead of 404.',
     install: emptySegmentsDropped,
+  },
+  {
+    id: 'version-parsed-as-integer',
+    clause: 'versioning.base-path',
+    bug: 'A router that reads the version segment with parseInt: /api/v2.0/... and /api/v02/... (paths outside the base path /api/v2) are served as the operations instead of 404; /api/v3/... is still 404.',
+    install: versionParsedAsInteger,
   },
 ]);

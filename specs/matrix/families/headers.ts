@@ -38,6 +38,7 @@ function limitClause(card: OperationCard, element: Element): string | undefined 
   )?.id;
 }
 
+/** Long: one entry per variation of a header parameter, read top to bottom as `--list` prints them. */
 export function headerParamVariants(card: OperationCard, element: Element): Made[] {
   const clause = limitClause(card, element);
   const contract = element.schemas!.contract!;
@@ -81,6 +82,25 @@ export function headerParamVariants(card: OperationCard, element: Element): Made
           made('extra-part', 'root-dot', `of ${contract.maxLength + 1} characters, the last a root dot`, [
             `${hostNameOfLength(contract.maxLength)}.`,
           ]),
+          // One over the maximum starting with "www.": a helper that canonicalises host names for
+          // display takes it off, but the header's value is the one the spec bounds.
+          made('extra-part', 'www-prefix', `of ${contract.maxLength + 1} characters, starting with "www."`, [
+            `www.${hostNameOfLength(contract.maxLength + 1 - 'www.'.length)}`,
+          ]),
+        ]
+      : []),
+    // Within the bounds but of another form than the other rows' (one label longer than DNS's 63
+    // characters): the spec bounds only the length, so a host-name library's label limit is not the
+    // contract's. Test doubles only: a real tenant may hold the header to its configured domains.
+    ...(typeof contract.maxLength === 'number' && typeof contract.minLength === 'number' && contract.maxLength >= LONG_LABEL + 3
+      ? [
+          made(
+            'bounds',
+            'long-label',
+            `of ${LONG_LABEL + 3} characters, one label of ${LONG_LABEL} (over DNS's 63)`,
+            [longLabelHostName()],
+            { extended: true },
+          ),
         ]
       : []),
     ...besideOtherName(element, outside, made),
@@ -207,6 +227,14 @@ export function acceptVariants(card: OperationCard): Made[] {
     },
     { operator: 'near-value', key: 'any', says: 'naming any type (*/*)', apply: set(['*/*']), expect, extended: true },
   ];
+}
+
+/** A label longer than DNS's 63 characters (RFC 1035 2.3.4), a limit the spec does not state. */
+const LONG_LABEL = 97;
+
+/** A host name of one label of LONG_LABEL letters and a top-level "io". */
+function longLabelHostName(): string {
+  return `${'abcdefghijklmnopqrstuvwxyz'.repeat(Math.ceil(LONG_LABEL / 26)).slice(0, LONG_LABEL)}.io`;
 }
 
 function emptyTemplate(): RequestTemplate {

@@ -111,7 +111,10 @@ function withSegment(index: number, text: string | undefined): (template: Reques
   });
 }
 
-/** A literal segment's variations: none has an expectation, since the spec says nothing of other paths. */
+/**
+ * A literal segment's variations: none has an expectation, since the spec says nothing of other paths.
+ * Long: one entry per variation, the version segment's spellings among them, read top to bottom as `--list` prints them.
+ */
 export function literalVariants(element: Element): Made[] {
   const { index, text } = element.segment!;
   const none = { none: 'the spec gives the path, and says nothing of how the service answers another path' };
@@ -134,6 +137,21 @@ export function literalVariants(element: Element): Made[] {
             },
           },
         ]
+      : []),
+    // The version spelled otherwise but numerically the same (v2.0, v02): another path than the
+    // base path (RFC 3986 6.2.2.1), though a router that compares the version as a number serves it.
+    ...(version
+      ? [`v${version[1]}.0`, `v0${version[1]}`].map((spelling) => ({
+          operator: 'near-value' as const,
+          key: `version-${spelling}`,
+          says: `as ${spelling}`,
+          apply: withSegment(index, spelling),
+          expect: {
+            checks: [{ clause: 'versioning.base-path', outcome: refused }],
+            source: `spec 9: the base path is ${basePath}; ${spelling} is another segment, whatever number it spells`,
+          },
+          extended: true,
+        }))
       : []),
     {
       operator: 'case',
@@ -335,6 +353,34 @@ export function paramVariants(card: OperationCard, element: Element): Made[] {
     );
   }
   if (typeof maximum === 'number' && Array.isArray(listed)) {
+    // The existing id at the maximum followed by an encoded URL delimiter and a character ("#x",
+    // "?x" sent as %23x, %3Fx): two over the maximum, though a server that parses the decoded id
+    // as a URL again cuts it at the delimiter and finds the existing one.
+    const atMaximumRow = variants.find((variant) => variant.key === 'existing-at-maximum-plus-one')!;
+    for (const [key, delimiter, extended] of [
+      ['encoded-hash', '#', false],
+      ['encoded-question-mark', '?', true],
+    ] as const) {
+      const atMaximum = (context: RequestContext) =>
+        (context.fixtures[rule.fixture] as string[] | undefined)?.find((id) => id.length === maximum);
+      variants.push(
+        bound({
+          ...atMaximumRow,
+          key: `existing-at-maximum-plus-${key}`,
+          says: `of ${maximum + 2} characters, an existing ${rule.names}'s id followed by "${delimiter}x" (encoded)`,
+          apply: (template, context) => ({
+            ...template,
+            path: template.path.map((part) =>
+              'param' in part && part.param === name ? { param: name, value: `${atMaximum(context) ?? part.value}${delimiter}x` } : part,
+            ),
+          }),
+          expect: paramExpectation(card, element, `${idOfLength(paramValue(card, name, canonicalContext), maximum)}${delimiter}x`, false),
+          ...(extended ? { extended: true } : {}),
+        }),
+      );
+    }
+  }
+  if (typeof maximum === 'number' && Array.isArray(listed)) {
     // The longest existing id without its last character: a server that finds ids by prefix (a
     // search's LIKE 'id%' reused) answers it with that longer resource instead of 404. Where no
     // fixture is longer than the valid request's, an id at the maximum stands in (then it is only an
@@ -408,6 +454,45 @@ export function paramVariants(card: OperationCard, element: Element): Made[] {
           path: template.path.map((part) => ('param' in part ? { param: part.param, value: unknownIdLike(part.value) } : part)),
         }),
         expect: paramExpectation(card, element, unknownIdLike(paramValue(card, name, canonicalContext)), false),
+      }),
+    );
+  }
+  // The unknown id in the path with the valid one in the query under the parameter's name (and
+  // "id"): a server that reads a merged parameter bag in which the query wins finds the valid one.
+  // The path names the resource (spec 8); the query names nothing the spec knows.
+  const unknownRow = variants.find((variant) => variant.key === 'unknown');
+  if (unknownRow) {
+    const queryNames = [...new Set([name, 'id'])];
+    variants.push(
+      bound({
+        ...unknownRow,
+        key: 'unknown-with-valid-in-query',
+        says: `well formed and naming no resource, with the valid id in the query (${queryNames.map((n) => `?${n}=`).join(', ')})`,
+        apply: (template, context) => {
+          const valid = paramOf(template, name) ?? '';
+          const varied = unknownRow.apply(template, context);
+          return { ...varied, query: [...varied.query, ...queryNames.map((n): [string, string] => [n, valid])] };
+        },
+      }),
+    );
+  }
+  if (typeof maximum === 'number' && Array.isArray(listed)) {
+    const overLong = variants.find((variant) => variant.key === 'existing-at-maximum-plus-one')!;
+    const queryNames = [...new Set([name, 'id'])];
+    variants.push(
+      bound({
+        ...overLong,
+        key: 'existing-at-maximum-plus-one-with-valid-in-query',
+        says: `${overLong.says}, with the existing id in the query (${queryNames.map((n) => `?${n}=`).join(', ')})`,
+        apply: (template, context) => {
+          const existing = (context.fixtures[rule.fixture] as string[] | undefined)?.find((id) => id.length === maximum);
+          const varied = overLong.apply(template, context);
+          return {
+            ...varied,
+            query: [...varied.query, ...queryNames.map((n): [string, string] => [n, existing ?? paramOf(template, name) ?? ''])],
+          };
+        },
+        extended: true,
       }),
     );
   }
