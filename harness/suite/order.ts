@@ -1,7 +1,12 @@
 // The order of the suite's files, apart from vitest so the planner can use it too (see
 // sequencer.ts): by path, the files that read every answer so far last (the rate-limit files, then
-// every error's body), and the exhaustion at the very end.
-const LAST = ['suites/rate-limit/', 'suites/errors/every-error.test.ts', 'suites/rate-limit/exhaustion.test.ts'];
+// every error's body, every success's shape), and the exhaustion at the very end.
+const LAST = [
+  'suites/rate-limit/',
+  'suites/errors/every-error.test.ts',
+  'suites/operations/every-success.test.ts',
+  'suites/rate-limit/exhaustion.test.ts',
+];
 
 function rank(path: string): number {
   return LAST.reduce((place, marker, index) => (path.includes(marker) ? index + 1 : place), 0);

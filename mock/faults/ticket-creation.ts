@@ -65,6 +65,19 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 
 export const ticketCreationFaults = faultFamily([
   {
+    id: 'ticket-codes-base64url-after-the-first',
+    clause: 'sso-ticket.response.shape',
+    bug: 'Ticket codes moved to the token service\'s generator, which writes base64url, with the first code of the process still made by the old one while the new one warmed up: every ticket after the first has a code of 32 characters holding "_", no longer 32 alphanumerics.',
+    install: (app) =>
+      app.override('ticketCodes', (first) => {
+        let made = 0;
+        return () => {
+          made += 1;
+          return made === 1 ? first() : `${first().slice(0, 31)}_`;
+        };
+      }),
+  },
+  {
     id: 'ticket-content-type-text-html',
     clause: 'sso-ticket.response.content-type',
     bug: "The serialized ticket sent as a string through a writer that defaults to HTML (as Express's res.send does): ticket creation answers with content type text/html; charset=utf-8 instead of application/json (the body is still JSON).",
