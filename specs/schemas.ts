@@ -99,11 +99,25 @@ export function createAjv(options: { strictTypes?: boolean; level?: Level; coerc
   const { level = 'observed', ...ajvOptions } = options;
   const ajv = new Ajv2020({ strict: true, allErrors: true, ...ajvOptions });
   addFormats.default(ajv);
+  // RFC 3339 5.6 writes "T" (or "t") between the date and the time; ajv-formats also takes a space,
+  // which the RFC's note allows other standards and OpenAPI's date-time does not.
+  const dateTime = ajv.formats['date-time'] as {
+    validate: (value: string) => boolean;
+    compare: (a: string, b: string) => number | undefined;
+  };
+  ajv.addFormat('date-time', {
+    type: 'string',
+    validate: (value) => RFC3339_SEPARATOR.test(value) && dateTime.validate(value),
+    compare: dateTime.compare,
+  });
   for (const [name, check] of Object.entries(namedFormats)) {
     ajv.addFormat(name, { type: 'string', validate: level === 'observed' ? check : () => true });
   }
   return ajv;
 }
+
+/** The date and the time of an RFC 3339 date-time, and the "T" between them. */
+const RFC3339_SEPARATOR = /^\d{4}-\d{2}-\d{2}[Tt]/;
 
 /** The formats' observed checks. flows-vault-connections-id stays open: its shape is a `pattern` of the observed level. */
 const namedFormats: Record<string, (value: string) => boolean> = {

@@ -68,6 +68,12 @@ export const vaultRecordFaults = faultFamily([
     install: writesField('updated_at', (updatedAt) => String(updatedAt).replace('T', ' ').replace(/Z$/, '')),
   },
   {
+    id: 'vault-record-created-at-with-space',
+    clause: 'vault.record.created_at',
+    bug: 'A timestamp formatter configured with a space as the date-time separator, the zone kept: created_at is "2024-09-12 12:52:16.553Z", no RFC 3339 date-time (it writes "T" between date and time).',
+    install: writesField('created_at', (createdAt) => String(createdAt).replace('T', ' ')),
+  },
+  {
     id: 'vault-record-refreshed-at-as-epoch-ms',
     clause: 'vault.record.refreshed_at',
     bug: 'The refresh time sent as the number a JavaScript Date holds: refreshed_at, when present, is milliseconds since 1970 instead of an ISO 8601 date-time.',
