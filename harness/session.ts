@@ -158,6 +158,18 @@ export class TargetSession implements RequestCounter {
     this.controlled = what;
   }
 
+  /** A positive control met by a token the target issued: in this run (with its exchange) or, cached, in an earlier one. */
+  async controlByToken(what: string, obtain: () => Promise<{ exchange?: Exchange; token?: string }>): Promise<void> {
+    const { exchange, token } = await obtain();
+    if (token === undefined) {
+      throw new SkipRequest(
+        'control',
+        `positive control failed: ${what} was answered ${exchange?.status ?? 'without a token'}, so a refusal proves nothing here`,
+      );
+    }
+    this.controlled = what;
+  }
+
   /** Sends a request of the matrix (a template realized for this target), shared under `shared` where given. */
   async sendTemplate(template: RequestTemplate, options: SendOptions & { shared?: string; label?: string } = {}): Promise<Exchange> {
     const send = async () => this.send(await realizeRequest(template, this.target, this.#tokenSource(), options.label ?? 'other'), options);
@@ -247,6 +259,12 @@ export class TargetSession implements RequestCounter {
     if (!this.plan.shared.includes(sharedKeys.tokenExchange(role)))
       this.#violation(`reads the exchange that issued a token without declaring it (shared: [sharedKeys.tokenExchange('${role}')])`);
     return this.#guard(() => this.tokens.issued(role, this.name));
+  }
+
+  /** The key client's token (token_alternatives.key_client): asked for with a client assertion once per run, or cached. */
+  async keyClientToken(shared: string): Promise<{ exchange?: Exchange; token?: string }> {
+    if (!this.plan.shared.includes(shared)) this.#violation(`reads the key client's token without declaring it (shared: ['${shared}'])`);
+    return this.#guard(() => this.tokens.keyClientToken(shared, () => this.forge.clientAssertion(), this.name));
   }
 
   /**

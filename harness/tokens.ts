@@ -172,6 +172,43 @@ export class TokenProvider {
   }
 
   /**
+   * A token of the key client (token_alternatives.key_client), asked for with a client assertion
+   * signed with its key (RFC 7523), once per run, from the cache when it holds one: the positive
+   * control of the rows made with that key (the tenant knows it). It counts against --max-tokens
+   * and the client's quota as any token meant to mint.
+   */
+  keyClientToken(shared: string, assertion: () => Promise<string>, payer?: string): Promise<{ exchange?: Exchange; token?: string }> {
+    return this.#shared.once(shared, shared, payer, async () => {
+      const keyClient = this.#target.tokenAlternatives.keyClient;
+      if (!keyClient) throw new Error('suite bug: the key client token was asked of a target without token_alternatives.key_client');
+      const key = {
+        tokenUrl: this.tokenUrl,
+        clientId: keyClient.clientId,
+        audience: this.#target.audience,
+        clientSecret: keyClient.privateKeyJwk,
+      };
+      const cached = this.#fromCache(key);
+      if (cached) return { token: cached };
+      const fields = {
+        grant_type: 'client_credentials',
+        client_id: keyClient.clientId,
+        client_assertion_type: CLIENT_ASSERTION_TYPE,
+        client_assertion: await assertion(),
+        audience: this.#target.audience,
+      };
+      const exchange = await this.#send('the key client', keyClient.clientId, true, {
+        method: 'POST',
+        url: this.tokenUrl,
+        label: 'token',
+        headers: FORM_HEADERS,
+        body: new URLSearchParams(fields).toString(),
+      });
+      const token = this.#issuedBy(exchange, key);
+      return token ? { exchange, token } : { exchange };
+    });
+  }
+
+  /**
    * One client-credentials request, as the spec describes it, with overrides for tests of the
    * token endpoint itself. The exchange is returned whatever its status. A request meant to mint
    * (the right secret and audience) counts against --max-tokens and waits for a spent quota.
@@ -262,6 +299,9 @@ export class TokenProvider {
     return token;
   }
 }
+
+/** RFC 7523 2.2: the client_assertion_type of a JWT client assertion. */
+const CLIENT_ASSERTION_TYPE = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';
 
 /** The cache key of a role's token, when the role is configured. */
 export function roleCacheKey(target: ResolvedTarget, role: RoleName): TokenCacheKey | undefined {

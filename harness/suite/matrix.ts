@@ -221,7 +221,7 @@ async function checkRow(
   if (control) {
     const key = control.key(target.settings);
     await target.control(control.what, () => target.sendTemplate(control.template(target), { shared: key, label: card.key }));
-    if (row.variant.keyClientControl) await target.control(KEY_CLIENT_CONTROL, () => keyClientTokenOf(target));
+    if (row.variant.keyClientControl) await target.controlByToken(KEY_CLIENT_CONTROL, () => keyClientTokenOf(target));
   }
   checkOutcome(await target.sendTemplate(varied, { shared: row.id, label: card.key }), check.outcome);
 }
@@ -308,7 +308,7 @@ export function tokenRowTests(row: TokenMatrixRow): void {
   for (const check of row.expectation.checks) {
     conformance(rowTitle('the token endpoint', check, `${row.element.label} ${row.variant.says}`), plan, async ({ target }) => {
       if (refusal) await target.control('a valid client-credentials request', () => validTokenRequestOf(target));
-      if (refusal && row.variant.keyClientControl) await target.control(KEY_CLIENT_CONTROL, () => keyClientTokenOf(target));
+      if (refusal && row.variant.keyClientControl) await target.controlByToken(KEY_CLIENT_CONTROL, () => keyClientTokenOf(target));
       const context = tokenContextOf(target.target);
       const exchange = await target.sendTokenTemplate(row.variant.apply(validTokenRequest(context), context), { shared: row.id });
       checkTokenOutcome(exchange, check.outcome);

@@ -3,13 +3,12 @@
 // is a SharedCall: its plan (what it needs, the shared key it reads) and how to send it. Plumbing
 // only: what a test checks stays in the test.
 import fc from 'fast-check';
-import { tokenPath, type OperationKey } from '../../specs/index.ts';
+import type { OperationKey } from '../../specs/index.ts';
 import type { OperationCard } from '../../specs/cards/card.ts';
 import { cards } from '../../specs/cards/index.ts';
 import { validTemplate } from '../../specs/matrix/template.ts';
 import type { Exchange } from '../http.ts';
 import { fixture, sharedKeys, writes, type Need, type TestPlan } from '../plan.ts';
-import { tokenContextOf } from '../realize.ts';
 import type { TargetSession } from '../session.ts';
 
 /** A request several tests read: its plan (for tests that send nothing else) and how to send it. */
@@ -107,28 +106,13 @@ export async function validTokenRequestOf(target: TargetSession): Promise<Exchan
   return (await target.issued('global')).exchange;
 }
 
-/** The key client's token request with a client assertion (shared: sharedRequest.keyClientToken). */
-export async function keyClientTokenOf(target: TargetSession): Promise<Exchange> {
-  const key = sharedRequest.keyClientToken;
-  return target.shared(key, key, async () => {
-    const keyClient = target.target.tokenAlternatives.keyClient!;
-    return target.sendTokenTemplate({
-      method: 'POST',
-      path: tokenPath.split('/').slice(1),
-      fields: [
-        ['grant_type', 'client_credentials'],
-        ['client_id', keyClient.clientId],
-        ['client_assertion_type', CLIENT_ASSERTION_TYPE],
-        ['client_assertion', await target.forge.clientAssertion()],
-        ['audience', tokenContextOf(target.target).audience],
-      ],
-      encoding: 'form',
-    });
-  });
+/**
+ * The key client's token, asked for with a client assertion signed with its key (shared:
+ * sharedRequest.keyClientToken), or taken from the token cache; its exchange where this run asked.
+ */
+export async function keyClientTokenOf(target: TargetSession): Promise<{ exchange?: Exchange; token?: string }> {
+  return target.keyClientToken(sharedRequest.keyClientToken);
 }
-
-/** RFC 7523 2.2: the client_assertion_type of a JWT client assertion. */
-const CLIENT_ASSERTION_TYPE = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';
 
 /** The one value of an arbitrary a deterministic case uses: the same on every run, whatever the run's seed. */
 export function exampleOf<T>(_target: TargetSession, arbitrary: fc.Arbitrary<T>): T {
