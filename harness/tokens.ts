@@ -10,7 +10,7 @@
 // header kept. A request meant to mint (a known client's id and secret) is refused before it is
 // sent when --max-tokens is spent, or while the client's quota header says its quota is.
 import { decodeJwt } from 'jose';
-import { tokenPath } from '../specs/index.ts';
+import { observed, tokenPath } from '../specs/index.ts';
 import { HarnessError } from './errors.ts';
 import { shownValue } from './failure.ts';
 import type { Exchange, OutgoingRequest, TargetHttp } from './http.ts';
@@ -192,7 +192,7 @@ export class TokenProvider {
       const fields = {
         grant_type: 'client_credentials',
         client_id: keyClient.clientId,
-        client_assertion_type: CLIENT_ASSERTION_TYPE,
+        client_assertion_type: observed.tokens.client_assertion.type,
         client_assertion: await assertion(),
         audience: this.#target.audience,
       };
@@ -299,9 +299,6 @@ export class TokenProvider {
     return token;
   }
 }
-
-/** RFC 7523 2.2: the client_assertion_type of a JWT client assertion. */
-const CLIENT_ASSERTION_TYPE = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';
 
 /** The cache key of a role's token, when the role is configured. */
 export function roleCacheKey(target: ResolvedTarget, role: RoleName): TokenCacheKey | undefined {

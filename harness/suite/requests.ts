@@ -122,3 +122,9 @@ export function exampleOf<T>(_target: TargetSession, arbitrary: fc.Arbitrary<T>)
 }
 
 const EXAMPLE_SEED = 1;
+
+/** Whether an answer came from an operation's own route: its method, its path template with ids of plain characters. */
+export function fromItsRoute(card: OperationCard): (exchange: Exchange) => boolean {
+  const path = new RegExp(`${card.spec.pathTemplate.replace(/\{[^}]+\}/g, '[A-Za-z0-9_-]+')}$`);
+  return (exchange) => exchange.request.method === card.spec.method && path.test(new URL(exchange.request.url).pathname);
+}

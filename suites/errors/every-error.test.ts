@@ -4,18 +4,12 @@
 // plain ids), so that an error nobody listed (a 409, a 400 of a rule no table names) is held to it
 // too. It runs after the other files but before the exhaustion (harness/suite/order.ts).
 import { conformance, errorBodyProblems, expectNoProblems, type Exchange } from '../../harness/index.ts';
+import { fromItsRoute } from '../../harness/suite/requests.ts';
 import { cards } from '../../specs/cards/index.ts';
 
-/** An operation's own route: its method, and its path template with ids of plain characters. */
-const routes = Object.values(cards).map((card) => ({
-  method: card.spec.method,
-  path: new RegExp(`${card.spec.pathTemplate.replace(/\{[^}]+\}/g, '[A-Za-z0-9_-]+')}$`),
-}));
-
-function fromARoute(exchange: Exchange): boolean {
-  const { pathname } = new URL(exchange.request.url);
-  return routes.some((route) => route.method === exchange.request.method && route.path.test(pathname));
-}
+/** Whether an answer came from an operation's own route. */
+const ofARoute = Object.values(cards).map(fromItsRoute);
+const fromARoute = (exchange: Exchange) => ofARoute.some((ofIt) => ofIt(exchange));
 
 function described(exchange: Exchange): string {
   return `${exchange.request.method} ${new URL(exchange.request.url).pathname} (${exchange.status})`;

@@ -5,8 +5,8 @@
 // some answers only (a code drawn at random, a field set on some records, the first answer of a
 // process) is seen where it breaks. It runs after the other files but before the exhaustion
 // (harness/suite/order.ts).
-import { conformance, expectNoProblems, type Exchange } from '../../harness/index.ts';
-import { successOf } from '../../harness/suite/requests.ts';
+import { conformance, expectNoProblems } from '../../harness/index.ts';
+import { fromItsRoute, successOf } from '../../harness/suite/requests.ts';
 import { cards } from '../../specs/cards/index.ts';
 import { validTemplate } from '../../specs/matrix/template.ts';
 import { clause, describeErrors, validator } from '../../specs/index.ts';
@@ -17,9 +17,7 @@ const NAMED = 5;
 for (const card of Object.values(cards)) {
   if (!('body' in card.answer)) continue;
   const body = card.answer.body;
-  const route = new RegExp(`${card.spec.pathTemplate.replace(/\{[^}]+\}/g, '[A-Za-z0-9_-]+')}$`);
-  const fromItsRoute = (exchange: Exchange) =>
-    exchange.request.method === card.spec.method && route.test(new URL(exchange.request.url).pathname);
+  const ofItsRoute = fromItsRoute(card);
   conformance(
     `[§${clause(body.shapeClause).section} ${body.shapeClause}] every success of ${card.name} in the run so far, and one more, has the real service's shape`,
     { ...successOf(card.key).plan, requests: 1 },
@@ -28,7 +26,7 @@ for (const card of Object.values(cards)) {
       await target.sendTemplate(validTemplate(card, target.context), { label: card.key });
       // A summary keeps only the beginning of a long body: such an answer cannot be read whole here.
       const successes = target.answers.filter(
-        (exchange) => exchange.status >= 200 && exchange.status < 300 && fromItsRoute(exchange) && exchange.bodyLength === undefined,
+        (exchange) => exchange.status >= 200 && exchange.status < 300 && ofItsRoute(exchange) && exchange.bodyLength === undefined,
       );
       target.needs(
         successes.length >= 2,
