@@ -138,7 +138,7 @@ async function prepare(options: ConformanceOptions, env: NodeJS.ProcessEnv): Pro
   }
   const baseline = options.baseline ? await guardConfig(() => loadBaseline(options.baseline!)) : [];
   const embedded = options.targetFile === undefined;
-  const target = await guardConfig(() => (embedded ? embeddedTargetForPlanning() : loadTargetFile(options.targetFile!)));
+  const target = await guardConfig(() => (embedded ? embeddedTargetForPlanning() : loadTargetFile(options.targetFile!, { env })));
   const seed = options.seed ?? randomInt(2 ** 31 - 1);
   const tokens = tokenPolicyOf(options, target, embedded, env, started + options.runTimeoutSeconds * 1000);
   return { options, started, runId: randomUUID(), seed, reportDir, baseline, embedded, target, tokens };

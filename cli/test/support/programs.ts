@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { stringify } from 'yaml';
 import { mockTargetDescription } from '../../embedded.ts';
 import type { RunResult } from '../../reporters/results.ts';
+import type { HostAnswer, HostRequest } from './command-host.ts';
 
 export const root = fileURLToPath(new URL('../../..', import.meta.url));
 
@@ -23,16 +24,34 @@ export interface Finished {
 }
 
 /**
+ * Settings a program reads when it starts (Node's own, and the test worker's heap that
+ * cli/suite-runner.ts reads as it loads): a run given one of them gets a process of its own.
+ */
+const READ_AT_START = ['NODE_OPTIONS', 'NODE_EXTRA_CA_CERTS', 'CONFORMANCE_TEST_WORKER_HEAP_MB'];
+
+/**
  * Runs `node --import tsx <script> ...args` in the project root and waits for it to exit. Tests
  * never touch the user's token cache: without an XDG_CACHE_HOME of the test's own, the run has none.
+ *
+ * `cli/conformance.ts` (`npm start`) is the same command run by the command host instead
+ * (support/command-host.ts): its arguments, the same environment, its output and exit code, in a
+ * program that stays loaded from one run to the next. `ownProcess`, or a setting read at start,
+ * gives the run a process of its own, as a user's is.
  */
-export function run(script: string, args: string[], env: NodeJS.ProcessEnv = {}, timeoutMs = 120_000): Promise<Finished> {
+export function run(
+  script: string,
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+  timeoutMs = 120_000,
+  options: { ownProcess?: boolean } = {},
+): Promise<Finished> {
   const tokenCache = env.XDG_CACHE_HOME === undefined ? { CONFORMANCE_NO_TOKEN_CACHE: 'true' } : {};
+  const runEnv = { ...process.env, ...tokenCache, ...env };
+  if (script === 'cli/conformance.ts' && !options.ownProcess && !READ_AT_START.some((name) => name in env)) {
+    return commandHost().run(args, runEnv, timeoutMs);
+  }
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
-      cwd: root,
-      env: { ...process.env, ...tokenCache, ...env },
-    });
+    const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], { cwd: root, env: runEnv });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -46,6 +65,79 @@ export function run(script: string, args: string[], env: NodeJS.ProcessEnv = {},
       resolve({ code, stdout, stderr });
     });
   });
+}
+
+interface HostedRun extends Finished {
+  id: number;
+  resolve(finished: Finished): void;
+  reject(error: Error): void;
+  timer: NodeJS.Timeout;
+}
+
+/** The test worker's command host, started at its first run; a host that failed is replaced at the next. */
+let host: CommandHost | undefined;
+
+function commandHost(): CommandHost {
+  if (host === undefined || host.ended) host = new CommandHost();
+  return host;
+}
+
+class CommandHost {
+  readonly #child: ChildProcess;
+  /** Runs sent and not answered, oldest first: the host runs them in that order. */
+  readonly #pending: HostedRun[] = [];
+  #next = 0;
+  ended = false;
+
+  constructor() {
+    this.#child = spawn(process.execPath, ['--import', 'tsx', 'cli/test/support/command-host.ts'], {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+    });
+    // What the host writes outside a run's own output belongs to the run in progress.
+    this.#child.stdout!.on('data', (chunk: Buffer) => this.#pending[0] && (this.#pending[0].stdout += chunk.toString()));
+    this.#child.stderr!.on('data', (chunk: Buffer) => this.#pending[0] && (this.#pending[0].stderr += chunk.toString()));
+    this.#child.on('message', (answer: HostAnswer) => {
+      const index = this.#pending.findIndex((p) => p.id === answer.id);
+      if (index < 0) return;
+      const [hosted] = this.#pending.splice(index, 1);
+      clearTimeout(hosted!.timer);
+      hosted!.resolve({ code: answer.code, stdout: hosted!.stdout + answer.stdout, stderr: hosted!.stderr + answer.stderr });
+      this.#idle();
+    });
+    this.#child.on('exit', (code, signal) => this.#end(`the command host exited (${signal ?? code}) during the run`));
+    process.once('exit', () => this.#child.kill('SIGKILL'));
+    this.#idle();
+  }
+
+  run(args: string[], env: NodeJS.ProcessEnv, timeoutMs: number): Promise<Finished> {
+    return new Promise((resolve, reject) => {
+      const id = this.#next++;
+      const timer = setTimeout(() => this.#end(`cli/conformance.ts did not finish within ${timeoutMs} ms`), timeoutMs);
+      this.#pending.push({ id, code: null, stdout: '', stderr: '', resolve, reject, timer });
+      this.#child.ref();
+      (this.#child.channel as { ref?(): void } | undefined)?.ref?.();
+      const request: HostRequest = { id, args, env };
+      this.#child.send(request);
+    });
+  }
+
+  /** Fails every run not answered, with what each wrote, and stops the host. */
+  #end(reason: string): void {
+    this.ended = true;
+    for (const hosted of this.#pending.splice(0)) {
+      clearTimeout(hosted.timer);
+      hosted.reject(new Error(`${reason}\n${hosted.stdout}\n${hosted.stderr}`));
+    }
+    this.#child.kill('SIGKILL');
+  }
+
+  /** An idle host keeps no test worker alive. */
+  #idle(): void {
+    if (this.#pending.length > 0) return;
+    this.#child.unref();
+    (this.#child.channel as { unref?(): void } | undefined)?.unref?.();
+  }
 }
 
 export interface Started {
