@@ -38,6 +38,15 @@ function permissionsKeyedByUrl(card: OperationCard): FaultRow['install'] {
   };
 }
 
+/** decodeURIComponent, keeping a scope it cannot decode as it is. */
+function safelyDecoded(scope: string): string {
+  try {
+    return decodeURIComponent(scope);
+  } catch {
+    return scope;
+  }
+}
+
 /** Permission checks that match a scope the token holds against the one needed, leniently. */
 const lenientMatches: Array<{ name: string; check: (scope: string) => string; matches: (held: string, needed: string) => boolean }> = [
   {
@@ -59,6 +68,22 @@ const lenientMatches: Array<{ name: string; check: (scope: string) => string; ma
     name: 'plus-read-as-space',
     check: () => 'A permission check that reads "+" in a scope as a space (the form encoding, decoded once more)',
     matches: (held, needed) => held.split('+').includes(needed),
+  },
+  {
+    name: 'semicolon-read-as-separator',
+    check: () => 'A permission check that splits the scope claim on ";" too (a legacy list separator)',
+    matches: (held, needed) => held.split(';').includes(needed),
+  },
+  {
+    name: 'percent-decoded',
+    check: () => 'A permission check that percent-decodes the scope claim before splitting it ("%20" read as a space)',
+    matches: (held, needed) => safelyDecoded(held).split(' ').includes(needed),
+  },
+  {
+    name: 'split-on-any-whitespace',
+    check: () =>
+      'A permission check that splits the scope claim on any whitespace (/\\s+/), a tab included, where RFC 6749 separates scopes by spaces',
+    matches: (held, needed) => held.split(/\s+/).includes(needed),
   },
   {
     name: 'by-resource',
