@@ -19,6 +19,11 @@ export class Redactor {
     if (secret && secret.length >= 8) this.#secrets.add(secret);
   }
 
+  /** Forgets every secret: a run starts with none of another run's (cli/conformance-command.ts). */
+  clear(): void {
+    this.#secrets.clear();
+  }
+
   redact(text: string): string {
     let out = text;
     // Longest first, so a secret that contains another is replaced whole.
