@@ -25,6 +25,7 @@ import { heldOutRound3Faults } from '../mock/faults/held-out/round-3/catalogue.t
 import { heldOutRound4Faults } from '../mock/faults/held-out/round-4/catalogue.ts';
 import { heldOutRound5Faults } from '../mock/faults/held-out/round-5/catalogue.ts';
 import { heldOutRound6Faults } from '../mock/faults/held-out/round-6/catalogue.ts';
+import { heldOutRound7Faults } from '../mock/faults/held-out/round-7/catalogue.ts';
 import type { HeldOutFault } from '../mock/faults/held-out/held-out-fault.ts';
 import { createMockServer } from '../mock/index.ts';
 
@@ -50,6 +51,7 @@ const ROUNDS: Record<string, readonly HeldOutFault[]> = {
   '4': heldOutRound4Faults,
   '5': heldOutRound5Faults,
   '6': heldOutRound6Faults,
+  '7': heldOutRound7Faults,
 };
 const everyRound = Object.values(ROUNDS).flat();
 
