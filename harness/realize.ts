@@ -122,6 +122,7 @@ async function carried(credential: CredentialSpec, source: TokenSource): Promise
   if (carry.elsewhere === 'query') out.query.push(['access_token', token]);
   if (carry.elsewhere === 'form') out.form = new URLSearchParams({ access_token: token }).toString();
   if (carry.elsewhere === 'x-forwarded-authorization') out.headers['x-forwarded-authorization'] = `Bearer ${token}`;
+  if (carry.elsewhere === 'proxy-authorization') out.headers['proxy-authorization'] = `Bearer ${token}`;
   if (carry.elsewhere === 'cookie') out.headers.cookie = `access_token=${token}`;
   return out;
 }

@@ -11,7 +11,16 @@ import { run, writeTargetFile } from './support/programs.ts';
 
 const work = mkdtempSync(join(tmpdir(), 'seed-independence-'));
 /** Headers a client or a credential makes differently on every run (the token travels in the last two too). */
-const VARYING = new Set(['authorization', 'host', 'content-length', 'connection', 'user-agent', 'x-forwarded-authorization', 'cookie']);
+const VARYING = new Set([
+  'authorization',
+  'host',
+  'content-length',
+  'connection',
+  'user-agent',
+  'x-forwarded-authorization',
+  'proxy-authorization',
+  'cookie',
+]);
 
 describe('the deterministic requests of two runs with other seeds', () => {
   let mock: MockServer;

@@ -34,6 +34,15 @@ function trimmed(raw: string): string | undefined {
   return value === undefined ? undefined : encodeURIComponent(value.trim());
 }
 
+/**
+ * An id checked by a pattern whose $ also matches before a final line feed (Python's re, PCRE
+ * without D), then looked up with that line feed taken off: the decoded parameter without it.
+ */
+function finalLineFeedDropped(raw: string): string | undefined {
+  const value = decoded(raw);
+  return value === undefined ? undefined : encodeURIComponent(value.replace(/\n$/, ''));
+}
+
 /** Characters a helper for pasted text deletes: zero-width spaces and joiners, the byte order mark. */
 const INVISIBLE = /[\u200B-\u200D\u2060\uFEFF]/g;
 
@@ -115,6 +124,12 @@ export const resourceLookupFaults = faultFamily([
     clause: 'vault.path.id.length',
     bug: 'A binder that treats the decoded path parameter as a pasted link and cuts it at its first "?" or "#": an existing connection id at the maximum followed by an encoded "#x" or "?x" is answered with that connection\'s record instead of refused.',
     install: (app) => editParameter(app, 'vault', 'id', cutAtUrlDelimiter),
+  },
+  {
+    id: 'stream-id-final-line-feed-dropped',
+    clause: 'redeliver.path.id.length',
+    bug: "Redelivery checks the stream id with a pattern whose $ also matches before a final line feed, then looks the id up without it: the stream's id followed by %0A (one character over its length) redelivers the failed event instead of 400.",
+    install: (app) => editParameter(app, 'redeliver', 'id', finalLineFeedDropped),
   },
   {
     id: 'stream-id-from-query',

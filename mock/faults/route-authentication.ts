@@ -69,6 +69,22 @@ const fromForwardedHeader = tokenTakenFrom((exchange) => {
   return token ? { token, exchange } : undefined;
 });
 
+/** headers.authorization ?? headers['proxy-authorization'], written for calls that came through a forward proxy. */
+const fromProxyAuthorization = tokenTakenFrom((exchange) => {
+  const token = bearerToken(exchange.headers['proxy-authorization']);
+  return token ? { token, exchange } : undefined;
+});
+
+/** The Authorization value split on "," and its first element read, as a field a proxy may have folded into a list. */
+function firstOfFoldedList(app: FaultHooks, key: OperationKey): void {
+  editRequests(app, key, (exchange) => {
+    const value = exchange.headers.authorization;
+    return typeof value === 'string' && value.includes(',')
+      ? { ...exchange, headers: { ...exchange.headers, authorization: value.split(',')[0]!.trim() } }
+      : exchange;
+  });
+}
+
 export const routeAuthenticationFaults = faultFamily([
   {
     id: 'first-authorization-header-wins',
@@ -133,6 +149,18 @@ export const routeAuthenticationFaults = faultFamily([
     clause: 'errors.401.all-operations',
     bug: "A service that trusts X-Forwarded-Authorization, where the gateway in front of it moves the client's credential: a client that sets that header itself is authenticated by ticket creation without an Authorization header.",
     install: (app) => fromForwardedHeader(app, 'sso-ticket'),
+  },
+  {
+    id: 'vault-reads-proxy-authorization',
+    clause: 'errors.401.all-operations',
+    bug: "The vault read's credential read as headers.authorization ?? headers['proxy-authorization'] (a fallback for calls that came through a forward proxy): a valid token in Proxy-Authorization, with no Authorization header, reads a connection.",
+    install: (app) => fromProxyAuthorization(app, 'vault'),
+  },
+  {
+    id: 'redeliver-authorization-first-of-list',
+    clause: 'redeliver.errors.401.invalid-token',
+    bug: 'Redelivery splits the Authorization value on "," and reads its first element, as for a field a proxy folded into a list: "Bearer <valid token>, Bearer x" redelivers.',
+    install: (app) => firstOfFoldedList(app, 'redeliver'),
   },
   {
     id: 'vault-refuses-client-credentials-tokens',

@@ -39,19 +39,20 @@ function customDomainLength(app: FaultHooks, bounds: { min: number; max: number 
 }
 
 /**
- * The custom-domain check run on the apex domain: a canonicalising helper takes a leading "www."
- * off before the value is checked, so a value over the maximum by it shows as within it (the
+ * The custom-domain check run on a view of the value: `view` takes a part off before the value is
+ * checked (a leading "www.", a ":port"), so a value over the maximum by it shows as within it (the
  * ticket is still built on the value sent).
  */
-function customDomainCheckedAsApex(current: ValidateFunction): ValidateFunction {
-  const apex = (value: unknown) => (typeof value === 'string' ? value.replace(/^www\./i, '') : value);
-  const check = (value: unknown): boolean => {
-    const ok = current(apex(value));
-    check.errors = current.errors;
-    return ok;
+function customDomainCheckedOn(view: (value: string) => string) {
+  return (current: ValidateFunction): ValidateFunction => {
+    const check = (value: unknown): boolean => {
+      const ok = current(typeof value === 'string' ? view(value) : value);
+      check.errors = current.errors;
+      return ok;
+    };
+    check.errors = null as ValidateFunction['errors'];
+    return Object.assign(check, { schema: current.schema, schemaEnv: current.schemaEnv }) as unknown as ValidateFunction;
   };
-  check.errors = null as ValidateFunction['errors'];
-  return Object.assign(check, { schema: current.schema, schemaEnv: current.schemaEnv }) as unknown as ValidateFunction;
 }
 
 /** DNS's host-name rule with its 63-character label limit (RFC 1035 2.3.4), which the spec does not state. */
@@ -66,12 +67,28 @@ function ttlSecIn32Bits(app: FaultHooks): void {
   });
 }
 
+/** ttl_sec's integer test made with a tolerance (a multiple-of check with a precision): a number within 1e-9 of a whole one passes as it. */
+function ttlSecIntegerWithinTolerance(app: FaultHooks): void {
+  editJsonBody(app, 'sso-ticket', (body) => {
+    const ttlSec = (body as { ttl_sec?: unknown } | null)?.ttl_sec;
+    return typeof ttlSec === 'number' && Math.abs(ttlSec - Math.round(ttlSec)) < 1e-9
+      ? { ...(body as object), ttl_sec: Math.round(ttlSec) }
+      : body;
+  });
+}
+
 export const ticketBoundFaults = faultFamily([
   {
     id: 'accepts-fractional-ttl-sec',
     clause: 'sso-ticket.body.ttl_sec.type',
     bug: 'ttl_sec typed number instead of integer: ticket creation accepts a ttl_sec with a fraction such as 1.5; the range is still checked.',
     install: (app) => patchTtlSec(app, { type: 'number' }),
+  },
+  {
+    id: 'ttl-sec-integer-within-tolerance',
+    clause: 'sso-ticket.body.ttl_sec.type',
+    bug: "ttl_sec's integer rule checked as a multiple of 1 with a precision of 1e-9 (ajv's multipleOfPrecision): 3600.0000000000005 gets a ticket instead of 400; 3600.5 is still refused.",
+    install: ttlSecIntegerWithinTolerance,
   },
   {
     id: 'accepts-ttl-sec-one-over-maximum',
@@ -141,7 +158,27 @@ export const ticketBoundFaults = faultFamily([
     id: 'custom-domain-length-of-apex',
     clause: 'sso-ticket.header.custom-domain.length',
     bug: `The ${CUSTOM_DOMAIN_HEADER} check run on the apex domain (a leading "www." taken off first): a value of ${CUSTOM_DOMAIN.max + 1} characters starting with "www." gets a ticket instead of 400; one of ${CUSTOM_DOMAIN.max + 1} characters without it is still refused.`,
-    install: (app) => replaceParameterCheck(app, 'sso-ticket', 'headers', CUSTOM_DOMAIN_HEADER, customDomainCheckedAsApex),
+    install: (app) =>
+      replaceParameterCheck(
+        app,
+        'sso-ticket',
+        'headers',
+        CUSTOM_DOMAIN_HEADER,
+        customDomainCheckedOn((value) => value.replace(/^www\./i, '')),
+      ),
+  },
+  {
+    id: 'custom-domain-length-without-port',
+    clause: 'sso-ticket.header.custom-domain.length',
+    bug: `The ${CUSTOM_DOMAIN_HEADER} value taken apart by a host:port parser and the host alone checked: a value of ${CUSTOM_DOMAIN.max + 1} characters ending in ":8443" gets a ticket instead of 400; one of ${CUSTOM_DOMAIN.max + 1} characters without a port is still refused.`,
+    install: (app) =>
+      replaceParameterCheck(
+        app,
+        'sso-ticket',
+        'headers',
+        CUSTOM_DOMAIN_HEADER,
+        customDomainCheckedOn((value) => value.replace(/:\d+$/, '')),
+      ),
   },
   {
     id: 'custom-domain-labels-limited',

@@ -63,7 +63,23 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
+/** How many items of a list the capped check reads. */
+const ITEMS_CHECKED = 10;
+
+/** Every list of the body, at any depth, cut to its first items before the checks (the ticket is made of what is left). */
+function listsCut(value: unknown): unknown {
+  if (Array.isArray(value)) return value.slice(0, ITEMS_CHECKED).map(listsCut);
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(Object.entries(value).map(([name, member]) => [name, listsCut(member)]));
+}
+
 export const ticketCreationFaults = faultFamily([
+  {
+    id: 'ticket-lists-checked-up-to-ten',
+    clause: 'sso-ticket.body.enabled_clients.type',
+    bug: `Ticket creation checks the items of its lists up to the ${ITEMS_CHECKED}th only (a cap meant to bound a check's work): a list whose ${ITEMS_CHECKED + 1}th or later item is of another type gets a ticket instead of 400; the same item first in the list is still refused.`,
+    install: (app) => editJsonBody(app, 'sso-ticket', listsCut),
+  },
   {
     id: 'ticket-codes-base64url-after-the-first',
     clause: 'sso-ticket.response.shape',

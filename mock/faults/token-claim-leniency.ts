@@ -119,6 +119,44 @@ export const tokenClaimLeniencyFaults = faultFamily([
       ),
   },
   {
+    id: 'audience-host-fully-qualified',
+    clause: 'redeliver.errors.401.invalid-token',
+    bug: "Audiences compared after their host names are made canonical, a fully qualified name's trailing dot taken off: a token whose aud is the management audience with its host written tenant.example.com. is accepted by every operation.",
+    install: (app) =>
+      forgiveClaim(
+        app,
+        audienceMatching((aud, audience) => aud.replace(/^(\w+:\/\/[^/:?#]+)\./, '$1') === audience),
+      ),
+  },
+  {
+    id: 'issuer-userinfo-dropped',
+    clause: 'redeliver.errors.401.invalid-token',
+    bug: "The issuer compared as the URL parser's origin and path, which leave out a user name before the host: a token whose iss is https://someone@<tenant>/ is accepted by every operation.",
+    install: (app) =>
+      forgiveClaim(
+        app,
+        issuerMatching(
+          (iss, issuer) => URL.canParse(iss) && `${new URL(iss).origin}${new URL(iss).pathname}` === issuer && iss.includes('@'),
+        ),
+      ),
+  },
+  {
+    id: 'audience-percent-decoded',
+    clause: 'redeliver.errors.401.invalid-token',
+    bug: 'The audience passed through decodeURI before it is compared (a helper for URLs read from a query string): a token whose aud is the management audience with one character written %XX (/api/v%32/) is accepted by every operation.',
+    install: (app) =>
+      forgiveClaim(
+        app,
+        audienceMatching((aud, audience) => {
+          try {
+            return decodeURI(aud) === audience;
+          } catch {
+            return false;
+          }
+        }),
+      ),
+  },
+  {
     id: 'audience-read-as-text',
     clause: 'redeliver.errors.401.invalid-token',
     bug: 'The audience read as String(aud[0]) where aud is a list, written for a string or a list of strings: a token whose aud is a list holding a list holding the management audience, which names no audience, reads as that audience and is accepted by every operation.',

@@ -1,5 +1,6 @@
 // Where the interface is served (spec 9): the vault read under another prefix, and a router that
-// serves every operation after a doubled slash or under the version spelled otherwise (v2.0, v02).
+// serves every operation after a doubled slash, under the version spelled otherwise (v2.0, v02) or
+// after a backslash written %5C.
 // The vault read's status, content type and which record it answers break by the faults every card
 // gets (operation-answers.ts); its record's fields are vault-record.ts's.
 import { basePath } from '../../specs/index.ts';
@@ -39,6 +40,14 @@ function versionParsedAsInteger(app: FaultHooks): void {
     const segment = rest.split('/')[0]!;
     return parseInt(segment, 10) === Number(version) ? `${prefix}${version}${rest.slice(segment.length)}` : path;
   });
+}
+
+/**
+ * A router that percent-decodes the request target and parses it as a WHATWG URL, which reads "\"
+ * as "/" in http(s) URLs: /api%5Cv2/... is served as /api/v2/... (whatever is not found stays so).
+ */
+function backslashReadAsSlash(app: FaultHooks): void {
+  servedRewritten(app, (path) => path.replace(/%5C/gi, '/'));
 }
 
 /** Serves a path the interface does not serve as the operation its rewritten form names. */
@@ -83,5 +92,11 @@ export const vaultReadFaults = faultFamily([
     clause: 'versioning.base-path',
     bug: 'A router that reads the version segment with parseInt: /api/v2.0/... and /api/v02/... (paths outside the base path /api/v2) are served as the operations instead of 404; /api/v3/... is still 404.',
     install: versionParsedAsInteger,
+  },
+  {
+    id: 'backslash-read-as-slash',
+    clause: 'versioning.base-path',
+    bug: 'A router that percent-decodes the request target and parses it as a WHATWG URL, which reads "\\" as "/": /api%5Cv2/... (one segment, outside the base path /api/v2) is served as the operations instead of 404; /api%5Cv3/... is still 404.',
+    install: backslashReadAsSlash,
   },
 ]);

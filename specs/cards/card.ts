@@ -12,9 +12,9 @@ import type { FixtureName, TargetFixtures } from './fixtures.ts';
 
 /**
  * One segment of a request's path: a literal (the base path's included), or a path parameter,
- * percent-encoded when the request is made unless `encoded` says its value is already.
+ * percent-encoded when the request is made unless `encoded` says its text is already.
  */
-export type PathPart = { literal: string } | { param: string; value: string; encoded?: true };
+export type PathPart = { literal: string; encoded?: true } | { param: string; value: string; encoded?: true };
 
 /** A JOSE header or a claims set, as JSON. */
 export type JsonRecord = Record<string, unknown>;
@@ -60,7 +60,7 @@ export interface Carry {
   /** The Authorization header's value(s) made from the token; an empty list sends no header. */
   authorization?: (token: string) => string[];
   /** Where the token also goes: the query string, a form body, or another header (RFC 6750 alternatives). */
-  elsewhere?: 'query' | 'form' | 'x-forwarded-authorization' | 'cookie';
+  elsewhere?: 'query' | 'form' | 'x-forwarded-authorization' | 'proxy-authorization' | 'cookie';
 }
 
 /** The tokens a real tenant can stand in for the signing key (token_alternatives of a target file). */

@@ -80,7 +80,7 @@ export function validTemplate(card: OperationCard, context: RequestContext, body
 
 /** The URL path of a template (segments percent-encoded), from the target's origin. */
 export function pathOf(template: RequestTemplate): string {
-  return `/${template.path.map((part) => ('literal' in part ? encodeURIComponent(part.literal) : part.encoded ? part.value : encodeURIComponent(part.value))).join('/')}`;
+  return `/${template.path.map((part) => ('literal' in part ? (part.encoded ? part.literal : encodeURIComponent(part.literal)) : part.encoded ? part.value : encodeURIComponent(part.value))).join('/')}`;
 }
 
 // --- Bodies -----------------------------------------------------------------------------------
@@ -125,16 +125,26 @@ export function withValueAt(json: unknown, path: readonly string[], value: unkno
 }
 
 /**
- * A copy of a JSON value whose first array on the path holds two items: its first item as it is
- * (a valid one where it has none), and a copy of it with the value at the rest of the path set.
- * The defect then sits in an item a validator that checks only the first one never reads.
+ * A copy of a JSON value whose first array on the path holds `count` valid items (copies of its
+ * first item, or of `validItem` where it has none) and then a copy with the value at the rest of
+ * the path set: the defect sits where a validator that checks only the first item, or only so
+ * many, never reads.
  */
-export function withValueInSecondItem(json: unknown, path: readonly string[], value: unknown, validItem: unknown): unknown {
+export function withValueAfterValidItems(
+  json: unknown,
+  path: readonly string[],
+  value: unknown,
+  validItem: unknown,
+  count: number,
+): unknown {
   const at = path.indexOf(ANY_ITEM);
   if (at < 0) return withValueAt(json, path, value);
   const list = valueAt(json, path.slice(0, at));
   const first: unknown = Array.isArray(list) && list.length > 0 ? list[0] : validItem;
-  return withValueAt(json, path.slice(0, at), [first, withValueAt(first, path.slice(at + 1), value)]);
+  return withValueAt(json, path.slice(0, at), [
+    ...Array.from({ length: count }, () => first),
+    withValueAt(first, path.slice(at + 1), value),
+  ]);
 }
 
 /** A body of top-level scalars form-encoded (application/x-www-form-urlencoded), or undefined where it is not flat. */

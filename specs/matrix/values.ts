@@ -163,4 +163,39 @@ export const urlNearMisses: ReadonlyArray<{
     change: sameOriginSpelledOtherwise,
     operator: 'encoding',
   },
+  // Three spellings a URL parser reads as the same place, each another string (RFC 7519 compares
+  // iss and aud as strings): a fully qualified host name, a user name before the host, a character
+  // percent-encoded.
+  {
+    key: 'host-trailing-dot',
+    says: 'with its host name fully qualified (a trailing dot)',
+    change: (url) => url.replace(/^(\w+:\/\/[^/:?#]+)/, '$1.'),
+    operator: 'near-value',
+  },
+  {
+    key: 'userinfo',
+    says: 'with a user name before its host (someone@)',
+    change: (url) => url.replace('://', '://someone@'),
+    operator: 'extra-part',
+  },
+  {
+    key: 'percent-encoded-character',
+    says: 'with one letter or digit written as its percent-encoding (%XX)',
+    change: withAlphanumericPercentEncoded,
+    operator: 'encoding',
+  },
 ];
+
+/**
+ * The URL with its last letter or digit after the host's slash written %XX (/api/v2/ as
+ * /api/v%32/), or, with no such character in its path, the first letter of its host.
+ */
+export function withAlphanumericPercentEncoded(url: string): string {
+  const origin = /^\w+:\/\/[^/?#]*/.exec(url)?.[0] ?? '';
+  const path = url.slice(origin.length);
+  const encode = (c: string) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`;
+  const last = path.search(/[A-Za-z0-9][^A-Za-z0-9]*$/);
+  if (last >= 0) return `${origin}${path.slice(0, last)}${encode(path[last]!)}${path.slice(last + 1)}`;
+  const host = origin.search(/(?<=:\/\/(?:[^@/]*@)?)[A-Za-z0-9]/);
+  return host >= 0 ? `${origin.slice(0, host)}${encode(origin[host]!)}${origin.slice(host + 1)}${path}` : `${url}%2F`;
+}

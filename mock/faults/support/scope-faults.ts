@@ -86,6 +86,11 @@ const lenientMatches: Array<{ name: string; check: (scope: string) => string; ma
     matches: (held, needed) => held.split(/\s+/).includes(needed),
   },
   {
+    name: 'hyphens-read-as-underscores',
+    check: () => 'A permission check that folds "-" into "_" in held scopes (resource names that came from URL slugs)',
+    matches: (held, needed) => held !== needed && held.replace(/-/g, '_') === needed,
+  },
+  {
     name: 'by-resource',
     check: () => 'A permission check that compares the resource and forgets the action',
     matches: (held, needed) => held.split(':')[1] === needed.split(':')[1],

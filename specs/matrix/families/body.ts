@@ -21,11 +21,14 @@ import {
   valueAt,
   withBody,
   withValueAt,
-  withValueInSecondItem,
+  withValueAfterValidItems,
   type RequestContext,
 } from '../template.ts';
 import { idOfLength, swapCase } from '../values.ts';
 import type { ErrorObject } from 'ajv';
+
+/** How many valid items come before the one of another type, in the row that checks every item is checked. */
+const MANY_ITEMS = 50;
 
 type Made = Variant & { expect: Expectation };
 type JsonType = 'string' | 'integer' | 'number' | 'boolean' | 'array' | 'object' | 'null';
@@ -235,15 +238,15 @@ export function bodyVariants(card: OperationCard, element: Element): Made[] {
     key: string,
     says: string,
     change: (valid: unknown) => unknown,
-    extra: Partial<Made> & { changesIdentity?: boolean; bound?: boolean; secondItem?: boolean } = {},
+    extra: Partial<Made> & { changesIdentity?: boolean; bound?: boolean; secondItem?: boolean; afterItems?: number } = {},
   ): Made => {
-    const { changesIdentity = false, bound = false, secondItem = false, ...rest } = extra;
+    const { changesIdentity = false, bound = false, secondItem = false, afterItems, ...rest } = extra;
     const apply = (template: RequestTemplate, context: RequestContext) => {
       const json = jsonBodyOf(template);
       const value = change(validValueAt(card, path, context));
-      if (!secondItem) return withBody(template, { json: withValueAt(json, path, value) });
+      if (!secondItem && afterItems === undefined) return withBody(template, { json: withValueAt(json, path, value) });
       const item = validValueAt(card, path.slice(0, path.indexOf('[]') + 1), context);
-      return withBody(template, { json: withValueInSecondItem(json, path, value, item) });
+      return withBody(template, { json: withValueAfterValidItems(json, path, value, item, afterItems ?? 1) });
     };
     const judge = (varied: RequestTemplate, _context: RequestContext) =>
       bodyExpectation(card, element, jsonBodyOf(varied), { identityChanged: identity && changesIdentity, bound });
@@ -287,6 +290,15 @@ export function bodyVariants(card: OperationCard, element: Element): Made[] {
         `of another type in a second item, after a valid one: ${closestType.says}`,
         () => closestType.value,
         { secondItem: true },
+      ),
+      // And after many valid ones: a check capped at a number of items (a bound on its work)
+      // passes the list.
+      made(
+        'other-type',
+        `${closestType.key ?? `type-${closestType.type}`}-after-${MANY_ITEMS}-items`,
+        `of another type in an item after ${MANY_ITEMS} valid ones: ${closestType.says}`,
+        () => closestType.value,
+        { afterItems: MANY_ITEMS },
       ),
     );
   }
@@ -337,6 +349,16 @@ export function bodyVariants(card: OperationCard, element: Element): Made[] {
         ),
       );
     }
+  }
+  // The valid whole number's neighbour, the nearest number that is not whole (3600.0000000000005):
+  // a check with a tolerance, or one made after the value went through a 32-bit float, takes it for
+  // the whole number; the half of the fraction above is far from both.
+  if (types.includes('integer') && typeof valid === 'number' && Number.isInteger(valid)) {
+    variants.push(
+      made('near-value', 'next-number', `${nextNumber(valid)}, the nearest number to the valid one that is not whole`, () =>
+        nextNumber(valid),
+      ),
+    );
   }
   const range = boundsOf(element, valid).filter((b) => b.unit === '');
   if (types.includes('integer') && range.length > 0) {
@@ -611,4 +633,11 @@ function withoutContentType(headers: RequestTemplate['headers']): RequestTemplat
 
 function emptyTemplate(): RequestTemplate {
   return { method: 'POST', path: [], query: [], headers: {}, credential: { kind: 'none' } };
+}
+
+/** The number next to `value` away from zero: its neighbour among the 64-bit floats. */
+export function nextNumber(value: number): number {
+  const bits = new BigInt64Array(new Float64Array([value]).buffer);
+  bits[0] = bits[0]! + 1n;
+  return new Float64Array(bits.buffer)[0]!;
 }

@@ -46,6 +46,10 @@ function claimSet(claims: JsonRecord, member: string, value: unknown): JsonRecor
   return value === undefined ? rest : { ...rest, [member]: value };
 }
 
+/**
+ * The Authorization header's variations, and the token carried elsewhere.
+ * Long: one entry per variation, read top to bottom as `--list` prints them.
+ */
 function authorizationVariants(card: OperationCard): Made[] {
   const none = unauthenticated(card, { error: 'missing_authentication' });
   const located = (where: NonNullable<Carry['elsewhere']>, says: string): Made => ({
@@ -91,6 +95,16 @@ function authorizationVariants(card: OperationCard): Made[] {
       expect: { checks: unauthenticated(card), source: 'spec 5 rule 1: Bearer followed by the token, and nothing else' },
     },
     {
+      // One field value holding a list (as a proxy folds two fields into one, RFC 9110 5.3): no
+      // credential of the grammar (RFC 9110 11.6.2 allows one), though a reader that splits on the
+      // comma and takes the first element finds the token.
+      operator: 'extra-part',
+      key: 'folded-list',
+      says: 'followed by ", Bearer x" (two credentials folded into one field)',
+      apply: withAuthorization((token) => [`Bearer ${token}, Bearer x`]),
+      expect: { checks: unauthenticated(card), source: 'spec 5 rule 1: Bearer followed by the token, and nothing else' },
+    },
+    {
       // b64token is no quoted-string (RFC 6750 2.1): a parser of auth-params that takes quotes off reads one.
       operator: 'encoding',
       key: 'quoted-token',
@@ -114,6 +128,8 @@ function authorizationVariants(card: OperationCard): Made[] {
     // RFC 6750 2.2's form body, where the method has a body.
     ...(card.spec.method !== 'GET' ? [located('form', 'left out, with the token in a form-encoded body (access_token)')] : []),
     located('x-forwarded-authorization', 'left out, with the token in X-Forwarded-Authorization'),
+    // Proxy-Authorization is for the proxy in between (RFC 9110 11.7.1), never the origin's credential.
+    located('proxy-authorization', 'left out, with the token in Proxy-Authorization'),
     located('cookie', 'left out, with the token in a cookie (access_token)'),
   ];
 }
@@ -1007,6 +1023,10 @@ function otherSeparators(card: OperationCard, source: string): Made[] {
   }));
 }
 
+/**
+ * The operation's scope in the token's scope claim, varied.
+ * Long: one entry per variation, read top to bottom as `--list` prints them.
+ */
 function scopeTokenVariants(card: OperationCard): Made[] {
   const scope = card.scope.value;
   const [action, resource] = [scope.slice(0, scope.indexOf(':')), scope.slice(scope.indexOf(':') + 1)];
@@ -1036,6 +1056,15 @@ function scopeTokenVariants(card: OperationCard): Made[] {
     replaced('extends', `replaced by ${scope}_all, which extends it`, 'extra-part', (s) => [`${s}_all`]),
     replaced('truncate', 'without its last character', 'truncate', (s) => [s.slice(0, -1)]),
     replaced('comma-separated', 'joined to another scope by a comma', 'whitespace', (s) => [`read:users,${s}`]),
+    // Its underscores written as hyphens (update:event-deliveries): another string, which a check
+    // that folds the two separators of a resource name (a URL slug's and an identifier's) takes for it.
+    ...(scope.includes('_')
+      ? [
+          replaced('hyphens', `with its underscores written as hyphens (${scope.replace(/_/g, '-')})`, 'near-value', (s) => [
+            s.replace(/_/g, '-'),
+          ]),
+        ]
+      : []),
     ...otherSeparators(card, source),
     replaced('other-action', `replaced by ${otherActionOf(scope)} (another action on its resource)`, 'other-owner', (s) => [
       otherActionOf(s),

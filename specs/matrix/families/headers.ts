@@ -87,6 +87,11 @@ export function headerParamVariants(card: OperationCard, element: Element): Made
           made('extra-part', 'www-prefix', `of ${contract.maxLength + 1} characters, starting with "www."`, [
             `www.${hostNameOfLength(contract.maxLength + 1 - 'www.'.length)}`,
           ]),
+          // One over the maximum ending in a port: a host:port parser gives back the name alone,
+          // but the header's value, port and all, is the one the spec bounds.
+          made('extra-part', 'port-suffix', `of ${contract.maxLength + 1} characters, ending in a port (:8443)`, [
+            `${hostNameOfLength(contract.maxLength + 1 - ':8443'.length)}:8443`,
+          ]),
         ]
       : []),
     // Within the bounds but of another form than the other rows' (one label longer than DNS's 63

@@ -101,13 +101,13 @@ function withoutContentType(headers: RequestTemplate['headers']): RequestTemplat
   return rest;
 }
 
-function withSegment(index: number, text: string | undefined): (template: RequestTemplate) => RequestTemplate {
+/** The path with segment `index` replaced by `text` (sent as it is where `encoded`), or left out. */
+function withSegment(index: number, text: string | undefined, encoded = false): (template: RequestTemplate) => RequestTemplate {
+  const literal = text === undefined ? undefined : { literal: text, ...(encoded ? { encoded: true as const } : {}) };
   return (template) => ({
     ...template,
     path:
-      text === undefined
-        ? template.path.filter((_, i) => i !== index)
-        : template.path.map((part, i) => (i === index ? { literal: text } : part)),
+      literal === undefined ? template.path.filter((_, i) => i !== index) : template.path.map((part, i) => (i === index ? literal : part)),
   });
 }
 
@@ -198,11 +198,40 @@ export function literalVariants(element: Element): Made[] {
         : none,
       extended: true,
     },
+    // The slash before a segment of the base path written %5C, a backslash: another path (one
+    // segment where there were two), though a router that decodes the target and parses it as a
+    // WHATWG URL reads "\" as "/". Test doubles only: what the real front end does is not known.
+    ...(ofBasePath && index > 0
+      ? [
+          {
+            operator: 'encoding' as const,
+            key: 'backslash-before',
+            says: 'after a backslash (%5C) in place of the slash before it',
+            apply: (template: RequestTemplate) => {
+              const before = template.path[index - 1];
+              const joined = `${before !== undefined && 'literal' in before ? before.literal : ''}%5C${text}`;
+              return {
+                ...template,
+                path: [
+                  ...template.path.slice(0, index - 1),
+                  { literal: joined, encoded: true as const },
+                  ...template.path.slice(index + 1),
+                ],
+              };
+            },
+            expect: {
+              checks: [{ clause: 'versioning.base-path', outcome: refused }],
+              source: `spec 9: the base path is ${basePath}; "%5C" is a character of a segment, not a slash (RFC 3986 3.3)`,
+            },
+            extended: true,
+          },
+        ]
+      : []),
     {
       operator: 'encoding',
       key: 'escaped',
       says: 'with its first character percent-escaped',
-      apply: withSegment(index, `%${text.charCodeAt(0).toString(16).toUpperCase()}${text.slice(1)}`),
+      apply: withSegment(index, `%${text.charCodeAt(0).toString(16).toUpperCase()}${text.slice(1)}`, true),
       expect: none,
       extended: true,
     },
@@ -409,6 +438,9 @@ export function paramVariants(card: OperationCard, element: Element): Made[] {
     made('extra-part', 'extra-character', 'with one character of its alphabet added', (value) => idOfLength(value, value.length + 1)),
     made('near-value', 'unknown', 'well formed, naming no resource', unknownIdLike),
     made('extra-part', 'control-character', 'with a NUL character after it', (value) => `${value}\u0000`),
+    // A line feed after it: a pattern whose $ also matches before a final line feed (Python's,
+    // PCRE's without D) takes the id for well formed, and a lookup that trims finds it.
+    made('extra-part', 'line-feed', 'with a line feed after it', (value) => `${value}\n`),
     // Invisible characters, which a helper for pasted text deletes: another id all the same.
     made('extra-part', 'zero-width-space', 'with a zero-width space (U+200B) after it', (value) => `${value}\u200B`),
     made('extra-part', 'leading-bom', 'with a byte order mark (U+FEFF) before it', (value) => `\uFEFF${value}`, { extended: true }),

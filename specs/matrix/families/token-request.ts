@@ -439,7 +439,15 @@ const audienceNearMisses: Array<{ key: string; says: string; change: (url: strin
 ];
 
 /** The audience near misses that run against test doubles only (or with --matrix full). */
-const EXTENDED_AUDIENCES: readonly string[] = ['trailing-space', 'semicolon-after', 'scheme-relative', 'dot-segment', 'dot-dot-segment'];
+const EXTENDED_AUDIENCES: readonly string[] = [
+  'trailing-space',
+  'semicolon-after',
+  'scheme-relative',
+  'dot-segment',
+  'dot-dot-segment',
+  'userinfo',
+  'percent-encoded-character',
+];
 
 function audienceVariants(): Made[] {
   const refusal = {
