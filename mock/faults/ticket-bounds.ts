@@ -43,7 +43,11 @@ function customDomainLength(app: FaultHooks, bounds: { min: number; max: number 
  * checked (a leading "www.", a ":port"), so a value over the maximum by it shows as within it (the
  * ticket is still built on the value sent).
  */
-function customDomainCheckedOn(view: (value: string) => string) {
+function customDomainCheckedOn(view: (value: string) => string): (app: FaultHooks) => void {
+  return (app) => replaceParameterCheck(app, 'sso-ticket', 'headers', CUSTOM_DOMAIN_HEADER, checkedOnView(view));
+}
+
+function checkedOnView(view: (value: string) => string) {
   return (current: ValidateFunction): ValidateFunction => {
     const check = (value: unknown): boolean => {
       const ok = current(typeof value === 'string' ? view(value) : value);
@@ -158,27 +162,13 @@ export const ticketBoundFaults = faultFamily([
     id: 'custom-domain-length-of-apex',
     clause: 'sso-ticket.header.custom-domain.length',
     bug: `The ${CUSTOM_DOMAIN_HEADER} check run on the apex domain (a leading "www." taken off first): a value of ${CUSTOM_DOMAIN.max + 1} characters starting with "www." gets a ticket instead of 400; one of ${CUSTOM_DOMAIN.max + 1} characters without it is still refused.`,
-    install: (app) =>
-      replaceParameterCheck(
-        app,
-        'sso-ticket',
-        'headers',
-        CUSTOM_DOMAIN_HEADER,
-        customDomainCheckedOn((value) => value.replace(/^www\./i, '')),
-      ),
+    install: customDomainCheckedOn((value) => value.replace(/^www\./i, '')),
   },
   {
     id: 'custom-domain-length-without-port',
     clause: 'sso-ticket.header.custom-domain.length',
     bug: `The ${CUSTOM_DOMAIN_HEADER} value taken apart by a host:port parser and the host alone checked: a value of ${CUSTOM_DOMAIN.max + 1} characters ending in ":8443" gets a ticket instead of 400; one of ${CUSTOM_DOMAIN.max + 1} characters without a port is still refused.`,
-    install: (app) =>
-      replaceParameterCheck(
-        app,
-        'sso-ticket',
-        'headers',
-        CUSTOM_DOMAIN_HEADER,
-        customDomainCheckedOn((value) => value.replace(/:\d+$/, '')),
-      ),
+    install: customDomainCheckedOn((value) => value.replace(/:\d+$/, '')),
   },
   {
     id: 'custom-domain-labels-limited',
