@@ -75,6 +75,15 @@ function listsCut(value: unknown): unknown {
 
 export const ticketCreationFaults = faultFamily([
   {
+    id: 'ticket-body-copied-with-assign',
+    clause: 'sso-ticket.body.nested-rules',
+    bug: 'Ticket creation copies the body with Object.assign({}, body) before its checks, which turns a "__proto__" member into the copy\'s prototype: a body with that unknown member gets a ticket instead of 400; a body with any other unknown member is still refused.',
+    install: (app) =>
+      editJsonBody(app, 'sso-ticket', (body) =>
+        body !== null && typeof body === 'object' && !Array.isArray(body) ? Object.assign({}, body) : body,
+      ),
+  },
+  {
     id: 'ticket-lists-checked-up-to-ten',
     clause: 'sso-ticket.body.enabled_clients.type',
     bug: `Ticket creation checks the items of its lists up to the ${ITEMS_CHECKED}th only (a cap meant to bound a check's work): a list whose ${ITEMS_CHECKED + 1}th or later item is of another type gets a ticket instead of 400; the same item first in the list is still refused.`,

@@ -3,6 +3,7 @@
 // normalised (trailing slash, letter case), matched by its start, its end or its path. Some are the
 // shared verifier's (every operation), some one route's own token check (forgiveClaimAt): those
 // break the clause at that operation only, so only its row of the near-miss table catches them.
+import { observed } from '../../specs/index.ts';
 import { faultFamily } from './fault.ts';
 import { endsWithItsHost, sameIgnoringCase, sameWithoutTrailingSlash } from './support/near-misses.ts';
 import { forgiveClaim, forgiveClaimAt, type ForgivingParts } from './support/verifier-edits.ts';
@@ -117,6 +118,28 @@ export const tokenClaimLeniencyFaults = faultFamily([
         app,
         issuerMatching((iss, issuer) => withPathResolved(iss) === issuer),
       ),
+  },
+  {
+    id: 'iat-in-milliseconds-scaled',
+    clause: 'auth.token.claims',
+    bug: 'Time claims above 10^11 taken for milliseconds and divided by 1000 (a heuristic for issuers that write Date.now()): a token whose iat is the time now in milliseconds, some fifty thousand years ahead, is accepted.',
+    install: (app) =>
+      forgiveClaim(app, (claims) =>
+        typeof claims.iat === 'number' && claims.iat > 1e11 ? { ...claims, iat: Math.floor(claims.iat / 1000) } : claims,
+      ),
+  },
+  {
+    id: 'subject-suffix-case-insensitive',
+    clause: 'auth.token.claims',
+    bug: `The subject's suffix compared ignoring case: a token whose sub is <client id>${observed.tokens.subject_suffix.toUpperCase()} is accepted.`,
+    install: (app) =>
+      forgiveClaim(app, (claims) => {
+        const suffix = observed.tokens.subject_suffix;
+        const sub = claims.sub;
+        return typeof sub === 'string' && sub.toLowerCase().endsWith(suffix) && !sub.endsWith(suffix)
+          ? { ...claims, sub: `${sub.slice(0, -suffix.length)}${suffix}` }
+          : claims;
+      }),
   },
   {
     id: 'audience-host-fully-qualified',

@@ -216,6 +216,18 @@ export const tokenIssuingFaults = faultFamily([
     install: (app) => reissueTokens(app, { header: ({ kid: _dropped, ...header }) => header }),
   },
   {
+    id: 'jwks-modulus-with-sign-byte',
+    clause: 'token.observed.jwks',
+    bug: 'The JWKS modulus exported from a signed big integer, which writes a zero octet first when the top bit is set: every published n starts with 0x00 (RFC 7518 6.3.1 wants the fewest octets); the key is unchanged and still verifies tokens.',
+    install: (app) =>
+      editReplies(app, ['jwks'], (reply) => {
+        if (reply.status !== OK) return reply;
+        const { keys } = reply.body as { keys: Array<{ n: string }> };
+        const signed = (n: string) => Buffer.concat([Buffer.of(0), Buffer.from(n, 'base64url')]).toString('base64url');
+        return { ...reply, body: { keys: keys.map((key) => ({ ...key, n: signed(key.n) })) } };
+      }),
+  },
+  {
     id: 'jwks-publishes-stale-kid',
     clause: 'token.observed.jwks',
     bug: 'A JWKS served from a cache made before the key was renamed: it publishes the signing key under another kid than the tokens carry, so it does not verify them.',

@@ -134,6 +134,28 @@ conformance('[§5 token.observed.jwks] the published JWKS verifies an issued tok
 });
 
 conformance(
+  '[§5 token.observed.jwks] each published key has the documented members and no other, its n and e in their shortest form',
+  readsJwks,
+  async ({ target }) => {
+    const jwks = await target.jwks();
+    const documented = observed.jwks.members.value;
+    // RFC 7518 6.3.1: n and e are unsigned big-endian integers in the fewest octets, so with no
+    // leading zero octet (a signed integer's export adds one when the top bit is set).
+    const leadingZero = (member: unknown) => typeof member === 'string' && Buffer.from(member, 'base64url')[0] === 0;
+    const problems = jwks.keys.flatMap((key, index) => [
+      ...Object.keys(key)
+        .filter((member) => !documented.includes(member))
+        .map((member) => `key ${index} has ${member}, which a published key does not`),
+      ...documented.filter((member) => !(member in key)).map((member) => `key ${index} has no ${member}`),
+      ...(['n', 'e'] as const)
+        .filter((member) => leadingZero(key[member]))
+        .map((member) => `key ${index}'s ${member} starts with a zero octet`),
+    ]);
+    expectNoProblems(problems, `members ${documented.join(', ')}; n and e without leading zero octets (RFC 7518 6.3.1)`);
+  },
+);
+
+conformance(
   '[§5 token.observed.json-request] the token endpoint accepts a JSON request without the trailing slash',
   ownRequest,
   async ({ target }) => {

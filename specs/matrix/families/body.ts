@@ -603,6 +603,15 @@ function rootVariants(card: OperationCard, element: Element): Made[] {
       { constructor: true },
       { extended: true },
     ),
+    // A member named "__proto__": an unknown property all the same, though a copy made with
+    // Object.assign or a plain assignment takes it for the copy's prototype and loses it.
+    made(
+      'extra-part',
+      'proto-property',
+      'an object with a property named "__proto__"',
+      JSON.parse('{"__proto__": {"x_conformance_suite": true}}') as JsonObject,
+      { extended: true },
+    ),
     {
       operator: 'absent',
       key: 'absent',

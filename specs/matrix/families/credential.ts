@@ -626,6 +626,14 @@ function claimVariants(card: OperationCard, member: string): Made[] {
                 'truncate',
                 text((v) => (v.endsWith(suffix) ? v.slice(0, -suffix.length) : v)),
               ),
+              // The client id as it is and the suffix in capitals: a comparison that folds the case
+              // of the suffix alone reads the right subject.
+              ruled(
+                'suffix-case',
+                `with ${suffix} in capitals`,
+                'case',
+                text((v) => (v.endsWith(suffix) ? `${v.slice(0, -suffix.length)}${suffix.toUpperCase()}` : v)),
+              ),
             ]
           : []),
         resigned({
@@ -753,6 +761,9 @@ function claimVariants(card: OperationCard, member: string): Made[] {
       return [
         ruled('future', `${NEAR_MISS_SECONDS} seconds from now`, 'near-value', (c, now) => ({ ...c, iat: now + NEAR_MISS_SECONDS })),
         ruled('string', 'a string', 'other-type', (c) => ({ ...c, iat: String(c.iat) })),
+        // The time now in milliseconds: some fifty thousand years ahead, though a reader that takes
+        // large times for milliseconds divides it back to now.
+        ruled('milliseconds', 'the time now in milliseconds', 'near-value', (c, now) => ({ ...c, iat: now * 1000 })),
         fine(
           'hour-ago',
           'an hour earlier',
