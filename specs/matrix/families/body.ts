@@ -603,13 +603,13 @@ function rootVariants(card: OperationCard, element: Element): Made[] {
       { constructor: true },
       { extended: true },
     ),
-    // A member named "__proto__": an unknown property all the same, though a copy made with
-    // Object.assign or a plain assignment takes it for the copy's prototype and loses it.
+    // A member named "__proto__" holding a valid field: an unknown property all the same, though a
+    // copy made with Object.assign takes it for the copy's prototype, whose field a check then finds.
     made(
       'extra-part',
       'proto-property',
-      'an object with a property named "__proto__"',
-      JSON.parse('{"__proto__": {"x_conformance_suite": true}}') as JsonObject,
+      `an object with a property named "__proto__" holding ${JSON.stringify(protoHeld(card))}`,
+      JSON.parse(`{"__proto__": ${JSON.stringify(protoHeld(card))}}`) as JsonObject,
       { extended: true },
     ),
     {
@@ -649,4 +649,16 @@ export function nextNumber(value: number): number {
   const bits = new BigInt64Array(new Float64Array([value]).buffer);
   bits[0] = bits[0]! + 1n;
   return new Float64Array(bits.buffer)[0]!;
+}
+
+/**
+ * A field of the operation's fullest valid body, as a body of its own: a number or a boolean first
+ * (valid whatever the target's fixtures), else any value that is no object or list.
+ */
+function protoHeld(card: OperationCard): JsonObject {
+  const full = Object.entries(card.body!.full(canonicalContext.fixtures, { global: canonicalContext.clients.global! }));
+  const field =
+    full.find(([, value]) => typeof value === 'number' || typeof value === 'boolean') ??
+    full.find(([, value]) => value === null || typeof value !== 'object');
+  return field ? { [field[0]]: field[1] } : { x_conformance_suite: true };
 }
