@@ -11,7 +11,14 @@ import type { Exchange } from '../exchange.ts';
 import { isFormMediaType, isJsonMediaType } from '../stages/json-body.ts';
 import { faultFamily } from './fault.ts';
 import { captureAll } from './support/captured.ts';
-import { endsWithItsHost, sameIgnoringCase, sameWithoutTrailingSlash } from './support/near-misses.ts';
+import {
+  endsWithItsHost,
+  sameIgnoringCase,
+  samePercentDecoded,
+  sameWithoutHostDot,
+  sameWithoutTrailingSlash,
+  sameWithoutUserinfo,
+} from './support/near-misses.ts';
 import { editRequests } from './support/route-edits.ts';
 import { editStore } from './support/store-view.ts';
 
@@ -317,27 +324,19 @@ export const clientCredentialFaults = faultFamily([
     id: 'token-audience-host-fully-qualified',
     clause: 'token.endpoint.audience',
     bug: "The audience's host name made canonical before the API is looked up, a fully qualified name's trailing dot taken off: a token is issued for the management audience written with tenant.example.com. as its host.",
-    install: audienceMatching((sent, audience) => sent.replace(/^(\w+:\/\/[^/:?#]+)\./, '$1') === audience),
+    install: audienceMatching(sameWithoutHostDot),
   },
   {
     id: 'token-audience-userinfo-dropped',
     clause: 'token.endpoint.audience',
     bug: "The API looked up by the audience's origin and path as a URL parser gives them, which leave out a user name: a token is issued for https://someone@<tenant>/api/v2/.",
-    install: audienceMatching(
-      (sent, audience) => sent.includes('@') && URL.canParse(sent) && `${new URL(sent).origin}${new URL(sent).pathname}` === audience,
-    ),
+    install: audienceMatching(sameWithoutUserinfo),
   },
   {
     id: 'token-audience-percent-decoded',
     clause: 'token.endpoint.audience',
     bug: 'The audience percent-decoded once more after the form was read (decodeURIComponent over a value already decoded): a token is issued for the management audience with one character written %XX (/api/v%32/).',
-    install: audienceMatching((sent, audience) => {
-      try {
-        return sent !== audience && decodeURIComponent(sent) === audience;
-      } catch {
-        return false;
-      }
-    }),
+    install: audienceMatching(samePercentDecoded),
   },
   {
     id: 'token-audience-without-trailing-slash',

@@ -5,7 +5,14 @@
 // break the clause at that operation only, so only its row of the near-miss table catches them.
 import { observed } from '../../specs/index.ts';
 import { faultFamily } from './fault.ts';
-import { endsWithItsHost, sameIgnoringCase, sameWithoutTrailingSlash } from './support/near-misses.ts';
+import {
+  endsWithItsHost,
+  sameIgnoringCase,
+  samePercentDecoded,
+  sameWithoutHostDot,
+  sameWithoutTrailingSlash,
+  sameWithoutUserinfo,
+} from './support/near-misses.ts';
 import { forgiveClaim, forgiveClaimAt, type ForgivingParts } from './support/verifier-edits.ts';
 
 type Claims = Record<string, unknown>;
@@ -145,39 +152,19 @@ export const tokenClaimLeniencyFaults = faultFamily([
     id: 'audience-host-fully-qualified',
     clause: 'redeliver.errors.401.invalid-token',
     bug: "Audiences compared after their host names are made canonical, a fully qualified name's trailing dot taken off: a token whose aud is the management audience with its host written tenant.example.com. is accepted by every operation.",
-    install: (app) =>
-      forgiveClaim(
-        app,
-        audienceMatching((aud, audience) => aud.replace(/^(\w+:\/\/[^/:?#]+)\./, '$1') === audience),
-      ),
+    install: (app) => forgiveClaim(app, audienceMatching(sameWithoutHostDot)),
   },
   {
     id: 'issuer-userinfo-dropped',
     clause: 'redeliver.errors.401.invalid-token',
     bug: "The issuer compared as the URL parser's origin and path, which leave out a user name before the host: a token whose iss is https://someone@<tenant>/ is accepted by every operation.",
-    install: (app) =>
-      forgiveClaim(
-        app,
-        issuerMatching(
-          (iss, issuer) => URL.canParse(iss) && `${new URL(iss).origin}${new URL(iss).pathname}` === issuer && iss.includes('@'),
-        ),
-      ),
+    install: (app) => forgiveClaim(app, issuerMatching(sameWithoutUserinfo)),
   },
   {
     id: 'audience-percent-decoded',
     clause: 'redeliver.errors.401.invalid-token',
-    bug: 'The audience passed through decodeURI before it is compared (a helper for URLs read from a query string): a token whose aud is the management audience with one character written %XX (/api/v%32/) is accepted by every operation.',
-    install: (app) =>
-      forgiveClaim(
-        app,
-        audienceMatching((aud, audience) => {
-          try {
-            return decodeURI(aud) === audience;
-          } catch {
-            return false;
-          }
-        }),
-      ),
+    bug: 'The audience percent-decoded before it is compared (a helper for URLs read from a query string): a token whose aud is the management audience with one character written %XX (/api/v%32/) is accepted by every operation.',
+    install: (app) => forgiveClaim(app, audienceMatching(samePercentDecoded)),
   },
   {
     id: 'audience-read-as-text',
