@@ -1,7 +1,7 @@
 // The project's shape, as the contributor's guide promises it: suites/ holds only tests (and its
 // README), and no function runs over 80 lines of its own (its named inner helpers aside) unless a
 // comment just above it says why, starting "Long:". Tests themselves are left out: a table of
-// cases is as long as its cases.
+// cases is as long as its cases. And vitest.config.ts starts first only files that exist.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import ts from 'typescript';
@@ -77,5 +77,14 @@ describe('suites/', () => {
     const files = projectFiles().filter((f) => f.startsWith('suites/') && /\.[a-z]+$/.test(f));
     expect(files.length).toBeGreaterThan(10);
     expect(files.filter((f) => !f.endsWith('.test.ts') && f !== 'suites/README.md')).toEqual([]);
+  });
+});
+
+describe('vitest.config.ts', () => {
+  it('starts first only files that exist, each named once', async () => {
+    const { SLOWEST_FILES } = await import('../../vitest.config.ts');
+    const files = new Set(projectFiles());
+    expect(SLOWEST_FILES.filter((name) => !files.has(name))).toEqual([]);
+    expect(new Set(SLOWEST_FILES).size).toBe(SLOWEST_FILES.length);
   });
 });

@@ -2,64 +2,23 @@
 // support/odd-target.ts) and with local input that is wrong in ways a user finds first. Each case
 // ends with its own exit code, verdict and message, blaming the right party: the target broke a
 // clause (1), the target could not be tested as asked (3, reports written), a clause not verified
-// (4), the local input (2, nothing sent); never a crash, a hang or a bare exit 1.
+// (4), the local input (2, nothing sent); never a crash, a hang or a bare exit 1. Answers as large
+// as the response cap, the time bound and a Reset past what a date holds: odd-targets-bounds.test.ts.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { junitProblems } from './support/junit-schema.ts';
-import { nestedArrays, startOddTarget, TERMINAL_TRICKS, type OddTarget, type OddTargetOptions } from './support/odd-target.ts';
-import { resultsOf, run, writeTargetFile, type Finished } from './support/programs.ts';
+import { expectReportsOf, oddTargetRuns, type Ran } from './support/end-to-end.ts';
+import { TERMINAL_TRICKS } from './support/odd-target.ts';
+import { resultsOf, run } from './support/programs.ts';
 
 const work = mkdtempSync(join(tmpdir(), 'odd-targets-e2e-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
+const runAgainst = oddTargetRuns(work);
 
-/** The response cap of the harness (harness/http.ts). */
-const BODY_CAP = 1024 * 1024;
 /** What a terminal acts on: C0 controls but tab and line feed, DEL, C1 controls, bidi overrides. */
 // eslint-disable-next-line no-control-regex
 const ACTIVE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
-
-interface Ran {
-  finished: Finished;
-  out: string;
-  target: OddTarget;
-}
-
-let runs = 0;
-/** One run against an odd target: as a test double (every test that can run does), or as someone's tenant. */
-async function runAgainst(
-  options: OddTargetOptions,
-  args: string[] = [],
-  file: { asTenant?: boolean; change?: (t: Record<string, any>) => void } = {},
-  env: NodeJS.ProcessEnv = {},
-): Promise<Ran> {
-  runs += 1;
-  const target = await startOddTarget(options);
-  const out = join(work, `out-${runs}`);
-  try {
-    const written = writeTargetFile({
-      url: target.url,
-      dir: work,
-      name: `odd-${runs}.yaml`,
-      ...(file.asTenant ? { asTenant: true } : {}),
-      change: (t) => {
-        if (!file.asTenant) t.test_double = true;
-        file.change?.(t);
-      },
-    });
-    const finished = await run('cli/conformance.ts', ['--target-file', written.path, '--out', out, ...args], { ...written.env, ...env });
-    return { finished, out, target };
-  } finally {
-    await target.stop();
-  }
-}
-
-function expectReportsOf(out: string, verdict: string): void {
-  expect(resultsOf(out).verdict).toBe(verdict);
-  expect(junitProblems(readFileSync(join(out, 'junit.xml'), 'utf8'))).toEqual([]);
-  expect(readFileSync(join(out, 'summary.md'), 'utf8')).toContain(`Result: **${verdict}**`);
-}
 
 describe('a token endpoint the suite cannot use stops the run: exit 3, the reason said from the answer, reports written', () => {
   it('a server with no routes (404 everywhere)', async () => {
@@ -142,78 +101,6 @@ describe('answers a terminal would act on', () => {
 
 // The vault record's tests: ten tests reading three shared reads, kept for the run, each answer
 // checked field by field and against the record's schema.
-describe('answers as large as the response cap, made of nested arrays', () => {
-  it('are judged and reported like any others (exit 1, no suite error), the worker within its bounded heap', async () => {
-    const body = nestedArrays(BODY_CAP);
-    const { finished, out } = await runAgainst({ operations: { kind: 'fixed', status: 200, contentType: 'application/json', body } }, [
-      '--grep',
-      'vault.record',
-    ]);
-    expect(finished.code).toBe(1);
-    expect(finished.stdout).toContain('RESULT: FAIL');
-    expectReportsOf(out, 'FAIL');
-    expect(resultsOf(out).tests.filter((t) => t.state === 'error')).toEqual([]);
-    expect(finished.stdout).toMatch(/response: 200 application\/json \[{300}… \(1048576 chars\)/);
-  }, 240_000);
-
-  it('stop the run with exit 3, the reports and the reason, when the test worker runs out of memory anyway', async () => {
-    const body = nestedArrays(BODY_CAP);
-    const { finished, out } = await runAgainst(
-      { operations: { kind: 'fixed', status: 200, contentType: 'application/json', body } },
-      ['--grep', 'vault.record'],
-      {},
-      { CONFORMANCE_TEST_WORKER_HEAP_MB: '40' },
-    );
-    expect(finished.code).toBe(3);
-    expect(finished.stderr.trim()).toBe(
-      "error: the test worker ran out of memory (its heap is bounded at 40 MB): the target's answers took more than the suite can hold, and the tests after that point did not run",
-    );
-    expect(finished.stdout).toContain('RESULT: INCOMPLETE');
-    expectReportsOf(out, 'INCOMPLETE');
-    expect(resultsOf(out).info.stopped?.cause).toBe('target');
-  }, 120_000);
-});
-
-describe('the run’s time bound', () => {
-  it('skips for time the tests it cuts, giving every request it sends its whole timeout', async () => {
-    const { finished, out } = await runAgainst({ operationDelayMs: 300 }, [
-      '--operation',
-      'vault',
-      '--request-timeout',
-      '1000',
-      '--run-timeout',
-      '4',
-    ]);
-    expect(finished.stdout).not.toMatch(/did not answer within \d+ ms/);
-    const skippedForTime = resultsOf(out).tests.filter((t) => t.skip?.category === 'time');
-    expect(skippedForTime.length).toBeGreaterThan(0);
-    expect(skippedForTime[0]!.skip!.reason).toMatch(
-      /less than a request's timeout \(1000 ms\); no further request is sent|time bound is reached/,
-    );
-  }, 60_000);
-});
-
-describe('a Reset past what a date can hold, on an empty bucket', () => {
-  it('is named in the console and summary as not used for pacing, and the run goes on at the safe rate, not a crash', async () => {
-    const { finished, out } = await runAgainst(
-      {
-        rateLimitHeaders: () => ({ 'x-ratelimit-limit': '10', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '99999999999999999999' }),
-      },
-      ['--operation', 'vault', '--run-timeout', '25', '--request-timeout', '2000'],
-    );
-    expect(finished.stderr).not.toContain('Invalid time value');
-    const named = 'not used for pacing: X-RateLimit-Reset "99999999999999999999" is not a whole number';
-    expect(finished.stdout).toContain(`rate limit: ${named}`);
-    expect(readFileSync(join(out, 'summary.md'), 'utf8')).toContain(named);
-    // Requests went out (paced at the safe rate, not slept until a Reset no date holds), and the run
-    // ended with a verdict: the odd target's fixed vault record fails its clauses (exit 1), or the
-    // bound cut the run (exit 4).
-    expect(resultsOf(out).info.preflightRequests).toBeGreaterThan(0);
-    expect(resultsOf(out).tests.filter((t) => t.state !== 'skipped').length).toBeGreaterThan(0);
-    expect([1, 4]).toContain(finished.code);
-  }, 60_000);
-});
-
 describe('local input that cannot be used: exit 2 (3 for --out), at once, nothing sent, nothing secret echoed', () => {
   it('a base_url or auth_url with credentials, named without the password', async () => {
     const password = 'hunter2-very-secret';
