@@ -26,6 +26,7 @@ import { heldOutRound4Faults } from '../mock/faults/held-out/round-4/catalogue.t
 import { heldOutRound5Faults } from '../mock/faults/held-out/round-5/catalogue.ts';
 import { heldOutRound6Faults } from '../mock/faults/held-out/round-6/catalogue.ts';
 import { heldOutRound7Faults } from '../mock/faults/held-out/round-7/catalogue.ts';
+import { heldOutRound8Faults } from '../mock/faults/held-out/round-8/catalogue.ts';
 import type { HeldOutFault } from '../mock/faults/held-out/held-out-fault.ts';
 import { createMockServer } from '../mock/index.ts';
 
@@ -52,6 +53,7 @@ const ROUNDS: Record<string, readonly HeldOutFault[]> = {
   '5': heldOutRound5Faults,
   '6': heldOutRound6Faults,
   '7': heldOutRound7Faults,
+  '8': heldOutRound8Faults,
 };
 const everyRound = Object.values(ROUNDS).flat();
 
