@@ -125,6 +125,31 @@ function clientAtPosition(first: number) {
     );
 }
 
+/** The parameters the token endpoint reads. */
+const TOKEN_PARAMETERS = ['grant_type', 'client_id', 'client_secret', 'audience', 'scope'];
+
+/**
+ * Parameter names read through `readAs` before the endpoint sees them: a name it maps to one the
+ * endpoint reads, where the request does not carry that one already, is read as it.
+ */
+function parameterNamesReadAs(readAs: (name: string) => string | undefined) {
+  return (app: FaultHooks): void =>
+    editRequests(app, 'token', (exchange) => {
+      const parameters = parametersOf(exchange);
+      if (!parameters) return exchange;
+      const renamed = Object.entries(parameters).map(([name, value]): [string, unknown] => {
+        const known = TOKEN_PARAMETERS.find((candidate) => candidate === readAs(name) && !(candidate in parameters));
+        return [known ?? name, value];
+      });
+      return renamed.every(([name], i) => name === Object.keys(parameters)[i])
+        ? exchange
+        : withParameters(exchange, Object.fromEntries(renamed));
+    });
+}
+
+/** A name as relaxed binding compares it (Spring Boot's): without "_" and "-", in lower case. */
+const relaxed = (name: string) => name.replace(/[-_]/g, '').toLowerCase();
+
 /** Each form parameter given twice kept once, its first value (a framework's habit), before the endpoint reads it. */
 function firstOfRepeatedParameters(app: FaultHooks): void {
   editRequests(app, 'token', (exchange) => {
@@ -379,6 +404,18 @@ export const clientCredentialFaults = faultFamily([
     clause: 'token.observed.order',
     bug: 'The API the audience names looked up before the client is authenticated: a wrong secret with an audience naming no API is answered 403 access_denied (Service not found) instead of 401 invalid_client.',
     install: audienceJudgedFirst,
+  },
+  {
+    id: 'token-parameter-names-relaxed',
+    clause: 'token.endpoint.client-id',
+    bug: 'Token request parameters bound relaxed (as Spring Boot binds properties): a name is compared without "_" and "-" and in lower case, so clientId=<the client\'s id>, and no client_id, authenticates the client (CLIENT_ID, grantType and clientSecret alike).',
+    install: parameterNamesReadAs((name) => TOKEN_PARAMETERS.find((known) => relaxed(known) === relaxed(name))),
+  },
+  {
+    id: 'token-parameter-names-sanitised',
+    clause: 'token.endpoint.grant-type',
+    bug: 'Token request parameter names passed through a sanitiser that deletes every character but letters, digits and "_": grant_type[]=client_credentials, and no grant_type, gets a token (client_id[] and client_secret[] alike).',
+    install: parameterNamesReadAs((name) => name.replace(/[^A-Za-z0-9_]/g, '')),
   },
   {
     id: 'token-audience-case-insensitive',

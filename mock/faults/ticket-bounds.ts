@@ -136,6 +136,20 @@ export const ticketBoundFaults = faultFamily([
       }),
   },
   {
+    id: 'custom-domain-header-name-loosely-matched',
+    clause: 'sso-ticket.header.custom-domain.length',
+    bug: `Request headers looked up by their name without punctuation (a lookup meant to forgive clients' spellings): a header "tenant_custom_domain" is read as ${CUSTOM_DOMAIN_HEADER}, so one of ${CUSTOM_DOMAIN.max + 1} characters under that name, which the interface does not have, is refused 400 instead of ignored.`,
+    install: (app) =>
+      editRequests(app, 'sso-ticket', (exchange) => {
+        const loose = (name: string) => name.replace(/[^a-z0-9]/gi, '').toLowerCase();
+        const alias = Object.keys(exchange.headers).find(
+          (name) => name !== CUSTOM_DOMAIN_HEADER && loose(name) === loose(CUSTOM_DOMAIN_HEADER),
+        );
+        if (alias === undefined || exchange.headers[CUSTOM_DOMAIN_HEADER] !== undefined) return exchange;
+        return { ...exchange, headers: { ...exchange.headers, [CUSTOM_DOMAIN_HEADER]: exchange.headers[alias] } };
+      }),
+  },
+  {
     id: 'custom-domain-first-occurrence',
     clause: 'sso-ticket.header.custom-domain.length',
     bug: `${CUSTOM_DOMAIN_HEADER} read by its first occurrence (the comma-joined value split and its first item taken): a request that sends the header twice, first a valid domain and then one of ${CUSTOM_DOMAIN.min - 1} characters, gets a ticket on the valid one instead of 400; a single header of ${CUSTOM_DOMAIN.min - 1} characters is still refused.`,

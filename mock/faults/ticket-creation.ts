@@ -73,6 +73,20 @@ function listsCut(value: unknown): unknown {
   return Object.fromEntries(Object.entries(value).map(([name, member]) => [name, listsCut(member)]));
 }
 
+/** Every member name of an object at `depth` or deeper (0: the body's own) renamed by `rename`, where that gives another name not taken. */
+function membersRenamed(value: unknown, rename: (name: string) => string, depth: number): unknown {
+  if (Array.isArray(value)) return value.map((item) => membersRenamed(item, rename, depth));
+  if (!isRecord(value)) return value;
+  const entries = Object.entries(value).map(([name, member]): [string, unknown] => {
+    const renamed = depth <= 0 ? rename(name) : name;
+    return [renamed !== name && !(renamed in value) ? renamed : name, membersRenamed(member, rename, depth - 1)];
+  });
+  return Object.fromEntries(entries);
+}
+
+/** humps' decamelize: "_" before each capital, then lower case ("ttlSec" -> "ttl_sec"). */
+const decamelized = (name: string) => name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
+
 export const ticketCreationFaults = faultFamily([
   {
     id: 'ticket-body-copied-with-assign',
@@ -82,6 +96,18 @@ export const ticketCreationFaults = faultFamily([
       editJsonBody(app, 'sso-ticket', (body) =>
         body !== null && typeof body === 'object' && !Array.isArray(body) ? Object.assign({}, body) : body,
       ),
+  },
+  {
+    id: 'ticket-body-keys-decamelized',
+    clause: 'sso-ticket.body.nested-rules',
+    bug: 'Ticket bodies converted to snake_case by a middleware meant for JavaScript clients (humps.decamelizeKeys) before the checks: {"ttlSec": 3600}, an unknown property, is read as ttl_sec and gets a ticket instead of 400, at every depth ({"connection_config": {"displayName": ...}} alike).',
+    install: (app) => editJsonBody(app, 'sso-ticket', (body) => membersRenamed(body, decamelized, 0)),
+  },
+  {
+    id: 'ticket-nested-members-case-insensitive',
+    clause: 'sso-ticket.body.nested-rules',
+    bug: 'The ticket body\'s nested objects (connection_config, its options, provisioning_config, the organizations\' items...) bound by a model whose member names match without case: {"provisioning_config": {"TOKEN_LIFETIME": 3600}}, an unknown property, gets a ticket instead of 400; the body\'s own members are still matched exactly.',
+    install: (app) => editJsonBody(app, 'sso-ticket', (body) => membersRenamed(body, (name) => name.toLowerCase(), 1)),
   },
   {
     id: 'ticket-lists-checked-up-to-ten',

@@ -2,6 +2,7 @@
 // character escaped, an id of the right shape that names nothing. The same on every run and every
 // seed (generators/ holds the random ones, which --num-runs adds on top).
 import { alphabetOf, observed, type IdentifierShape } from '../observed.ts';
+import type { OperatorId } from './operators.ts';
 
 /** One character in the other letter case (itself where it has none). */
 export function otherCase(character: string): string {
@@ -199,3 +200,30 @@ export function withAlphanumericPercentEncoded(url: string): string {
   const host = origin.search(/(?<=:\/\/(?:[^@/]*@)?)[A-Za-z0-9]/);
   return host >= 0 ? `${origin.slice(0, host)}${encode(origin[host]!)}${origin.slice(host + 1)}${path}` : `${url}%2F`;
 }
+
+/**
+ * A name's near names, each another name: in capitals, in camelCase (where it has underscores),
+ * with a "[]" suffix (a list to a qs-style parser). A reader that folds case, aliases camelCase or
+ * takes "name[]" for "name" reads each as the name itself; `rename` gives undefined where the
+ * near name would be the name.
+ */
+export const nameNearMisses: ReadonlyArray<{
+  key: 'name-capitals' | 'name-camel-case' | 'name-bracketed';
+  says: string;
+  operator: OperatorId;
+  rename: (name: string) => string | undefined;
+}> = [
+  {
+    key: 'name-capitals',
+    says: 'in capitals',
+    operator: 'case',
+    rename: (name) => (name.toUpperCase() === name ? undefined : name.toUpperCase()),
+  },
+  {
+    key: 'name-camel-case',
+    says: 'in camelCase',
+    operator: 'case',
+    rename: (name) => (/_[a-z]/.test(name) ? name.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase()) : undefined),
+  },
+  { key: 'name-bracketed', says: 'with "[]" after it, a list to a qs-style parser', operator: 'extra-part', rename: (name) => `${name}[]` },
+];

@@ -24,7 +24,7 @@ import {
   withValueAfterValidItems,
   type RequestContext,
 } from '../template.ts';
-import { idOfLength, swapCase } from '../values.ts';
+import { idOfLength, nameNearMisses, swapCase } from '../values.ts';
 import type { ErrorObject } from 'ajv';
 
 /** How many valid items come before the one of another type, in the row that checks every item is checked. */
@@ -412,6 +412,7 @@ export function bodyVariants(card: OperationCard, element: Element): Made[] {
     );
   }
   variants.push(...duplicateMembers(card, element, variants));
+  variants.push(...nearNameMembers(card, element));
   const nullable = [element.schemas?.contract, element.schemas?.observed].some((node) => typesOf(node).includes('null'));
   variants.push(...lenientShapes(made, path, valid, nullable ? [...types, 'null'] : types, identity));
   return variants;
@@ -492,6 +493,45 @@ function lenientShapes(made: MakeVariant, path: readonly string[], valid: unknow
     out.push(made('other-type', 'false-for-null', 'false, where null is allowed', () => false, { extended: true }));
   }
   return out;
+}
+
+/**
+ * The field's valid value under a near name of its member (the name in capitals, or in camelCase
+ * where it has underscores), and no member of its own name: an unknown member, and the field
+ * absent. Judged by the body it makes, like any (the observed schemas refuse unknown members at
+ * every depth); a binder that folds case or aliases camelCase reads it as the field.
+ */
+function nearNameMembers(card: OperationCard, element: Element): Made[] {
+  const path = element.path!;
+  const name = path[path.length - 1]!;
+  if (name === '[]') return [];
+  return nameNearMisses
+    .filter(({ key }) => key !== 'name-bracketed')
+    .flatMap(({ key, says, operator, rename }): Made[] => {
+      const other = rename(name);
+      if (other === undefined) return [];
+      const apply = (template: RequestTemplate, context: RequestContext) => {
+        const renamed = withValueAt(
+          withValueAt(jsonBodyOf(template), path, ABSENT),
+          [...path.slice(0, -1), other],
+          validValueAt(card, path, context),
+        );
+        return withBody(template, { json: renamed });
+      };
+      const judge = (varied: RequestTemplate, _context: RequestContext) =>
+        bodyExpectation(card, element, jsonBodyOf(varied), { identityChanged: false, bound: false });
+      return [
+        {
+          operator,
+          key,
+          says: `under its member's name ${says} (${other}), and not under its own`,
+          apply,
+          judge,
+          expect: judge(apply({ ...emptyTemplate(), body: { json: {} } }, canonicalContext), canonicalContext),
+          extended: true,
+        },
+      ];
+    });
 }
 
 /** A string no body holds, whose member the duplicated one replaces in the serialised body. */

@@ -109,6 +109,7 @@ export function headerParamVariants(card: OperationCard, element: Element): Made
         ]
       : []),
     ...besideOtherName(element, outside, made),
+    ...underscoredName(clause, element, contract.maxLength),
     // The header twice, one line outside the bounds and the other a valid domain, in both orders: a
     // reader that takes the first or the last line checks only one of them.
     ...outside.flatMap((length) => [
@@ -168,6 +169,34 @@ function besideOtherName(
       },
     };
   });
+}
+
+/**
+ * The header under its name with each "-" written "_" (tenant_custom_domain), holding a value one
+ * over its maximum: a header the interface does not have, which a recipient ignores (RFC 9110
+ * 5.1), so the request is the valid one, which the length bound does not refuse. A server that
+ * reads headers CGI-style (HTTP_TENANT_CUSTOM_DOMAIN, "-" and "_" alike) or matches their names
+ * loosely takes it for the header and refuses its length. Against test doubles only.
+ */
+function underscoredName(clause: string | undefined, element: Element, maxLength: unknown): Made[] {
+  if (clause === undefined || typeof maxLength !== 'number' || !element.name!.includes('-')) return [];
+  const value = hostNameOfLength(maxLength + 1);
+  return [
+    {
+      operator: 'near-value',
+      key: 'name-underscores',
+      says: `under its name with "_" for each "-", of ${maxLength + 1} characters`,
+      apply: (template, context) => ({
+        ...template,
+        headers: { ...template.headers, [headerNameOf(element, context).replace(/-/g, '_')]: [value] },
+      }),
+      expect: {
+        checks: [{ clause, outcome: accepted }],
+        source: `spec 8 bounds the length of the header ${element.name!}; one of another name is not it, and a recipient ignores a header field it does not recognise (RFC 9110 5.1): the valid request, which the bound does not refuse`,
+      },
+      extended: true,
+    },
+  ];
 }
 
 /** A variation whose value the schema cannot judge (the protocol or the service decides): no expectation, and against test doubles only. */

@@ -12,7 +12,7 @@ import { observed } from '../../observed.ts';
 import { accepted, refused, status } from '../checks.ts';
 import type { OperatorId } from '../operators.ts';
 import type { Expectation } from '../row.ts';
-import { swapCase, urlNearMisses } from '../values.ts';
+import { nameNearMisses, swapCase, urlNearMisses } from '../values.ts';
 
 export interface TokenVariant {
   operator: OperatorId;
@@ -104,6 +104,37 @@ function inQuery(field: string): Made {
 function literalSemicolon(made: Made): Made {
   return { ...made, apply: (t, c) => ({ ...made.apply(t, c), literal: [';'] }) };
 }
+
+/**
+ * The field's value sent under a near name of the field (its name in capitals or camelCase, or
+ * "name[]"), and no field of its own name: the parameter is absent, whatever a front end that
+ * reads names its own way takes it for (RFC 6749 4.4.2 names the parameters; an unrecognised one
+ * is ignored, 3.2). Each gets what the field's absent row gets.
+ */
+function nearNameVariants(field: string, variants: readonly Made[]): Made[] {
+  const absent = variants.find((v) => v.key === 'absent')!.expect;
+  if (!('checks' in absent)) return [];
+  return nameNearMisses.flatMap(({ key, says, operator, rename }): Made[] => {
+    const name = rename(field);
+    if (name === undefined) return [];
+    return [
+      {
+        operator,
+        key,
+        says: `sent as ${name} (its name ${says}), and no ${field}`,
+        apply: (t) => ({ ...t, fields: t.fields.map(([f, v]): [string, string] => [f === field ? name : f, v]) }),
+        expect: {
+          checks: absent.checks,
+          source: `${absent.source}; RFC 6749 4.4.2 names the parameter ${field}, and a parameter of another name is not it (an unrecognised one is ignored, 3.2): ${field} is absent`,
+        },
+        extended: true,
+      },
+    ];
+  });
+}
+
+/** A field's variations, then its value under each near name of the field. */
+const withNearNames = (field: string, variants: Made[]): Made[] => [...variants, ...nearNameVariants(field, variants)];
 
 /** Every variation a field's text takes, each refused with `checks`. */
 function textVariants(field: string, checks: ClauseCheck[], source: string, extra: Made[] = [], core: readonly string[] = []): Made[] {
@@ -780,9 +811,10 @@ function singleVariants(): Array<{ element: TokenElement; variants: Made[] }> {
         },
       ],
     },
-    { element: { id: 'form.grant_type', label: 'grant_type' }, variants: grantTypeVariants() },
-    { element: { id: 'form.client_id', label: 'client_id' }, variants: clientIdVariants() },
-    { element: { id: 'form.client_secret', label: 'client_secret' }, variants: secretVariants() },
+    { element: { id: 'form.grant_type', label: 'grant_type' }, variants: withNearNames('grant_type', grantTypeVariants()) },
+    { element: { id: 'form.client_id', label: 'client_id' }, variants: withNearNames('client_id', clientIdVariants()) },
+    { element: { id: 'form.client_secret', label: 'client_secret' }, variants: withNearNames('client_secret', secretVariants()) },
+    // No near names of audience: what a request without one gets is the tenant's setting (its absent row expects nothing).
     { element: { id: 'form.audience', label: 'audience' }, variants: audienceVariants() },
     { element: { id: 'basic', label: 'the client authenticated with HTTP Basic' }, variants: basicVariants() },
     {
