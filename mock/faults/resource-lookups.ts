@@ -43,6 +43,12 @@ function finalLineFeedDropped(raw: string): string | undefined {
   return value === undefined ? undefined : encodeURIComponent(value.replace(/\n$/, ''));
 }
 
+/** A front end that decodes IIS's "%uXXXX" form (a code unit in four hex digits) and hands the path on percent-encoded as usual. */
+function percentUDecoded(raw: string): string | undefined {
+  const form = /%u([0-9A-Fa-f]{4})/g;
+  return form.test(raw) ? raw.replace(form, (_, hex: string) => encodeURIComponent(String.fromCharCode(parseInt(hex, 16)))) : undefined;
+}
+
 /** Characters a helper for pasted text deletes: zero-width spaces and joiners, the byte order mark. */
 const INVISIBLE = /[\u200B-\u200D\u2060\uFEFF]/g;
 
@@ -130,6 +136,12 @@ export const resourceLookupFaults = faultFamily([
     clause: 'redeliver.path.id.length',
     bug: "Redelivery checks the stream id with a pattern whose $ also matches before a final line feed, then looks the id up without it: the stream's id followed by %0A (one character over its length) redelivers the failed event instead of 400.",
     install: (app) => editParameter(app, 'redeliver', 'id', finalLineFeedDropped),
+  },
+  {
+    id: 'event-id-percent-u-decoded',
+    clause: 'redeliver.path.event_id.length',
+    bug: 'Redelivery sits behind a front end that decodes IIS\'s "%uXXXX" form in the event id: the failed event\'s id with its first letter written %u0065 (over the maximum length, no RFC 3986 percent-encoding) redelivers it (202) instead of being refused; the id with a letter added is still refused.',
+    install: (app) => editParameter(app, 'redeliver', 'event_id', percentUDecoded),
   },
   {
     id: 'stream-id-from-query',

@@ -81,6 +81,14 @@ function ttlSecIntegerWithinTolerance(app: FaultHooks): void {
   });
 }
 
+/** ttl_sec compared with 0 through an isZero helper with a tolerance ("omitted or 0" means the default): a number within 1e-6 of 0 is read as 0. */
+function ttlSecNearZeroAsZero(app: FaultHooks): void {
+  editJsonBody(app, 'sso-ticket', (body) => {
+    const ttlSec = (body as { ttl_sec?: unknown } | null)?.ttl_sec;
+    return typeof ttlSec === 'number' && ttlSec !== 0 && Math.abs(ttlSec) < 1e-6 ? { ...(body as object), ttl_sec: 0 } : body;
+  });
+}
+
 export const ticketBoundFaults = faultFamily([
   {
     id: 'accepts-fractional-ttl-sec',
@@ -93,6 +101,12 @@ export const ticketBoundFaults = faultFamily([
     clause: 'sso-ticket.body.ttl_sec.type',
     bug: "ttl_sec's integer rule checked as a multiple of 1 with a precision of 1e-9 (ajv's multipleOfPrecision): 3600.0000000000005 gets a ticket instead of 400; 3600.5 is still refused.",
     install: ttlSecIntegerWithinTolerance,
+  },
+  {
+    id: 'ttl-sec-near-zero-read-as-zero',
+    clause: 'sso-ticket.body.ttl_sec.type',
+    bug: 'ttl_sec compared with 0 by an isZero helper with a tolerance of 1e-6 before its checks (0 means the default), and read as 0 when it passes: ttl_sec 1e-7 gets a ticket of the default lifetime instead of 400; 0.5 and 3600.0000000000005 are still refused.',
+    install: ttlSecNearZeroAsZero,
   },
   {
     id: 'accepts-ttl-sec-one-over-maximum',
@@ -159,6 +173,12 @@ export const ticketBoundFaults = faultFamily([
         if (typeof value !== 'string' || !value.includes(',')) return exchange;
         return { ...exchange, headers: { ...exchange.headers, [CUSTOM_DOMAIN_HEADER]: value.split(',')[0]!.trim() } };
       }),
+  },
+  {
+    id: 'custom-domain-length-without-ace-prefixes',
+    clause: 'sso-ticket.header.custom-domain.length',
+    bug: `The ${CUSTOM_DOMAIN_HEADER} length counted without each label's ACE prefix ("xn--", taken off by an IDN helper as no part of the name): a value of ${CUSTOM_DOMAIN.max + 1} characters made of punycode labels gets a ticket instead of 400; one of ${CUSTOM_DOMAIN.max + 1} characters without them is still refused.`,
+    install: customDomainCheckedOn((value) => value.replace(/(^|\.)xn--/gi, '$1')),
   },
   {
     id: 'accepts-2-char-custom-domain',

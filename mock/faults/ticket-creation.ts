@@ -86,6 +86,28 @@ function membersRenamed(value: unknown, rename: (name: string) => string, depth:
 
 /** humps' decamelize: "_" before each capital, then lower case ("ttlSec" -> "ttl_sec"). */
 const decamelized = (name: string) => name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
+/** enabled_organizations with the items of one organization_id merged into one ({...earlier, ...later}) before the checks. */
+function organizationsMerged(body: unknown): unknown {
+  const items = isRecord(body) ? body.enabled_organizations : undefined;
+  if (!isRecord(body) || !Array.isArray(items)) return body;
+  const merged = new Map<unknown, unknown>();
+  items.forEach((item: unknown, index) => {
+    const key = isRecord(item) && typeof item.organization_id === 'string' ? item.organization_id : index;
+    const earlier = merged.get(key);
+    merged.set(key, isRecord(earlier) && isRecord(item) ? { ...earlier, ...item } : item);
+  });
+  return merged.size === items.length ? body : { ...body, enabled_organizations: [...merged.values()] };
+}
+
+/** connection_config.options.icon_url with an http scheme made https (an upgrade of insecure URLs) before the checks. */
+function iconUrlUpgraded(body: unknown): unknown {
+  const config = isRecord(body) ? body.connection_config : undefined;
+  const options = isRecord(config) ? config.options : undefined;
+  if (!isRecord(body) || !isRecord(config) || !isRecord(options) || typeof options.icon_url !== 'string') return body;
+  if (!/^http:\/\//i.test(options.icon_url)) return body;
+  const icon_url = options.icon_url.replace(/^http:/i, 'https:');
+  return { ...body, connection_config: { ...config, options: { ...options, icon_url } } };
+}
 
 export const ticketCreationFaults = faultFamily([
   {
@@ -108,6 +130,16 @@ export const ticketCreationFaults = faultFamily([
     clause: 'sso-ticket.body.nested-rules',
     bug: 'The ticket body\'s nested objects (connection_config, its options, provisioning_config, the organizations\' items...) bound by a model whose member names match without case: {"provisioning_config": {"TOKEN_LIFETIME": 3600}}, an unknown property, gets a ticket instead of 400; the body\'s own members are still matched exactly.',
     install: (app) => editJsonBody(app, 'sso-ticket', (body) => membersRenamed(body, (name) => name.toLowerCase(), 1)),
+    id: 'organizations-merged-by-id-before-check',
+    clause: 'sso-ticket.body.enabled_organizations.assign_membership_on_login.type',
+    bug: 'Ticket creation merges the enabled_organizations items of one organization_id into one ({...earlier, ...later}, an upsert) before its checks: an item with assign_membership_on_login "true" followed by the same item with true gets a ticket instead of 400; the first item alone is still refused.',
+    install: (app) => editJsonBody(app, 'sso-ticket', organizationsMerged),
+  },
+  {
+    id: 'icon-url-upgraded-to-https',
+    clause: 'sso-ticket.body.nested-rules',
+    bug: 'Ticket creation upgrades an http icon_url to https (a helper against mixed content) before it checks the body: connection_config.options.icon_url "http://..." gets a ticket instead of the observed 400; "icon" is still refused.',
+    install: (app) => editJsonBody(app, 'sso-ticket', iconUrlUpgraded),
   },
   {
     id: 'ticket-lists-checked-up-to-ten',
@@ -221,6 +253,15 @@ export const ticketCreationFaults = faultFamily([
         }
         return JSON.stringify(parseKeepingFirst(text));
       }),
+  },
+  {
+    id: 'ticket-json-cut-after-last-brace',
+    clause: 'errors.400.body',
+    bug: 'An object body cut after its last "}" before it is parsed (a workaround for clients that pad bodies with a stray newline or NUL): the valid body followed by " x" gets a ticket instead of the observed 400 for a body that is not JSON; a body cut short is still refused.',
+    install: (app) =>
+      editTicketText(app, isJsonMediaType, (text) =>
+        text.trimStart().startsWith('{') && text.includes('}') ? text.slice(0, text.lastIndexOf('}') + 1) : text,
+      ),
   },
   {
     id: 'ticket-form-integer-read-with-parsefloat',

@@ -116,6 +116,16 @@ export function hostNameOfLength(length: number): string {
   return [...labels, 'io'].join('.');
 }
 
+/** A punycode label (münchen), valid IDNA: a host of them is shorter in its Unicode form. */
+const PUNYCODE_LABEL = 'xn--mnchen-3ya';
+
+/** A host name of exactly `length` characters made of punycode labels, then a label of letters to make up the length. */
+export function punycodeHostNameOfLength(length: number): string {
+  const labels: string[] = [];
+  while ((labels.length + 1) * (PUNYCODE_LABEL.length + 1) + 'io'.length <= length) labels.push(PUNYCODE_LABEL);
+  return [...labels, hostNameOfLength(length - labels.length * (PUNYCODE_LABEL.length + 1))].join('.');
+}
+
 function labelOf(size: number, n: number): string {
   let label = '';
   for (let i = 0; label.length < size; i += 1) label += LETTERS[(i + n) % LETTERS.length]!;

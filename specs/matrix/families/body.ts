@@ -238,14 +238,21 @@ export function bodyVariants(card: OperationCard, element: Element): Made[] {
     key: string,
     says: string,
     change: (valid: unknown) => unknown,
-    extra: Partial<Made> & { changesIdentity?: boolean; bound?: boolean; secondItem?: boolean; afterItems?: number } = {},
+    extra: Partial<Made> & {
+      changesIdentity?: boolean;
+      bound?: boolean;
+      secondItem?: boolean;
+      afterItems?: number;
+      twinAfter?: boolean;
+    } = {},
   ): Made => {
-    const { changesIdentity = false, bound = false, secondItem = false, afterItems, ...rest } = extra;
+    const { changesIdentity = false, bound = false, secondItem = false, afterItems, twinAfter = false, ...rest } = extra;
     const apply = (template: RequestTemplate, context: RequestContext) => {
       const json = jsonBodyOf(template);
       const value = change(validValueAt(card, path, context));
-      if (!secondItem && afterItems === undefined) return withBody(template, { json: withValueAt(json, path, value) });
+      if (!secondItem && afterItems === undefined && !twinAfter) return withBody(template, { json: withValueAt(json, path, value) });
       const item = validValueAt(card, path.slice(0, path.indexOf('[]') + 1), context);
+      if (twinAfter) return withBody(template, { json: withValueThenValidTwin(json, path, value, item) });
       return withBody(template, { json: withValueAfterValidItems(json, path, value, item, afterItems ?? 1) });
     };
     const judge = (varied: RequestTemplate, _context: RequestContext) =>
@@ -301,6 +308,20 @@ export function bodyVariants(card: OperationCard, element: Element): Made[] {
         { afterItems: MANY_ITEMS },
       ),
     );
+    // In an item of a list of objects, followed by its valid twin (the same item, every other
+    // member the same): a list de-duplicated by a key member before its items are checked keeps the
+    // later one.
+    if (path.indexOf('[]') < path.length - 1) {
+      variants.push(
+        made(
+          'other-type',
+          `${closestType.key ?? `type-${closestType.type}`}-then-valid-twin`,
+          `of another type in an item followed by its valid twin: ${closestType.says}`,
+          () => closestType.value,
+          { twinAfter: true, extended: true },
+        ),
+      );
+    }
   }
   // The valid value in a wrapper a lenient reader unwraps: a list holding it (for a value that is not
   // a list), an object holding it as its id (for an id). Each is another type, judged like any.
@@ -321,6 +342,15 @@ export function bodyVariants(card: OperationCard, element: Element): Made[] {
   }
   // Near misses of a pattern: the valid value with one character it does not allow at an edge, or
   // a separator doubled; those the field's pattern refuses at either level are rows, judged like any.
+  // An https URL written with http: a check of the generic "uri" format, or one that upgrades the
+  // scheme, takes it for the https one the rule asks for.
+  if (typeof valid === 'string' && /^https:/i.test(valid) && hasFormat(element, 'strict-https-uri')) {
+    variants.push(
+      made('near-value', 'http-scheme', 'with the scheme http in place of https', (v) => String(v).replace(/^https:/i, 'http:'), {
+        extended: true,
+      }),
+    );
+  }
   patternNearMisses(element, valid).forEach(({ key, says, value }, index) => {
     variants.push(made('near-value', key, says, () => value, index === 0 ? {} : { extended: true }));
   });
@@ -361,6 +391,16 @@ export function bodyVariants(card: OperationCard, element: Element): Made[] {
     );
   }
   const range = boundsOf(element, valid).filter((b) => b.unit === '');
+  // A fraction whose JSON text has no dot (1e-7, in exponent notation), where the range holds one:
+  // an integer test that looks for a "." in the number's text takes it for whole.
+  const dotless = types.includes('integer') ? DOTLESS_FRACTIONS.find((n) => withinRange(element, n)) : undefined;
+  if (dotless !== undefined) {
+    variants.push(
+      made('near-value', 'fraction-without-dot', `${JSON.stringify(dotless)}, a fraction whose JSON text has no dot`, () => dotless, {
+        extended: true,
+      }),
+    );
+  }
   if (types.includes('integer') && range.length > 0) {
     // A value a 32-bit integer wraps into the range (a bound plus 2^32): only a server that reads the
     // number into 32 bits before it checks the range takes it for one inside.
@@ -627,6 +667,11 @@ function rootVariants(card: OperationCard, element: Element): Made[] {
     return { operator, key, says, apply, judge, expect: judge(apply(emptyTemplate()), canonicalContext), ...extra };
   };
   const none = { none: 'spec 4.2 does not say how the service answers a request without a JSON body' };
+  const malformedJson: Expectation = {
+    checks: [{ clause: 'errors.400.body', outcome: observedError('malformed_json') }],
+    source:
+      "observed.yaml errors.malformed_json (inferred): a body that is not JSON gets the framework's 400, before the service's validation",
+  };
   return [
     made('null', 'null', 'JSON null', null),
     made('other-type', 'array', 'an empty JSON array', []),
@@ -667,9 +712,19 @@ function rootVariants(card: OperationCard, element: Element): Made[] {
     {
       operator: 'encoding',
       key: 'not-json',
-      says: 'not JSON',
+      says: 'not JSON (cut short)',
       apply: (template) => withBody(template, { raw: '{"ttl_sec": ' }),
-      expect: none,
+      expect: malformedJson,
+      extended: true,
+    },
+    // The valid body with data after it: no JSON text either (RFC 8259 2: one value, then only
+    // whitespace), though a streaming parser that stops after the first value reads the body.
+    {
+      operator: 'extra-part',
+      key: 'trailing-data',
+      says: 'the valid body followed by " x" (not JSON)',
+      apply: (template) => withBody(template, { raw: `${JSON.stringify(jsonBodyOf(template))} x` }),
+      expect: malformedJson,
       extended: true,
     },
   ];
@@ -682,6 +737,33 @@ function withoutContentType(headers: RequestTemplate['headers']): RequestTemplat
 
 function emptyTemplate(): RequestTemplate {
   return { method: 'POST', path: [], query: [], headers: {}, credential: { kind: 'none' } };
+}
+
+/** Whether a field's schema at either level has the format. */
+function hasFormat(element: Element, format: string): boolean {
+  return [element.schemas?.contract, element.schemas?.observed].some((node) => node?.format === format);
+}
+
+/**
+ * A copy of a JSON value whose first array on the path holds an item with the value at the rest of
+ * the path set, then the item as it is (its valid twin): of two items with one key, a list made
+ * into a map keeps the later.
+ */
+function withValueThenValidTwin(json: unknown, path: readonly string[], value: unknown, validItem: unknown): unknown {
+  const at = path.indexOf('[]');
+  const list = valueAt(json, path.slice(0, at));
+  const first: unknown = Array.isArray(list) && list.length > 0 ? list[0] : validItem;
+  return withValueAt(json, path.slice(0, at), [withValueAt(first, path.slice(at + 1), value), first]);
+}
+
+/** Fractions JavaScript and JSON write without a dot (exponent notation), the smallest first. */
+const DOTLESS_FRACTIONS = [1e-7, -1e-7];
+
+/** Whether a number is within the range of a field at both levels (its minimum and maximum, where it has them). */
+function withinRange(element: Element, n: number): boolean {
+  return [element.schemas?.contract, element.schemas?.observed].every(
+    (node) => !node || ((typeof node.minimum !== 'number' || n >= node.minimum) && (typeof node.maximum !== 'number' || n <= node.maximum)),
+  );
 }
 
 /** The number next to `value` away from zero: its neighbour among the 64-bit floats. */

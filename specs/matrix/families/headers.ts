@@ -10,7 +10,7 @@ import { accepted, refused } from '../checks.ts';
 import type { Element } from '../elements.ts';
 import type { Expectation, Variant } from '../row.ts';
 import { canonicalContext, type RequestContext } from '../template.ts';
-import { hostNameOfLength } from '../values.ts';
+import { hostNameOfLength, punycodeHostNameOfLength } from '../values.ts';
 
 type Made = Variant & { expect: Expectation };
 
@@ -92,6 +92,15 @@ export function headerParamVariants(card: OperationCard, element: Element): Made
           made('extra-part', 'port-suffix', `of ${contract.maxLength + 1} characters, ending in a port (:8443)`, [
             `${hostNameOfLength(contract.maxLength + 1 - ':8443'.length)}:8443`,
           ]),
+          // One over the maximum made of punycode labels ("xn--mnchen-3ya", münchen): its Unicode
+          // form is shorter, but the header's value, as sent, is the one the spec bounds.
+          made(
+            'extra-part',
+            'punycode-labels',
+            `of ${contract.maxLength + 1} characters, made of punycode labels (xn--)`,
+            [punycodeHostNameOfLength(contract.maxLength + 1)],
+            { extended: true },
+          ),
         ]
       : []),
     // Within the bounds but of another form than the other rows' (one label longer than DNS's 63

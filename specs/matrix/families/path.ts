@@ -460,16 +460,24 @@ export function paramVariants(card: OperationCard, element: Element): Made[] {
       operator: 'encoding',
       key: 'percent-encoded',
       says: 'with its last character percent-encoded (the same id)',
-      apply: (template) => ({
-        ...template,
-        path: template.path.map((part) =>
-          'param' in part && part.param === name ? { param: name, value: percentEncodedLast(part.value), encoded: true as const } : part,
-        ),
-      }),
+      apply: sentEncoded(name, percentEncodedLast),
       expect: {
         checks: [{ clause: card.success.clause, outcome: accepted }],
         source: 'RFC 3986 2.3: a percent-encoded unreserved character is that character',
       },
+    }),
+  );
+  // The id with its first letter written %uXXXX, the legacy unescape()'s form (no percent-encoding
+  // of RFC 3986: "%u0" is not one): a decoder that reads it finds the resource, but the path's text
+  // is another id, longer than the valid one.
+  variants.push(
+    bound({
+      operator: 'encoding',
+      key: 'percent-u-letter',
+      says: 'with its first letter written %uXXXX (sent as it is)',
+      apply: sentEncoded(name, percentUFirstLetter),
+      expect: paramExpectation(card, element, percentUFirstLetter(paramValue(card, name, canonicalContext)), false),
+      extended: true,
     }),
   );
   // Every path id unknown at once: the first (outer) resource is the one missing (observed order of
@@ -647,6 +655,24 @@ function fullWidthLast(id: string): string {
 }
 
 /** The id, every character but the last percent-encoded as usual, the last one as %XX. */
+/** The template with path parameter `name` written by `encode` from its value, and sent as it is. */
+function sentEncoded(name: string, encode: (value: string) => string): (template: RequestTemplate) => RequestTemplate {
+  return (template) => ({
+    ...template,
+    path: template.path.map((part) =>
+      'param' in part && part.param === name ? { param: name, value: encode(part.value), encoded: true as const } : part,
+    ),
+  });
+}
+
+/** The id with its first letter written as %u and four hex digits (e as %u0065), the rest percent-encoded as usual. */
+function percentUFirstLetter(id: string): string {
+  const at = id.search(/[A-Za-z]/);
+  if (at < 0) return encodeURIComponent(id);
+  const code = id.charCodeAt(at).toString(16).toUpperCase().padStart(4, '0');
+  return `${encodeURIComponent(id.slice(0, at))}%u${code}${encodeURIComponent(id.slice(at + 1))}`;
+}
+
 function percentEncodedLast(id: string): string {
   const last = id.slice(-1);
   return `${encodeURIComponent(id.slice(0, -1))}%${last.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`;
