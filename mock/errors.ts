@@ -164,5 +164,14 @@ export const NO_STORE = { 'cache-control': 'no-store', pragma: 'no-cache' };
 function challenge(error: NonNullable<CatalogueEntry['challenge']>, text: string, detail: string | undefined): string {
   if (error === 'none') return 'Bearer';
   if (error === 'insufficient_scope') return `Bearer error="insufficient_scope", scope="${detail ?? ''}"`;
-  return `Bearer error="invalid_token", error_description="${text}"`;
+  return `Bearer error="invalid_token", error_description="${descriptionCharacters(text)}"`;
+}
+
+/**
+ * The message as an error_description may hold it (RFC 6750 3: %x20-21 / %x23-5B / %x5D-7E), each
+ * other character as "?": a message naming what the token said (its audience) may hold any, and a
+ * header value outside ASCII is no HTTP field value.
+ */
+function descriptionCharacters(text: string): string {
+  return text.replace(/[^\x20-\x21\x23-\x5b\x5d-\x7e]/g, '?');
 }

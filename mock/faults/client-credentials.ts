@@ -13,7 +13,9 @@ import { faultFamily } from './fault.ts';
 import { captureAll } from './support/captured.ts';
 import {
   endsWithItsHost,
+  matchesAsUnescapedPattern,
   sameIgnoringCase,
+  sameOnceHostMapped,
   samePercentDecoded,
   sameWithoutHostDot,
   sameWithoutTrailingSlash,
@@ -362,6 +364,18 @@ export const clientCredentialFaults = faultFamily([
     clause: 'token.endpoint.audience',
     bug: 'The audience percent-decoded once more after the form was read (decodeURIComponent over a value already decoded): a token is issued for the management audience with one character written %XX (/api/v%32/).',
     install: audienceMatching(samePercentDecoded),
+  },
+  {
+    id: 'token-audience-host-idna-mapped',
+    clause: 'token.endpoint.audience',
+    bug: "The audience's host mapped by IDNA (domainToASCII) before the API is looked up: a token is issued for the management audience with the dots of its host written as ideographic full stops (U+3002).",
+    install: audienceMatching(sameOnceHostMapped),
+  },
+  {
+    id: 'token-audience-pattern-dots-unescaped',
+    clause: 'token.endpoint.audience',
+    bug: 'The API looked up by patterns made of the identifiers without escaping them, each "." matching any character: a token is issued for https://tenant-example.com/api/v2/.',
+    install: audienceMatching(matchesAsUnescapedPattern),
   },
   {
     id: 'token-audience-without-trailing-slash',

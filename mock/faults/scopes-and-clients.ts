@@ -2,7 +2,7 @@
 // rule, forgotten, answered with the wrong status, or matched leniently (a scope that merely
 // contains, extends or resembles the one needed; a client named by one claim of two).
 import { cards } from '../../specs/cards/index.ts';
-import { scopeFaultsOf } from './support/scope-faults.ts';
+import { scopeFaultsOf, scopeGrantedWhen } from './support/scope-faults.ts';
 import { observed } from '../../specs/index.ts';
 import { faultFamily, type FaultRow } from './fault.ts';
 import { editErrors } from './support/error-edits.ts';
@@ -79,6 +79,34 @@ export const scopeAndClientFaults = faultFamily([
           },
         };
       }),
+  },
+  {
+    id: 'global-rule-skipped-for-client-admins',
+    clause: 'redeliver.errors.401.not-global',
+    bug: 'The global-client rule skipped for client administrators (a token holding update:clients may act for any client): a client that is not global whose token holds update:clients and the redeliver scope redelivers instead of 401.',
+    install: (app) =>
+      editPrincipal(app, (principal) =>
+        !principal.client.global && principal.scopes.has('update:clients')
+          ? { ...principal, client: { ...principal.client, global: true } }
+          : principal,
+      ),
+  },
+  {
+    id: 'redelivery-permitted-by-stream-creation',
+    clause: 'redeliver.errors.403.scope',
+    bug: "A permission table that files redelivery under the streams' write entry, which create:event_streams grants: a token holding create:event_streams but not update:event_deliveries redelivers instead of 403.",
+    install: (app) =>
+      editPrincipal(app, (principal) =>
+        principal.scopes.has('create:event_streams')
+          ? { ...principal, scopes: new Set([...principal.scopes, cards.redeliver.scope.value]) }
+          : principal,
+      ),
+  },
+  {
+    id: 'redeliver-with-body-skips-scope',
+    clause: 'redeliver.scope',
+    bug: 'A redelivery request that carries a body taken by the batch route, which authenticates but has no permission entry: a token without update:event_deliveries redelivers when the request carries the body {} instead of 403.',
+    install: scopeGrantedWhen(cards.redeliver, (exchange) => exchange.body.length > 0),
   },
   ...scopeFaultsOf(Object.values(cards)),
 ]);

@@ -7,7 +7,9 @@ import { observed } from '../../specs/index.ts';
 import { faultFamily } from './fault.ts';
 import {
   endsWithItsHost,
+  matchesAsUnescapedPattern,
   sameIgnoringCase,
+  sameOnceHostMapped,
   samePercentDecoded,
   sameWithoutHostDot,
   sameWithoutTrailingSlash,
@@ -165,6 +167,18 @@ export const tokenClaimLeniencyFaults = faultFamily([
     clause: 'redeliver.errors.401.invalid-token',
     bug: 'The audience percent-decoded before it is compared (a helper for URLs read from a query string): a token whose aud is the management audience with one character written %XX (/api/v%32/) is accepted by every operation.',
     install: (app) => forgiveClaim(app, audienceMatching(samePercentDecoded)),
+  },
+  {
+    id: 'audience-host-idna-mapped',
+    clause: 'redeliver.errors.401.invalid-token',
+    bug: "The audience's host mapped by IDNA (domainToASCII, for internationalised custom domains) before it is compared: a token whose aud is the management audience with the dots of its host written as ideographic full stops (U+3002) is accepted by every operation.",
+    install: (app) => forgiveClaim(app, audienceMatching(sameOnceHostMapped)),
+  },
+  {
+    id: 'issuer-pattern-dots-unescaped',
+    clause: 'redeliver.errors.401.invalid-token',
+    bug: 'The issuer checked with a pattern made of the tenant\'s issuer without escaping it (new RegExp(`^${issuer}$`)), each "." matching any character: a token whose iss is https://tenant-example.com/ is accepted by every operation.',
+    install: (app) => forgiveClaim(app, issuerMatching(matchesAsUnescapedPattern)),
   },
   {
     id: 'audience-read-as-text',

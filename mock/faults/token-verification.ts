@@ -8,7 +8,7 @@ import { compactVerify, exportSPKI, importJWK, type JWK } from 'jose';
 import type { SigningKeys } from '../auth/keys.ts';
 import { observed } from '../../specs/index.ts';
 import { bearerToken, decodeJws, jsonObjectOf } from '../auth/bearer.ts';
-import { faultFamily } from './fault.ts';
+import { faultFamily, type FaultRow } from './fault.ts';
 import { capture } from './support/captured.ts';
 import { alsoAccept, editVerifier, forgiveClaim, signedPayload } from './support/verifier-edits.ts';
 import type { Verification } from '../auth/verifier.ts';
@@ -52,6 +52,22 @@ function signedByTenant(input: string, signature: string, keys: SigningKeys): bo
 const TIME_CLAIMS = ['exp', 'nbf', 'iat'] as const;
 /** The first compact JWS in a text. */
 const JWS_IN_TEXT = /[\w-]+\.[\w-]+\.[\w-]+/;
+
+/**
+ * A verifier that, when it refuses an Authorization value, verifies once more what `reread` makes
+ * of it (a credential parser's second chance); `reread` returns undefined where it makes nothing.
+ */
+function alsoReadAs(reread: (authorization: string) => string | undefined): FaultRow['install'] {
+  return (app) =>
+    editVerifier(app, (verifier) => ({
+      ...verifier,
+      async verify(authorization, host) {
+        const verification = await verifier.verify(authorization, host);
+        const again = verification.ok || authorization === undefined ? undefined : reread(authorization);
+        return again === undefined ? verification : verifier.verify(again, host);
+      },
+    }));
+}
 
 export const tokenVerificationFaults = faultFamily([
   {
@@ -263,29 +279,20 @@ export const tokenVerificationFaults = faultFamily([
     id: 'bearer-token-found-in-credential',
     clause: 'auth.bearer.required',
     bug: 'A credential parser that, when the Authorization value after "Bearer" is no JWS, takes the first JWS it finds in it (for clients that send the token wrapped): the token endpoint\'s JSON answer, or any text holding a valid token, is accepted by every operation.',
-    install: (app) =>
-      editVerifier(app, (verifier) => ({
-        ...verifier,
-        async verify(authorization, host) {
-          const verification = await verifier.verify(authorization, host);
-          const found = authorization?.startsWith('Bearer ') ? JWS_IN_TEXT.exec(authorization.slice('Bearer '.length))?.[0] : undefined;
-          return verification.ok || found === undefined ? verification : verifier.verify(`Bearer ${found}`, host);
-        },
-      })),
+    install: alsoReadAs((authorization) => {
+      const found = authorization.startsWith('Bearer ') ? JWS_IN_TEXT.exec(authorization.slice('Bearer '.length))?.[0] : undefined;
+      return found === undefined ? undefined : `Bearer ${found}`;
+    }),
   },
   {
     id: 'credential-unescaped',
     clause: 'auth.bearer.required',
     bug: 'The Authorization credential unescaped (querystring.unescape) when the verifier refuses it, for clients that paste tokens out of URLs: a valid token with its dots or any character written as %XX is accepted by every operation.',
-    install: (app) =>
-      editVerifier(app, (verifier) => ({
-        ...verifier,
-        async verify(authorization, host) {
-          const verification = await verifier.verify(authorization, host);
-          if (verification.ok || !authorization?.startsWith('Bearer ') || !authorization.includes('%')) return verification;
-          return verifier.verify(`Bearer ${unescape(authorization.slice('Bearer '.length))}`, host);
-        },
-      })),
+    install: alsoReadAs((authorization) =>
+      authorization.startsWith('Bearer ') && authorization.includes('%')
+        ? `Bearer ${unescape(authorization.slice('Bearer '.length))}`
+        : undefined,
+    ),
   },
   {
     id: 'signature-read-as-big-integer',
@@ -306,6 +313,56 @@ export const tokenVerificationFaults = faultFamily([
         );
         return signedByTenant(`${header}.${payload}`, widened.toString('base64url'), keys) ? decoded.payload : undefined;
       }),
+  },
+  {
+    id: 'bearer-scheme-stripped-from-credential',
+    clause: 'auth.bearer.required',
+    bug: 'The credential read as the value after "Bearer ", and a second "Bearer " at its start taken off (for clients that add the scheme to a stored "Bearer <token>"): "Bearer Bearer <valid token>", which carries no token, is accepted by every operation.',
+    install: alsoReadAs((authorization) =>
+      authorization.startsWith('Bearer Bearer ') ? authorization.slice('Bearer '.length) : undefined,
+    ),
+  },
+  {
+    id: 'token-end-padding-trimmed',
+    clause: 'redeliver.errors.401.invalid-token',
+    bug: 'The credential trimmed of trailing "=" when the verifier refuses it (for clients that pad base64): a valid token whose signature segment carries base64 padding, which is no compact JWS, is accepted by every operation.',
+    install: alsoReadAs((authorization) => (authorization.endsWith('=') ? authorization.replace(/=+$/, '') : undefined)),
+  },
+  {
+    id: 'kid-normalised-as-uri',
+    clause: 'auth.token.header',
+    bug: "The kid normalised as a URI before the key is looked up (RFC 3986 6.2.2.2: percent-encoded unreserved characters decoded): a token signed with the tenant's key whose kid is the published one with a letter or digit written %XX is accepted by every operation.",
+    install: (app) =>
+      alsoAccept(app, async (token, { keys }) => {
+        const decoded = decodeJws(token);
+        const kid = decoded?.header.kid;
+        if (!decoded || decoded.header.alg !== observed.tokens.alg || typeof kid !== 'string') return undefined;
+        const normalised = kid.replace(/%([0-9A-Fa-f]{2})/g, (escape, hex: string) => {
+          const character = String.fromCharCode(parseInt(hex, 16));
+          return /[A-Za-z0-9\-._~]/.test(character) ? character : escape;
+        });
+        const [header = '', payload = '', signature = ''] = token.split('.');
+        return normalised !== kid && normalised === keys.kid && signedByTenant(`${header}.${payload}`, signature, keys)
+          ? decoded.payload
+          : undefined;
+      }),
+  },
+  {
+    id: 'signature-skipped-for-own-address',
+    clause: 'redeliver.errors.401.signature',
+    bug: 'Tokens whose issuer is the service at the address the request reached (its Host) taken for ones the service minted for its own calls, and trusted without their signature being checked: such a token with a tampered signature, or unsigned, is accepted by every operation; a tampered token of the canonical issuer is still refused.',
+    install: (app) =>
+      editVerifier(app, (verifier) => ({
+        ...verifier,
+        async verify(authorization, host) {
+          const verification = await verifier.verify(authorization, host);
+          const token = bearerToken(authorization);
+          const claims = token === undefined ? undefined : decodeJws(token)?.payload;
+          const iss = claims?.iss;
+          const own = typeof iss === 'string' && host !== undefined && URL.canParse(iss) && new URL(iss).host === host;
+          return verification.ok || !own ? verification : verifier.checkClaims(claims!, host);
+        },
+      })),
   },
   {
     id: 'accepts-unknown-kid',

@@ -7,7 +7,8 @@ import { describe, expect, test } from 'vitest';
 import { observed, tokenPath } from '../../specs/index.ts';
 import { tokenDescriptions } from '../errors.ts';
 import { defaultFixturesPath } from '../fixtures.ts';
-import { call, tokenRequest } from './support/http.ts';
+import { call, tokenFor, tokenRequest } from './support/http.ts';
+import { resigned } from './support/forged-tokens.ts';
 import { expectError } from './support/expect.ts';
 import { mockForTest, sharedMock } from './support/mock.ts';
 import { fixtureIds as ids, vaultPath } from './support/paths.ts';
@@ -88,4 +89,12 @@ test('a token requested for the origin a request reached through a proxy works t
   const token = (answer.json as { access_token: string }).access_token;
   expect((await call(mock(), 'GET', vaultPath(ids.vaultFull), { token, headers: viaProxy })).status).toBe(200);
   expect((await call(mock(), 'GET', vaultPath(ids.vaultFull), { token })).status).toBe(401);
+});
+
+test('a token whose audience is outside ASCII is refused 401 Bad audience, its challenge in ASCII (no 500)', async () => {
+  const valid = await tokenFor(mock(), 'global');
+  const token = await resigned(mock(), valid, (claims) => ({ ...claims, aud: 'https://tenant\u3002example\u3002com/api/v2/' }));
+  const answer = await call(mock(), 'GET', vaultPath(ids.vaultFull), { token });
+  expect(answer.status).toBe(401);
+  expect(answer.headers['www-authenticate']).toMatch(/^Bearer error="invalid_token", error_description="[\x20-\x21\x23-\x5b\x5d-\x7e]*"$/);
 });

@@ -195,7 +195,28 @@ export const urlNearMisses: ReadonlyArray<{
     change: withAlphanumericPercentEncoded,
     operator: 'encoding',
   },
+  // Two hosts that are other strings, and other names, though a lenient comparison takes them for
+  // the right one: its dots written as the ideographic full stop, which a URL parser's IDNA mapping
+  // (UTS 46) turns into dots; one of its dots replaced by a hyphen, which a pattern made of the
+  // right URL without escaping its dots matches.
+  {
+    key: 'host-ideographic-full-stops',
+    says: 'with the dots of its host name written as ideographic full stops (U+3002, which IDNA maps to ".")',
+    change: (url) => withHostDots(url, (host) => (host.includes('.') ? host.replaceAll('.', '\u3002') : `${host}\u3002`)),
+    operator: 'encoding',
+  },
+  {
+    key: 'host-dot-replaced',
+    says: 'with the first dot of its host name replaced by a hyphen (another host)',
+    change: (url) => withHostDots(url, (host) => (host.includes('.') ? host.replace('.', '-') : `${host}-`)),
+    operator: 'near-value',
+  },
 ];
+
+/** The URL with its host name (after any user name, before any port) changed. */
+function withHostDots(url: string, change: (host: string) => string): string {
+  return url.replace(/^(\w+:\/\/(?:[^/@?#]*@)?)([^/:?#]+)/, (_all, start: string, host: string) => `${start}${change(host)}`);
+}
 
 /**
  * The URL with its last letter or digit after the host's slash written %XX (/api/v2/ as

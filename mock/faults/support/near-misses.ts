@@ -1,7 +1,8 @@
 // The lenient comparisons of the near-miss faults, in one place: each says when a sent value passes
 // for the right one although it differs (by letter case, a trailing slash, a host name prefixed or fully qualified, a user name, a
-// percent-encoding).
+// percent-encoding, a host mapped by IDNA, a dot read as a pattern's any character).
 // The families choose which value they compare; these only say how leniently.
+import { domainToASCII } from 'node:url';
 
 /** Equal once both are lower-cased (a case-insensitive collation or comparison). */
 export function sameIgnoringCase(sent: string, right: string): boolean {
@@ -38,6 +39,22 @@ export function samePercentDecoded(sent: string, right: string): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * Equal once the sent URL's host is mapped by IDNA (domainToASCII, for internationalised custom
+ * domains): an ideographic full stop (U+3002) in the host passes for a dot. Differs from the right one.
+ */
+export function sameOnceHostMapped(sent: string, right: string): boolean {
+  const parsed = /^(\w+:\/\/)([^/:?#]+)(.*)$/su.exec(sent);
+  if (!parsed || sent === right || /^[\x20-\x7e]*$/.test(parsed[2]!)) return false;
+  const host = domainToASCII(parsed[2]!);
+  return host !== '' && `${parsed[1]}${host}${parsed[3]}` === right;
+}
+
+/** Matched by a pattern made of the right URL without escaping it: each "." of it matches any character. */
+export function matchesAsUnescapedPattern(sent: string, right: string): boolean {
+  return sent !== right && new RegExp(`^${right}$`).test(sent);
 }
 
 function withoutTrailingSlash(url: string): string {

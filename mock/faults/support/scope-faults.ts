@@ -6,6 +6,7 @@ import type { FaultRow } from '../fault.ts';
 import { sameIgnoringCase } from './near-misses.ts';
 import { SignJWT, decodeProtectedHeader, type JWTHeaderParameters } from 'jose';
 import { bearerToken } from '../../auth/bearer.ts';
+import type { Exchange } from '../../exchange.ts';
 import { captureAll } from './captured.ts';
 import { editRequests } from './route-edits.ts';
 import { editPrincipal, signedPayload } from './verifier-edits.ts';
@@ -21,11 +22,16 @@ function noPermissionEntryFor(card: OperationCard): FaultRow['install'] {
  * request it has no entry for through: with a query string, the operation's scope is not asked for.
  */
 function permissionsKeyedByUrl(card: OperationCard): FaultRow['install'] {
+  return scopeGrantedWhen(card, (exchange) => exchange.query !== '');
+}
+
+/** The operation's scope granted to every correctly signed token of a request that `when` picks (its route's check skipped). */
+export function scopeGrantedWhen(card: OperationCard, when: (exchange: Exchange) => boolean): FaultRow['install'] {
   return (app) => {
     const components = captureAll(app);
     editRequests(app, card.key, async (exchange) => {
       const token = bearerToken(exchange.headers.authorization);
-      if (exchange.query === '' || token === undefined) return exchange;
+      if (!when(exchange) || token === undefined) return exchange;
       const { keys } = components();
       const claims = await signedPayload(token, keys);
       if (!claims) return exchange;

@@ -7,6 +7,7 @@
 // forgeries, the token alternatives of the target file and the configured roles stand in.
 import type { Carry, CredentialSpec, JsonRecord, OperationCard, RequestTemplate, TokenEdit } from '../../cards/card.ts';
 import { observed } from '../../observed.ts';
+import { scopeCatalogue } from '../../scopes.ts';
 import { audiencePath } from '../../openapi.ts';
 import { otherActionOf } from '../../cards/index.ts';
 import { allowedByScope, forbidden, refusedByObservedRule, status, unauthenticated, accepted, refused, observedError } from '../checks.ts';
@@ -165,6 +166,9 @@ function schemeVariants(card: OperationCard): Made[] {
     no('basic', 'replaced by Basic', (t) => [`Basic ${t}`], 'near-value'),
     { ...no('token', 'replaced by Token', (t) => [`Token ${t}`], 'near-value'), extended: true },
     no('jwt', 'replaced by JWT', (t) => [`JWT ${t}`], 'near-value'),
+    // "Bearer Bearer <token>": the credential is the word after the scheme (RFC 6750 2.1), here
+    // "Bearer", no token; a reader that strips the scheme as often as it repeats finds the token.
+    { ...no('twice', 'written twice (Bearer Bearer <token>)', (t) => [`Bearer Bearer ${t}`], 'duplicate'), extended: true },
     {
       operator: 'case',
       key: 'lower-case',
@@ -213,19 +217,7 @@ function tokenTextVariants(card: OperationCard): Made[] {
       apply: edited({ text: (t) => `${t} ` }),
       expect: { none: 'HTTP strips whitespace around a header value (RFC 9110 5.5): the service reads the valid token' },
     },
-    {
-      operator: 'encoding',
-      key: 'base64-padding',
-      says: 'with base64 padding on its segments',
-      apply: edited({
-        text: (t) =>
-          t
-            .split('.')
-            .map((s) => s + '='.repeat((4 - (s.length % 4)) % 4))
-            .join('.'),
-      }),
-      expect: { none: 'a lenient base64url decoder reads the same bytes; how a verifier answers padding is not specified' },
-    },
+    ...paddedTokens(card),
     {
       operator: 'other-owner',
       key: 'non-global-client',
@@ -244,6 +236,43 @@ function tokenTextVariants(card: OperationCard): Made[] {
         : { none: 'whether a client that is not global may use this operation is not known (observed: exact rule inferred)' },
     },
   ];
+}
+
+/**
+ * A compact JWS is base64url with its trailing "=" omitted (RFC 7515 2, 7.1): the same bytes
+ * with padding are no JWS, as the standard alphabet is not (the signature's standard-base64
+ * row), though a decoder that skips padding reads them. Every segment padded, and the signature
+ * alone (a verifier that trims the token's end only).
+ */
+function paddedTokens(card: OperationCard): Made[] {
+  return (
+    [
+      [
+        'base64-padding',
+        'with base64 padding on its segments',
+        (t: string) =>
+          t
+            .split('.')
+            .map((segment, at) => padded(segment, at === 2))
+            .join('.'),
+      ],
+      [
+        'signature-padding',
+        'with base64 padding on its signature segment alone',
+        (t: string) => `${t.slice(0, t.lastIndexOf('.'))}.${padded(t.slice(t.lastIndexOf('.') + 1), true)}`,
+      ],
+    ] as const
+  ).map(([key, says, change]) => ({
+    operator: 'encoding',
+    key,
+    says,
+    apply: edited({ text: change }),
+    expect: {
+      checks: unauthenticated(card),
+      source: 'spec 7: the token is invalid (RFC 7515 2 and 7.1: base64url with the trailing "=" omitted)',
+    },
+    extended: true,
+  }));
 }
 
 // Long: one entry per variation of a JOSE header member, as the catalogue lists them.
@@ -268,6 +297,11 @@ function joseVariants(card: OperationCard, member: string): Made[] {
       expect: { none: 'typ is optional and verifiers need not check it (RFC 7519 5.1); the service answer is not known' },
     });
   const set = (value: unknown) => (h: JsonRecord) => claimSet(h, member, value);
+  // Its first character written %XX: another string (RFC 7515 4.1.1, 4.1.4 compare them as they
+  // are), though a key service reached by a URL made of the kid, or a normaliser of URIs, decodes it.
+  const escaped = ruled('percent-encoded', 'with its first character percent-encoded (%XX)', 'encoding', (h) =>
+    claimSet(h, member, withFirstPercentEncoded(String(h[member]))),
+  );
   switch (member) {
     case 'alg':
       return [
@@ -292,6 +326,7 @@ function joseVariants(card: OperationCard, member: string): Made[] {
         ruled('absent', 'absent', 'absent', set(undefined)),
         ruled('null', 'null', 'null', set(null)),
         ruled('empty', 'empty', 'empty', set('')),
+        escaped,
       ];
     case 'kid':
       return [
@@ -325,6 +360,7 @@ function joseVariants(card: OperationCard, member: string): Made[] {
         ruled('list', 'a list holding it', 'other-type', (h) => claimSet(h, 'kid', [h.kid])),
         ruled('null', 'null', 'null', set(null)),
         ruled('empty', 'empty', 'empty', set('')),
+        escaped,
       ];
     case 'typ':
       return [
@@ -347,6 +383,20 @@ function joseVariants(card: OperationCard, member: string): Made[] {
         },
       ];
   }
+}
+
+/**
+ * A base64url segment with the "=" padding of standard base64; a segment whose length is a
+ * multiple of four, which has none, gets "==" all the same where `always` (the token must differ).
+ */
+function padded(segment: string, always = false): string {
+  const count = (4 - (segment.length % 4)) % 4;
+  return segment + '='.repeat(count === 0 && always ? 2 : count);
+}
+
+/** A text with its first character written as its percent-encoding (%XX). */
+function withFirstPercentEncoded(text: string): string {
+  return `%${text.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}${text.slice(1)}`;
 }
 
 /** The token with the first character of its payload written as its percent-encoding (%XX). */
@@ -455,6 +505,7 @@ function signatureVariants(card: OperationCard): Made[] {
       ...(index === 0 ? { extended: true } : {}),
     })),
     leadingZeroDropped(card),
+    ...reachedIdentityForgeries(card),
     {
       operator: 'absent',
       key: 'stripped',
@@ -878,6 +929,25 @@ function claimVariants(card: OperationCard, member: string): Made[] {
                   source: "spec 5 rule 4: no global client's token, whichever issuer it names",
                 },
               }),
+              // Not global, its token holding every scope of the catalogue: the rule holds whatever
+              // scopes the token holds, an administrator's included.
+              resigned({
+                operator: 'other-owner',
+                key: 'non-global-every-scope',
+                says: 'of a client that is not global, holding every scope of the catalogue',
+                apply: (template, context) =>
+                  resignClaims((c) => ({ ...asClient(c, context.clients.non_global ?? 'not-a-client'), scope: scopeCatalogue.join(' ') }))(
+                    template,
+                  ),
+                needs: [{ role: 'non_global' }],
+                expect: {
+                  checks: [
+                    { clause: card.globalClient.clause, outcome: refused },
+                    { clause: card.globalClient.statusClause, outcome: status(401) },
+                  ],
+                  source: 'spec 5 rule 4 and 7: a client that is not global is refused 401, whatever scopes its token holds',
+                },
+              }),
               // Not global and short of the scope: two causes, authentication decided first (observed order).
               resigned({
                 operator: 'other-owner',
@@ -988,6 +1058,71 @@ function respelledWithoutScope(card: OperationCard, source: string): Made[] {
     },
     ...(index > 0 ? { extended: true } : {}),
   }));
+}
+
+/**
+ * The role without the scope, its request to an operation that takes no body carrying the JSON
+ * body {}: a body the spec does not describe (what the service answers it is not stated) does
+ * not lift the scope rule, though a handler chosen by the body's presence may check another scope.
+ * 403 as authorization is decided before the body is read (observed order).
+ */
+function withBodyWithoutScope(card: OperationCard): Made[] {
+  if (card.body !== undefined) return [];
+  return [
+    {
+      operator: 'other-owner',
+      key: 'role-without-scope-json-body',
+      says: 'missing, the request carrying a JSON body {} the operation does not take',
+      apply: (t) => ({
+        ...withCredential({ kind: 'role', role: card.roleWithoutScope })(t),
+        headers: { ...t.headers, 'content-type': ['application/json'] },
+        body: { json: {} },
+      }),
+      needs: [{ role: card.roleWithoutScope }],
+      extended: true,
+      expect: {
+        checks: [
+          { clause: card.scope.clause, outcome: refused },
+          { clause: 'auth.order', outcome: status(403) },
+        ],
+        source: 'the scope is required whatever the request carries; observed: authorization (403) before the body',
+      },
+    },
+  ];
+}
+
+/**
+ * The forgeries that need no key, made of a token naming the tenant as the request reached it (iss
+ * <origin>/, aud <origin>/api/v2/; a test double issues tokens under that identity too, as it is
+ * reached on a loopback address): the signature is checked for every issuer, though a shortcut for
+ * tokens a service minted for itself trusts them. Made with the target's key.
+ */
+function reachedIdentityForgeries(card: OperationCard): Made[] {
+  return (
+    [
+      ['tampered-reached-issuer', 'with one character changed', 'tampered-signature'],
+      ['alg-none-reached-issuer', 'removed, alg none', 'alg-none'],
+    ] as const
+  ).map(([key, says, forge]) =>
+    resigned({
+      operator: 'forgery',
+      key,
+      says: `${says}, in a token naming the tenant at the address the request reached (iss <origin>/, aud <origin>/api/v2/)`,
+      apply: (template, context) =>
+        edited({
+          resign: {
+            claims: (c) =>
+              context.origin === undefined ? c : { ...c, iss: `${context.origin}/`, aud: `${context.origin}${audiencePath}` },
+          },
+          forge,
+        })(template),
+      needs: [{ context: (c: RequestContext) => (c.origin ? undefined : 'the target names no origin the interface is reached at') }],
+      expect: {
+        checks: unauthenticated(card, { signature: true }),
+        source: 'spec 7: the signature fails validation, whichever issuer the token names',
+      },
+    }),
+  );
 }
 
 /**
@@ -1102,6 +1237,20 @@ function scopeTokenVariants(card: OperationCard): Made[] {
       apply: resignClaims((c) => ({ ...withScopeReplaced(c, scope, []), scp: [scope] })),
       expect: { checks: forbidden(card), source: `${source}; the token's scopes are its scope claim (observed.yaml tokens)` },
     }),
+    // Left out, the token holding every other scope of the catalogue: none of them is the
+    // operation's, though a check that lets some other scope stand for it (an administrator's, a
+    // batch handler's) finds one. Where the scope is only observed, the reference does not say
+    // that no other scope permits the operation.
+    resigned({
+      operator: 'absent',
+      key: 'every-other-scope',
+      says: 'left out, the token holding every other scope of the catalogue',
+      apply: resignClaims((c) => ({ ...c, scope: scopeCatalogue.filter((s) => s !== scope).join(' ') })),
+      expect:
+        card.scope.level === 'contract'
+          ? { checks: forbidden(card), source: `${source}, and no other scope of the catalogue stands for it` }
+          : { none: 'the reference names no scope permitting the operation but its own, nor says that none of the others does' },
+    }),
     configured('other_action', `replaced by another action on its resource (a client holding ${otherActionOf(scope)})`),
     configured('other_resource', `replaced by its action on another resource (a client holding ${card.scope.otherResource})`),
     {
@@ -1113,6 +1262,7 @@ function scopeTokenVariants(card: OperationCard): Made[] {
       expect: { checks: forbidden(card), source },
     },
     ...respelledWithoutScope(card, source),
+    ...withBodyWithoutScope(card),
   ];
   // Alone: the scope claim holds the operation's scope and nothing else, so a check that asks for
   // another scope besides it refuses the one token it must accept.

@@ -478,6 +478,8 @@ const EXTENDED_AUDIENCES: readonly string[] = [
   'dot-dot-segment',
   'userinfo',
   'percent-encoded-character',
+  'host-ideographic-full-stops',
+  'host-dot-replaced',
 ];
 
 function audienceVariants(): Made[] {
