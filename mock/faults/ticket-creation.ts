@@ -130,6 +130,8 @@ export const ticketCreationFaults = faultFamily([
     clause: 'sso-ticket.body.nested-rules',
     bug: 'The ticket body\'s nested objects (connection_config, its options, provisioning_config, the organizations\' items...) bound by a model whose member names match without case: {"provisioning_config": {"TOKEN_LIFETIME": 3600}}, an unknown property, gets a ticket instead of 400; the body\'s own members are still matched exactly.',
     install: (app) => editJsonBody(app, 'sso-ticket', (body) => membersRenamed(body, (name) => name.toLowerCase(), 1)),
+  },
+  {
     id: 'organizations-merged-by-id-before-check',
     clause: 'sso-ticket.body.enabled_organizations.assign_membership_on_login.type',
     bug: 'Ticket creation merges the enabled_organizations items of one organization_id into one ({...earlier, ...later}, an upsert) before its checks: an item with assign_membership_on_login "true" followed by the same item with true gets a ticket instead of 400; the first item alone is still refused.',
