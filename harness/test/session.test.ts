@@ -45,7 +45,8 @@ function settings(target: Partial<ResolvedTarget> = {}, run: Partial<RunSettings
     allowWrites: false,
     allowRateLimitExhaustion: false,
     maxRequests: 100,
-    requestTimeoutMs: 1000,
+    // The mock answers at once, but a test worker sharing the machine with whole runs may be slow to read it.
+    requestTimeoutMs: 10_000,
     rateShare: 0.5,
     exhaustionMax: 100,
     deadline: Date.now() + 60_000,
