@@ -200,7 +200,7 @@ function arrayOfCount(valid: unknown, count: number, items: JsonObject | undefin
 /** The bounds of a field at both levels, each with how to make a value of a given size. */
 function boundsOf(element: Element, valid: unknown): Array<{ at: number; make: (n: number) => unknown; unit: string }> {
   const out: Array<{ at: number; make: (n: number) => unknown; unit: string }> = [];
-  for (const node of [element.schemas?.contract, element.schemas?.observed]) {
+  for (const node of schemaNodes(element)) {
     if (!node) continue;
     for (const keyword of ['minimum', 'maximum'] as const) {
       if (typeof node[keyword] === 'number') out.push({ at: node[keyword], make: (n) => n, unit: '' });
@@ -453,7 +453,7 @@ export function bodyVariants(card: OperationCard, element: Element): Made[] {
   }
   variants.push(...duplicateMembers(card, element, variants));
   variants.push(...nearNameMembers(card, element));
-  const nullable = [element.schemas?.contract, element.schemas?.observed].some((node) => typesOf(node).includes('null'));
+  const nullable = schemaNodes(element).some((node) => typesOf(node).includes('null'));
   variants.push(...lenientShapes(made, path, valid, nullable ? [...types, 'null'] : types, identity));
   return variants;
 }
@@ -739,9 +739,14 @@ function emptyTemplate(): RequestTemplate {
   return { method: 'POST', path: [], query: [], headers: {}, credential: { kind: 'none' } };
 }
 
+/** The field's schema at the contract level and at the observed level (either may be missing). */
+function schemaNodes(element: Element) {
+  return [element.schemas?.contract, element.schemas?.observed];
+}
+
 /** Whether a field's schema at either level has the format. */
 function hasFormat(element: Element, format: string): boolean {
-  return [element.schemas?.contract, element.schemas?.observed].some((node) => node?.format === format);
+  return schemaNodes(element).some((node) => node?.format === format);
 }
 
 /**
@@ -761,7 +766,7 @@ const DOTLESS_FRACTIONS = [1e-7, -1e-7];
 
 /** Whether a number is within the range of a field at both levels (its minimum and maximum, where it has them). */
 function withinRange(element: Element, n: number): boolean {
-  return [element.schemas?.contract, element.schemas?.observed].every(
+  return schemaNodes(element).every(
     (node) => !node || ((typeof node.minimum !== 'number' || n >= node.minimum) && (typeof node.maximum !== 'number' || n <= node.maximum)),
   );
 }

@@ -654,7 +654,6 @@ function fullWidthLast(id: string): string {
   return id;
 }
 
-/** The id, every character but the last percent-encoded as usual, the last one as %XX. */
 /** The template with path parameter `name` written by `encode` from its value, and sent as it is. */
 function sentEncoded(name: string, encode: (value: string) => string): (template: RequestTemplate) => RequestTemplate {
   return (template) => ({
@@ -673,6 +672,7 @@ function percentUFirstLetter(id: string): string {
   return `${encodeURIComponent(id.slice(0, at))}%u${code}${encodeURIComponent(id.slice(at + 1))}`;
 }
 
+/** The id, every character but the last percent-encoded as usual, the last one as %XX. */
 function percentEncodedLast(id: string): string {
   const last = id.slice(-1);
   return `${encodeURIComponent(id.slice(0, -1))}%${last.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`;
