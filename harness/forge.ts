@@ -24,7 +24,7 @@ import * as x509 from '@peculiar/x509';
 import { observed } from '../specs/index.ts';
 import { HarnessError } from './errors.ts';
 import { privateKeyOf, signJws } from './jws.ts';
-import type { TargetHttp } from './http.ts';
+import type { Exchange, TargetHttp } from './http.ts';
 import { sharedKeys } from './plan.ts';
 import type { ResolvedTarget } from './settings.ts';
 import type { SharedRequests } from './shared.ts';
@@ -87,6 +87,12 @@ function foreignKeys() {
  * fetches keys from the token it checks reaches it only where it runs on this machine; a remote
  * target cannot, and refuses the token either way.
  */
+/** What the target publishes at its JWKS address: its keys, the answer, and what is wrong with it when it is no JWKS. */
+export interface PublishedKeys extends JSONWebKeySet {
+  exchange: Exchange;
+  problem?: string;
+}
+
 const jwksServers = new Map<string, Promise<string>>();
 function foreignJwksUrl(kid: string): Promise<string> {
   const known = jwksServers.get(kid);
@@ -135,15 +141,20 @@ export class TokenForge {
     return this.#target.signingKeyJwk !== undefined;
   }
 
-  /** The target's published keys, fetched once per run (a shared request). */
-  jwks(payer?: string): Promise<JSONWebKeySet> {
+  /**
+   * The target's published keys, fetched once per run (a shared request). An answer that is no
+   * JWKS (another status, or no `keys` array, RFC 7517 section 5) publishes no key: `problem` says
+   * what it was, for the JWKS's own tests to fail on, and a forgery that needs a key skips.
+   */
+  jwks(payer?: string): Promise<PublishedKeys> {
     return this.#shared.once(sharedKeys.jwks, `GET ${this.jwksUrl}`, payer, async () => {
       const exchange = await this.#http.send({ method: 'GET', url: this.jwksUrl, headers: { accept: 'application/json' }, label: 'jwks' });
-      const keys = (exchange.json as { keys?: unknown } | undefined)?.keys;
-      if (exchange.status !== 200 || !Array.isArray(keys)) {
-        throw new HarnessError('TOKEN_UNAVAILABLE', `GET ${this.jwksUrl} gave no JWKS (status ${exchange.status})`);
-      }
-      return { keys: keys as JWK[] };
+      const json = exchange.json as { keys?: unknown } | undefined;
+      const keys = typeof json === 'object' && json !== null ? json.keys : undefined;
+      if (exchange.status === 200 && Array.isArray(keys)) return { keys: keys as JWK[], exchange };
+      const what =
+        exchange.status !== 200 ? `status ${exchange.status}` : json === undefined ? 'a body that is not JSON' : 'JSON with no keys array';
+      return { keys: [], exchange, problem: `GET ${this.jwksUrl} answered ${what}, not a JWKS` };
     });
   }
 

@@ -379,22 +379,23 @@ function refusedRole(role: RoleName, exchange: Exchange): HarnessError {
 const FORM_HEADERS = { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' };
 const JSON_HEADERS = { 'content-type': 'application/json', accept: 'application/json' };
 
-/** RFC 6750's b64token: what may follow "Bearer " in a header. */
-const B64TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;
+/** What a header value can carry as written: printable ASCII and the space. */
+const HEADER_TEXT = /^[\x20-\x7E]+$/;
 
 /**
- * A token that cannot travel in an Authorization header (CR/LF, DEL, spaces, non-Latin-1
- * characters) is the token endpoint's error: said plainly here, when it is issued. The HTTP
- * client's own header check (http.ts) still guards every request; this one names the culprit
- * (the token endpoint) and applies the bearer token's own grammar, which also excludes spaces.
+ * A token that cannot travel in an Authorization header at all (CR/LF, NUL, DEL, characters
+ * outside ASCII) is the token endpoint's error: said plainly here, when it is issued, since no
+ * request can carry it. One that can travel but is no bearer token (RFC 6750 b64token: a space in
+ * it, as in "Bearer eyJ...") is sent as issued: the target judges it, and the token endpoint's
+ * test (token.endpoint: a JWT, a compact JWS) fails it, so the run ends FAIL rather than stopping.
  */
 function sendable(token: string): string {
-  if (B64TOKEN.test(token)) return token;
-  const bad = [...token].find((c) => !/[A-Za-z0-9\-._~+/=]/.test(c)) ?? '';
+  if (HEADER_TEXT.test(token)) return token;
+  const bad = [...token].find((c) => !/[\x20-\x7E]/.test(c)) ?? '';
   const code = (bad.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0');
   throw new HarnessError(
     'TARGET_GARBAGE',
-    `the token endpoint issued an access token that cannot be sent in an Authorization header: it holds U+${code}, outside the characters a bearer token may have (RFC 6750 b64token)`,
+    `the token endpoint issued an access token that cannot be sent in an Authorization header: it holds U+${code}, which no header value carries`,
   );
 }
 

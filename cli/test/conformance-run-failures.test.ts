@@ -157,6 +157,31 @@ describe('an observed-level failure', () => {
   }, 90_000);
 });
 
+describe('a token endpoint and a JWKS that answer what is not a token or a key set', () => {
+  let mock: Started;
+  let target: { path: string; env: Record<string, string> };
+  beforeAll(async () => {
+    const keyFile = join(work, 'keys', 'not-a-token.pem');
+    mock = await startMockProgram([
+      ...['--port', '0', '--signing-key', keyFile, ...MOCK_RATE],
+      ...['--fault', 'access-token-json-encoded-twice', '--fault', 'jwks-answered-as-its-only-key'],
+    ]);
+    target = targetFileFor(work, mock.url, keyFile, 'not-a-token.yaml');
+  }, 60_000);
+  afterAll(() => mock?.stop());
+
+  // A token that can travel in a header is sent as issued, not a stop of the run (INCOMPLETE): the
+  // answer breaks the clauses it breaks, and a gate reads FAIL.
+  it('fail the token endpoint clause (exit 1) and the JWKS clause, rather than stopping the run', async () => {
+    const out = join(work, 'not-a-token');
+    const finished = await run('cli/conformance.ts', ['--target-file', target.path, '--grep', '[§5 token.', '--out', out], target.env);
+    expect(finished.code).toBe(1);
+    expect(finished.stdout).toContain('FAIL [§5 token.endpoint] the token endpoint issues a JWT');
+    expect(finished.stdout).toContain('FAIL (observed, not gating) [§5 token.observed.jwks] the published JWKS verifies an issued token');
+    expect(finished.stdout).toContain('not a JWKS');
+  }, 90_000);
+});
+
 describe('npm start with a role missing from the target file', () => {
   let mock: Started;
   let finished: Finished;

@@ -188,6 +188,17 @@ export const tokenIssuingFaults = faultFamily([
       ),
   },
   {
+    id: 'access-token-json-encoded-twice',
+    clause: 'token.endpoint',
+    bug: 'The access token JSON-encoded before it is put in the answer, which encodes it again: access_token is "\\"eyJ...\\"", the token in quotes, which is no JWT (a client that sends it is refused); token_type, expires_in and scope are unchanged.',
+    install: (app) =>
+      editReplies(app, ['token'], (reply) => {
+        const body = reply.body as { access_token?: string } | undefined;
+        if (reply.status !== OK || !body?.access_token) return reply;
+        return { ...reply, body: { ...body, access_token: JSON.stringify(body.access_token) } };
+      }),
+  },
+  {
     id: 'token-lifetime-3600',
     clause: 'token.lifetime',
     bug: 'Tokens issued for an hour, a common default: expires_in 3600 and exp = iat + 3600 instead of 86400.',
@@ -225,6 +236,17 @@ export const tokenIssuingFaults = faultFamily([
         const { keys } = reply.body as { keys: Array<{ n: string }> };
         const signed = (n: string) => Buffer.concat([Buffer.of(0), Buffer.from(n, 'base64url')]).toString('base64url');
         return { ...reply, body: { keys: keys.map((key) => ({ ...key, n: signed(key.n) })) } };
+      }),
+  },
+  {
+    id: 'jwks-answered-as-its-only-key',
+    clause: 'token.observed.jwks',
+    bug: "A JWKS endpoint that answers the key store's current key instead of the set: the body is the one JWK itself ({kty, n, e, kid, ...}) with no keys array (RFC 7517 section 5), so a JOSE client finds no key to verify the tokens with.",
+    install: (app) =>
+      editReplies(app, ['jwks'], (reply) => {
+        if (reply.status !== OK) return reply;
+        const { keys } = reply.body as { keys: object[] };
+        return { ...reply, body: keys[0] };
       }),
   },
   {

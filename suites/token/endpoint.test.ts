@@ -126,6 +126,9 @@ conformance('[§5 token.observed.claims] an access token is an RS256 JWS with th
 conformance('[§5 token.observed.jwks] the published JWKS verifies an issued token', readsJwks, async ({ target }) => {
   const token = await target.tokenFor('global');
   const jwks = await target.jwks();
+  expectEqual(jwks.problem, undefined, `what is wrong with the answer of ${target.forge.jwksUrl}, a JWKS ({"keys": [...]}, RFC 7517 5)`, {
+    exchange: jwks.exchange,
+  });
   const verified = await jwtVerify(token, createLocalJWKSet(jwks), { audience: target.target.audience }).then(
     () => 'verified',
     (error: Error) => error.message,
