@@ -44,6 +44,15 @@ export const errorBodyFaults = faultFamily([
     install: (app) => editErrorBodies(app, (reply) => withContentType(reply, 'application/json')),
   },
   {
+    id: 'unrouted-path-answered-by-catch-all',
+    clause: 'errors.body.content-type',
+    bug: 'A catch-all route registered before the interface\'s own not-found handler: a path under /api/v2 that no route takes is answered 404 with the text "Not Found" (text/plain) instead of the error body; the operations\' own 404s (an unknown id) are unchanged.',
+    install: (app) =>
+      editReplies(app, ['not-found'], (reply) =>
+        reply.status === 404 ? { ...withContentType(reply, 'text/plain; charset=utf-8'), body: 'Not Found' } : reply,
+      ),
+  },
+  {
     id: '401-messages-all-invalid-token',
     clause: 'errors.401.message',
     bug: 'One message for every token failure: a token with an invalid signature or an expired token is answered 401 "Invalid token" instead of a message naming the cause.',

@@ -1,12 +1,14 @@
 // Observed: every error of the management interface has one body shape and one content type, on
 // every operation. One table over errors a conforming target gives, each read from a request the
 // matrix already sends (suites/matrix/), each standing on the operation's valid request as its
-// positive control.
+// positive control. A path under the interface that no route takes is answered by the interface
+// too: where the answer is an error, it is the same body (a framework's default HTML 404 is not).
 import { conformance, expectObservedContentType, expectObservedErrorBody } from '../../harness/index.ts';
 import { matrixRowCall } from '../../harness/suite/matrix.ts';
 import { sharedRequest, successOf, type SharedCall } from '../../harness/suite/requests.ts';
 import { card as cardOf, cards } from '../../specs/cards/index.ts';
-import type { OperationKey } from '../../specs/index.ts';
+import { basePath, type OperationKey } from '../../specs/index.ts';
+import { matrix } from '../../specs/matrix/index.ts';
 
 /** The errors of each operation, each a row of its matrix: what the error is, and the row's id. */
 function errorsOf(op: OperationKey): Array<{ error: string; row: string }> {
@@ -37,6 +39,38 @@ for (const card of Object.values(cards)) {
       async ({ target }) => {
         await target.control('the valid request', () => control.send(target));
         expectObservedContentType(await request.send(target));
+      },
+    );
+  }
+}
+
+/** The operation's path with its first segment after the base path in capitals: a path under the interface that no route takes. */
+function unroutedRow(op: OperationKey): string {
+  const depth = basePath.split('/').length - 1;
+  const row = matrix().operations[op].find(
+    (r) => r.element.kind === 'path-literal' && r.element.segment!.index === depth && r.variant.key === 'case',
+  );
+  if (!row) throw new Error(`the matrix of ${op} has no row for its first segment in capitals`);
+  return row.id;
+}
+
+for (const card of Object.values(cards)) {
+  const control = successOf(card.key);
+  const request: SharedCall = matrixRowCall(card.key, unroutedRow(card.key));
+  const plan = { ...request.plan, shared: [...(request.plan.shared as string[]), sharedRequest.success(card.key)] };
+  const checks = [
+    { clause: 'errors.body.shape', says: 'has the error body shape', check: expectObservedErrorBody },
+    { clause: 'errors.body.content-type', says: 'is application/json; charset=utf-8', check: expectObservedContentType },
+  ];
+  for (const { clause, says, check } of checks) {
+    conformance(
+      `[§7 ${clause}] the error of a path under the interface that no route takes (${card.key}'s, its first segment in capitals) ${says}`,
+      plan,
+      async ({ target }) => {
+        await target.control('the valid request', () => control.send(target));
+        const answer = await request.send(target);
+        target.needs(answer.status >= 400, `the target answered ${answer.status} to the path in capitals: no error to read`);
+        check(answer);
       },
     );
   }
