@@ -27,6 +27,7 @@ import { heldOutRound5Faults } from '../mock/faults/held-out/round-5/catalogue.t
 import { heldOutRound6Faults } from '../mock/faults/held-out/round-6/catalogue.ts';
 import { heldOutRound7Faults } from '../mock/faults/held-out/round-7/catalogue.ts';
 import { heldOutRound8Faults } from '../mock/faults/held-out/round-8/catalogue.ts';
+import { heldOutRound9Faults } from '../mock/faults/held-out/round-9/catalogue.ts';
 import type { HeldOutFault } from '../mock/faults/held-out/held-out-fault.ts';
 import { createMockServer } from '../mock/index.ts';
 
@@ -54,6 +55,7 @@ const ROUNDS: Record<string, readonly HeldOutFault[]> = {
   '6': heldOutRound6Faults,
   '7': heldOutRound7Faults,
   '8': heldOutRound8Faults,
+  '9': heldOutRound9Faults,
 };
 const everyRound = Object.values(ROUNDS).flat();
 
