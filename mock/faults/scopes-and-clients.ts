@@ -6,7 +6,7 @@ import { scopeFaultsOf, scopeGrantedWhen } from './support/scope-faults.ts';
 import { observed } from '../../specs/index.ts';
 import { faultFamily, type FaultRow } from './fault.ts';
 import { editErrors } from './support/error-edits.ts';
-import { replaceStatus, withStatus } from './support/route-edits.ts';
+import { editReplies, replaceStatus, withStatus } from './support/route-edits.ts';
 import { editPrincipal, editVerifier, forgiveClaim } from './support/verifier-edits.ts';
 import type { Verification } from '../auth/verifier.ts';
 
@@ -90,6 +90,28 @@ export const scopeAndClientFaults = faultFamily([
           ? { ...principal, client: { ...principal.client, global: true } }
           : principal,
       ),
+  },
+  {
+    id: 'global-verdict-kept-from-ticket-session',
+    clause: 'redeliver.global-client',
+    bug: 'Verified callers kept in a session keyed by their Authorization value and shared by the routes, which ticket creation (it has no global-client rule) writes after it answers with the default verdict { global: true }: once a client that is not global has been given a ticket, its redeliveries with the same token are accepted instead of 401; a client that is not global and has created no ticket with that token is still refused.',
+    install: (app) => {
+      const sessions = new Set<string>();
+      editReplies(app, ['sso-ticket'], (reply, exchange) => {
+        const { authorization } = exchange.headers;
+        if (reply.status === cards['sso-ticket'].success.status && authorization !== undefined) sessions.add(authorization);
+        return reply;
+      });
+      editVerifier(app, (verifier) => ({
+        ...verifier,
+        async verify(authorization, host) {
+          const verification = await verifier.verify(authorization, host);
+          return verification.ok && authorization !== undefined && sessions.has(authorization)
+            ? { ok: true, principal: { ...verification.principal, client: { ...verification.principal.client, global: true } } }
+            : verification;
+        },
+      }));
+    },
   },
   {
     id: 'redelivery-permitted-by-stream-creation',

@@ -78,6 +78,15 @@ export const tokenClaimLeniencyFaults = faultFamily([
       ),
   },
   {
+    id: 'exp-compared-as-bigint',
+    clause: 'redeliver.errors.401.invalid-token',
+    bug: 'exp compared in milliseconds as BigInt(exp) * 1000n (written for times past 2^53 ms) inside a try whose catch, meant for claims of the wrong type that a later schema check refuses, lets the claim pass; BigInt of a non-integer throws a RangeError, and no later check looks at a number: a correctly signed token that expired two minutes ago plus half a second (a NumericDate may have a fraction) is accepted by every operation instead of 401; the same token with a whole exp is still refused.',
+    install: (app) =>
+      forgiveClaim(app, (claims) =>
+        typeof claims.exp === 'number' && !Number.isInteger(claims.exp) ? { ...claims, exp: FAR_FUTURE_SECONDS } : claims,
+      ),
+  },
+  {
     id: 'vault-nbf-with-five-minute-leeway',
     clause: 'auth.bearer.required',
     bug: "The vault read's own token check allows five minutes for clients whose clocks run ahead: a token valid only two minutes from now (nbf and iat ahead) is accepted there (an hour ahead is still refused; the other operations refuse both).",

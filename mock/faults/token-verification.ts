@@ -323,6 +323,15 @@ export const tokenVerificationFaults = faultFamily([
     ),
   },
   {
+    id: 'bearer-scheme-split-on-equals',
+    clause: 'auth.bearer.required',
+    bug: 'The scheme and the credential split at the first space or "=" (a splitter shared with the API-key header, which is written name=value): "Bearer=<valid token>", which is no Bearer credential (RFC 6750 2.1: the scheme, spaces, the token), is accepted by every operation instead of 401; "Bearer=<tampered token>" is still refused.',
+    install: alsoReadAs((authorization) => {
+      const credential = /^Bearer=(\S+)$/.exec(authorization)?.[1];
+      return credential === undefined ? undefined : `Bearer ${credential}`;
+    }),
+  },
+  {
     id: 'token-end-padding-trimmed',
     clause: 'redeliver.errors.401.invalid-token',
     bug: 'The credential trimmed of trailing "=" when the verifier refuses it (for clients that pad base64): a valid token whose signature segment carries base64 padding, which is no compact JWS, is accepted by every operation.',

@@ -366,6 +366,17 @@ const rows: Row[] = [
     conformant: 401,
   },
   {
+    fault: 'global-verdict-kept-from-ticket-session',
+    does: 'redelivers for a client that is not global once that client has been given a ticket with the same token',
+    probe: async (m) => {
+      const token = await tokenFor(m, 'non-global');
+      await status(m, 'POST', ticketPath(ids.profile), { token, body: {} });
+      return redeliverAs(m, { token });
+    },
+    faulted: 202,
+    conformant: 401,
+  },
+  {
     fault: '403-for-non-global',
     does: 'answers a client that is not global 403',
     probe: async (m) => redeliverAs(m, { token: await tokenFor(m, 'non-global') }),

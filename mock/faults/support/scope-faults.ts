@@ -53,6 +53,14 @@ function safelyDecoded(scope: string): string {
   }
 }
 
+/** The distance from a fullwidth form (U+FF01 to U+FF5E) to its ASCII character. */
+const FULLWIDTH_OFFSET = 0xfee0;
+
+/** A text with its fullwidth forms written as the ASCII characters they stand for. */
+function halfWidth(text: string): string {
+  return text.replace(/[\uff01-\uff5e]/g, (c) => String.fromCharCode(c.charCodeAt(0) - FULLWIDTH_OFFSET));
+}
+
 /** Permission checks that match a scope the token holds against the one needed, leniently. */
 const lenientMatches: Array<{ name: string; check: (scope: string) => string; matches: (held: string, needed: string) => boolean }> = [
   {
@@ -95,6 +103,12 @@ const lenientMatches: Array<{ name: string; check: (scope: string) => string; ma
     name: 'hyphens-read-as-underscores',
     check: () => 'A permission check that folds "-" into "_" in held scopes (resource names that came from URL slugs)',
     matches: (held, needed) => held !== needed && held.replace(/-/g, '_') === needed,
+  },
+  {
+    name: 'width-folded',
+    check: () =>
+      'A permission check that folds fullwidth forms (U+FF01 to U+FF5E) into ASCII in held scopes (a helper written for text typed with an East Asian input method)',
+    matches: (held, needed) => held !== needed && halfWidth(held) === needed,
   },
   {
     name: 'by-resource',

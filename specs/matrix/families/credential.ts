@@ -24,6 +24,12 @@ const HOUR = 3600;
 /** Times a digit shorter and a digit longer than any time now: September 2001 and the year 2286. */
 const NINE_DIGITS = 999_999_999;
 const ELEVEN_DIGITS = 10_000_000_000;
+/**
+ * A fraction of a second added to a time claim: a NumericDate may be non-integer (RFC 7519 2), so
+ * the time is judged as it is, though a check guarded by Number.isInteger (or BigInt) skips it.
+ */
+const FRACTION = 0.5;
+const FRACTIONAL = 'with a fraction of a second (a non-integer NumericDate, RFC 7519 2)';
 
 type Made = Variant & { expect: Expectation };
 
@@ -180,7 +186,35 @@ function schemeVariants(card: OperationCard): Made[] {
       },
     },
     unknown('two-spaces', 'followed by two spaces', (t) => [`Bearer  ${t}`], 'whitespace'),
+    ...otherSchemeSeparators(card),
   ];
+}
+
+/**
+ * The scheme separated from the token by something other than spaces: "Bearer" 1*SP b64token
+ * (RFC 6750 2.1) has no other separator, though a reader that takes the scheme's end loosely (a
+ * pattern like /^Bearer[:\s]+/, a split on " " or "=", a list parser that drops commas) finds the
+ * token after each.
+ */
+function otherSchemeSeparators(card: OperationCard): Made[] {
+  return (
+    [
+      ['colon-space', 'followed by a colon and a space (Bearer: <token>)', ': '],
+      ['colon', 'followed by a colon instead of a space (Bearer:<token>)', ':'],
+      ['equals', 'followed by "=" instead of a space (Bearer=<token>)', '='],
+      ['comma-space', 'followed by a comma and a space (Bearer, <token>)', ', '],
+    ] as const
+  ).map(([key, says, separator]) => ({
+    operator: 'near-value',
+    key,
+    says,
+    apply: withAuthorization((t) => [`Bearer${separator}${t}`]),
+    expect: {
+      checks: unauthenticated(card),
+      source: 'spec 5 rule 1: "Bearer" followed by the token, after one or more spaces (RFC 6750 2.1: 1*SP, no other separator)',
+    },
+    extended: true,
+  }));
 }
 
 function tokenTextVariants(card: OperationCard): Made[] {
@@ -716,6 +750,16 @@ function claimVariants(card: OperationCard, member: string): Made[] {
           (c, now) => ({ ...c, iat: now - NEAR_MISS_SECONDS - HOUR, exp: now - NEAR_MISS_SECONDS }),
           'expired_token',
         ),
+        {
+          ...invalid(
+            'past-fraction',
+            `${NEAR_MISS_SECONDS} seconds ago, ${FRACTIONAL}`,
+            'near-value',
+            (c, now) => ({ ...c, iat: now - NEAR_MISS_SECONDS - HOUR, exp: now - NEAR_MISS_SECONDS + FRACTION }),
+            'expired_token',
+          ),
+          extended: true,
+        },
         // Long past, but a digit shorter than the time now: a comparison of the two as text
         // ("999999999" > "1764000000") takes it for ahead.
         invalid(
@@ -748,6 +792,17 @@ function claimVariants(card: OperationCard, member: string): Made[] {
           'spec 5 rule 2: a token of the tenant that has not expired satisfies the bearer scheme (RFC 7519 4.1.4)',
         ),
         {
+          ...fine(
+            'ahead-fraction',
+            `an hour from now, ${FRACTIONAL} (still valid)`,
+            'near-value',
+            (c, now) => ({ ...c, exp: now + HOUR + FRACTION }),
+            'auth.schemes',
+            'spec 5 rule 2: a token of the tenant that has not expired satisfies the bearer scheme (RFC 7519 2: a NumericDate may be non-integer)',
+          ),
+          extended: true,
+        },
+        {
           operator: 'other-owner',
           key: 'expired-token',
           says: 'long past (an expired token of the tenant)',
@@ -764,6 +819,18 @@ function claimVariants(card: OperationCard, member: string): Made[] {
           ...c,
           nbf: now + NEAR_MISS_SECONDS,
         })),
+        {
+          ...invalid(
+            'future-alone-fraction',
+            `${NEAR_MISS_SECONDS} seconds from now, ${FRACTIONAL}, iat and exp as issued`,
+            'near-value',
+            (c, now) => ({
+              ...c,
+              nbf: now + NEAR_MISS_SECONDS + FRACTION,
+            }),
+          ),
+          extended: true,
+        },
         invalid('future', `${NEAR_MISS_SECONDS} seconds from now`, 'near-value', (c, now) => ({
           ...c,
           iat: now + NEAR_MISS_SECONDS,
@@ -806,11 +873,29 @@ function claimVariants(card: OperationCard, member: string): Made[] {
           'auth.token.claims',
           'a token valid since a minute ago is valid (RFC 7519 4.1.5)',
         ),
+        {
+          ...fine(
+            'past-fraction',
+            `a minute ago, ${FRACTIONAL}`,
+            'near-value',
+            (c, now) => ({ ...c, nbf: now - 60 - FRACTION }),
+            'auth.token.claims',
+            'a token valid since a minute ago is valid (RFC 7519 4.1.5; 2: a NumericDate may be non-integer)',
+          ),
+          extended: true,
+        },
         ruled('string', 'a string', 'other-type', (c, now) => ({ ...c, nbf: String(now - 60) })),
       ];
     case 'iat':
       return [
         ruled('future', `${NEAR_MISS_SECONDS} seconds from now`, 'near-value', (c, now) => ({ ...c, iat: now + NEAR_MISS_SECONDS })),
+        {
+          ...ruled('future-fraction', `${NEAR_MISS_SECONDS} seconds from now, ${FRACTIONAL}`, 'near-value', (c, now) => ({
+            ...c,
+            iat: now + NEAR_MISS_SECONDS + FRACTION,
+          })),
+          extended: true,
+        },
         ruled('string', 'a string', 'other-type', (c) => ({ ...c, iat: String(c.iat) })),
         // The time now in milliseconds: some fifty thousand years ahead, though a reader that takes
         // large times for milliseconds divides it back to now.
@@ -1169,6 +1254,14 @@ function otherSeparators(card: OperationCard, source: string): Made[] {
   }));
 }
 
+/** The distance from an ASCII character to its fullwidth form (U+FF01 to U+FF5E, which NFKC maps back). */
+const FULLWIDTH_OFFSET = 0xfee0;
+
+/** A text with its first ASCII letter written in its fullwidth form ("update" as "ｕpdate"). */
+function withFullwidthFirstLetter(text: string): string {
+  return text.replace(/[A-Za-z]/, (letter) => String.fromCharCode(letter.charCodeAt(0) + FULLWIDTH_OFFSET));
+}
+
 /**
  * The operation's scope in the token's scope claim, varied.
  * Long: one entry per variation, read top to bottom as `--list` prints them.
@@ -1202,6 +1295,27 @@ function scopeTokenVariants(card: OperationCard): Made[] {
     replaced('extends', `replaced by ${scope}_all, which extends it`, 'extra-part', (s) => [`${s}_all`]),
     replaced('truncate', 'without its last character', 'truncate', (s) => [s.slice(0, -1)]),
     replaced('comma-separated', 'joined to another scope by a comma', 'whitespace', (s) => [`read:users,${s}`]),
+    // Written in a compatibility form that NFKC (or a width-folding helper) maps onto it: its colon
+    // as the fullwidth colon, its first letter as its fullwidth twin. Other strings, compared as
+    // they are; a check that normalises held scopes first grants what was not granted.
+    {
+      ...replaced(
+        'fullwidth-colon',
+        `with its colon written as the fullwidth colon U+FF1A (${scope.replace(':', '\uff1a')})`,
+        'encoding',
+        (s) => [s.replace(':', '\uff1a')],
+      ),
+      extended: true,
+    },
+    {
+      ...replaced(
+        'fullwidth-letter',
+        `with its first letter written in its fullwidth form (${withFullwidthFirstLetter(scope)})`,
+        'encoding',
+        (s) => [withFullwidthFirstLetter(s)],
+      ),
+      extended: true,
+    },
     // Its underscores written as hyphens (update:event-deliveries): another string, which a check
     // that folds the two separators of a resource name (a URL slug's and an identifier's) takes for it.
     ...(scope.includes('_')
