@@ -18,6 +18,7 @@ import {
   sameOnceHostMapped,
   samePercentDecoded,
   sameWithoutHostDot,
+  sameWithoutStageSegment,
   sameWithoutTrailingSlash,
   sameWithoutUserinfo,
 } from './support/near-misses.ts';
@@ -188,9 +189,6 @@ const slugOf = (name: string): string =>
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, '-')
     .replace(/^-|-$/g, '');
-
-/** The audience without the first segment of its path (https://host/prod/api/v2/ as https://host/api/v2/), where it has two or more. */
-const withoutStageSegment = (url: string): string => url.replace(/^(\w+:\/\/[^/?#]*)\/[^/?#]+(?=\/)/, '$1');
 
 /**
  * Form values read like header values with parameters (`value; name=x`), each cut at its first
@@ -443,7 +441,7 @@ export const clientCredentialFaults = faultFamily([
     id: 'token-audience-stage-segment-stripped',
     clause: 'token.endpoint.audience',
     bug: "The audience passed through an API gateway's path mapping that strips the first segment of its path (a stage name, /prod/) before the API is looked up: a token is issued for the management audience with a segment between its origin and its path (https://<tenant domain>/other/api/v2/).",
-    install: audienceMatching((sent, audience) => sent !== audience && withoutStageSegment(sent) === audience),
+    install: audienceMatching(sameWithoutStageSegment),
   },
   {
     id: 'token-audience-resolved-against-tenant',
