@@ -258,9 +258,12 @@ async function describeStandIn(
   delete description.test_double;
   delete description.signing_key_file;
   const env: Record<string, string> = {};
-  for (const [role, credentials] of Object.entries(description.roles as Record<string, { client_id: string; client_secret: string }>)) {
+  for (const [role, credentials] of Object.entries(
+    description.roles as Record<string, { client_id: string; client_secret: string; name?: string }>,
+  )) {
     env[`STAND_IN_${role.toUpperCase()}_SECRET`] = credentials.client_secret;
-    description.roles[role] = { client_id: credentials.client_id, client_secret_env: `STAND_IN_${role.toUpperCase()}_SECRET` };
+    const { client_secret: _secret, ...rest } = credentials;
+    description.roles[role] = { ...rest, client_secret_env: `STAND_IN_${role.toUpperCase()}_SECRET` };
   }
   description.base_url = `${tenant.url}/api/v2`;
   description.auth_url = tenant.url;

@@ -18,6 +18,8 @@ const roleSchema = {
     client_id: { type: 'string', minLength: 1 },
     client_secret: { type: 'string', minLength: 1 },
     client_secret_env: { type: 'string', pattern: '^[A-Za-z_][A-Za-z0-9_]*$' },
+    // The client's display name on the tenant, where the file states it: a name is no client id.
+    name: { type: 'string', minLength: 1 },
   },
   oneOf: [
     { required: ['client_secret'], properties: { client_secret: true } },
@@ -97,6 +99,7 @@ interface RawRole {
   client_id: string;
   client_secret?: string;
   client_secret_env?: string;
+  name?: string;
 }
 interface RawForeignClient {
   auth_url?: string;
@@ -294,11 +297,16 @@ function secretFrom(where: string, field: string, variable: string, env: NodeJS.
 }
 
 function resolveRole(where: string, name: string, role: RawRole, env: NodeJS.ProcessEnv): RoleCredentials {
+  const displayName = role.name !== undefined ? { name: role.name } : {};
   if (role.client_secret !== undefined) {
     redactor.add(role.client_secret);
-    return { clientId: role.client_id, clientSecret: role.client_secret };
+    return { clientId: role.client_id, clientSecret: role.client_secret, ...displayName };
   }
-  return { clientId: role.client_id, clientSecret: secretFrom(where, `roles.${name}.client_secret_env`, role.client_secret_env!, env) };
+  return {
+    clientId: role.client_id,
+    clientSecret: secretFrom(where, `roles.${name}.client_secret_env`, role.client_secret_env!, env),
+    ...displayName,
+  };
 }
 
 async function readSigningKey(where: string, path: string, what = `signing_key_file ${path}`): Promise<string> {

@@ -32,6 +32,7 @@ export function tokenContextOf(target: ResolvedTarget): TokenRequestContext {
     clientId: global.clientId,
     clientSecret: global.clientSecret,
     audience: target.audience,
+    ...(global.name !== undefined ? { clientName: global.name } : {}),
     ...(other ? { otherClient: { clientId: other.clientId, clientSecret: other.clientSecret } } : {}),
     ...(target.ungrantedAudience ? { ungrantedAudience: target.ungrantedAudience } : {}),
     ...(target.tokenAlternatives.keyClient ? { keyOnlyClient: target.tokenAlternatives.keyClient.clientId } : {}),

@@ -11,6 +11,8 @@ export { roleNames, type RoleName } from '../specs/cards/index.ts';
 export interface RoleCredentials {
   clientId: string;
   clientSecret: string;
+  /** The client's display name on the tenant, where the target file states it (roles.<role>.name). */
+  name?: string;
 }
 
 /** A client of some token endpoint: the same tenant for another API, or a second tenant. */

@@ -61,6 +61,17 @@ describe('loadTargetFile', () => {
     expect(target.roles.global).toEqual({ clientId: 'abc', clientSecret: 'from-the-environment' });
   });
 
+  it("reads a role's optional display name, and the mock's global client's", async () => {
+    expect((await loadTargetFile(write('named.yaml', mockTarget), { env: {} })).roles.global?.name).toBe('global');
+    const path = write(
+      'unnamed.yaml',
+      variant((t) => {
+        t.roles.global = { client_id: 'abc', client_secret: 'a-secret' };
+      }),
+    );
+    expect((await loadTargetFile(path, { env: {} })).roles.global).toEqual({ clientId: 'abc', clientSecret: 'a-secret' });
+  });
+
   it('names an environment variable that is not set', async () => {
     const path = write(
       'env-missing.yaml',

@@ -18,6 +18,7 @@ import {
   sameOnceHostMapped,
   samePercentDecoded,
   sameWithoutHostDot,
+  sameWithoutStageSegment,
   sameWithoutTrailingSlash,
   sameWithoutUserinfo,
 } from './support/near-misses.ts';
@@ -163,6 +164,32 @@ function firstOfRepeatedParameters(app: FaultHooks): void {
   });
 }
 
+/** The parameters whose repeats are refused where only the client's credentials are: the others keep their last value. */
+const CREDENTIAL_PARAMETERS = ['client_id', 'client_secret'];
+
+/**
+ * A repeated parameter refused only where it is one of the client's credentials (an ambiguous
+ * identity), every other one read as a map reads it, its last value kept: grant_type or audience
+ * given twice gets a token.
+ */
+function repeatsRefusedForCredentialsOnly(app: FaultHooks): void {
+  editRequests(app, 'token', (exchange) => {
+    if (!isFormMediaType(exchange.headers['content-type'])) return exchange;
+    const form = new URLSearchParams(exchange.body.toString('utf8'));
+    const repeated = [...new Set(form.keys())].filter((name) => !CREDENTIAL_PARAMETERS.includes(name) && form.getAll(name).length > 1);
+    if (repeated.length === 0) return exchange;
+    for (const name of repeated) form.set(name, form.getAll(name).at(-1)!);
+    return { ...exchange, body: Buffer.from(form.toString(), 'utf8') };
+  });
+}
+
+/** A client's legacy key: its display name in lower case, each run of other characters than letters and digits a hyphen. */
+const slugOf = (name: string): string =>
+  name
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
+
 /**
  * Form values read like header values with parameters (`value; name=x`), each cut at its first
  * ";": the secret, id, grant type or audience followed by ";x" is taken for the value alone.
@@ -248,6 +275,15 @@ export const clientCredentialFaults = faultFamily([
     install: clientIdMatching((sent, stored) => sent.length > 0 && sent !== stored && stored.startsWith(sent)),
   },
   {
+    id: 'token-client-found-by-legacy-slug',
+    clause: 'token.endpoint.client-id',
+    bug: 'Clients made before ids were issued kept a legacy key, their display name slugged (lower case, hyphens), and the lookup falls back to it for an id it does not find: the global client\'s name ("global") as client_id, with its secret, gets a token.',
+    install: (app) =>
+      editParameter(app, 'client_id', (sent, _parameters, { store }) =>
+        store.client(sent) ? undefined : store.clients().find((c) => slugOf(c.name) === slugOf(sent))?.clientId,
+      ),
+  },
+  {
     id: 'token-grant-type-not-checked',
     clause: 'token.endpoint.grant-type',
     bug: 'An endpoint that only ever serves client credentials and never reads grant_type: a request naming another grant type gets a client-credentials token.',
@@ -265,6 +301,12 @@ export const clientCredentialFaults = faultFamily([
     clause: 'token.observed.request-rules',
     bug: 'Form parameters read with get(), which keeps the first of a repeated one: a request with client_secret twice, the right one first, gets a token.',
     install: firstOfRepeatedParameters,
+  },
+  {
+    id: 'token-repeats-refused-for-credentials-only',
+    clause: 'token.observed.request-rules',
+    bug: 'A repeated parameter refused only where it is client_id or client_secret (an ambiguous identity), any other read as a map reads it, its last value kept: grant_type or audience given twice gets a token instead of 400 invalid_request.',
+    install: repeatsRefusedForCredentialsOnly,
   },
   {
     id: 'token-secret-matched-by-prefix',
@@ -394,6 +436,12 @@ export const clientCredentialFaults = faultFamily([
     clause: 'token.endpoint.audience',
     bug: "API identifiers matched by their end, so that the tenant's custom domains work: a token is issued for the management audience with its host name prefixed (https://other-<tenant domain>/api/v2/).",
     install: audienceMatching(endsWithItsHost),
+  },
+  {
+    id: 'token-audience-stage-segment-stripped',
+    clause: 'token.endpoint.audience',
+    bug: "The audience passed through an API gateway's path mapping that strips the first segment of its path (a stage name, /prod/) before the API is looked up: a token is issued for the management audience with a segment between its origin and its path (https://<tenant domain>/other/api/v2/).",
+    install: audienceMatching(sameWithoutStageSegment),
   },
   {
     id: 'token-audience-resolved-against-tenant',

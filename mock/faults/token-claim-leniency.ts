@@ -12,6 +12,7 @@ import {
   sameOnceHostMapped,
   samePercentDecoded,
   sameWithoutHostDot,
+  sameWithoutStageSegment,
   sameWithoutTrailingSlash,
   sameWithoutUserinfo,
 } from './support/near-misses.ts';
@@ -215,6 +216,12 @@ export const tokenClaimLeniencyFaults = faultFamily([
         app,
         audienceMatching((aud, audience) => aud.startsWith(audience)),
       ),
+  },
+  {
+    id: 'audience-stage-segment-stripped',
+    clause: 'redeliver.errors.401.invalid-token',
+    bug: "Audiences compared after the API gateway's path mapping that strips the first segment of a path (a stage name, /prod/): a token whose aud is the management audience with a segment between its origin and its path (https://<tenant domain>/other/api/v2/) is accepted by every operation.",
+    install: (app) => forgiveClaim(app, audienceMatching(sameWithoutStageSegment)),
   },
   {
     id: 'vault-audience-by-path-only',

@@ -239,6 +239,18 @@ export const tokenIssuingFaults = faultFamily([
       }),
   },
   {
+    id: 'jwks-x5t-as-hex',
+    clause: 'token.observed.jwks',
+    bug: "The JWKS's x5t written as the certificate thumbprint a certificate store shows (the SHA-1 digest in 40 hexadecimal digits) where RFC 7517 4.8 wants the base64url of the digest: each key's x5t names its certificate in another encoding; kid, n, e and x5c are published as before.",
+    install: (app) =>
+      editReplies(app, ['jwks'], (reply) => {
+        if (reply.status !== OK) return reply;
+        const { keys } = reply.body as { keys: Array<{ x5t?: string }> };
+        const hex = (x5t: string) => Buffer.from(x5t, 'base64url').toString('hex').toUpperCase();
+        return { ...reply, body: { keys: keys.map((key) => (key.x5t === undefined ? key : { ...key, x5t: hex(key.x5t) })) } };
+      }),
+  },
+  {
     id: 'jwks-answered-as-its-only-key',
     clause: 'token.observed.jwks',
     bug: "A JWKS endpoint that answers the key store's current key instead of the set: the body is the one JWK itself ({kty, n, e, kid, ...}) with no keys array (RFC 7517 section 5), so a JOSE client finds no key to verify the tokens with.",

@@ -174,19 +174,21 @@ describe('refused fixtures', () => {
 
 describe('the roles of the default fixtures', () => {
   const targetFile = parse(readFileSync(new URL('../../targets/mock.yaml', import.meta.url), 'utf8')) as {
-    roles: Record<string, { client_id: string; client_secret: string }>;
+    roles: Record<string, { client_id: string; client_secret: string; name?: string }>;
     fixtures: { vault_connections: string[]; vault_connection_records?: Array<Record<string, unknown> & { unset?: string[] }> };
   };
 
-  test('every role of the suite is a client of the fixtures, and targets/mock.yaml names that client', () => {
+  test('every role of the suite is a client of the fixtures, and targets/mock.yaml names that client (and its name, where stated)', () => {
     const clients = defaults().clients;
     for (const role of roleNames) {
       const client = clients.find((c) => c.role === role);
       expect(client, `no fixture client has the role ${role}`).toBeDefined();
-      expect(targetFile.roles[role], `targets/mock.yaml names no client for ${role}`).toEqual({
+      const { name, ...credentials } = targetFile.roles[role] ?? { client_id: '', client_secret: '' };
+      expect(credentials, `targets/mock.yaml names no client for ${role}`).toEqual({
         client_id: client!.client_id,
         client_secret: client!.client_secret,
       });
+      if (name !== undefined) expect(name, `targets/mock.yaml's name of ${role}`).toBe(client!.name);
     }
   });
 

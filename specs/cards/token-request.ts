@@ -28,6 +28,8 @@ export interface TokenRequestContext {
   clientId: string;
   clientSecret: string;
   audience: string;
+  /** The client's display name on the tenant, where the target file states it: a name, not an id. */
+  clientName?: string;
   /** Another client of the tenant (its id and secret), for the "another client's" variations. */
   otherClient?: { clientId: string; clientSecret: string };
   /** Another API of the tenant that the client holds no grant for, where the target names one. */

@@ -146,12 +146,17 @@ export function sameOriginSpelledOtherwise(url: string): string {
   return `${scheme}${host}${written}${rest}`;
 }
 
-/** The smallest changes to a URL (an issuer, an audience) that a lenient comparison forgives; each operator's. */
+/**
+ * The smallest changes to a URL (an issuer, an audience) that a lenient comparison forgives; each
+ * operator's. One `withPath` changes a URL's path beyond "/": an element whose URL is an origin and
+ * "/" alone (the issuer) leaves it out, where it would be another row's URL.
+ */
 export const urlNearMisses: ReadonlyArray<{
   key: string;
   says: string;
   change: (url: string) => string;
   operator: 'truncate' | 'near-value' | 'extra-part' | 'encoding';
+  withPath?: true;
 }> = [
   {
     key: 'trailing-slash',
@@ -164,6 +169,16 @@ export const urlNearMisses: ReadonlyArray<{
     says: 'with a path segment added',
     change: (url) => `${url.endsWith('/') ? url : `${url}/`}other/`,
     operator: 'extra-part',
+  },
+  // A segment between its origin and its path (https://host/other/api/v2/): both ends of the URL
+  // are right, so a check of its start and its end apart, or one that strips a gateway's stage
+  // segment, takes it for the right one.
+  {
+    key: 'segment-before-path',
+    says: 'with a path segment inserted between its origin and its path',
+    change: (url) => url.replace(/^(\w+:\/\/[^/?#]*)\//, '$1/other/'),
+    operator: 'extra-part',
+    withPath: true,
   },
   { key: 'host-prefix', says: 'with its host name prefixed', change: (url) => url.replace('://', '://other-'), operator: 'near-value' },
   { key: 'http', says: 'over http instead of https', change: (url) => url.replace(/^https:/, 'http:'), operator: 'near-value' },

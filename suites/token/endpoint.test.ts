@@ -2,6 +2,7 @@
 // tokens carry scopes from the catalogue. Observed: the response shape, the claims, the lifetime,
 // the JWKS and the JSON form of the request (the endpoint's own error shape is read on the matrix's
 // refused token requests, suites/matrix/token-requests.test.ts).
+import { createHash } from 'node:crypto';
 import { createLocalJWKSet, decodeJwt, decodeProtectedHeader, jwtVerify } from 'jose';
 import {
   conformance,
@@ -136,8 +137,30 @@ conformance('[§5 token.observed.jwks] the published JWKS verifies an issued tok
   expectEqual(verified, 'verified', `a token checked with the keys of ${target.forge.jwksUrl}`);
 });
 
+/**
+ * RFC 7517 4.8 and 4.9: x5t is the base64url SHA-1 digest of the DER of the first certificate of
+ * x5c, x5t#S256 its SHA-256 digest. Each thumbprint a key publishes that is not its certificate's.
+ */
+function thumbprintProblems(key: Record<string, unknown>, index: number): string[] {
+  const certificate: unknown = Array.isArray(key.x5c) ? (key.x5c as unknown[])[0] : undefined;
+  if (typeof certificate !== 'string') return [];
+  const der = Buffer.from(certificate, 'base64');
+  return (
+    [
+      ['x5t', 'sha1'],
+      ['x5t#S256', 'sha256'],
+    ] as const
+  ).flatMap(([member, digest]) => {
+    if (!(member in key)) return [];
+    const expected = createHash(digest).update(der).digest('base64url');
+    return key[member] === expected
+      ? []
+      : [`key ${index}'s ${member} is ${JSON.stringify(key[member])}, not the ${digest.toUpperCase()} thumbprint of x5c[0] (${expected})`];
+  });
+}
+
 conformance(
-  '[§5 token.observed.jwks] each published key has the documented members and no other, its n and e in their shortest form',
+  '[§5 token.observed.jwks] each published key has the documented members and no other, its n and e in their shortest form, its x5t the SHA-1 thumbprint of its certificate',
   readsJwks,
   async ({ target }) => {
     const jwks = await target.jwks();
@@ -153,8 +176,12 @@ conformance(
       ...(['n', 'e'] as const)
         .filter((member) => leadingZero(key[member]))
         .map((member) => `key ${index}'s ${member} starts with a zero octet`),
+      ...thumbprintProblems(key as Record<string, unknown>, index),
     ]);
-    expectNoProblems(problems, `members ${documented.join(', ')}; n and e without leading zero octets (RFC 7518 6.3.1)`);
+    expectNoProblems(
+      problems,
+      `members ${documented.join(', ')}; n and e without leading zero octets (RFC 7518 6.3.1); x5t the base64url SHA-1 of x5c[0]'s DER, x5t#S256 its SHA-256 (RFC 7517 4.8, 4.9)`,
+    );
   },
 );
 

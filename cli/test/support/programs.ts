@@ -205,10 +205,13 @@ export function writeTargetFile(options: TargetFileOptions): { path: string; env
   description.base_url = `${options.url}/api/v2`;
   description.auth_url = options.url;
   const env: Record<string, string> = {};
-  for (const [role, credentials] of Object.entries(description.roles as Record<string, { client_id: string; client_secret: string }>)) {
+  for (const [role, credentials] of Object.entries(
+    description.roles as Record<string, { client_id: string; client_secret: string; name?: string }>,
+  )) {
     const variable = `TARGET_SECRET_${role.toUpperCase()}`;
     env[variable] = credentials.client_secret;
-    description.roles[role] = { client_id: credentials.client_id, client_secret_env: variable };
+    const { client_secret: _secret, ...rest } = credentials;
+    description.roles[role] = { ...rest, client_secret_env: variable };
   }
   options.change?.(description);
   const path = join(options.dir, options.name);

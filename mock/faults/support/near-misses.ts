@@ -57,6 +57,14 @@ export function matchesAsUnescapedPattern(sent: string, right: string): boolean 
   return sent !== right && new RegExp(`^${right}$`).test(sent);
 }
 
+/**
+ * The same once an API gateway's path mapping strips the first segment of the path (a stage name,
+ * https://host/prod/api/v2/ as https://host/api/v2/), where the path has two or more segments.
+ */
+export function sameWithoutStageSegment(sent: string, right: string): boolean {
+  return sent !== right && sent.replace(/^(\w+:\/\/[^/?#]*)\/[^/?#]+(?=\/)/, '$1') === right;
+}
+
 function withoutTrailingSlash(url: string): string {
   return url.replace(/\/+$/, '');
 }

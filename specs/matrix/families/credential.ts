@@ -649,7 +649,10 @@ function claimVariants(card: OperationCard, member: string): Made[] {
           'whitespace',
           text((v) => `${v} `),
         ),
-        ...urlNearMisses.map(({ key, says, change, operator }) => invalid(key, says, operator, text(change))),
+        // The issuer is an origin and "/" (observed): a change to a longer path is another row's URL there.
+        ...urlNearMisses
+          .filter(({ withPath }) => member === 'aud' || !withPath)
+          .map(({ key, says, change, operator }) => invalid(key, says, operator, text(change))),
         // Its path spelled with a dot segment, an empty segment or a segment undone by "..": other
         // strings, compared as strings (RFC 7519 4.1.1, 4.1.3), though path normalisation or a URL
         // parser maps them back onto the right value.

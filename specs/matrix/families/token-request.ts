@@ -136,6 +136,32 @@ function nearNameVariants(field: string, variants: readonly Made[]): Made[] {
 /** A field's variations, then its value under each near name of the field. */
 const withNearNames = (field: string, variants: Made[]): Made[] => [...variants, ...nearNameVariants(field, variants)];
 
+/** What a request breaking RFC 6749's request rules gets: POST only (3.2), no parameter twice (3.1, 3.2). */
+const requestRules = (): { checks: ClauseCheck[]; source: string } => ({
+  checks: refusedWith('token.observed.request-rules'),
+  source: 'RFC 6749: POST only (3.2), no parameter twice (3.1)',
+});
+
+/**
+ * The field given twice with the same value: RFC 6749 3.1 and 3.2 forbid a parameter more than
+ * once, whatever its values, so it gets what a repeat with another value gets (the form's
+ * secret-twice row); a check that refuses a repeat only where its values differ lets it through.
+ * Extended: the rule is checked on real tenants by secret-twice.
+ */
+function repeatedAlike(field: string): Made {
+  return {
+    operator: 'duplicate',
+    key: 'repeated-same-value',
+    says: 'given twice with the same value',
+    apply: (t) => ({ ...t, fields: [...t.fields, ...t.fields.filter(([name]) => name === field)] }),
+    expect: { ...requestRules(), source: `${requestRules().source}, whatever its values` },
+    extended: true,
+  };
+}
+
+/** A field's variations, its near names' and its repeat with the same value. */
+const ofParameter = (field: string, variants: Made[]): Made[] => [...withNearNames(field, variants), repeatedAlike(field)];
+
 /** Every variation a field's text takes, each refused with `checks`. */
 function textVariants(field: string, checks: ClauseCheck[], source: string, extra: Made[] = [], core: readonly string[] = []): Made[] {
   const refusal = { checks, source };
@@ -320,6 +346,35 @@ function arrayIndexes(): Made[] {
   }));
 }
 
+/**
+ * The client's display name instead of its id, with its secret: a name is no client id (RFC 6749
+ * 2.3.1 authenticates the client by its id), so it gets what an unknown id gets; a lookup that
+ * falls back to the name finds the client. Needs the name stated in the target file.
+ */
+function displayName(): Made {
+  return {
+    operator: 'other-type',
+    key: 'display-name',
+    says: "the client's display name (roles.global.name) instead of its id, with this client's secret",
+    apply: setField('client_id', (v, c) => c.clientName ?? v),
+    needs: [
+      {
+        context: (c) =>
+          c.clientName === undefined
+            ? "the target file states no roles.global.name (the global client's display name)"
+            : c.clientName === c.clientId
+              ? "the global client's display name is its id"
+              : undefined,
+      },
+    ],
+    expect: {
+      checks: refusedWith('token.endpoint.client-id', 'invalid_client'),
+      source: 'spec 5 rule 3: the client authenticates by its id (RFC 6749 2.3.1); its display name is no id',
+    },
+    extended: true,
+  };
+}
+
 const clientIdVariants = (): Made[] =>
   textVariants(
     'client_id',
@@ -348,6 +403,7 @@ const clientIdVariants = (): Made[] =>
       listedInJson('client_id', refusedWith('token.endpoint.client-id'), 'spec 5 rule 3: the client authenticates by its id'),
       inQuery('client_id'),
       ...arrayIndexes(),
+      displayName(),
     ],
     ['absent', 'truncate', 'case', 'leading-text'],
   ).map((made) =>
@@ -471,6 +527,7 @@ const audienceNearMisses: Array<{ key: string; says: string; change: (url: strin
 
 /** The audience near misses that run against test doubles only (or with --matrix full). */
 const EXTENDED_AUDIENCES: readonly string[] = [
+  'segment-before-path',
   'trailing-space',
   'semicolon-after',
   'scheme-relative',
@@ -768,7 +825,6 @@ function requestVariants(): Array<{ element: TokenElement; variants: Made[] }> {
 // Long: the client-credentials request's elements and their variations, one entry each, as the
 // catalogue lists them.
 function singleVariants(): Array<{ element: TokenElement; variants: Made[] }> {
-  const rules = (checks: ClauseCheck[]) => ({ checks, source: 'RFC 6749: POST only (3.2), no parameter twice (3.1)' });
   return [
     {
       element: { id: 'method', label: 'the method' },
@@ -778,14 +834,14 @@ function singleVariants(): Array<{ element: TokenElement; variants: Made[] }> {
           key: 'GET',
           says: 'GET, the fields in the query string',
           apply: (t) => ({ ...t, method: 'GET' }),
-          expect: rules(refusedWith('token.observed.request-rules')),
+          expect: requestRules(),
         },
         {
           operator: 'method',
           key: 'PUT',
           says: 'PUT',
           apply: (t) => ({ ...t, method: 'PUT' }),
-          expect: rules(refusedWith('token.observed.request-rules')),
+          expect: requestRules(),
           extended: true,
         },
       ],
@@ -813,11 +869,11 @@ function singleVariants(): Array<{ element: TokenElement; variants: Made[] }> {
         },
       ],
     },
-    { element: { id: 'form.grant_type', label: 'grant_type' }, variants: withNearNames('grant_type', grantTypeVariants()) },
-    { element: { id: 'form.client_id', label: 'client_id' }, variants: withNearNames('client_id', clientIdVariants()) },
-    { element: { id: 'form.client_secret', label: 'client_secret' }, variants: withNearNames('client_secret', secretVariants()) },
+    { element: { id: 'form.grant_type', label: 'grant_type' }, variants: ofParameter('grant_type', grantTypeVariants()) },
+    { element: { id: 'form.client_id', label: 'client_id' }, variants: ofParameter('client_id', clientIdVariants()) },
+    { element: { id: 'form.client_secret', label: 'client_secret' }, variants: ofParameter('client_secret', secretVariants()) },
     // No near names of audience: what a request without one gets is the tenant's setting (its absent row expects nothing).
-    { element: { id: 'form.audience', label: 'audience' }, variants: audienceVariants() },
+    { element: { id: 'form.audience', label: 'audience' }, variants: [...audienceVariants(), repeatedAlike('audience')] },
     { element: { id: 'basic', label: 'the client authenticated with HTTP Basic' }, variants: basicVariants() },
     {
       element: { id: 'form', label: 'the fields' },
@@ -827,7 +883,7 @@ function singleVariants(): Array<{ element: TokenElement; variants: Made[] }> {
           key: 'secret-twice',
           says: 'with client_secret twice, the right one then a wrong one',
           apply: (t) => ({ ...t, fields: [...t.fields, ['client_secret', 'a-wrong-secret-for-the-conformance-suite']] }),
-          expect: rules(refusedWith('token.observed.request-rules')),
+          expect: requestRules(),
         },
         {
           operator: 'extra-part',
