@@ -5,7 +5,7 @@ import { observed } from '../../specs/index.ts';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { FaultHooks } from '../app.ts';
 import type { Reply } from '../exchange.ts';
-import type { Quota, RateLimitConfig } from '../rate-limiter.ts';
+import { createRateLimiter, type Quota, type RateLimitConfig } from '../rate-limiter.ts';
 import { faultFamily } from './fault.ts';
 import { editReplies, MANAGEMENT_ROUTES, withoutHeaders } from './support/route-edits.ts';
 
@@ -82,6 +82,16 @@ export const rateLimitFaults = faultFamily([
       exemptFromLimit(app, (headers) => {
         const claimed = headers['x-real-ip'];
         return typeof claimed === 'string' && PRIVATE_ADDRESS.test(claimed.trim());
+      }),
+  },
+  {
+    id: 'refill-timer-started-twice',
+    clause: 'redeliver.errors.429',
+    bug: 'The refill timer started twice (once when the limiter module is loaded, again when the server starts), each adding the whole rate: the bucket refills at twice its rate, so requests paced over a few refill intervals after a 429 are served twice as often as the bucket allows; a short burst right after the 429 is still refused.',
+    install: (app) =>
+      app.override('limiter', (limiter, built) => {
+        const doubled = createRateLimiter({ ...limiter.config, refillPerSecond: limiter.config.refillPerSecond * 2 }, built.clock!);
+        return { config: limiter.config, take: () => doubled.take() };
       }),
   },
   {

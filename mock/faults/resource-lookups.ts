@@ -3,9 +3,10 @@
 // query merged over the path's ids, events looked up by their id alone. Each lets an id that differs
 // from an existing one only by case, padding, an escape or a suffix (or one the query overrides, or
 // an event of another stream) reach the existing resource.
-import type { OperationKey } from '../../specs/index.ts';
+import { observed, parameter, toJsonSchema, type OperationKey } from '../../specs/index.ts';
 import type { FaultHooks } from '../app.ts';
 import { faultFamily } from './fault.ts';
+import { compileCheck, replaceParameterCheck } from './support/check-edits.ts';
 import { sameIgnoringCase } from './support/near-misses.ts';
 import { editRequests } from './support/route-edits.ts';
 import { editStore } from './support/store-view.ts';
@@ -71,6 +72,17 @@ function cutAtUrlDelimiter(raw: string): string | undefined {
   return at < 0 ? undefined : encodeURIComponent(value!.slice(0, at));
 }
 
+/** Whether two ids differ by one swap of neighbouring characters (Damerau's transposition, the commonest typing slip). */
+function oneTranspositionApart(sent: string, existing: string): boolean {
+  if (sent.length !== existing.length || sent === existing) return false;
+  const at = [...sent].findIndex((c, i) => c !== existing[i]);
+  return sent[at] === existing[at + 1] && sent[at + 1] === existing[at] && sent.slice(at + 2) === existing.slice(at + 2);
+}
+
+/** The vault id's prefix ("ac_") and the same prefix with "-" allowed for its separator, as a legacy import's ids had it. */
+const VAULT_PREFIX = observed.identifiers.flows_vault_connection.prefix;
+const VAULT_PREFIX_EITHER_SEPARATOR = `${VAULT_PREFIX.slice(0, -1)}[-${VAULT_PREFIX.slice(-1)}]`;
+
 /** Request parameters merged into one bag, the query string's last: a query member named as a path parameter replaces it. */
 function queryOverPath(app: FaultHooks, key: OperationKey): void {
   editRequests(app, key, (exchange) => {
@@ -120,6 +132,19 @@ export const resourceLookupFaults = faultFamily([
     install: (app) => editParameter(app, 'vault', 'id', lookAlikesFolded),
   },
   {
+    id: 'vault-id-prefix-separator-either',
+    clause: 'errors.400.path',
+    bug: `The vault read checks a connection id's shape with a pattern that takes "-" as well as "_" after its prefix (^${VAULT_PREFIX_EITHER_SEPARATOR}, kept for the ids of a legacy import): "${VAULT_PREFIX.slice(0, -1)}-" followed by base58 characters, an id of no known shape, is looked up and answered 404 instead of 400 invalid_uri; an id of another prefix is still refused 400.`,
+    install(app) {
+      const node = toJsonSchema(parameter('vault', 'path', 'id').schema, 'observed');
+      const check = compileCheck({
+        ...node,
+        pattern: String(node.pattern).replace(`^${VAULT_PREFIX}`, `^${VAULT_PREFIX_EITHER_SEPARATOR}`),
+      });
+      replaceParameterCheck(app, 'vault', 'path', 'id', () => check);
+    },
+  },
+  {
     id: 'vault-ids-invisible-characters-deleted',
     clause: 'vault.response.record',
     bug: "A binder that deletes zero-width characters from pasted path parameters: an existing connection id with a zero-width space after it is answered with that connection's record instead of refused.",
@@ -156,6 +181,16 @@ export const resourceLookupFaults = faultFamily([
     install: (app) =>
       editStore(app, (store) => {
         const stream = (id: string) => store.stream(id) ?? store.streams().find((candidate) => sameIgnoringCase(candidate.id, id));
+        return { stream, event: (streamId, eventId) => stream(streamId)?.events.get(eventId) };
+      }),
+  },
+  {
+    id: 'stream-ids-adjacent-typo-forgiven',
+    clause: 'redeliver.errors.404.stream',
+    bug: 'Event streams looked up with a "did you mean" fallback that forgives one swap of neighbouring characters (the commonest typing slip): redelivery under an existing stream id with two adjacent characters swapped is accepted (202) instead of 404; an id with a character replaced is still 404.',
+    install: (app) =>
+      editStore(app, (store) => {
+        const stream = (id: string) => store.stream(id) ?? store.streams().find((candidate) => oneTranspositionApart(id, candidate.id));
         return { stream, event: (streamId, eventId) => stream(streamId)?.events.get(eventId) };
       }),
   },

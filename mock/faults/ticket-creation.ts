@@ -109,6 +109,13 @@ function iconUrlUpgraded(body: unknown): unknown {
   return { ...body, connection_config: { ...config, options: { ...options, icon_url } } };
 }
 
+/** connection_config.name cut at its first line break (a sanitiser against log injection) before the checks. */
+function connectionNameFirstLine(body: unknown): unknown {
+  const config = isRecord(body) ? body.connection_config : undefined;
+  if (!isRecord(body) || !isRecord(config) || typeof config.name !== 'string' || !/[\r\n]/.test(config.name)) return body;
+  return { ...body, connection_config: { ...config, name: config.name.split(/\r?\n|\r/)[0] } };
+}
+
 export const ticketCreationFaults = faultFamily([
   {
     id: 'ticket-body-copied-with-assign',
@@ -142,6 +149,12 @@ export const ticketCreationFaults = faultFamily([
     clause: 'sso-ticket.body.nested-rules',
     bug: 'Ticket creation upgrades an http icon_url to https (a helper against mixed content) before it checks the body: connection_config.options.icon_url "http://..." gets a ticket instead of the observed 400; "icon" is still refused.',
     install: (app) => editJsonBody(app, 'sso-ticket', iconUrlUpgraded),
+  },
+  {
+    id: 'connection-name-cut-at-line-break',
+    clause: 'sso-ticket.body.nested-rules',
+    bug: 'Ticket creation keeps connection_config.name up to its first line break (a sanitiser against log injection, name.split("\\n")[0]) before it checks the body: a valid name, a line feed, then "not a name!" gets a ticket on the valid name instead of the observed 400; "not a name!" alone is still refused.',
+    install: (app) => editJsonBody(app, 'sso-ticket', connectionNameFirstLine),
   },
   {
     id: 'ticket-lists-checked-up-to-ten',
@@ -179,6 +192,28 @@ export const ticketCreationFaults = faultFamily([
     clause: 'sso-ticket.response.shape',
     bug: 'A server behind a TLS-terminating proxy that builds the URL from the scheme it sees: the ticket URL starts with http:// instead of https://.',
     install: (app) => editTicketBody(app, ({ ticket }) => ({ ticket: ticket.replace(/^https:/, 'http:') })),
+  },
+  {
+    id: 'custom-domain-ticket-default-port',
+    clause: 'sso-ticket.custom-domain.host',
+    bug: "Custom-domain tickets built from the domain's stored origin record, which keeps the https port (https://login.partner.example:443/...): the ticket URL names the default port explicitly, which a URL parser reads as the same host; tickets on the tenant's own host are still written without a port.",
+    install: (app) =>
+      editSuccessReplies(app, 'sso-ticket', (reply, exchange) => {
+        const ticket = (reply.body as { ticket?: unknown } | undefined)?.ticket;
+        if (typeof ticket !== 'string' || !exchange.headers['tenant-custom-domain']) return reply;
+        return { ...reply, body: { ticket: ticket.replace(/^(https:\/\/[^/:]+)\//, '$1:443/') } };
+      }),
+  },
+  {
+    id: 'ticket-host-from-forwarded-header',
+    clause: 'sso-ticket.response.shape',
+    bug: "The ticket's host taken first from RFC 7239's Forwarded header (host=) when a request carries one, for deployments behind a proxy, and never checked against the tenant: a request that carries Forwarded: host=proxy.example gets a ticket on proxy.example instead of the tenant's host (or its custom domain); without Forwarded the ticket is where it should be.",
+    install: (app) =>
+      editRequests(app, 'sso-ticket', (exchange) => {
+        const forwarded = exchange.headers.forwarded;
+        const host = typeof forwarded === 'string' ? /(?:^|[;,\s])host="?([^;,"\s]+)/i.exec(forwarded)?.[1] : undefined;
+        return host === undefined ? exchange : { ...exchange, headers: { ...exchange.headers, 'tenant-custom-domain': host } };
+      }),
   },
   {
     id: 'ticket-ignores-custom-domain',

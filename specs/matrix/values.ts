@@ -49,6 +49,31 @@ export function unknownIdLike(id: string): string {
   return id.slice(0, -1) + next;
 }
 
+/**
+ * The id with the last two adjacent distinct characters of its random part swapped: the same
+ * characters, shape and length, another id, which names nothing (a lookup by a checksum or a
+ * sorted key of the characters, or a typo-forgiving match, finds the existing one).
+ */
+export function idWithAdjacentTransposed(id: string): string | undefined {
+  const start = shapeOfId(id)?.prefix.length ?? 0;
+  for (let at = id.length - 2; at >= start; at -= 1) {
+    if (id[at] !== id[at + 1]) return `${id.slice(0, at)}${id[at + 1]}${id[at]}${id.slice(at + 2)}`;
+  }
+  return undefined;
+}
+
+/**
+ * The id with the last character of its prefix, the separator ("_" of "evt_"), replaced by "-":
+ * the same length and random part, no id of its shape (a prefix checked without its separator
+ * takes it for one). Undefined for an id of no prefixed shape.
+ */
+export function idWithPrefixSeparatorReplaced(id: string): string | undefined {
+  const prefix = shapeOfId(id)?.prefix;
+  if (!prefix) return undefined;
+  const separator = prefix.slice(-1);
+  return `${prefix.slice(0, -1)}${separator === '-' ? '.' : '-'}${id.slice(prefix.length)}`;
+}
+
 /** The classic confusables (o, O and 0; l, I and 1): the characters base58 leaves out, and their twins. */
 const LOOK_ALIKES: Record<string, string> = { o: '0', O: '0', '0': 'o', l: '1', I: '1', '1': 'l' };
 

@@ -16,6 +16,7 @@ import { cards } from '../../specs/cards/index.ts';
 import { observed } from '../../specs/index.ts';
 import { validTemplate } from '../../specs/matrix/index.ts';
 import { exhaustRateLimit } from '../../harness/suite/exhaust.ts';
+import { matrixScopeOf } from '../../harness/suite/matrix.ts';
 import { exampleOf } from '../../harness/suite/requests.ts';
 import { eventId, streamId } from '../../generators/index.ts';
 import {
@@ -121,6 +122,69 @@ conformance(
       expected: `at most ${refilled} of ${SPOOFED_BURST} requests served (what the bucket refilled since the 429), whatever X-Forwarded-For, Forwarded and X-Real-IP claim`,
       actual: `${served} served: ${burst.map((exchange) => exchange.status).join(', ')}`,
       exchange: burst.find((exchange) => exchange.status !== 429) ?? burst.at(-1)!,
+      headers: rateLimitHeaderNames,
+    });
+  },
+);
+
+// Requests paced over several refill intervals right after a 429 are served no faster than the
+// bucket refills: from a 429 (the bucket held less than a token when the target took it) to the
+// last answer, at most the refill over that time and one. A bucket that refills faster than its
+// rate (a timer that adds a second's tokens at each tick, one started twice) serves more; a short
+// burst (the test above) ends before the difference shows. The rate must be declared in the target
+// file or measured by the pacer: the slowest published tier assumed by default may be slower than
+// the target's own. Extended: against test doubles, or with --matrix full.
+const PACED_INTERVALS = 5;
+const PACED_PER_INTERVAL = 4;
+const PACED_REQUESTS = PACED_INTERVALS * PACED_PER_INTERVAL;
+conformance(
+  '[§7 redeliver.errors.429] right after a 429, requests paced over five refill intervals are served no more than the bucket refills meanwhile',
+  {
+    ...plan,
+    needs: [
+      exhaustion,
+      {
+        check: (context) =>
+          matrixScopeOf(context) === 'core'
+            ? 'it spends five refill intervals of the rate limit: against test doubles, or with --matrix full; the 429 tests above check the clause here'
+            : undefined,
+        category: 'extended',
+      },
+    ],
+    // A bucket's worth to find the 429 again, then the paced requests.
+    requests: (context) => (context.target.rateLimit?.limit ?? DEFAULT_REFILL) + PACED_REQUESTS,
+  },
+  async ({ target }) => {
+    const { last, why } = await exhaustRateLimit(target);
+    target.needs(last.status === 429, `${why}, so the limit was never spent (see redeliver.errors.429)`);
+    const estimate = target.runtime.pacer.estimate();
+    target.needs(
+      estimate.refillSource === 'declared' || estimate.refillSource === 'measured',
+      'the refill rate is neither stated in the target file nor measured: the rate assumed may be slower than the target\'s own',
+      'not-applicable',
+    );
+    const rate = estimate.refillPerSecond;
+    const params = { id: exampleOf(target, streamId()), event_id: exampleOf(target, eventId()) };
+    const send = () => target.call('redeliver', { params, retryRateLimited: false, pace: false });
+    // A 429 of its own to start from: the bucket refilled while other tests ran.
+    let start = last;
+    for (let i = 0; i < (estimate.limit ?? DEFAULT_REFILL) && (start === last || start.status !== 429); i += 1) start = await send();
+    target.needs(start.status === 429, `no 429 within a bucket's worth of requests after the exhaustion (${start.status})`);
+    // From when the 429's request was sent: the bucket held less than a token after that.
+    const from = start.at - start.ms;
+    const paced = [];
+    for (let i = 1; i <= PACED_REQUESTS; i += 1) {
+      const at = from + (i * 1000) / (rate * PACED_PER_INTERVAL);
+      await new Promise((resolve) => setTimeout(resolve, Math.max(0, at - Date.now())));
+      paced.push(await send());
+    }
+    const served = paced.filter((exchange) => exchange.status !== 429).length;
+    const refilled = Math.floor((rate * (paced.at(-1)!.at - from)) / 1000) + 1;
+    expectClause({
+      pass: served <= refilled,
+      expected: `at most ${refilled} of ${PACED_REQUESTS} requests served (${rate}/s over the ${paced.at(-1)!.at - from} ms since the 429's request was sent, and one)`,
+      actual: `${served} served: ${paced.map((exchange) => exchange.status).join(', ')}`,
+      exchange: paced.find((exchange) => exchange.status !== 429) ?? paced.at(-1)!,
       headers: rateLimitHeaderNames,
     });
   },

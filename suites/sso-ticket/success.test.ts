@@ -9,8 +9,10 @@ import {
   fixture,
   writes,
   type Credential,
+  type Need,
   type TargetSession,
 } from '../../harness/index.ts';
+import { matrixScopeOf } from '../../harness/suite/matrix.ts';
 import { SkipRequest } from '../../harness/skip.ts';
 import { ticketRequestBody } from '../../generators/index.ts';
 import { successOf } from '../../harness/suite/requests.ts';
@@ -24,9 +26,15 @@ const needs = [fixture('selfServiceProfile'), writes];
 /** The one ticket with an empty body, read by every clause about the answer. */
 const ticketWithEmptyBody = successOf('sso-ticket');
 
+/**
+ * The host of a URL as written (in lower case, host names being case-insensitive), with any port
+ * or user name: a URL parser drops a default port (":443"), which the observed tickets never have.
+ */
 function safeHost(url: string | undefined): string | undefined {
   try {
-    return url === undefined ? undefined : new URL(url).host;
+    if (url === undefined) return undefined;
+    new URL(url);
+    return /^[a-z][a-z0-9+.-]*:\/\/([^/?#]*)/i.exec(url)?.[1]?.toLowerCase();
   } catch {
     return undefined;
   }
@@ -84,6 +92,54 @@ conformance(
   '[§4.2 sso-ticket.custom-domain.host] with tenant-custom-domain the ticket URL is on that domain',
   { needs, requests: 1 },
   async ({ target }) => ticketOnCustomDomain(target),
+);
+
+/** Another host, named by the headers a proxy adds (X-Forwarded-Host, RFC 7239's Forwarded). */
+const PROXY_HOST = 'proxy.internal.conformance-suite.example';
+const PROXY_HEADERS = { 'x-forwarded-host': PROXY_HOST, forwarded: `host=${PROXY_HOST};proto=https` };
+
+/** Variations of the ticket request's headers: against test doubles, or with --matrix full (the tests above check the clauses elsewhere). */
+const extendedOnly: Need = {
+  check: (context) =>
+    matrixScopeOf(context) === 'core'
+      ? "a variation of the ticket request's headers: it runs against test doubles, or with --matrix full; the tests without them check the clause here"
+      : undefined,
+  category: 'extended',
+};
+
+// The host a proxy says the request reached (X-Forwarded-Host, Forwarded: host=) names no host of
+// the tenant: a ticket is on the custom domain the header names, else on the tenant's own host,
+// never on the host a client can write into those headers (a host-header injection, a framework's
+// "trust proxy" reading req.hostname).
+conformance(
+  '[§4.2 sso-ticket.custom-domain.host] with tenant-custom-domain, and X-Forwarded-Host and Forwarded naming another host, the ticket URL is on the custom domain',
+  { needs: [...needs, extendedOnly], requests: 1 },
+  async ({ target }) => {
+    const exchange = await target.call('sso-ticket', {
+      params: { id: target.fixture('selfServiceProfile') },
+      headers: { [target.target.customDomainHeader]: CUSTOM_DOMAIN, ...PROXY_HEADERS },
+      body: {},
+    });
+    expectEqual(safeHost((exchange.json as { ticket?: string } | undefined)?.ticket), CUSTOM_DOMAIN.toLowerCase(), 'ticket host', {
+      exchange,
+    });
+  },
+);
+
+conformance(
+  '[§2.2 sso-ticket.response.shape] with X-Forwarded-Host and Forwarded naming another host, the ticket is a URL on the tenant host',
+  { needs: [...needs, extendedOnly], requests: 1 },
+  async ({ target }) => {
+    const exchange = await target.call('sso-ticket', {
+      params: { id: target.fixture('selfServiceProfile') },
+      headers: PROXY_HEADERS,
+      body: {},
+    });
+    const tenantHost = new URL(target.target.audience).host;
+    expectEqual(safeHost((exchange.json as { ticket?: string } | undefined)?.ticket), tenantHost, "ticket host (the tenant's)", {
+      exchange,
+    });
+  },
 );
 
 /** The management audience at the address the target file's base_url names, where it is another than the file's audience. */

@@ -177,6 +177,13 @@ function patternNearMisses(element: Element, valid: unknown): Array<{ key: strin
         : `${valid[0]}${separator.repeat(2)}${valid.slice(1)}`,
     },
     { key: 'pattern-other-character', says: 'with "_" after it', value: `${valid}_` },
+    // The valid value, a line feed, then a value the pattern refuses: a pattern compiled with the
+    // "m" flag (^ and $ at every line), or a check of the first line only, takes it for valid.
+    {
+      key: 'pattern-valid-line-then-invalid',
+      says: 'as itself, a line feed, then a value its pattern refuses ("not a value!")',
+      value: `${valid}\nnot a value!`,
+    },
   ];
   return edits.filter(({ value }) => patterns.some((pattern) => !new RegExp(pattern, 'u').test(value)));
 }

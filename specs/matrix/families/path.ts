@@ -11,7 +11,17 @@ import { accepted, observedError, refused } from '../checks.ts';
 import type { Element } from '../elements.ts';
 import type { Expectation, Variant } from '../row.ts';
 import { asFormTemplate, canonicalContext, paramValue, type RequestContext } from '../template.ts';
-import { idInOtherCase, idOfAnotherKind, idOfLength, idWithEscapedCharacter, idWithLookAlike, swapCase, unknownIdLike } from '../values.ts';
+import {
+  idInOtherCase,
+  idOfAnotherKind,
+  idOfLength,
+  idWithAdjacentTransposed,
+  idWithEscapedCharacter,
+  idWithLookAlike,
+  idWithPrefixSeparatorReplaced,
+  swapCase,
+  unknownIdLike,
+} from '../values.ts';
 
 type Made = Variant & { expect: Expectation };
 
@@ -437,6 +447,15 @@ export function paramVariants(card: OperationCard, element: Element): Made[] {
     made('truncate', 'truncate', 'without its last character', (value) => value.slice(0, -1)),
     made('extra-part', 'extra-character', 'with one character of its alphabet added', (value) => idOfLength(value, value.length + 1)),
     made('near-value', 'unknown', 'well formed, naming no resource', unknownIdLike),
+    // Two adjacent characters swapped: the same characters, another id that names nothing (an
+    // index keyed by a checksum of the id, or a typo-forgiving lookup, finds the existing one).
+    made(
+      'near-value',
+      'adjacent-transposed',
+      'with two adjacent distinct characters swapped (well formed, naming no resource)',
+      (value) => idWithAdjacentTransposed(value) ?? unknownIdLike(value),
+      { extended: true },
+    ),
     made('extra-part', 'control-character', 'with a NUL character after it', (value) => `${value}\u0000`),
     // A line feed after it: a pattern whose $ also matches before a final line feed (Python's,
     // PCRE's without D) takes the id for well formed, and a lookup that trims finds it.
@@ -453,6 +472,19 @@ export function paramVariants(card: OperationCard, element: Element): Made[] {
     made('encoding', 'full-width-letter', 'with its last letter in its full-width form', fullWidthLast),
     made('other-owner', 'another-kind', "of another resource's shape", idOfAnotherKind),
   );
+  // The prefix's separator ("_" of "evt_") replaced by "-": the random part and the length kept, no
+  // id of its shape (a prefix checked as its letters alone takes it for one). Ids of a prefixed shape only.
+  if (idWithPrefixSeparatorReplaced(paramValue(card, name, canonicalContext)) !== undefined) {
+    variants.push(
+      made(
+        'near-value',
+        'prefix-separator-replaced',
+        'with the separator ending its prefix replaced by "-"',
+        (value) => idWithPrefixSeparatorReplaced(value) ?? value,
+        { extended: true },
+      ),
+    );
+  }
   // The same id with one character percent-encoded (RFC 3986 2.3: an encoded unreserved character is
   // that character): it names the same resource, and the operation is performed.
   variants.push(
