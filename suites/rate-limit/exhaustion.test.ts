@@ -160,7 +160,7 @@ conformance(
     const estimate = target.runtime.pacer.estimate();
     target.needs(
       estimate.refillSource === 'declared' || estimate.refillSource === 'measured',
-      'the refill rate is neither stated in the target file nor measured: the rate assumed may be slower than the target\'s own',
+      "the refill rate is neither stated in the target file nor measured: the rate assumed may be slower than the target's own",
       'not-applicable',
     );
     const rate = estimate.refillPerSecond;
