@@ -42,13 +42,19 @@ export function matrixScopeOf(context: PlanContext): 'core' | 'full' {
   return context.matrixScope ?? (context.target.testDouble ? 'full' : 'core');
 }
 
-const extendedRows: Need = {
-  check: (context) =>
-    matrixScopeOf(context) === 'core'
-      ? 'an extended row of the matrix: it runs against test doubles, or with --matrix full; the core rows check its element and clause here'
-      : undefined,
-  category: 'extended',
-};
+/**
+ * What keeps a test off a real tenant's core run (extended): it runs against test doubles, or with
+ * --matrix full. `what` names the test; `elsewhere` says what checks its clause on the core run.
+ */
+export function extendedOnly(what: string, elsewhere: string): Need {
+  return {
+    check: (context) =>
+      matrixScopeOf(context) === 'core' ? `${what}: it runs against test doubles, or with --matrix full; ${elsewhere}` : undefined,
+    category: 'extended',
+  };
+}
+
+const extendedRows = extendedOnly('an extended row of the matrix', 'the core rows check its element and clause here');
 
 function needOf(need: MatrixNeed): Need | undefined {
   if ('token' in need) return minted(need.token);

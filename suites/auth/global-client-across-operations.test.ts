@@ -4,22 +4,16 @@
 // the redelivery with the same token, which must still be refused 401. A verdict on the client kept
 // across requests (a cache shared by the routes, a session of verified tokens) that another route
 // fills with "global" lets the redelivery through.
-import { conformance, role, type Need } from '../../harness/index.ts';
-import { checkOutcome, matrixScopeOf } from '../../harness/suite/matrix.ts';
+import { conformance, role } from '../../harness/index.ts';
+import { checkOutcome, extendedOnly } from '../../harness/suite/matrix.ts';
 import { operationNeeds } from '../../harness/suite/requests.ts';
 import type { OperationCard, RequestTemplate } from '../../specs/cards/card.ts';
 import { cards } from '../../specs/cards/index.ts';
 import { clause } from '../../specs/index.ts';
 import { validTemplate, type RequestContext } from '../../specs/matrix/template.ts';
 
-/** Not run on a real tenant by default, like the matrix's extended rows: the global-client rows check the clause there. */
-const extendedOnly: Need = {
-  check: (context) =>
-    matrixScopeOf(context) === 'core'
-      ? 'an extended check: it runs against test doubles, or with --matrix full; the global-client rows of the matrix check its clause here'
-      : undefined,
-  category: 'extended',
-};
+/** Not run on a real tenant by default, like the matrix's extended rows. */
+const extended = extendedOnly('an extended check', 'the global-client rows of the matrix check its clause here');
 
 /** An operation's valid request, sent with the token of the client that is not global. */
 function asNonGlobal(card: OperationCard, context: RequestContext): RequestTemplate {
@@ -35,7 +29,7 @@ for (const card of ruled) {
       `[§${clause(rule.clause).section} ${rule.clause}] ${card.name} refuses a client that is not global (401) right after ${other.name} has served that client`,
       {
         operation: card.key,
-        needs: [...operationNeeds(other.key), ...operationNeeds(card.key), role('non_global'), extendedOnly],
+        needs: [...operationNeeds(other.key), ...operationNeeds(card.key), role('non_global'), extended],
         requests: 2,
       },
       async ({ target }) => {

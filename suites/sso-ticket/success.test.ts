@@ -9,10 +9,9 @@ import {
   fixture,
   writes,
   type Credential,
-  type Need,
   type TargetSession,
 } from '../../harness/index.ts';
-import { matrixScopeOf } from '../../harness/suite/matrix.ts';
+import { extendedOnly } from '../../harness/suite/matrix.ts';
 import { SkipRequest } from '../../harness/skip.ts';
 import { ticketRequestBody } from '../../generators/index.ts';
 import { successOf } from '../../harness/suite/requests.ts';
@@ -98,14 +97,8 @@ conformance(
 const PROXY_HOST = 'proxy.internal.conformance-suite.example';
 const PROXY_HEADERS = { 'x-forwarded-host': PROXY_HOST, forwarded: `host=${PROXY_HOST};proto=https` };
 
-/** Variations of the ticket request's headers: against test doubles, or with --matrix full (the tests above check the clauses elsewhere). */
-const extendedOnly: Need = {
-  check: (context) =>
-    matrixScopeOf(context) === 'core'
-      ? "a variation of the ticket request's headers: it runs against test doubles, or with --matrix full; the tests without them check the clause here"
-      : undefined,
-  category: 'extended',
-};
+/** Variations of the ticket request's headers: against test doubles, or with --matrix full. */
+const extended = extendedOnly("a variation of the ticket request's headers", 'the tests without them check the clause here');
 
 // The host a proxy says the request reached (X-Forwarded-Host, Forwarded: host=) names no host of
 // the tenant: a ticket is on the custom domain the header names, else on the tenant's own host,
@@ -113,7 +106,7 @@ const extendedOnly: Need = {
 // "trust proxy" reading req.hostname).
 conformance(
   '[§4.2 sso-ticket.custom-domain.host] with tenant-custom-domain, and X-Forwarded-Host and Forwarded naming another host, the ticket URL is on the custom domain',
-  { needs: [...needs, extendedOnly], requests: 1 },
+  { needs: [...needs, extended], requests: 1 },
   async ({ target }) => {
     const exchange = await target.call('sso-ticket', {
       params: { id: target.fixture('selfServiceProfile') },
@@ -128,7 +121,7 @@ conformance(
 
 conformance(
   '[§2.2 sso-ticket.response.shape] with X-Forwarded-Host and Forwarded naming another host, the ticket is a URL on the tenant host',
-  { needs: [...needs, extendedOnly], requests: 1 },
+  { needs: [...needs, extended], requests: 1 },
   async ({ target }) => {
     const exchange = await target.call('sso-ticket', {
       params: { id: target.fixture('selfServiceProfile') },
