@@ -105,4 +105,15 @@ export const redeliveryFaults = faultFamily([
         },
       })),
   },
+  {
+    id: 'state-check-skipped-by-override-flag',
+    clause: 'redeliver.errors.409.state',
+    bug: 'An "override=true" query flag left in from the support console, which redelivers whatever the event\'s state: a delivered event redelivered with ?override=true is answered 202 instead of 409 (without the flag, 409 as before).',
+    install: (app) =>
+      editReplies(app, ['redeliver'], (reply, exchange) =>
+        reply.status === 409 && new URLSearchParams(exchange.query).get('override') === 'true'
+          ? replacing(reply, jsonReply(ACCEPTED.status, ACCEPTED.body))
+          : reply,
+      ),
+  },
 ]);

@@ -35,6 +35,24 @@ conformance(
   },
 );
 
+// The operation has no query parameter (spec 4.1), so none changes what its state allows: flags an
+// operator's console or a retry tool may pass (force, override, skip a check) are no way round the
+// 409. A server that honours one has a back door the interface does not publish.
+const OVERRIDE_FLAGS = 'force=true&override=true&ignore_state=true&skip_checks=true&skip_validation=true&retry=true&redeliver_all=true';
+
+conformance(
+  '[§7 redeliver.errors.409.state] redelivery answers 409 for an event whose state does not allow it, also with query flags a console might honour (force, override, skip_checks ...)',
+  { ...redelivery.plan, needs: [...(redelivery.plan.needs as []), fixture('notRedeliverableEvent')], requests: 1 },
+  async ({ target }) => {
+    await target.control('the redelivery of the failed event', () => redelivery.send(target));
+    const exchange = await target.call('redeliver', {
+      params: { id: target.fixture('eventStream'), event_id: target.fixture('notRedeliverableEvent') },
+      query: OVERRIDE_FLAGS,
+    });
+    expectStatus(exchange, 409);
+  },
+);
+
 conformance(
   '[§7 redeliver.errors.404.stream] redelivery answers 404 for a stream that does not exist, naming an event whose state does not allow redelivery',
   { ...redelivery.plan, needs: [...(redelivery.plan.needs as []), fixture('notRedeliverableEvent')], requests: 1 },
