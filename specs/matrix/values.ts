@@ -74,6 +74,21 @@ export function idWithPrefixSeparatorReplaced(id: string): string | undefined {
   return `${prefix.slice(0, -1)}${separator === '-' ? '.' : '-'}${id.slice(prefix.length)}`;
 }
 
+/** The distance from a printable ASCII character to its fullwidth form (U+FF01 to U+FF5E), which NFKC maps back. */
+export const FULLWIDTH_OFFSET = 0xfee0;
+
+/**
+ * `text` with its first character matching `which` (or its last, `fromEnd`) written in its
+ * fullwidth form: another string, which NFKC or a width-folding helper maps back onto `text`.
+ * Unchanged where no character matches.
+ */
+export function withFullwidth(text: string, which: RegExp, fromEnd = false): string {
+  const indexes = [...text].map((_, at) => at);
+  const at = (fromEnd ? indexes.reverse() : indexes).find((i) => which.test(text[i]!));
+  if (at === undefined) return text;
+  return `${text.slice(0, at)}${String.fromCharCode(text.charCodeAt(at) + FULLWIDTH_OFFSET)}${text.slice(at + 1)}`;
+}
+
 /** The classic confusables (o, O and 0; l, I and 1): the characters base58 leaves out, and their twins. */
 const LOOK_ALIKES: Record<string, string> = { o: '0', O: '0', '0': 'o', l: '1', I: '1', '1': 'l' };
 

@@ -14,7 +14,7 @@ import { allowedByScope, forbidden, refusedByObservedRule, status, unauthenticat
 import type { Element } from '../elements.ts';
 import type { Expectation, Variant } from '../row.ts';
 import type { RequestContext } from '../template.ts';
-import { swapCase, urlNearMisses } from '../values.ts';
+import { swapCase, urlNearMisses, withFullwidth } from '../values.ts';
 
 /** Two minutes: four times the clock skew the mock allows, within the five minutes some libraries allow. */
 export const NEAR_MISS_SECONDS = 4 * observed.tokens.clock_skew_seconds.value;
@@ -1257,13 +1257,8 @@ function otherSeparators(card: OperationCard, source: string): Made[] {
   }));
 }
 
-/** The distance from an ASCII character to its fullwidth form (U+FF01 to U+FF5E, which NFKC maps back). */
-const FULLWIDTH_OFFSET = 0xfee0;
-
 /** A text with its first ASCII letter written in its fullwidth form ("update" as "ｕpdate"). */
-function withFullwidthFirstLetter(text: string): string {
-  return text.replace(/[A-Za-z]/, (letter) => String.fromCharCode(letter.charCodeAt(0) + FULLWIDTH_OFFSET));
-}
+const withFullwidthFirstLetter = (text: string): string => withFullwidth(text, /[A-Za-z]/);
 
 /**
  * The operation's scope in the token's scope claim, varied.
@@ -1304,9 +1299,9 @@ function scopeTokenVariants(card: OperationCard): Made[] {
     {
       ...replaced(
         'fullwidth-colon',
-        `with its colon written as the fullwidth colon U+FF1A (${scope.replace(':', '\uff1a')})`,
+        `with its colon written as the fullwidth colon U+FF1A (${withFullwidth(scope, /:/)})`,
         'encoding',
-        (s) => [s.replace(':', '\uff1a')],
+        (s) => [withFullwidth(s, /:/)],
       ),
       extended: true,
     },

@@ -21,6 +21,7 @@ import {
   idWithPrefixSeparatorReplaced,
   swapCase,
   unknownIdLike,
+  withFullwidth,
 } from '../values.ts';
 
 type Made = Variant & { expect: Expectation };
@@ -132,7 +133,8 @@ export function literalVariants(element: Element): Made[] {
   // router that takes any version (/api/v:version) makes of it.
   const version = /^v(\d+)$/.exec(text);
   // A segment of the base path (spec 9): the operations are served under /api/v2 and nowhere else.
-  const ofBasePath = index < basePath.split('/').length - 1;
+  const basePathDepth = basePath.split('/').length - 1;
+  const ofBasePath = index < basePathDepth;
   return [
     ...(version
       ? [
@@ -173,7 +175,11 @@ export function literalVariants(element: Element): Made[] {
             checks: [{ clause: 'versioning.base-path', outcome: refused }],
             source: "spec 9: the base path is /api/v2; a URI's path is compared case-sensitively (RFC 3986 6.2.2.1)",
           }
-        : none,
+        : index === basePathDepth
+          ? {
+              none: `${none.none}; where its answer is an error, the error body's tests read it (errors.body.shape, errors.body.content-type)`,
+            }
+          : none,
       extended: true,
     },
     {
@@ -678,13 +684,7 @@ export function paramVariants(card: OperationCard, element: Element): Made[] {
 }
 
 /** The id with its last ASCII letter or digit replaced by its full-width form (U+FF01 block), or unchanged without one. */
-function fullWidthLast(id: string): string {
-  for (let at = id.length - 1; at >= 0; at -= 1) {
-    const code = id.charCodeAt(at);
-    if (/[A-Za-z0-9]/.test(id[at]!)) return `${id.slice(0, at)}${String.fromCharCode(code - 0x21 + 0xff01)}${id.slice(at + 1)}`;
-  }
-  return id;
-}
+const fullWidthLast = (id: string): string => withFullwidth(id, /[A-Za-z0-9]/, true);
 
 /** The template with path parameter `name` written by `encode` from its value, and sent as it is. */
 function sentEncoded(name: string, encode: (value: string) => string): (template: RequestTemplate) => RequestTemplate {

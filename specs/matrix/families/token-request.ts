@@ -12,7 +12,7 @@ import { observed } from '../../observed.ts';
 import { accepted, refused, status } from '../checks.ts';
 import type { OperatorId } from '../operators.ts';
 import type { Expectation } from '../row.ts';
-import { nameNearMisses, swapCase, urlNearMisses } from '../values.ts';
+import { FULLWIDTH_OFFSET, nameNearMisses, swapCase, urlNearMisses } from '../values.ts';
 
 export interface TokenVariant {
   operator: OperatorId;
@@ -217,7 +217,7 @@ const lossyTwins: Array<{ key: string; says: string; twin: (code: number) => num
   {
     key: 'fullwidth',
     says: 'its fullwidth form (equal only after NFKC normalisation)',
-    twin: (code) => (code > 0x20 && code < 0x7f ? code + 0xfee0 : undefined),
+    twin: (code) => (code > 0x20 && code < 0x7f ? code + FULLWIDTH_OFFSET : undefined),
   },
 ];
 
