@@ -16,7 +16,7 @@ import { cards } from '../../specs/cards/index.ts';
 import { observed } from '../../specs/index.ts';
 import { validTemplate } from '../../specs/matrix/index.ts';
 import { exhaustRateLimit } from '../../harness/suite/exhaust.ts';
-import { matrixScopeOf } from '../../harness/suite/matrix.ts';
+import { extendedOnly } from '../../harness/suite/matrix.ts';
 import { exampleOf } from '../../harness/suite/requests.ts';
 import { eventId, streamId } from '../../generators/index.ts';
 import {
@@ -137,22 +137,15 @@ conformance(
 const PACED_INTERVALS = 5;
 const PACED_PER_INTERVAL = 4;
 const PACED_REQUESTS = PACED_INTERVALS * PACED_PER_INTERVAL;
+/** Requests sent at most to meet the 429 again: the bucket the target file states, else the default refill's worth (the plan's count). */
+const bucketBound = (target: { rateLimit?: { limit?: number } }) => target.rateLimit?.limit ?? DEFAULT_REFILL;
 conformance(
   '[§7 redeliver.errors.429] right after a 429, requests paced over five refill intervals are served no more than the bucket refills meanwhile',
   {
     ...plan,
-    needs: [
-      exhaustion,
-      {
-        check: (context) =>
-          matrixScopeOf(context) === 'core'
-            ? 'it spends five refill intervals of the rate limit: against test doubles, or with --matrix full; the 429 tests above check the clause here'
-            : undefined,
-        category: 'extended',
-      },
-    ],
+    needs: [exhaustion, extendedOnly('it spends five refill intervals of the rate limit', 'the 429 tests above check the clause here')],
     // A bucket's worth to find the 429 again, then the paced requests.
-    requests: (context) => (context.target.rateLimit?.limit ?? DEFAULT_REFILL) + PACED_REQUESTS,
+    requests: (context) => bucketBound(context.target) + PACED_REQUESTS,
   },
   async ({ target }) => {
     const { last, why } = await exhaustRateLimit(target);
@@ -168,7 +161,7 @@ conformance(
     const send = () => target.call('redeliver', { params, retryRateLimited: false, pace: false });
     // A 429 of its own to start from: the bucket refilled while other tests ran.
     let start = last;
-    for (let i = 0; i < (estimate.limit ?? DEFAULT_REFILL) && (start === last || start.status !== 429); i += 1) start = await send();
+    for (let i = 0; i < bucketBound(target.target) && (start === last || start.status !== 429); i += 1) start = await send();
     target.needs(start.status === 429, `no 429 within a bucket's worth of requests after the exhaustion (${start.status})`);
     // From when the 429's request was sent: the bucket held less than a token after that.
     const from = start.at - start.ms;

@@ -9,6 +9,7 @@ import {
   fixture,
   writes,
   type Credential,
+  type Exchange,
   type TargetSession,
 } from '../../harness/index.ts';
 import { extendedOnly } from '../../harness/suite/matrix.ts';
@@ -39,6 +40,12 @@ function safeHost(url: string | undefined): string | undefined {
   }
 }
 
+/** The host of the ticket an answer holds, as written (safeHost). */
+const ticketHost = (exchange: Exchange) => safeHost((exchange.json as { ticket?: string } | undefined)?.ticket);
+
+/** The tenant's own host: its management audience's. */
+const tenantHostOf = (target: TargetSession) => new URL(target.target.audience).host;
+
 conformance(
   '[§4.2 sso-ticket.body.optional] ticket creation with an empty body object creates a ticket',
   ticketWithEmptyBody.plan,
@@ -49,9 +56,7 @@ conformance(
 
 conformance('[§2.2 sso-ticket.response.shape] the ticket is a URL on the tenant host', ticketWithEmptyBody.plan, async ({ target }) => {
   const exchange = await ticketWithEmptyBody.send(target);
-  const host = safeHost((exchange.json as { ticket?: string } | undefined)?.ticket);
-  const tenantHost = new URL(target.target.audience).host;
-  expectEqual(host, tenantHost, "ticket host (the tenant's)", { exchange });
+  expectEqual(ticketHost(exchange), tenantHostOf(target), "ticket host (the tenant's)", { exchange });
 });
 
 conformance(
@@ -73,18 +78,19 @@ conformance(
   },
 );
 
-/** A ticket created with the custom domain header, as a credential (the global role's token by default). */
-async function ticketOnCustomDomain(target: TargetSession, as?: Credential) {
+/**
+ * A ticket created with the custom domain header, as a credential (the global role's token by
+ * default), with `headers` besides it.
+ */
+async function ticketOnCustomDomain(target: TargetSession, as?: Credential, headers: Record<string, string> = {}) {
   const exchange = await target.call('sso-ticket', {
     params: { id: target.fixture('selfServiceProfile') },
-    headers: { [target.target.customDomainHeader]: CUSTOM_DOMAIN },
+    headers: { [target.target.customDomainHeader]: CUSTOM_DOMAIN, ...headers },
     body: {},
     ...(as ? { as } : {}),
   });
   // host, not hostname: the ticket is on the custom domain itself, with no port.
-  expectEqual(safeHost((exchange.json as { ticket?: string } | undefined)?.ticket), CUSTOM_DOMAIN.toLowerCase(), 'ticket host', {
-    exchange,
-  });
+  expectEqual(ticketHost(exchange), CUSTOM_DOMAIN.toLowerCase(), 'ticket host', { exchange });
 }
 
 conformance(
@@ -107,16 +113,7 @@ const extended = extendedOnly("a variation of the ticket request's headers", 'th
 conformance(
   '[§4.2 sso-ticket.custom-domain.host] with tenant-custom-domain, and X-Forwarded-Host and Forwarded naming another host, the ticket URL is on the custom domain',
   { needs: [...needs, extended], requests: 1 },
-  async ({ target }) => {
-    const exchange = await target.call('sso-ticket', {
-      params: { id: target.fixture('selfServiceProfile') },
-      headers: { [target.target.customDomainHeader]: CUSTOM_DOMAIN, ...PROXY_HEADERS },
-      body: {},
-    });
-    expectEqual(safeHost((exchange.json as { ticket?: string } | undefined)?.ticket), CUSTOM_DOMAIN.toLowerCase(), 'ticket host', {
-      exchange,
-    });
-  },
+  async ({ target }) => ticketOnCustomDomain(target, undefined, PROXY_HEADERS),
 );
 
 conformance(
@@ -128,10 +125,7 @@ conformance(
       headers: PROXY_HEADERS,
       body: {},
     });
-    const tenantHost = new URL(target.target.audience).host;
-    expectEqual(safeHost((exchange.json as { ticket?: string } | undefined)?.ticket), tenantHost, "ticket host (the tenant's)", {
-      exchange,
-    });
+    expectEqual(ticketHost(exchange), tenantHostOf(target), "ticket host (the tenant's)", { exchange });
   },
 );
 
