@@ -17,6 +17,9 @@ const SUCCESS_BELOW = 300;
 const MS_PER_SECOND = 1000;
 
 /** Changes what the limiter reports for each request (the X-RateLimit header values); `config` is the limiter's. */
+/** An hourly quota window, in seconds. */
+const HOUR_SECONDS = 3600;
+
 function editQuota(app: FaultHooks, edit: (quota: Quota, config: RateLimitConfig) => Quota): void {
   app.override('limiter', (limiter) => ({
     config: limiter.config,
@@ -171,7 +174,16 @@ export const rateLimitFaults = faultFamily([
   {
     id: 'reset-at-the-end-of-the-hour',
     clause: 'rate-limit.headers.consistent',
-    bug: 'A Reset taken from an hourly quota window instead of the per-second bucket: X-RateLimit-Reset is up to an hour ahead of the answer.',
-    install: (app) => editQuota(app, (quota) => ({ ...quota, resetSeconds: Math.ceil((quota.resetSeconds + 1) / 3600) * 3600 })),
+    bug: 'A Reset taken from an hourly quota window (opened by the first request the service counted) instead of the per-second bucket: X-RateLimit-Reset is up to an hour ahead of the answer.',
+    install(app) {
+      // The window opens at the first request, not on the hour: a window on the clock's hour would
+      // end seconds after a run that starts just before it, and the fault would hide by the time of day.
+      let windowEnd: number | undefined;
+      editQuota(app, (quota) => {
+        windowEnd ??= quota.resetSeconds + HOUR_SECONDS;
+        while (windowEnd <= quota.resetSeconds) windowEnd += HOUR_SECONDS;
+        return { ...quota, resetSeconds: windowEnd };
+      });
+    },
   },
 ]);
