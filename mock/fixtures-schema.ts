@@ -1,6 +1,8 @@
-// The JSON Schema of a fixtures file. Identifiers and vault connection records use the schemas of
-// specs/ at the observed level, so that every fixture is reachable through the mock's own
-// validation (a fixture id the API would refuse as malformed could never be read).
+// The JSON Schema of a fixtures file. Identifiers and the records the mock serves use the schemas
+// of specs/ at the observed level, so that every fixture is reachable through the mock's own
+// validation (a fixture id the API would refuse as malformed could never be read). The lists of
+// records are the fixture table's (specs/cards/fixtures.ts `records`), each under its `mock` field.
+import { servedRecordLists } from '../specs/cards/fixtures.ts';
 import { roleNames } from '../specs/cards/index.ts';
 import { toJsonSchema, type JsonObject } from '../specs/index.ts';
 import { rateLimitProfileNames } from './rate-limit-profiles.ts';
@@ -141,6 +143,6 @@ export const fixturesSchema: JsonObject = {
         properties: { id: text, name: text },
       },
     },
-    vault_connections: { type: 'array', items: observedSchema('FlowsVaultConnection') },
+    ...Object.fromEntries(servedRecordLists().map(({ mock, schema }) => [mock, { type: 'array', items: observedSchema(schema) }])),
   },
 };

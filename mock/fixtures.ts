@@ -1,6 +1,7 @@
 // Reads and checks the state the mock starts with: a YAML fixtures file (by default
 // mock/fixtures/default.yaml) or an object of the same shape. A fixture that breaks the schema, a
 // duplicate id or an unknown scope is refused with one line naming the file and the field.
+import { servedRecordLists } from '../specs/cards/fixtures.ts';
 import type { RoleName } from '../specs/cards/index.ts';
 import { createPublicKey, type JsonWebKey, type KeyObject } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -53,6 +54,9 @@ export interface EventStreamFixture {
   events: EventFixture[];
 }
 
+/** A record the mock serves, as its fixtures file states it (the spec's record, unset optional fields absent). */
+export type ServedRecord = Readonly<Record<string, unknown> & { id: string }>;
+
 /** A flows vault connection record (spec section 2.1); unset optional fields are absent. */
 export interface VaultConnectionRecord {
   id: string;
@@ -77,6 +81,8 @@ export interface FixturesObject {
   self_service_profiles?: Array<{ id: string; name?: string }>;
   connections?: Array<{ id: string; name: string }>;
   vault_connections?: VaultConnectionRecord[];
+  /** The other lists of records the mock serves (specs/cards/fixtures.ts servedRecordLists), each under its field. */
+  [recordsField: string]: unknown;
 }
 
 export interface LoadedFixtures {
@@ -130,7 +136,10 @@ function crossCheck(fixtures: FixturesObject): string | undefined {
     ],
     ['connection id', (fixtures.connections ?? []).map((c, i) => ({ at: `connections[${i}].id`, value: c.id }))],
     ['connection name', (fixtures.connections ?? []).map((c, i) => ({ at: `connections[${i}].name`, value: c.name }))],
-    ['vault connection id', (fixtures.vault_connections ?? []).map((v, i) => ({ at: `vault_connections[${i}].id`, value: v.id }))],
+    ...servedRecordLists().map(({ mock, schema }): [string, Array<{ at: string; value: string }>] => [
+      `${schema} id`,
+      ((fixtures[mock] as ServedRecord[] | undefined) ?? []).map((record, i) => ({ at: `${mock}[${i}].id`, value: record.id })),
+    ]),
     ['API identifier', (fixtures.apis ?? []).map((a, i) => ({ at: `apis[${i}].identifier`, value: a.identifier }))],
   ];
   for (const [what, entries] of checks) {

@@ -11,7 +11,7 @@ import type { Components } from './components.ts';
 import type { RouteHandler } from './exchange.ts';
 import { redeliverRoute } from './routes/redeliver.ts';
 import { ssoTicketRoute } from './routes/sso-ticket.ts';
-import { vaultConnectionRoute } from './routes/vault-connection.ts';
+import { readRecordRoute } from './routes/read-record.ts';
 
 export interface MockOperation {
   card: OperationCard;
@@ -22,7 +22,7 @@ export interface MockOperation {
 export const mockOperations: { [K in OperationKey]: MockOperation } = {
   redeliver: { card: cards.redeliver, route: redeliverRoute },
   'sso-ticket': { card: cards['sso-ticket'], route: ssoTicketRoute },
-  vault: { card: cards.vault, route: vaultConnectionRoute },
+  vault: { card: cards.vault, route: readRecordRoute },
 };
 
 export const defaultOperations: readonly MockOperation[] = Object.values(mockOperations);

@@ -1,14 +1,16 @@
 // The tenant's state: clients, event streams and their events, self-service profiles, connections,
-// flows vault connections and the tickets created so far. It starts from the fixtures; after that
+// the records the operations read (flows vault connections; any list of specs/cards/fixtures.ts
+// servedRecordLists) and the tickets created so far. It starts from the fixtures; after that
 // only the API changes it (there is no other way in).
 //
 // Redelivery: the mock's simulated destination stays down, so a redelivered `failed` event stays
 // `failed` (redeliverable again) and the store counts accepted redeliveries per event. Runs repeat
 // exactly whatever order tests run in.
+import { servedRecordLists, type FixtureName } from '../specs/cards/fixtures.ts';
 import { scopesOfRole } from '../specs/cards/index.ts';
 import type { EventStatus } from './fixtures-schema.ts';
 import type { KeyObject } from 'node:crypto';
-import { publicKeyOf, type ClientFixture, type FixturesObject, type VaultConnectionRecord } from './fixtures.ts';
+import { publicKeyOf, type ClientFixture, type FixturesObject, type ServedRecord } from './fixtures.ts';
 
 export interface Client {
   clientId: string;
@@ -61,7 +63,8 @@ export class Store {
   readonly #streams: Map<string, EventStream>;
   readonly #profiles: Map<string, { id: string; name?: string }>;
   readonly #connectionNames: Set<string>;
-  readonly #vault: Map<string, Readonly<VaultConnectionRecord>>;
+  /** Each list of served records (by its fixture), by id. */
+  readonly #records: Map<FixtureName, Map<string, ServedRecord>>;
   readonly #tickets = new Map<string, Ticket>();
 
   constructor(fixtures: FixturesObject) {
@@ -79,7 +82,12 @@ export class Store {
     );
     this.#profiles = new Map((fixtures.self_service_profiles ?? []).map((p) => [p.id, { ...p }]));
     this.#connectionNames = new Set((fixtures.connections ?? []).map((c) => c.name));
-    this.#vault = new Map((fixtures.vault_connections ?? []).map((v) => [v.id, Object.freeze({ ...v })]));
+    this.#records = new Map(
+      servedRecordLists().map(({ fixture, mock }) => [
+        fixture,
+        new Map(((fixtures[mock] as ServedRecord[] | undefined) ?? []).map((record) => [record.id, Object.freeze({ ...record })])),
+      ]),
+    );
   }
 
   client(clientId: string): Client | undefined {
@@ -116,12 +124,13 @@ export class Store {
     return this.#connectionNames.has(name);
   }
 
-  vaultConnection(id: string): Readonly<VaultConnectionRecord> | undefined {
-    return this.#vault.get(id);
+  /** The record of `id` in a list of served records (`fixture` names it: vaultConnectionRecords). */
+  record(fixture: FixtureName, id: string): ServedRecord | undefined {
+    return this.#records.get(fixture)?.get(id);
   }
 
-  vaultConnections(): Array<Readonly<VaultConnectionRecord>> {
-    return [...this.#vault.values()];
+  records(fixture: FixtureName): ServedRecord[] {
+    return [...(this.#records.get(fixture)?.values() ?? [])];
   }
 
   addTicket(ticket: Ticket): void {

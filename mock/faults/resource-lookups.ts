@@ -9,7 +9,7 @@ import { faultFamily } from './fault.ts';
 import { compileCheck, replaceParameterCheck } from './support/check-edits.ts';
 import { sameIgnoringCase } from './support/near-misses.ts';
 import { editRequests } from './support/route-edits.ts';
-import { editStore } from './support/store-view.ts';
+import { editStore, recordLookup, VAULT_RECORDS } from './support/store-view.ts';
 
 /** The segment decoded once (by a proxy, before the application decodes it again); undefined when it does not decode. */
 function decoded(segment: string): string | undefined {
@@ -109,9 +109,13 @@ export const resourceLookupFaults = faultFamily([
     clause: 'vault.response.record',
     bug: "Vault connections kept in a table with a case-insensitive collation: an existing id with one letter in the other case is answered with that connection's record.",
     install: (app) =>
-      editStore(app, (store) => ({
-        vaultConnection: (id) => store.vaultConnection(id) ?? store.vaultConnections().find((record) => sameIgnoringCase(record.id, id)),
-      })),
+      editStore(app, (store) =>
+        recordLookup(
+          store,
+          VAULT_RECORDS,
+          (id) => store.record(VAULT_RECORDS, id) ?? store.records(VAULT_RECORDS).find((record) => sameIgnoringCase(record.id, id)),
+        ),
+      ),
   },
   {
     id: 'vault-ids-trimmed',

@@ -98,9 +98,7 @@ describe('refused fixtures', () => {
   });
 
   test('an unknown field is refused', () => {
-    expect(refusal({ ...defaults(), tenants: [] } as unknown as FixturesObject)).toBe(
-      'fixtures object: the top level has an unknown field tenants',
-    );
+    expect(refusal({ ...defaults(), tenants: [] })).toBe('fixtures object: the top level has an unknown field tenants');
   });
 
   test('an event status outside the known states is refused', () => {

@@ -13,10 +13,10 @@ test('a component that throws inside a route is answered 500 and reported', asyn
     report: (line) => reports.push(line),
     customize(hooks) {
       hooks.override('store', (store) => {
-        const original = store.vaultConnection.bind(store);
-        store.vaultConnection = (id) => {
+        const original = store.record.bind(store);
+        store.record = (fixture, id) => {
           if (broken) throw new Error('planted bug');
-          return original(id);
+          return original(fixture, id);
         };
         return store;
       });

@@ -9,6 +9,7 @@ import { elementsOf, matrixOf } from '../../specs/matrix/index.ts';
 import { scopeFaultsOf } from '../faults/support/scope-faults.ts';
 import { defaultOperations, type MockOperation } from '../operations.ts';
 import { refuse } from '../refusal.ts';
+import { readRecordRoute } from '../routes/read-record.ts';
 import { success } from '../routes/success.ts';
 import { authenticate } from '../stages/authenticate.ts';
 import { authorize } from '../stages/authorize.ts';
@@ -94,6 +95,12 @@ describe('a throw-away operation card', () => {
     expect(elements.filter((id) => !rows.some((row) => row.element.id === id))).toEqual([]);
     const tooShort = rows.find((row) => row.id === 'stream-summary path.{id} bounds:25 valid')?.expectation;
     expect(tooShort && 'checks' in tooShort ? tooShort.checks.map((c) => c.outcome.kind) : []).toEqual(['refuse', 'observed-error']);
+  });
+
+  it('is refused by the read of one record, naming what its card lacks, where it reads no stated records', async () => {
+    await expect(mockForTest({ operations: [...defaultOperations, { card: streamCard, route: readRecordRoute }] })).rejects.toThrow(
+      /^stream-summary is not a read of one record: its answer echoes no path parameter whose fixture has stated records/,
+    );
   });
 
   it('gets the scope faults of every operation, and they reach its route', async () => {

@@ -4,31 +4,56 @@
 // from this table. A fixture may also be the records a list of ids names, as the target holds
 // them (what the vault read of each connection answers), stated in the file for the tests to compare.
 import { schemaAt } from '../limits.ts';
+import type { ObservedFacts } from '../observed.ts';
 import { parameter, resolvePointer, type JsonObject } from '../openapi.ts';
 
-interface FixtureEntry {
+/** An identifier shape of the observed reference (specs/observed.yaml `identifiers`). */
+type ShapeName = Exclude<keyof ObservedFacts['identifiers'], `${string}_alphabet`>;
+
+export interface FixtureEntry {
   /** The field in the target file (under `fixtures:`). */
   field: string;
   list?: true;
   required?: true;
   /** The spec's schema of one id of it, when the spec constrains it. */
   id?: () => JsonObject;
-  /** The records the ids of another fixture (`of`) name, each a record of the spec's `schema` as the target holds it. */
-  records?: { of: string; schema: string };
+  /**
+   * The records the ids of another fixture (`of`) name, each a record of the spec's `schema` as the
+   * target holds it; `mock`: the mock's fixtures file's field of the records it serves.
+   */
+  records?: { of: string; schema: string; mock: string };
+  /**
+   * Its value on the made-up target the matrix describes its rows for (specs/matrix/template.ts):
+   * the `n`th made-up id of an observed shape, or a text. A fixture a card's path names needs one.
+   */
+  sample?: { shape: ShapeName; n?: number } | { text: string };
 }
 
 export const fixtureTable = {
-  eventStream: { field: 'event_stream', id: () => parameter('redeliver', 'path', 'id').schema },
-  failedEvent: { field: 'failed_event', id: () => parameter('redeliver', 'path', 'event_id').schema },
-  notRedeliverableEvent: { field: 'not_redeliverable_event', id: () => parameter('redeliver', 'path', 'event_id').schema },
+  eventStream: { field: 'event_stream', sample: { shape: 'event_stream' }, id: () => parameter('redeliver', 'path', 'id').schema },
+  failedEvent: { field: 'failed_event', sample: { shape: 'event', n: 1 }, id: () => parameter('redeliver', 'path', 'event_id').schema },
+  notRedeliverableEvent: {
+    field: 'not_redeliverable_event',
+    sample: { shape: 'event', n: 2 },
+    id: () => parameter('redeliver', 'path', 'event_id').schema,
+  },
   /** An event of eventStream neither failed nor delivered (still pending delivery): only a failed event is redelivered (spec 4.1). */
   pendingEvent: { field: 'pending_event', id: () => parameter('redeliver', 'path', 'event_id').schema },
   /** An event that exists, but in another stream than eventStream. */
-  eventOfAnotherStream: { field: 'event_of_another_stream', id: () => parameter('redeliver', 'path', 'event_id').schema },
-  selfServiceProfile: { field: 'self_service_profile', id: () => parameter('sso-ticket', 'path', 'id').schema },
+  eventOfAnotherStream: {
+    field: 'event_of_another_stream',
+    sample: { shape: 'event', n: 3 },
+    id: () => parameter('redeliver', 'path', 'event_id').schema,
+  },
+  selfServiceProfile: {
+    field: 'self_service_profile',
+    sample: { shape: 'self_service_profile' },
+    id: () => parameter('sso-ticket', 'path', 'id').schema,
+  },
   vaultConnections: {
     field: 'vault_connections',
     list: true,
+    sample: { shape: 'flows_vault_connection' },
     required: true,
     id: () => schemaAt({ operation: 'vault', in: 'path', name: 'id' }),
   },
@@ -39,12 +64,12 @@ export const fixtureTable = {
   vaultConnectionRecords: {
     field: 'vault_connection_records',
     list: true,
-    records: { of: 'vaultConnections', schema: 'FlowsVaultConnection' },
+    records: { of: 'vaultConnections', schema: 'FlowsVaultConnection', mock: 'vault_connections' },
   },
-  connectionId: { field: 'connection_id' },
-  existingConnectionName: { field: 'existing_connection_name' },
+  connectionId: { field: 'connection_id', sample: { shape: 'connection' } },
+  existingConnectionName: { field: 'existing_connection_name', sample: { text: 'existing-connection' } },
   /** An organization of the tenant, named in the ticket bodies' enabled_organizations. */
-  organizationId: { field: 'organization_id' },
+  organizationId: { field: 'organization_id', sample: { shape: 'organization' } },
 } as const satisfies Record<string, FixtureEntry>;
 
 export type FixtureName = keyof typeof fixtureTable;
@@ -62,6 +87,19 @@ export type TargetFixtures = {
 };
 
 export const fixtureNames = Object.keys(fixtureTable) as FixtureName[];
+
+/** The lists of records the mock serves, one per fixture of records: the fixture, the mock's field, the spec's schema. */
+export function servedRecordLists(): Array<{ fixture: FixtureName; mock: string; schema: string }> {
+  return fixtureNames.flatMap((fixture) => {
+    const records = (fixtureTable[fixture] as FixtureEntry).records;
+    return records ? [{ fixture, mock: records.mock, schema: records.schema }] : [];
+  });
+}
+
+/** The fixture of records whose ids `list` names (vaultConnectionRecords for vaultConnections), if there is one. */
+export function recordsOf(list: FixtureName): FixtureName | undefined {
+  return fixtureNames.find((name) => (fixtureTable[name] as FixtureEntry).records?.of === list);
+}
 
 /** The target file's field of a fixture. */
 export function fixtureField(name: FixtureName): string {

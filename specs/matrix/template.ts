@@ -5,7 +5,7 @@
 // harness applies the same variations to the real target's valid request at run time.
 import type { BodySpec, PathPart, RequestTemplate } from '../cards/card.ts';
 import type { OperationCard } from '../cards/card.ts';
-import type { TargetFixtures } from '../cards/fixtures.ts';
+import { fixtureTable, type FixtureEntry, type TargetFixtures } from '../cards/fixtures.ts';
 import { basePath, type JsonObject } from '../openapi.ts';
 import { alphabetOf, observed, type IdentifierShape } from '../observed.ts';
 import { schema } from '../schemas.ts';
@@ -35,26 +35,31 @@ const ids = observed.identifiers;
 
 /** A target of the observed id shapes: where the matrix's titles and expectations are worked out. */
 export const canonicalContext: RequestContext = {
-  fixtures: {
-    eventStream: madeUpId(ids.event_stream),
-    failedEvent: madeUpId(ids.event, 1),
-    notRedeliverableEvent: madeUpId(ids.event, 2),
-    eventOfAnotherStream: madeUpId(ids.event, 3),
-    selfServiceProfile: madeUpId(ids.self_service_profile),
-    vaultConnections: [madeUpId(ids.flows_vault_connection)],
-    connectionId: madeUpId(ids.connection),
-    existingConnectionName: 'existing-connection',
-    organizationId: madeUpId(ids.organization),
-  },
+  fixtures: canonicalFixtures(),
   clients: { global: madeUpId(ids.client), non_global: madeUpId(ids.client, 1) },
   customDomainHeader: 'tenant-custom-domain',
   keyClient: madeUpId(ids.client, 2),
 };
 
+/** Each fixture's sample (specs/cards/fixtures.ts): a made-up id of its shape (a list of one), or its text. */
+function canonicalFixtures(): TargetFixtures {
+  const entries = Object.entries(fixtureTable as Record<string, FixtureEntry>).flatMap(([name, entry]) => {
+    if (!entry.sample) return [];
+    const value = 'text' in entry.sample ? entry.sample.text : madeUpId(ids[entry.sample.shape], entry.sample.n);
+    return [[name, entry.list ? [value] : value] as const];
+  });
+  return Object.fromEntries(entries) as unknown as TargetFixtures;
+}
+
 /** The value of a path parameter in the valid request: its fixture (the first of a list). */
 export function paramValue(card: OperationCard, name: string, context: RequestContext): string {
-  const value = context.fixtures[card.params[name]!.fixture];
-  return Array.isArray(value) ? (value as string[])[0]! : (value as string);
+  const fixture = card.params[name]!.fixture;
+  const value = context.fixtures[fixture];
+  if (value === undefined)
+    throw new Error(
+      `the path parameter ${name} of ${card.key} names the fixture ${fixture}, which has no value here (a sample in specs/cards/fixtures.ts?)`,
+    );
+  return Array.isArray(value) ? (value as string[])[0]! : value;
 }
 
 /** The valid request of an operation: its fixtures in the path, the global role's token, the empty body where it has one. */

@@ -4,10 +4,12 @@
 // cannot leave the registry stale.
 import { describe, expect, it } from 'vitest';
 import type { OperationCard } from '../cards/card.ts';
+import { fixtureTable, type FixtureEntry } from '../cards/fixtures.ts';
 import { cards } from '../cards/index.ts';
 import { clauses, hasClause } from '../clauses.ts';
 import { operationKeys } from '../openapi.ts';
 import { matrix } from '../matrix/index.ts';
+import { canonicalContext } from '../matrix/template.ts';
 
 const all: OperationCard[] = Object.values(cards);
 
@@ -38,6 +40,12 @@ describe('the operation cards', () => {
       );
       expect([...clause.operations!].sort(), clause.id).toEqual([...citing].sort());
     }
+  });
+
+  it('name in their paths only fixtures with a sample, the value the matrix describes its rows with', () => {
+    const named = all.flatMap((card) => Object.values(card.params).map((rule) => rule.fixture));
+    expect(named.filter((fixture) => !(fixtureTable[fixture] as FixtureEntry).sample)).toEqual([]);
+    expect(named.filter((fixture) => canonicalContext.fixtures[fixture] === undefined)).toEqual([]);
   });
 
   it('have a scope of the section 5 catalogue, and a role without it for each', () => {

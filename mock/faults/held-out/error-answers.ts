@@ -10,6 +10,7 @@ import { captureAll } from '../support/captured.ts';
 import { editErrors } from '../support/error-edits.ts';
 import { editReplies, isErrorBody, MANAGEMENT_ROUTES } from '../support/route-edits.ts';
 import { heldOutFamily } from './held-out-fault.ts';
+import { VAULT_RECORDS } from '../support/store-view.ts';
 import { answeredInstead } from './support/answers.ts';
 
 const REDELIVER_SCOPE = observed.operations.redeliver.scope.value;
@@ -103,7 +104,7 @@ export const errorAnswerFaults = heldOutFamily([
         } catch {
           return reply;
         }
-        return id !== undefined && !components().store.vaultConnection(id)
+        return id !== undefined && !components().store.record(VAULT_RECORDS, id)
           ? answeredInstead(reply, components().errors.reply('vault_connection_not_found'))
           : reply;
       });

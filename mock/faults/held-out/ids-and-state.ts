@@ -10,7 +10,7 @@ import { compileCheck, replaceParameterCheck } from '../support/check-edits.ts';
 import { editErrors } from '../support/error-edits.ts';
 import { sameIgnoringCase } from '../support/near-misses.ts';
 import { editReplies, editSuccessReplies, withStatus } from '../support/route-edits.ts';
-import { editStore } from '../support/store-view.ts';
+import { editStore, recordLookup, VAULT_RECORDS } from '../support/store-view.ts';
 import { heldOutFamily } from './held-out-fault.ts';
 import { answeredInstead } from './support/answers.ts';
 
@@ -48,9 +48,13 @@ export const idAndStateFaults = heldOutFamily([
     level: 'contract',
     bug: "Connections looked up with LIKE 'id%' (the query of a search endpoint reused): an unknown id that is the start of an existing connection's longer id is answered 200 with that connection's record instead of 404.",
     install: (app) =>
-      editStore(app, (store) => ({
-        vaultConnection: (id: string) => store.vaultConnection(id) ?? store.vaultConnections().find((record) => record.id.startsWith(id)),
-      })),
+      editStore(app, (store) =>
+        recordLookup(
+          store,
+          VAULT_RECORDS,
+          (id) => store.record(VAULT_RECORDS, id) ?? store.records(VAULT_RECORDS).find((record) => record.id.startsWith(id)),
+        ),
+      ),
   },
   {
     id: 'ho-stream-id-type-prefix-ignored',

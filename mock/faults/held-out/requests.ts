@@ -9,6 +9,7 @@ import { capture } from '../support/captured.ts';
 import { compileCheck } from '../support/check-edits.ts';
 import { editReplies, editRequests } from '../support/route-edits.ts';
 import { heldOutFamily } from './held-out-fault.ts';
+import { VAULT_RECORDS } from '../support/store-view.ts';
 import { answeredInstead } from './support/answers.ts';
 
 const OPERATIONS: readonly OperationKey[] = ['redeliver', 'sso-ticket', 'vault'];
@@ -41,7 +42,7 @@ export const requestFaults = heldOutFamily([
         } catch {
           return reply;
         }
-        const record = store().vaultConnection(id);
+        const record = store().record(VAULT_RECORDS, id);
         return record
           ? answeredInstead(reply, { status: 200, headers: { 'content-type': reply.headers['content-type']! }, body: record })
           : reply;

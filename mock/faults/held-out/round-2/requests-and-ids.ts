@@ -7,7 +7,7 @@ import type { ValidateFunction } from 'ajv';
 import { cards } from '../../../../specs/cards/index.ts';
 import { closedLimit, parameter, toJsonSchema } from '../../../../specs/index.ts';
 import { createRouter } from '../../../router.ts';
-import { vaultConnectionRoute } from '../../../routes/vault-connection.ts';
+import { readRecordRoute } from '../../../routes/read-record.ts';
 import { checksOf } from '../../../validators.ts';
 import { capture, captureAll } from '../../support/captured.ts';
 import { compileCheck, replaceParameterCheck } from '../../support/check-edits.ts';
@@ -95,7 +95,7 @@ export const requestAndIdFaults = heldOutFamily([
     level: 'observed',
     bug: `A method-override middleware (${METHOD_OVERRIDE}, honoured on POST as its default is): a POST to a vault connection's path carrying "${METHOD_OVERRIDE}: GET" is served as the read (200 with the record) instead of 405; a POST without it still gets 405.`,
     install(app) {
-      const read = handlerOf(app, (components) => vaultConnectionRoute(components, cards.vault));
+      const read = handlerOf(app, (components) => readRecordRoute(components, cards.vault));
       const route = createRouter([cards.vault]);
       app.wrapRoute('method-not-allowed', (next) => async (exchange) => {
         const override = exchange.headers[METHOD_OVERRIDE];
