@@ -31,6 +31,10 @@ export async function conformanceCommand(argv: string[], env: NodeJS.ProcessEnv,
       io.out(`${HELP}\n`);
       return EXIT.pass;
     }
+    if (options.targetTemplate) {
+      io.out((await import('./target-template.ts')).targetTemplate());
+      return EXIT.pass;
+    }
     const { conformanceRun, RunStop } = await import('./run.ts');
     // A program that runs the command more than once (the project's end-to-end tests do) redacts
     // each run's secrets, not those of every run before it.

@@ -39,6 +39,8 @@ export interface ConformanceOptions {
   /** Keep the run's exchanges, redacted, in exchanges.ndjson beside its reports. */
   record: boolean;
   list: boolean;
+  /** Print the example target file (cli/target-template.ts) and stop. */
+  targetTemplate: boolean;
   help: boolean;
 }
 
@@ -88,6 +90,8 @@ With no --target-file, it starts the mock server on a free loopback port and run
 
 Target and run:
   --target-file FILE              target description (YAML); see targets/example-tenant.yaml
+  --target-template               print a target file with every role and fixture this
+                                  version reads, each with what it is (that example file)
   --strict                        observed-level failures gate the run too
   --seed N                        seed of the generated cases (default: random, printed)
   --num-runs N                    generated cases per property test, on top of each test's
@@ -164,6 +168,7 @@ const FLAGS = {
   record: { type: 'boolean' },
   list: { type: 'boolean' },
   plan: { type: 'boolean' },
+  'target-template': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -305,6 +310,7 @@ export function parseConformanceOptions(argv: string[], env: NodeJS.ProcessEnv =
     ...(matrixScope ? { matrixScope } : {}),
     record: boolean('record', v.record as boolean | undefined),
     list: boolean('list', v.list as boolean | undefined) || boolean('plan', v.plan as boolean | undefined),
+    targetTemplate: boolean('target-template', v['target-template'] as boolean | undefined),
     help: boolean('help', v.help as boolean | undefined),
   };
 }

@@ -10,6 +10,7 @@ describe('parseConformanceOptions', () => {
       allowRateLimitExhaustion: false,
       help: false,
       list: false,
+      targetTemplate: false,
       record: false,
       requestTimeoutMs: DEFAULTS.requestTimeoutMs,
       runTimeoutSeconds: DEFAULTS.runTimeoutSeconds,

@@ -27,49 +27,79 @@ export interface FixtureEntry {
    * the `n`th made-up id of an observed shape, or a text. A fixture a card's path names needs one.
    */
   sample?: { shape: ShapeName; n?: number } | { text: string };
+  /** What it is on the target, for the people who fill in a target file (the example target file shows it); `optional` when a run without it is still whole. */
+  about: string;
+  optional?: true;
 }
 
 export const fixtureTable = {
-  eventStream: { field: 'event_stream', sample: { shape: 'event_stream' }, id: () => parameter('redeliver', 'path', 'id').schema },
-  failedEvent: { field: 'failed_event', sample: { shape: 'event', n: 1 }, id: () => parameter('redeliver', 'path', 'event_id').schema },
+  eventStream: {
+    field: 'event_stream',
+    sample: { shape: 'event_stream' },
+    about: 'an event stream; give it a destination that always fails',
+    id: () => parameter('redeliver', 'path', 'id').schema,
+  },
+  failedEvent: {
+    field: 'failed_event',
+    sample: { shape: 'event', n: 1 },
+    about: 'an event of event_stream whose delivery failed',
+    id: () => parameter('redeliver', 'path', 'event_id').schema,
+  },
   notRedeliverableEvent: {
     field: 'not_redeliverable_event',
     sample: { shape: 'event', n: 2 },
+    about: 'an event of event_stream that was delivered (it cannot be redelivered)',
     id: () => parameter('redeliver', 'path', 'event_id').schema,
   },
-  /** An event of eventStream neither failed nor delivered (still pending delivery): only a failed event is redelivered (spec 4.1). */
-  pendingEvent: { field: 'pending_event', id: () => parameter('redeliver', 'path', 'event_id').schema },
-  /** An event that exists, but in another stream than eventStream. */
+  pendingEvent: {
+    field: 'pending_event',
+    about:
+      'an event of event_stream still pending delivery, neither failed nor delivered (its redelivery must be 409); without it that test is skipped',
+    optional: true,
+    id: () => parameter('redeliver', 'path', 'event_id').schema,
+  },
   eventOfAnotherStream: {
     field: 'event_of_another_stream',
     sample: { shape: 'event', n: 3 },
+    about: 'an event that exists, in another stream than event_stream (its redelivery through event_stream must be 404)',
     id: () => parameter('redeliver', 'path', 'event_id').schema,
   },
   selfServiceProfile: {
     field: 'self_service_profile',
     sample: { shape: 'self_service_profile' },
+    about: 'a self-service profile',
     id: () => parameter('sso-ticket', 'path', 'id').schema,
   },
   vaultConnections: {
     field: 'vault_connections',
     list: true,
     sample: { shape: 'flows_vault_connection' },
+    about: 'one or more flows vault connections; one whose id has 30 characters enables the at-the-limit tests',
     required: true,
     id: () => schemaAt({ operation: 'vault', in: 'path', name: 'id' }),
   },
-  /**
-   * What the target's vault connections hold (optional): some or all of vaultConnections, each the
-   * record the read answers, its unset optional fields listed under `unset`.
-   */
   vaultConnectionRecords: {
     field: 'vault_connection_records',
     list: true,
     records: { of: 'vaultConnections', schema: 'FlowsVaultConnection', mock: 'vault_connections' },
+    about:
+      'what some or all of vault_connections hold, each the record the read of it answers (README, "Records a target holds"); without it the values are not checked, only their types and shape',
+    optional: true,
   },
-  connectionId: { field: 'connection_id', sample: { shape: 'connection' } },
-  existingConnectionName: { field: 'existing_connection_name', sample: { text: 'existing-connection' } },
-  /** An organization of the tenant, named in the ticket bodies' enabled_organizations. */
-  organizationId: { field: 'organization_id', sample: { shape: 'organization' } },
+  connectionId: { field: 'connection_id', sample: { shape: 'connection' }, about: 'an existing connection', optional: true },
+  existingConnectionName: {
+    field: 'existing_connection_name',
+    sample: { text: 'existing-connection' },
+    about: 'a connection name that exists (a ticket that would create it must be 409)',
+    optional: true,
+  },
+  organizationId: {
+    field: 'organization_id',
+    sample: { shape: 'organization' },
+    about:
+      "an organization of the tenant, named in the ticket bodies' enabled_organizations (a made-up well-formed id otherwise, which a tenant that checks organizations refuses: those rows are then not verified)",
+    optional: true,
+  },
 } as const satisfies Record<string, FixtureEntry>;
 
 export type FixtureName = keyof typeof fixtureTable;

@@ -59,6 +59,34 @@ export function scopesOfRole(role: RoleName): string[] {
   }
 }
 
+/**
+ * What a role's client is on the target, for the people who fill in a target file (the example
+ * target file shows it), from the cards; `optional` where a run without it is still whole.
+ */
+export function roleAbout(role: RoleName): { about: string; optional?: true } {
+  const scopes = (of: RoleName) => scopesOfRole(of).join(' ');
+  switch (role) {
+    case 'global':
+      return { about: `the global client, holding the operations' scopes: ${scopes('global')}` };
+    case 'non_global':
+      return { about: "a client that is not global, holding the operations' scopes" };
+    case 'other_action':
+      return {
+        about: `a global client holding, for each operation, another action on its resource and none of the operations' own scopes: ${scopes(role)} (403 near misses a real tenant can be sent)`,
+        optional: true,
+      };
+    case 'other_resource':
+      return {
+        about: `a global client holding, for each operation, its action on another resource and none of the operations' own scopes: ${scopes(role)}`,
+        optional: true,
+      };
+    default: {
+      const without = Object.values(cards).find((c) => c.roleWithoutScope === role)!;
+      return { about: `a global client holding every scope of the operations but ${without.scope.value} (the 403 of ${without.name})` };
+    }
+  }
+}
+
 /** The scope's resource with the first other action the catalogue has for it. */
 export function otherActionOf(scope: string): string {
   const resource = scope.slice(scope.indexOf(':') + 1);
