@@ -21,6 +21,8 @@ Options:
   --signing-key FILE       RS256 private key file (PKCS8 PEM or private JWK); created if absent
   --fault ID               install a deliberate fault (repeatable; see mock/faults/README.md)
   --list-faults            print the fault catalogue (id, clause, what breaks) and exit
+  --list-clients           print the fixtures' clients (name, client_id, secret, global, the
+                           management scopes of their role and grant) and exit; with --fixtures, that file's
   --tls                    serve HTTPS with a self-signed certificate for 127.0.0.1, ::1 and
                            localhost, made once in .keys/tls/ and reused (trust it with
                            NODE_EXTRA_CA_CERTS=.keys/tls/cert.pem)
@@ -37,7 +39,11 @@ Options:
   --help                   print this help
 `;
 
-export type CliCommand = { kind: 'help' } | { kind: 'list-faults' } | { kind: 'start'; options: MockServerOptions & { port: number } };
+export type CliCommand =
+  | { kind: 'help' }
+  | { kind: 'list-faults' }
+  | { kind: 'list-clients'; fixtures?: string }
+  | { kind: 'start'; options: MockServerOptions & { port: number } };
 
 export function parseCli(argv: readonly string[]): CliCommand {
   let values;
@@ -63,6 +69,7 @@ export function parseCli(argv: readonly string[]): CliCommand {
         log: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
         'list-faults': { type: 'boolean' },
+        'list-clients': { type: 'boolean' },
       },
     }));
   } catch (error) {
@@ -70,6 +77,8 @@ export function parseCli(argv: readonly string[]): CliCommand {
   }
   if (values.help) return { kind: 'help' };
   if (values['list-faults']) return { kind: 'list-faults' };
+  if (values['list-clients'])
+    return { kind: 'list-clients', ...(values.fixtures !== undefined ? { fixtures: nonEmpty('--fixtures', values.fixtures) } : {}) };
   const options: MockServerOptions & { port: number } = { port: integer('--port', values.port, 0, 65_535) ?? DEFAULT_PORT };
   if (values.host !== undefined) options.host = values.host;
   if (values.fixtures !== undefined) options.fixtures = nonEmpty('--fixtures', values.fixtures);

@@ -4,6 +4,8 @@
 // listen (say, the port is taken) is exit code 1.
 import { parseCli, usage } from './cli-options.ts';
 import { MockConfigError } from './config-error.ts';
+import { clientListing } from './client-listing.ts';
+import { loadFixtures } from './fixtures.ts';
 import { createMockServer, faultCatalogue } from './index.ts';
 
 async function main(argv: readonly string[]): Promise<void> {
@@ -16,6 +18,11 @@ async function main(argv: readonly string[]): Promise<void> {
     // A reader that stops early (| head) closes the pipe: that ends the listing, not in an error.
     process.stdout.on('error', () => process.exit(0));
     process.stdout.write(faultCatalogue.map((fault) => `${fault.id}\t${fault.clause}\t${fault.description}\n`).join(''));
+    return;
+  }
+  if (command.kind === 'list-clients') {
+    process.stdout.on('error', () => process.exit(0));
+    process.stdout.write(clientListing(loadFixtures(command.fixtures)));
     return;
   }
   const mock = await createMockServer(command.options);

@@ -9,6 +9,8 @@ import { request } from 'undici';
 import { describe, expect, onTestFinished, test } from 'vitest';
 import { stringify } from 'yaml';
 import { DEFAULT_PORT, parseCli } from '../cli-options.ts';
+import { scopesOfRole } from '../../specs/cards/index.ts';
+import { clientListing } from '../client-listing.ts';
 import { loadFixtures } from '../fixtures.ts';
 import { MockConfigError } from '../config-error.ts';
 
@@ -167,6 +169,19 @@ describe('parseCli', () => {
   test('--help wins', () => {
     expect(parseCli(['--port', '1', '--help'])).toEqual({ kind: 'help' });
     expect(parseCli(['--list-faults'])).toEqual({ kind: 'list-faults' });
+    expect(parseCli(['--list-clients', '--fixtures', 'x.yaml'])).toEqual({ kind: 'list-clients', fixtures: 'x.yaml' });
+  });
+
+  test('--list-clients prints each client of the fixtures with its id, secret and the scopes its role gives it', () => {
+    const fixtures = loadFixtures();
+    const listing = clientListing(fixtures).split('\n');
+    for (const client of fixtures.data.clients) {
+      const row = listing.find((line) => line.startsWith(`${client.name} `));
+      expect(row, client.name).toContain(client.client_id);
+      if (client.client_secret) expect(row).toContain(client.client_secret);
+      if (client.role) expect(row).toContain(scopesOfRole(client.role).join(' '));
+    }
+    expect(listing.find((line) => line.startsWith('without-vault-scope '))).not.toContain('read:flows_vault_connections');
   });
 
   test.for([
