@@ -5,7 +5,7 @@
 // that --help and a bad option answer at once; then the run (cli/run.ts) is loaded. Exit codes
 // (options.ts EXIT): 0 PASS, 1 FAIL, 2 bad option, target file or plan, 3 the target could not
 // be tested as asked or the reports not written, 4 INCOMPLETE, 5 the suite itself erred.
-import { EXIT, HELP, UsageError, parseConformanceOptions } from './options.ts';
+import { EXIT, UsageError, help, parseConformanceOptions } from './options.ts';
 
 export interface CommandIo {
   out(text: string): void;
@@ -28,7 +28,7 @@ export async function conformanceCommand(argv: string[], env: NodeJS.ProcessEnv,
       throw error;
     }
     if (options.help) {
-      io.out(`${HELP}\n`);
+      io.out(`${help((await import('../specs/openapi.ts')).operationKeys)}\n`);
       return EXIT.pass;
     }
     if (options.targetTemplate) {

@@ -82,7 +82,8 @@ export function exitCodeOf(result: {
   }
 }
 
-export const HELP = `Usage: npm start -- [options]      (or: npx mgmt-api-conformance [options])
+/** The usage text; `operations`: the operations' keys (specs/openapi.ts operationKeys), which --operation takes with token. */
+export const help = (operations: readonly string[]): string => `Usage: npm start -- [options]      (or: npx mgmt-api-conformance [options])
 
 Runs the conformance suite of the management API v2 against a target and writes
 reports/junit.xml, junit-observed.xml, summary.md, results.json and report.html.
@@ -106,7 +107,7 @@ Filters:
   --grep TEXT                     only tests whose title contains TEXT (e.g. a clause id)
   --grep-invert TEXT              leave out tests whose title contains TEXT
   --operation OP[,OP]             only tests that send to these operations
-                                  (redeliver, sso-ticket, vault, token)
+                                  (${[...operations, 'token'].join(', ')})
   --shard I/N                     run shard I of N; merge with: npm run merge-reports
 Someone's tenant:
   --allow-writes                  allow redeliveries and ticket creation on a target that is

@@ -19,7 +19,7 @@ export interface EndpointCounts {
   /** Exchanges read, and those of the three operations and the token endpoint (the judged ones). */
   exchanges: number;
   judged: number;
-  /** Judged exchanges per endpoint: redeliver, sso-ticket, vault, token. */
+  /** Judged exchanges per endpoint: each operation's key, and token. */
   byEndpoint: Record<string, number>;
 }
 

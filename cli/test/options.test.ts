@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULTS, UsageError, envName, parseConformanceOptions } from '../options.ts';
+import { DEFAULTS, UsageError, envName, help, parseConformanceOptions } from '../options.ts';
 import { operationKeys } from '../../specs/index.ts';
 
 describe('parseConformanceOptions', () => {
@@ -142,5 +142,9 @@ describe('--operation', () => {
     for (const op of [...operationKeys, 'token']) {
       expect(parseConformanceOptions(['--operation', op])).toMatchObject({ operations: [op] });
     }
+  });
+
+  it("names in its help what --operation takes: every operation's key, and token", () => {
+    expect(help(operationKeys)).toContain(`(${[...operationKeys, 'token'].join(', ')})`);
   });
 });
