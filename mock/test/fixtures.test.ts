@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { parse, stringify } from 'yaml';
+import { fixtureTable, servedRecordLists, type FixtureEntry, type FixtureName } from '../../specs/cards/fixtures.ts';
 import { cards, roleNames, scopesOfRole } from '../../specs/cards/index.ts';
 import { validator } from '../../specs/index.ts';
 import { MockConfigError } from '../config-error.ts';
@@ -173,7 +174,7 @@ describe('refused fixtures', () => {
 describe('the roles of the default fixtures', () => {
   const targetFile = parse(readFileSync(new URL('../../targets/mock.yaml', import.meta.url), 'utf8')) as {
     roles: Record<string, { client_id: string; client_secret: string; name?: string }>;
-    fixtures: { vault_connections: string[]; vault_connection_records?: Array<Record<string, unknown> & { unset?: string[] }> };
+    fixtures: Record<string, Array<Record<string, unknown> & { unset?: string[] }> | undefined>;
   };
 
   test('every role of the suite is a client of the fixtures, and targets/mock.yaml names that client (and its name, where stated)', () => {
@@ -190,14 +191,20 @@ describe('the roles of the default fixtures', () => {
     }
   });
 
-  test('targets/mock.yaml states each vault connection as the fixtures hold it, its unset optional fields listed', () => {
-    const stated = (targetFile.fixtures.vault_connection_records ?? []).map(({ unset, ...fields }) => {
-      expect(Object.keys(fields).filter((field) => unset?.includes(field) ?? false)).toEqual([]);
-      return fields;
-    });
-    expect(stated).toEqual(defaults().vault_connections);
-    expect(targetFile.fixtures.vault_connections).toEqual(defaults().vault_connections!.map((r) => r.id));
-  });
+  test.for(servedRecordLists())(
+    'targets/mock.yaml states each record of $mock as the fixtures hold it, its unset optional fields listed',
+    ({ fixture, mock }) => {
+      const entry = fixtureTable[fixture] as FixtureEntry;
+      const served = defaults()[mock] as Array<{ id: string }>;
+      const stated = (targetFile.fixtures[entry.field] ?? []).map(({ unset, ...fields }) => {
+        expect(Object.keys(fields).filter((field) => unset?.includes(field) ?? false)).toEqual([]);
+        return fields;
+      });
+      expect(stated).toEqual(served);
+      const list = fixtureTable[entry.records!.of as FixtureName] as FixtureEntry;
+      expect(targetFile.fixtures[list.field]).toEqual(served.map((record) => record.id));
+    },
+  );
 
   test("a client with a role holds the role's scopes, made from the operation cards", () => {
     const store = new Store(defaults());
