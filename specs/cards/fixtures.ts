@@ -171,9 +171,11 @@ export function optionalFields(schemaName: string): string[] {
  * A stated record: the spec's record schema (its fields, their types and limits, the required ones
  * required), no other field, and `unset`: the optional fields the record does not hold.
  */
-function statedRecordSchema(schemaName: string): JsonObject {
+export function statedRecordSchema(schemaName: string): JsonObject {
   const owner = resolvePointer(`#/components/schemas/${schemaName}`) as JsonObject;
-  const unset = { type: 'array', uniqueItems: true, items: { enum: optionalFields(schemaName) } };
+  // A record without optional fields has nothing to list unset (an empty enum is no schema: ajv refuses it).
+  const optional = optionalFields(schemaName);
+  const unset = { type: 'array', uniqueItems: true, ...(optional.length > 0 ? { items: { enum: optional } } : { maxItems: 0 }) };
   return { ...owner, properties: { ...(owner.properties as JsonObject), unset }, additionalProperties: false };
 }
 

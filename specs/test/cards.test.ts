@@ -4,12 +4,13 @@
 // cannot leave the registry stale.
 import { describe, expect, it } from 'vitest';
 import type { OperationCard } from '../cards/card.ts';
-import { fixtureTable, type FixtureEntry } from '../cards/fixtures.ts';
+import { fixtureTable, statedRecordSchema, type FixtureEntry } from '../cards/fixtures.ts';
 import { cards } from '../cards/index.ts';
 import { clauses, hasClause } from '../clauses.ts';
 import { operationKeys } from '../openapi.ts';
 import { matrix } from '../matrix/index.ts';
 import { canonicalContext } from '../matrix/template.ts';
+import { compileNode } from '../index.ts';
 
 const all: OperationCard[] = Object.values(cards);
 
@@ -51,5 +52,13 @@ describe('the operation cards', () => {
   it('have a scope of the section 5 catalogue, and a role without it for each', () => {
     expect(new Set(all.map((card) => card.roleWithoutScope)).size).toBe(all.length);
     for (const card of all) expect(card.scope.value).toMatch(/^(create|read|update|delete):[a-z_]+$/);
+  });
+});
+
+describe('a stated record', () => {
+  it('of a schema without optional fields lists nothing unset, and compiles (no empty enum)', () => {
+    const validate = compileNode(statedRecordSchema('SsoTicket'), 'contract');
+    expect(validate({ ticket: 'https://tenant.example.com/self-service/connections-flow?ticket=abc' })).toBe(true);
+    expect(validate({ ticket: 'https://tenant.example.com/self-service/connections-flow?ticket=abc', unset: ['ticket'] })).toBe(false);
   });
 });
