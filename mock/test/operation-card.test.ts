@@ -7,7 +7,10 @@ import type { OperationCard } from '../../specs/cards/card.ts';
 import { parameter, type OperationKey } from '../../specs/index.ts';
 import { elementsOf, matrixOf } from '../../specs/matrix/index.ts';
 import { scopeFaultsOf } from '../faults/support/scope-faults.ts';
+import { scopeCatalogue } from '../../specs/scopes.ts';
+import { loadFixtures, type FixturesObject } from '../fixtures.ts';
 import { defaultOperations, type MockOperation } from '../operations.ts';
+import { Store } from '../store.ts';
 import { refuse } from '../refusal.ts';
 import { readRecordRoute } from '../routes/read-record.ts';
 import { success } from '../routes/success.ts';
@@ -18,7 +21,22 @@ import { call, tokenFor } from './support/http.ts';
 import { mockForTest } from './support/mock.ts';
 
 const STREAM = 'est_AQXiyfL3iDNFp5RV9YTEMv';
-const SCOPE = 'read:event_streams';
+/**
+ * A read scope of the catalogue that no client of the default fixtures holds: only the global
+ * client, granted it here, holds it, so whatever scopes the real cards take, every other client
+ * lacks it (a fourth operation of read:event_streams did not break this test).
+ */
+const SCOPE = scopeCatalogue.find(
+  (scope) => scope.startsWith('read:') && !new Store(loadFixtures().data).clients().some((client) => client.scopes.includes(scope)),
+)!;
+
+/** The default fixtures, with the global client granted SCOPE too. */
+function fixturesWithScope(): FixturesObject {
+  const data = loadFixtures().data;
+  const global = data.clients.find((client) => client.role === 'global')!;
+  global.scopes = [...(global.scopes ?? []), SCOPE];
+  return data;
+}
 
 const streamCard: OperationCard = {
   key: 'stream-summary' as OperationKey,
@@ -66,7 +84,10 @@ const streamRead: MockOperation = {
   },
 };
 
-const withStreamRead = (faults: MockOperation[] = []) => ({ operations: [...defaultOperations, streamRead, ...faults] });
+const withStreamRead = (faults: MockOperation[] = []) => ({
+  fixtures: fixturesWithScope(),
+  operations: [...defaultOperations, streamRead, ...faults],
+});
 
 describe('a throw-away operation card', () => {
   it('is served by the mock through the checks its card implies', async () => {
