@@ -1,9 +1,9 @@
 // The limiter and its headers: a bucket kept per worker process behind a round-robin balancer, and
-// a count checked before the request and written after its answer; and the observed rules:
+// buckets keyed by the Host header as sent; and the observed rules:
 // Remaining given as a percentage, and Reset taken from getUTCSeconds(). Each changes one count or
 // one header; everything else is answered as before.
 import { observed } from '../../../../specs/index.ts';
-import { createRateLimiter, type Quota, type RateLimiter } from '../../../rate-limiter.ts';
+import { createRateLimiter, type RateLimiter } from '../../../rate-limiter.ts';
 import type { Reply } from '../../../exchange.ts';
 import { MANAGEMENT_ROUTES, editReplies } from '../../support/route-edits.ts';
 import { heldOutFamily } from '../held-out-fault.ts';
@@ -39,38 +39,27 @@ export const rateLimitFaults = heldOutFamily([
       }),
   },
   {
-    id: 'ho10-count-written-after-answer',
+    id: 'ho10-bucket-keyed-by-raw-host',
     clause: 'redeliver.errors.429',
     level: 'contract',
-    bug: 'The shared counter read before the request is handled (GET) and incremented after its answer is sent (a fire-and-forget INCR), the check and the write apart: requests that arrive together all see the count the last finished request left, and a burst of twice the bucket sent at once is answered without a 429; the same requests sent one after another are refused as before.',
+    bug: 'The tenant\'s bucket looked up under the Host header as sent (the key of a multi-tenant limiter, never normalised): once a burst has emptied the bucket, a request whose Host is the same name in other letter case ("LOCALHOST" for "localhost") is answered instead of 429, from a fresh bucket of its own; the same request with the Host as before is still refused.',
     install: (app) => {
-      let real: RateLimiter | undefined;
-      /** What the counter said after the last request that finished. */
-      let last: Quota | undefined;
-      /** The request being let in: whether its increment is still to be written. */
-      let current: { writeAfter: boolean } = { writeAfter: false };
+      /** The Host of the request being let in, as sent. */
+      let host = '';
       app.override('limiter', (limiter, built) => {
-        real = limiter;
+        const buckets = new Map<string, RateLimiter>();
         return {
           config: limiter.config,
           take: () => {
-            if (last === undefined || last.remaining > 0) {
-              current.writeAfter = true;
-              const remaining = Math.max(0, (last?.remaining ?? limiter.config.bucketSize) - 1);
-              return { allowed: true, limit: limiter.config.bucketSize, remaining, resetSeconds: last?.resetSeconds ?? Math.ceil(built.clock!.now() / 1000) + 1 };
-            }
-            last = limiter.take();
-            return last;
+            if (!buckets.has(host)) buckets.set(host, buckets.size === 0 ? limiter : createRateLimiter(limiter.config, built.clock!));
+            return buckets.get(host)!.take();
           },
         };
       });
       for (const key of MANAGEMENT_ROUTES)
-        app.wrapRoute(key, (next) => async (exchange) => {
-          const request = { writeAfter: false };
-          current = request;
-          const reply = await next(exchange);
-          if (request.writeAfter && real) last = real.take();
-          return reply;
+        app.wrapRoute(key, (next) => (exchange) => {
+          host = exchange.headers.host ?? '';
+          return next(exchange);
         });
     },
   },
