@@ -92,8 +92,13 @@ const redeliverAnswer = async (mock: MockServer, token: string, event = ids(mock
 const redeliver = async (mock: MockServer, token: string, event?: string, stream?: string) =>
   status(await redeliverAnswer(mock, token, event, stream));
 const withScope = async (mock: MockServer, scope: string) => signed(mock, { ...(await claimsOf(mock)), scope });
-const createTicket = async (mock: MockServer, body: unknown, token?: string, headers: Record<string, string> = {}, path = ticketPath(ids(mock).profile)) =>
-  call(mock, 'POST', path, { token: token ?? (await globalToken(mock)), body, headers });
+const createTicket = async (
+  mock: MockServer,
+  body: unknown,
+  token?: string,
+  headers: Record<string, string> = {},
+  path = ticketPath(ids(mock).profile),
+) => call(mock, 'POST', path, { token: token ?? (await globalToken(mock)), body, headers });
 const ticketStatus = async (mock: MockServer, body: unknown) => status(await createTicket(mock, body));
 const ticketOf = async (mock: MockServer, headers: Record<string, string> = {}) =>
   fieldsOf(await createTicket(mock, {}, undefined, headers)).ticket as string;
@@ -103,7 +108,8 @@ const tokenStatus = async (mock: MockServer, overrides: Record<string, string | 
 const bucketOf = (bucketSize: number): MockServerOptions => ({ rateLimit: { bucketSize, refillPerSecond: 0.001 } });
 const anonymousRead = async (mock: MockServer) => call(mock, 'GET', vaultPath(ids(mock).vault));
 /** Without one claim. */
-const without = (claims: JWTPayload, name: string): JWTPayload => Object.fromEntries(Object.entries(claims).filter(([key]) => key !== name));
+const without = (claims: JWTPayload, name: string): JWTPayload =>
+  Object.fromEntries(Object.entries(claims).filter(([key]) => key !== name));
 
 const probes: Probe[] = [
   // Token verification
@@ -172,7 +178,10 @@ const probes: Probe[] = [
     probe: async (m) => {
       const claims = await claimsOf(m);
       const azp = claims.azp as string;
-      return [await readVault(m, signed(m, { ...claims, sub: `@clients${azp}` })), await readVault(m, signed(m, { ...claims, sub: `${azp}@users` }))];
+      return [
+        await readVault(m, signed(m, { ...claims, sub: `@clients${azp}` })),
+        await readVault(m, signed(m, { ...claims, sub: `${azp}@users` })),
+      ];
     },
     conformant: [401, 401],
     faulted: [200, 401],
@@ -233,7 +242,11 @@ const probes: Probe[] = [
     probe: async (m) => {
       const strings = Object.fromEntries(Array.from({ length: 10 }, (_, i) => [`key${i}`, 'value']));
       const withMetadata = (metadata: Record<string, unknown>) => ticketStatus(m, { connection_config: { name: 'new-conn', metadata } });
-      return [await withMetadata({ ...strings, gone: null }), await withMetadata({ ...strings, more: 'value' }), await withMetadata(strings)];
+      return [
+        await withMetadata({ ...strings, gone: null }),
+        await withMetadata({ ...strings, more: 'value' }),
+        await withMetadata(strings),
+      ];
     },
     conformant: [400, 400, 201],
     faulted: [201, 400, 201],
@@ -291,7 +304,10 @@ const probes: Probe[] = [
   },
   {
     id: 'ho10-vault-permission-from-path-segment',
-    probe: async (m) => [await readVault(m, await withScope(m, 'read:connections')), await readVault(m, await withScope(m, 'read:clients'))],
+    probe: async (m) => [
+      await readVault(m, await withScope(m, 'read:connections')),
+      await readVault(m, await withScope(m, 'read:clients')),
+    ],
     conformant: [403, 403],
     faulted: [200, 403],
   },
@@ -342,7 +358,11 @@ const probes: Probe[] = [
     probe: async (m) => {
       const profile = ids(m).profile;
       const ticketAt = async (id: string) => status(await createTicket(m, {}, undefined, {}, ticketPath(id)));
-      return [await ticketAt(replacedAt(profile, 6, 'O')), await ticketAt(replacedAt(profile, 6, '_')), await ticketAt(replacedAt(profile, 6, '-'))];
+      return [
+        await ticketAt(replacedAt(profile, 6, 'O')),
+        await ticketAt(replacedAt(profile, 6, '_')),
+        await ticketAt(replacedAt(profile, 6, '-')),
+      ];
     },
     conformant: [400, 400, 400],
     faulted: [404, 404, 400],
@@ -381,7 +401,10 @@ const probes: Probe[] = [
   },
   {
     id: 'ho10-token-api-grant-falls-back-to-management',
-    probe: async (m) => [await tokenStatus(m, { audience: REPORTS_API }), await tokenStatus(m, { audience: 'https://nothing.example.com/' })],
+    probe: async (m) => [
+      await tokenStatus(m, { audience: REPORTS_API }),
+      await tokenStatus(m, { audience: 'https://nothing.example.com/' }),
+    ],
     conformant: [403, 403],
     faulted: [200, 403],
   },
@@ -411,7 +434,7 @@ const probes: Probe[] = [
   {
     id: 'ho10-jwks-x5c-pem-armoured',
     probe: async (m) => {
-      const [key] = (fieldsOf(await call(m, 'GET', '/.well-known/jwks.json')).keys as Array<{ kid: string; x5c: string[] }>);
+      const [key] = fieldsOf(await call(m, 'GET', '/.well-known/jwks.json')).keys as Array<{ kid: string; x5c: string[] }>;
       return [key!.x5c[0]!.startsWith('-----BEGIN CERTIFICATE-----'), key!.kid === m.keys.kid];
     },
     conformant: [false, true],
@@ -435,7 +458,10 @@ const probes: Probe[] = [
   },
   {
     id: 'ho10-ticket-content-type-appended',
-    probe: async (m) => [(await createTicket(m, {})).headers['content-type'], (await read(m, await globalToken(m))).headers['content-type']],
+    probe: async (m) => [
+      (await createTicket(m, {})).headers['content-type'],
+      (await read(m, await globalToken(m))).headers['content-type'],
+    ],
     conformant: ['application/json; charset=utf-8', 'application/json; charset=utf-8'],
     faulted: ['application/json; charset=utf-8, application/json; charset=utf-8', 'application/json; charset=utf-8'],
   },
@@ -478,7 +504,10 @@ const probes: Probe[] = [
     id: 'ho10-vault-404-translation-key',
     probe: async (m) => {
       const token = await globalToken(m);
-      return [messageOf(await read(m, token, unknownLike(ids(m).vault))), messageOf(await redeliverAnswer(m, token, undefined, unknownLike(ids(m).stream)))];
+      return [
+        messageOf(await read(m, token, unknownLike(ids(m).vault))),
+        messageOf(await redeliverAnswer(m, token, undefined, unknownLike(ids(m).stream))),
+      ];
     },
     conformant: ['Connection not found', 'The requested stream does not exist.'],
     faulted: ['errors.vault_connection_not_found', 'The requested stream does not exist.'],

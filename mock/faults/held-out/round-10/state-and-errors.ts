@@ -44,10 +44,12 @@ export const stateAndErrorFaults = heldOutFamily([
     id: 'ho10-error-field-from-error-code',
     clause: 'errors.body.shape',
     level: 'observed',
-    bug: 'The error body built by a helper whose two string arguments are passed in the wrong order where the refusal has a code, so error holds the errorCode: a 403 body says "error": "insufficient_scope" (and a 400 "invalid_uri") instead of the reason phrase "Forbidden"; errors without a code (401, 404) are answered as before.',
+    bug: 'The error body built as errorBody(status, errorCode ?? reasonPhrase(status), message), the code meant for errorCode put in error as well: a 403 body says "error": "insufficient_scope" (and a 400 "invalid_uri") instead of the reason phrase "Forbidden"; errors without a code (401, 404) are answered as before.',
     install: (app) =>
       editReplies(app, MANAGEMENT_ROUTES, (reply) =>
-        isErrorBody(reply.body) && typeof reply.body.errorCode === 'string' ? { ...reply, body: { ...reply.body, error: reply.body.errorCode } } : reply,
+        isErrorBody(reply.body) && typeof reply.body.errorCode === 'string'
+          ? { ...reply, body: { ...reply.body, error: reply.body.errorCode } }
+          : reply,
       ),
   },
   {
@@ -70,8 +72,15 @@ export const stateAndErrorFaults = heldOutFamily([
     install: (app) =>
       editReplies(app, ['redeliver', 'sso-ticket', 'vault'], (reply, exchange) => {
         if (reply.status !== 400 || !isErrorBody(reply.body) || reply.body.errorCode !== 'invalid_uri') return reply;
-        const names = Object.keys(exchange.params).length > 1 ? SCHEMA_NAMES.redeliver! : exchange.path.includes('/sso-ticket') ? SCHEMA_NAMES['sso-ticket']! : SCHEMA_NAMES.vault!;
-        const message = String(reply.body.message).replace(/on property (\w+)$/, (whole, name: string) => (names[name] ? `on property ${names[name]}` : whole));
+        const names =
+          Object.keys(exchange.params).length > 1
+            ? SCHEMA_NAMES.redeliver!
+            : exchange.path.includes('/sso-ticket')
+              ? SCHEMA_NAMES['sso-ticket']!
+              : SCHEMA_NAMES.vault!;
+        const message = String(reply.body.message).replace(/on property (\w+)$/, (whole, name: string) =>
+          names[name] ? `on property ${names[name]}` : whole,
+        );
         return { ...reply, body: { ...reply.body, message } };
       }),
   },
@@ -114,7 +123,12 @@ export const stateAndErrorFaults = heldOutFamily([
     bug: 'The scope a 403 names written from the permission model\'s (resource, action) pair in its own order: the message reads "Insufficient scope, expected any of: event_deliveries:update" instead of naming update:event_deliveries; status and errorCode are as before.',
     install: (app) =>
       editReplies(app, MANAGEMENT_ROUTES, (reply) => {
-        if (reply.status !== 403 || !isErrorBody(reply.body) || typeof reply.body.message !== 'string' || !reply.body.message.startsWith(SCOPE_PREFIX))
+        if (
+          reply.status !== 403 ||
+          !isErrorBody(reply.body) ||
+          typeof reply.body.message !== 'string' ||
+          !reply.body.message.startsWith(SCOPE_PREFIX)
+        )
           return reply;
         const scopes = reply.body.message
           .slice(SCOPE_PREFIX.length)

@@ -83,7 +83,9 @@ export const ticketBodyFaults = heldOutFamily([
     install: (app) =>
       viewTicketBody(app, (body) =>
         nestedView(body, 'provisioning_config', (config) =>
-          repaired(config, 'scopes', (value) => (Array.isArray(value) || value === undefined ? undefined : ([] as unknown[]).concat(value))),
+          repaired(config, 'scopes', (value) =>
+            Array.isArray(value) || value === undefined ? undefined : ([] as unknown[]).concat(value),
+          ),
         ),
       ),
   },

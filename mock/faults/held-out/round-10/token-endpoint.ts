@@ -40,7 +40,8 @@ export const tokenEndpointFaults = heldOutFamily([
       editTokenParameters(app, (params) => {
         const { client_id: id, client_secret: sent } = params;
         const secret = id === undefined ? undefined : store().client(id)?.secret;
-        const lengthsDiffer = secret !== undefined && sent !== undefined && sent.length > 0 && Buffer.byteLength(sent) !== Buffer.byteLength(secret);
+        const lengthsDiffer =
+          secret !== undefined && sent !== undefined && sent.length > 0 && Buffer.byteLength(sent) !== Buffer.byteLength(secret);
         return withParameter(params, 'client_secret', lengthsDiffer ? secret : undefined);
       });
     },
@@ -52,7 +53,11 @@ export const tokenEndpointFaults = heldOutFamily([
     bug: `The grant's handler found in a table by grant_type.split(":").pop(), so that the URN grant types of extensions (RFC 8693's) find theirs: "${GRANT_URN_PREFIX}${GRANT_TYPE}", which names no grant, gets a token instead of 400; "${GRANT_URN_PREFIX}password" is still refused.`,
     install: (app) =>
       editTokenParameters(app, (params) =>
-        withParameter(params, 'grant_type', params.grant_type?.includes(':') && params.grant_type.split(':').pop() === GRANT_TYPE ? GRANT_TYPE : undefined),
+        withParameter(
+          params,
+          'grant_type',
+          params.grant_type?.includes(':') && params.grant_type.split(':').pop() === GRANT_TYPE ? GRANT_TYPE : undefined,
+        ),
       ),
   },
   {
@@ -70,7 +75,11 @@ export const tokenEndpointFaults = heldOutFamily([
         if (reply.status !== 403 || client === undefined || audience === undefined || !client.managementGrant) return reply;
         if (tenant().api(audience) === undefined || client.grants.has(audience)) return reply;
         const token = await issuer().issue(client, client.scopes, { issuer: tenant().issuer, audience });
-        return jsonReply(200, { access_token: token.accessToken, token_type: 'Bearer', expires_in: token.expiresIn, scope: token.scope }, reply.headers);
+        return jsonReply(
+          200,
+          { access_token: token.accessToken, token_type: 'Bearer', expires_in: token.expiresIn, scope: token.scope },
+          reply.headers,
+        );
       });
     },
   },
@@ -100,7 +109,9 @@ export const tokenEndpointFaults = heldOutFamily([
         if (client === undefined || audience === undefined || scope === undefined) return reply;
         const granted = tenant().identityForAudience(audience, exchange.headers.host) ? client.scopes : client.grants.get(audience);
         const missing = scope.split(' ').filter((s) => s.length > 0 && !granted?.includes(s));
-        return missing.length === 0 ? reply : { ...errors().tokenReply('access_denied', `Client has not been granted scopes: ${missing.join(' ')}`), headers: reply.headers };
+        return missing.length === 0
+          ? reply
+          : { ...errors().tokenReply('access_denied', `Client has not been granted scopes: ${missing.join(' ')}`), headers: reply.headers };
       });
     },
   },

@@ -35,7 +35,7 @@ export const tokenVerificationFaults = heldOutFamily([
     id: 'ho10-skew-setting-concatenated',
     clause: 'redeliver.errors.401.invalid-token',
     level: 'contract',
-    bug: `exp checked as now >= exp * 1000 + process.env.CLOCK_SKEW_MS, the setting ("${SKEW_SETTING}") a string, so + concatenates its digits onto exp's milliseconds and the bound lies centuries ahead: a correctly signed token that expired an hour (or a year) ago is accepted by every operation instead of 401; a token without exp, or with a tampered signature, is still refused.`,
+    bug: `exp checked as now >= exp * 1000 + process.env.CLOCK_SKEW_MS, the setting ("${SKEW_SETTING}") a string, so + concatenates its digits onto exp's milliseconds and the bound lies millions of years ahead: a correctly signed token that expired an hour (or a year) ago is accepted by every operation instead of 401; a token without exp, or with a tampered signature, is still refused.`,
     install: (app) =>
       forgiveClaim(app, (claims, { clock }) => {
         const { exp } = claims;

@@ -20,7 +20,9 @@ function bodyParameters(exchange: Exchange): TokenParameters {
   const text = exchange.body.toString('utf8');
   if (isFormMediaType(contentType)) {
     const form = new URLSearchParams(text);
-    return Object.fromEntries([...new Set(form.keys())].filter((name) => form.getAll(name).length === 1).map((name) => [name, form.get(name)!]));
+    return Object.fromEntries(
+      [...new Set(form.keys())].filter((name) => form.getAll(name).length === 1).map((name) => [name, form.get(name)!]),
+    );
   }
   if (!isJsonMediaType(contentType)) return {};
   try {
