@@ -28,6 +28,7 @@ import { heldOutRound6Faults } from '../mock/faults/held-out/round-6/catalogue.t
 import { heldOutRound7Faults } from '../mock/faults/held-out/round-7/catalogue.ts';
 import { heldOutRound8Faults } from '../mock/faults/held-out/round-8/catalogue.ts';
 import { heldOutRound9Faults } from '../mock/faults/held-out/round-9/catalogue.ts';
+import { heldOutRound10Faults } from '../mock/faults/held-out/round-10/catalogue.ts';
 import type { HeldOutFault } from '../mock/faults/held-out/held-out-fault.ts';
 import { createMockServer } from '../mock/index.ts';
 
@@ -56,6 +57,7 @@ const ROUNDS: Record<string, readonly HeldOutFault[]> = {
   '7': heldOutRound7Faults,
   '8': heldOutRound8Faults,
   '9': heldOutRound9Faults,
+  '10': heldOutRound10Faults,
 };
 const everyRound = Object.values(ROUNDS).flat();
 
