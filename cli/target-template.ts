@@ -93,7 +93,9 @@ function recordLines(records: NonNullable<FixtureEntry['records']>): string[] {
   return [
     `  - id: ${valueOf(list).replace(/^\[|,.*$|\]$/g, '')}   # one of ${list.field}`,
     ...fields.map((field) => `    ${field}: REPLACE   # as the read answers it`),
-    `    unset: []   # instead of stating them, the optional fields it lacks: ${optionalFields(records.schema).join(', ')}`,
+    optionalFields(records.schema).length > 0
+      ? `    unset: []   # instead of stating them, the optional fields it lacks: ${optionalFields(records.schema).join(', ')}`
+      : '    unset: []   # empty: the record has no optional field',
   ];
 }
 

@@ -17,7 +17,7 @@ const examplePath = fileURLToPath(new URL('../../targets/example-tenant.yaml', i
 const EXPIRED = 'eyJhbGciOiJSUzI1NiJ9.eyJleHAiOjF9.c2ln';
 
 describe('the example target file', () => {
-  it('is what --target-template prints, byte for byte (npm start -- --target-template > targets/example-tenant.yaml)', async () => {
+  it('is what --target-template prints, byte for byte (npm start --silent -- --target-template > targets/example-tenant.yaml)', async () => {
     let printed = '';
     const code = await conformanceCommand(['--target-template'], {}, { out: (text) => (printed += text), err: () => {} });
     expect(code).toBe(0);

@@ -56,6 +56,14 @@ describe('the operation cards', () => {
 });
 
 describe('a stated record', () => {
+  it("names its records by the ids of a list fixture (what a stated record's id must be one of)", () => {
+    const entries = Object.values(fixtureTable) as FixtureEntry[];
+    const ofNonList = entries.filter(
+      (entry) => entry.records && !(fixtureTable[entry.records.of as keyof typeof fixtureTable] as FixtureEntry | undefined)?.list,
+    );
+    expect(ofNonList.map((entry) => entry.field)).toEqual([]);
+  });
+
   it('of a schema without optional fields lists nothing unset, and compiles (no empty enum)', () => {
     const validate = compileNode(statedRecordSchema('SsoTicket'), 'contract');
     expect(validate({ ticket: 'https://tenant.example.com/self-service/connections-flow?ticket=abc' })).toBe(true);

@@ -91,7 +91,7 @@ export function answerFaultsOf(card: OperationCard): FaultRow[] {
     rows.push({
       id: `${card.faultPrefix}-accepts-${max + 1}-char-${card.params[name]!.names}-id`,
       ...fixedWidthColumn(limit.id),
-      bug: `A ${name} column ${max} characters wide: ${card.name} cuts a longer ${card.params[name]!.names} id to ${max} before looking it up, so an existing id with a character added is found.`,
+      bug: `${/^[aeiou]/i.test(name) ? 'An' : 'A'} ${name} column ${max} characters wide: ${card.name} cuts a longer ${card.params[name]!.names} id to ${max} before looking it up, so an existing id with a character added is found.`,
     });
   }
   return rows;
