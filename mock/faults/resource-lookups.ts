@@ -1,6 +1,7 @@
 // How the operations find the resource a path names (spec 4.1, 4.3, 7, 8), leniently: a collation
 // that ignores case, a binder that trims, a path decoded twice, an id cut at a URL delimiter, the
-// query merged over the path's ids, events looked up by their id alone. Each lets an id that differs
+// query merged over the path's ids, events looked up by their id alone, an id read as a "|" list,
+// an id's alphabet written one range too wide. Each lets an id that differs
 // from an existing one only by case, padding, an escape or a suffix (or one the query overrides, or
 // an event of another stream) reach the existing resource.
 import { observed, parameter, toJsonSchema, type OperationKey } from '../../specs/index.ts';
@@ -83,6 +84,16 @@ function oneTranspositionApart(sent: string, existing: string): boolean {
 const VAULT_PREFIX = observed.identifiers.flows_vault_connection.prefix;
 const VAULT_PREFIX_EITHER_SEPARATOR = `${VAULT_PREFIX.slice(0, -1)}[-${VAULT_PREFIX.slice(-1)}]`;
 
+/** The base58 class's upper-case runs (A-H, J-N, P-Z: I and O left out) as a pattern writes them, and the one run they become. */
+const BASE58_UPPER_RUNS = 'A-HJ-NP-Z';
+const UPPER_RUN_WHOLE = 'A-Z';
+
+/** A binder that reads a "|"-separated parameter as a list (OpenAPI's pipeDelimited) and hands the route its last item. */
+function lastOfPipeList(raw: string): string | undefined {
+  const value = decoded(raw);
+  return value === undefined || !value.includes('|') ? undefined : encodeURIComponent(value.split('|').pop()!);
+}
+
 /** Request parameters merged into one bag, the query string's last: a query member named as a path parameter replaces it. */
 function queryOverPath(app: FaultHooks, key: OperationKey): void {
   editRequests(app, key, (exchange) => {
@@ -149,6 +160,18 @@ export const resourceLookupFaults = faultFamily([
     },
   },
   {
+    id: 'event-id-upper-run-whole',
+    clause: 'errors.400.path',
+    bug: `Redelivery checks the event id's shape with its base58 class's upper-case runs written ${UPPER_RUN_WHOLE} whole for ${BASE58_UPPER_RUNS}: an event id with an "I" or an "O" in its random part, no id of its shape, is looked up and answered 404 instead of 400 invalid_uri; one with a "0" or an "l" is still refused 400.`,
+    install(app) {
+      const node = toJsonSchema(parameter('redeliver', 'path', 'event_id').schema, 'observed');
+      const pattern = String(node.pattern);
+      if (!pattern.includes(BASE58_UPPER_RUNS)) throw new Error(`the event id's pattern ${pattern} has no ${BASE58_UPPER_RUNS}`);
+      const check = compileCheck({ ...node, pattern: pattern.replace(BASE58_UPPER_RUNS, UPPER_RUN_WHOLE) });
+      replaceParameterCheck(app, 'redeliver', 'path', 'event_id', () => check);
+    },
+  },
+  {
     id: 'vault-ids-invisible-characters-deleted',
     clause: 'vault.response.record',
     bug: "A binder that deletes zero-width characters from pasted path parameters: an existing connection id with a zero-width space after it is answered with that connection's record instead of refused.",
@@ -197,6 +220,12 @@ export const resourceLookupFaults = faultFamily([
         const stream = (id: string) => store.stream(id) ?? store.streams().find((candidate) => oneTranspositionApart(id, candidate.id));
         return { stream, event: (streamId, eventId) => stream(streamId)?.events.get(eventId) };
       }),
+  },
+  {
+    id: 'stream-id-pipe-list-last',
+    clause: 'redeliver.path.id.length',
+    bug: 'Redelivery behind a parameter binder that reads a "|"-separated value as a list (OpenAPI\'s pipeDelimited style, meant for a query parameter) and hands the route its last item: the stream\'s id twice, joined by "|" (53 characters), redelivers the failed event (202) instead of 400; an id with a character added is still refused.',
+    install: (app) => editParameter(app, 'redeliver', 'id', lastOfPipeList),
   },
   {
     id: 'event-ids-trimmed',

@@ -1,6 +1,6 @@
 // Where the interface is served (spec 9): the vault read under another prefix, and a router that
-// serves every operation after a doubled slash, under the version spelled otherwise (v2.0, v02) or
-// after a backslash written %5C.
+// serves every operation after a doubled slash, under the version spelled otherwise (v2.0, v02), a
+// release channel's name ("stable") or the previous version (v1), or after a backslash written %5C.
 // The vault read's status, content type and which record it answers break by the faults every card
 // gets (operation-answers.ts); its record's fields are vault-record.ts's.
 import { basePath } from '../../specs/index.ts';
@@ -40,6 +40,29 @@ function versionParsedAsInteger(app: FaultHooks): void {
     const segment = rest.split('/')[0]!;
     return parseInt(segment, 10) === Number(version) ? `${prefix}${version}${rest.slice(segment.length)}` : path;
   });
+}
+
+/** The release channel a gateway maps onto the current version (its "stable" stage). */
+const STABLE_CHANNEL = 'stable';
+
+/**
+ * A gateway with release channels in front of the version router: /api/stable/... is served as
+ * /api/v2/... (whatever is not found stays so).
+ */
+function stableChannelAliased(app: FaultHooks): void {
+  const [, prefix] = /^(.*\/)v\d+$/.exec(basePath)!;
+  const channel = `${prefix}${STABLE_CHANNEL}/`;
+  servedRewritten(app, (path) => (path.startsWith(channel) ? `${basePath}/${path.slice(channel.length)}` : path));
+}
+
+/**
+ * A compatibility shim left from the previous version's retirement that forwards its paths to the
+ * current handlers: /api/v1/... is served as /api/v2/... (whatever is not found stays so).
+ */
+function previousVersionForwarded(app: FaultHooks): void {
+  const [, prefix, version] = /^(.*\/v)(\d+)$/.exec(basePath)!;
+  const previous = `${prefix}${Number(version) - 1}/`;
+  servedRewritten(app, (path) => (path.startsWith(previous) ? `${basePath}/${path.slice(previous.length)}` : path));
 }
 
 /**
@@ -92,6 +115,18 @@ export const vaultReadFaults = faultFamily([
     clause: 'versioning.base-path',
     bug: 'A router that reads the version segment with parseInt: /api/v2.0/... and /api/v02/... (paths outside the base path /api/v2) are served as the operations instead of 404; /api/v3/... is still 404.',
     install: versionParsedAsInteger,
+  },
+  {
+    id: 'version-channel-stable-aliased',
+    clause: 'versioning.base-path',
+    bug: `A gateway with release channels in front of the version router, its "${STABLE_CHANNEL}" channel mapped onto the current version: /api/${STABLE_CHANNEL}/... is served as the operations instead of 404; /api/v3/... and /api/latest/... are still 404.`,
+    install: stableChannelAliased,
+  },
+  {
+    id: 'previous-version-forwarded',
+    clause: 'versioning.base-path',
+    bug: 'A compatibility shim kept from the retirement of the previous version, forwarding its paths to the current handlers: /api/v1/... is served as the operations instead of 404; /api/v3/... is still 404.',
+    install: previousVersionForwarded,
   },
   {
     id: 'backslash-read-as-slash',

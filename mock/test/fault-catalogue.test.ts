@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { decodeJwt } from 'jose';
 import { afterAll, describe, expect, test } from 'vitest';
-import { closedLimit, clauses, hasClause, limit, observed, tokenPath } from '../../specs/index.ts';
+import { basePath, closedLimit, clauses, hasClause, limit, observed, tokenPath } from '../../specs/index.ts';
 import { MockConfigError } from '../config-error.ts';
 import { faultCatalogue, faultFamilies, faultIds } from '../faults/catalogue.ts';
 import { createMockServer, type MockServer, type MockServerOptions } from '../index.ts';
@@ -507,6 +507,20 @@ const rows: Row[] = [
     probe: async (m) => status(m, 'GET', vaultPath(ids.vaultLongest), await asGlobal(m)),
     faulted: 400,
     conformant: 200,
+  },
+  {
+    fault: 'version-channel-stable-aliased',
+    does: 'serves the vault read under /api/stable, a release channel of its gateway',
+    probe: async (m) => status(m, 'GET', vaultPath(ids.vaultFull).replace(basePath, '/api/stable'), await asGlobal(m)),
+    faulted: 200,
+    conformant: 404,
+  },
+  {
+    fault: 'stream-id-pipe-list-last',
+    does: 'redelivers under the stream id twice joined by "|", read as a list',
+    probe: async (m) => redeliverAs(m, await asGlobal(m), `${ids.stream}%7C${ids.stream}`),
+    faulted: 202,
+    conformant: 400,
   },
   {
     fault: 'vault-not-under-base-path',

@@ -123,6 +123,33 @@ export function idWithEscapedCharacter(id: string): string {
   return `${id.slice(0, at)}%${code}${id.slice(at + 1)}`;
 }
 
+/** RFC 3986 2.3's unreserved characters: where a gap of an alphabet has one, it stands for the gap. */
+const UNRESERVED = /[A-Za-z0-9\-._~]/;
+
+/**
+ * The characters just outside an alphabet that a character class written one range too wide takes
+ * (base58 written [1-9A-z] runs through [ \ ] ^ _ ` and keeps I, O and l; [0-9] for [1-9] takes 0):
+ * one of each gap between its characters in code-point order (an unreserved one where the gap has
+ * one), and the characters just before its first and just after its last.
+ */
+export function charactersBesideAlphabet(alphabet: string): string[] {
+  const codes = [...new Set([...alphabet].map((c) => c.charCodeAt(0)))].sort((a, b) => a - b);
+  const gaps: string[] = [];
+  for (let i = 1; i < codes.length; i += 1) {
+    const gap = Array.from({ length: codes[i]! - codes[i - 1]! - 1 }, (_, k) => String.fromCharCode(codes[i - 1]! + 1 + k));
+    if (gap.length > 0) gaps.push(gap.find((c) => UNRESERVED.test(c)) ?? gap[0]!);
+  }
+  const ends = [codes[0]! - 1, codes[codes.length - 1]! + 1]
+    .filter((code) => code > 0x20 && code < 0x7f)
+    .map((code) => String.fromCharCode(code));
+  return [...new Set([ends[0]!, ...gaps, ...ends.slice(1)])].sort();
+}
+
+/** The id with its last character replaced by `character`. */
+export function idWithLastCharacter(id: string, character: string): string {
+  return `${id.slice(0, -1)}${character}`;
+}
+
 /** An id of another resource's shape, of the same length: right length, wrong prefix. */
 export function idOfAnotherKind(id: string): string {
   const own = shapeOfId(id);

@@ -12,11 +12,14 @@ import type { Element } from '../elements.ts';
 import type { Expectation, Variant } from '../row.ts';
 import { asFormTemplate, canonicalContext, paramValue, type RequestContext } from '../template.ts';
 import {
+  charactersBesideAlphabet,
+  alphabetOfId,
   idInOtherCase,
   idOfAnotherKind,
   idOfLength,
   idWithAdjacentTransposed,
   idWithEscapedCharacter,
+  idWithLastCharacter,
   idWithLookAlike,
   idWithPrefixSeparatorReplaced,
   swapCase,
@@ -112,6 +115,9 @@ function withoutContentType(headers: RequestTemplate['headers']): RequestTemplat
   return rest;
 }
 
+/** Names a version router may take for the current version: a dashboard's, an SDK's or a gateway's channel. */
+const VERSION_ALIASES = ['latest', 'current', 'stable'] as const;
+
 /** The path with segment `index` replaced by `text` (sent as it is where `encoded`), or left out. */
 function withSegment(index: number, text: string | undefined, encoded = false): (template: RequestTemplate) => RequestTemplate {
   const literal = text === undefined ? undefined : { literal: text, ...(encoded ? { encoded: true as const } : {}) };
@@ -149,6 +155,25 @@ export function literalVariants(element: Element): Made[] {
             },
           },
         ]
+      : []),
+    // The version segment as a name a version router may alias to the current version ("latest",
+    // "current", "stable": a dashboard's or a gateway's channel) or as the version before it (a
+    // compatibility shim forwarding v1 to v2): another path than the base path, not this interface.
+    ...(version
+      ? [
+          ...VERSION_ALIASES.map((alias) => ({ key: `version-alias-${alias}`, spelling: alias })),
+          ...(Number(version[1]) > 1 ? [{ key: 'previous-version', spelling: `v${Number(version[1]) - 1}` }] : []),
+        ].map(({ key, spelling }) => ({
+          operator: 'near-value' as const,
+          key,
+          says: `as ${spelling}`,
+          apply: withSegment(index, spelling),
+          expect: {
+            checks: [{ clause: 'versioning.base-path', outcome: refused }],
+            source: `spec 9: the interface is version ${version[1]}, its base path ${basePath}; ${spelling} is another segment than its version`,
+          },
+          extended: true,
+        }))
       : []),
     // The version spelled otherwise but numerically the same (v2.0, v02): another path than the
     // base path (RFC 3986 6.2.2.1), though a router that compares the version as a number serves it.
@@ -489,6 +514,44 @@ export function paramVariants(card: OperationCard, element: Element): Made[] {
         (value) => idWithPrefixSeparatorReplaced(value) ?? value,
         { extended: true },
       ),
+    );
+  }
+  // The last character replaced by one just outside the id's alphabet, one of each gap of it in
+  // code-point order and one beyond each end ("0", ":", "I", "O", "_", "l", "{" for base58): a
+  // character class written one range too wide ([1-9A-z], A-Z whole, [0-9]) takes the id for well
+  // formed. Test doubles only: each is one more malformed id.
+  for (const character of charactersBesideAlphabet(alphabetOfId(paramValue(card, name, canonicalContext)))) {
+    const shown = /[A-Za-z0-9]/.test(character) ? character : `U+${character.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`;
+    variants.push(
+      made(
+        'near-value',
+        `outside-alphabet-${shown}`,
+        `with its last character replaced by "${character}", just outside its alphabet`,
+        (value) => idWithLastCharacter(value, character),
+        { extended: true },
+      ),
+    );
+  }
+  // The id as a list of two, the same id twice joined by a list delimiter of OpenAPI's styles: ","
+  // (simple and form, sent as it is, as RFC 6570 expands a list), "|" (pipeDelimited) and " "
+  // (spaceDelimited), both percent-encoded: one id, over its length; a parameter reader that makes a
+  // list of it and takes either item finds the resource. Test doubles only.
+  for (const [key, delimiter, sent] of [
+    ['comma', ',', ','],
+    ['pipe', '|', '%7C'],
+    ['space', ' ', '%20'],
+  ] as const) {
+    const listed = (value: string) => `${encodeURIComponent(value)}${sent}${encodeURIComponent(value)}`;
+    variants.push(
+      bound({
+        operator: 'duplicate',
+        key: `listed-${key}`,
+        says: `twice, joined by "${delimiter}" (a list of two${sent === delimiter ? ', sent as it is' : `, sent ${sent}`})`,
+        apply: sentEncoded(name, listed),
+        judge: (varied) => paramExpectation(card, element, decodeURIComponent(paramOf(varied, name) ?? ''), false),
+        expect: paramExpectation(card, element, decodeURIComponent(listed(paramValue(card, name, canonicalContext))), false),
+        extended: true,
+      }),
     );
   }
   // The same id with one character percent-encoded (RFC 3986 2.3: an encoded unreserved character is
