@@ -130,5 +130,24 @@ export const scopeAndClientFaults = faultFamily([
     bug: 'A redelivery request that carries a body taken by the batch route, which authenticates but has no permission entry: a token without update:event_deliveries redelivers when the request carries the body {} instead of 403.',
     install: scopeGrantedWhen(cards.redeliver, (exchange) => exchange.body.length > 0),
   },
+  {
+    id: 'vault-permission-from-controller-name',
+    clause: 'vault.scope',
+    bug: `The vault read's permission named after the controller that serves it, VaultConnectionsController, as read:vault_connections (its name snake-cased): a token holding read:vault_connections and not ${cards.vault.scope.value} reads the connection instead of 403; a token holding read:clients is still refused.`,
+    install: (app) =>
+      editPrincipal(app, (principal) =>
+        principal.scopes.has('read:vault_connections')
+          ? { ...principal, scopes: new Set([...principal.scopes, cards.vault.scope.value]) }
+          : principal,
+      ),
+  },
+  {
+    id: 'redeliver-scope-parameter-taken-for-granted',
+    clause: 'redeliver.scope',
+    bug: `A "scope" query parameter, meant to let a caller act with fewer of its token's scopes, read as the scopes the request acts with and never checked against the token's: POST .../redeliver/...?scope=${cards.redeliver.scope.value} with a token lacking ${cards.redeliver.scope.value} redelivers instead of 403; the same request without the parameter is still refused.`,
+    install: scopeGrantedWhen(cards.redeliver, (exchange) =>
+      (new URLSearchParams(exchange.query).get('scope') ?? '').split(' ').includes(cards.redeliver.scope.value),
+    ),
+  },
   ...scopeFaultsOf(Object.values(cards)),
 ]);

@@ -22,6 +22,8 @@ type Claims = Record<string, unknown>;
 
 /** The default clock skew of some JWT libraries: five minutes, where the mock allows 30 s. */
 const LIBRARY_LEEWAY_SECONDS = 300;
+/** The longest lifetime a capped expiry allows: a day. */
+const A_DAY_SECONDS = 86_400;
 /** What a forgiven time claim is set to: far enough that the verifier's own check passes. */
 const FAR_FUTURE_SECONDS = Number.MAX_SAFE_INTEGER;
 
@@ -216,6 +218,52 @@ export const tokenClaimLeniencyFaults = faultFamily([
         app,
         audienceMatching((aud, audience) => aud.startsWith(audience)),
       ),
+  },
+  {
+    id: 'expiry-capped-by-max-lifetime',
+    clause: 'redeliver.errors.401.invalid-token',
+    bug: 'The expiry taken as Math.min(exp, iat + a maximum lifetime of a day), to refuse tokens minted for too long: without iat the sum is NaN, Math.min gives NaN and no comparison with the clock refuses it, so a correctly signed token that expired two minutes ago and has no iat is accepted by every operation instead of 401; the same token with its iat is still refused.',
+    install: (app) =>
+      forgiveClaim(app, (claims) =>
+        typeof claims.exp === 'number' && Number.isNaN(Math.min(claims.exp, Number(claims.iat) + A_DAY_SECONDS))
+          ? { ...claims, exp: FAR_FUTURE_SECONDS }
+          : claims,
+      ),
+  },
+  {
+    id: 'validity-start-as-later-of-nbf-and-iat',
+    clause: 'redeliver.errors.401.invalid-token',
+    bug: 'The start of validity taken as Math.max(nbf, iat), one check for both claims: without iat it is NaN, and NaN is never after the clock, so a correctly signed token whose nbf is two minutes ahead and that has no iat is accepted by every operation instead of 401; the same token with an iat of now is still refused.',
+    install: (app) =>
+      forgiveClaim(app, (claims) => {
+        const { nbf, iat } = claims;
+        if (typeof nbf !== 'number' || !Number.isNaN(Math.max(nbf, Number(iat)))) return claims;
+        const { nbf: _skipped, ...rest } = claims;
+        return rest;
+      }),
+  },
+  {
+    id: 'nbf-list-read-as-audience',
+    clause: 'auth.token.claims',
+    bug: 'Every claim read through the helper written for aud, which may be a list and is read as its first item: a correctly signed token whose nbf is [<a minute ago>] is accepted by every operation instead of 401 (the real service refuses a time that is not a number); an nbf of "soon" is still refused.',
+    install: (app) =>
+      forgiveClaim(app, (claims) => {
+        const { nbf } = claims;
+        return Array.isArray(nbf) && typeof nbf[0] === 'number' ? { ...claims, nbf: nbf[0] } : claims;
+      }),
+  },
+  {
+    id: 'subject-checked-by-its-ends',
+    clause: 'auth.token.claims',
+    bug: `The subject checked as sub.startsWith(azp) && sub.endsWith("${observed.tokens.subject_suffix}"), its two ends apart: a correctly signed token whose sub is "<azp>${observed.tokens.subject_suffix}${observed.tokens.subject_suffix}" is accepted by every operation instead of 401; a sub naming another client is still refused.`,
+    install: (app) =>
+      forgiveClaim(app, (claims) => {
+        const { sub, azp } = claims;
+        const suffix = observed.tokens.subject_suffix;
+        return typeof sub === 'string' && typeof azp === 'string' && sub.startsWith(azp) && sub.endsWith(suffix)
+          ? { ...claims, sub: `${azp}${suffix}` }
+          : claims;
+      }),
   },
   {
     id: 'audience-stage-segment-stripped',

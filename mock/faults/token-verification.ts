@@ -69,6 +69,22 @@ function alsoReadAs(reread: (authorization: string) => string | undefined): Faul
     }));
 }
 
+/** The compact form of the first signature of a general JSON JWS ({"payload", "signatures": [{"protected", "signature"}]}), or undefined. */
+function compactOfGeneralJws(text: string | undefined): string | undefined {
+  let value: unknown;
+  try {
+    value = text === undefined ? undefined : JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (value === null || typeof value !== 'object') return undefined;
+  const { payload, signatures } = value as { payload?: unknown; signatures?: unknown };
+  const first: unknown = Array.isArray(signatures) ? signatures[0] : undefined;
+  if (typeof payload !== 'string' || first === null || typeof first !== 'object') return undefined;
+  const { protected: header, signature } = first as { protected?: unknown; signature?: unknown };
+  return typeof header === 'string' && typeof signature === 'string' ? `${header}.${payload}.${signature}` : undefined;
+}
+
 export const tokenVerificationFaults = faultFamily([
   {
     id: 'accepts-rs384-with-tenant-key',
@@ -329,6 +345,15 @@ export const tokenVerificationFaults = faultFamily([
     install: alsoReadAs((authorization) => {
       const credential = /^Bearer=(\S+)$/.exec(authorization)?.[1];
       return credential === undefined ? undefined : `Bearer ${credential}`;
+    }),
+  },
+  {
+    id: 'general-json-jws-accepted',
+    clause: 'auth.bearer.required',
+    bug: 'A credential that starts with "{" handed to a JWS library\'s general verifier (written for signed webhooks, which arrive in the general JSON serialisation), its first signature checked: "Bearer {"payload":…,"signatures":[{"protected":…,"signature":…}]}", a valid token in that form, which is no bearer JWT (RFC 7519 uses the compact form), is accepted by every operation instead of 401; the same JSON with a tampered signature is still refused.',
+    install: alsoReadAs((authorization) => {
+      const compact = compactOfGeneralJws(/^Bearer (\{.*\})$/.exec(authorization)?.[1]);
+      return compact === undefined ? undefined : `Bearer ${compact}`;
     }),
   },
   {

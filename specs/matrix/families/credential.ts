@@ -252,6 +252,7 @@ function tokenTextVariants(card: OperationCard): Made[] {
       expect: { none: 'HTTP strips whitespace around a header value (RFC 9110 5.5): the service reads the valid token' },
     },
     ...paddedTokens(card),
+    ...jsonSerialisedTokens(card),
     {
       operator: 'other-owner',
       key: 'non-global-client',
@@ -306,6 +307,53 @@ function paddedTokens(card: OperationCard): Made[] {
       source: 'spec 7: the token is invalid (RFC 7515 2 and 7.1: base64url with the trailing "=" omitted)',
     },
     extended: true,
+  }));
+}
+
+/**
+ * The token's three parts in the JWS JSON serialisations (RFC 7515 7.2), flattened and general: the
+ * same header, payload and signature, but a JWT is a JWS in the compact serialisation (RFC 7519 1),
+ * and a bearer credential is a b64token (RFC 6750 2.1), which has no braces or quotes; a verifier
+ * that hands a credential it cannot read as compact to a general JWS library (as for signed
+ * webhooks) verifies them. The flattened form is what such libraries write by default.
+ */
+function jsonSerialisedTokens(card: OperationCard): Made[] {
+  const parts = (token: string) => {
+    const [header = '', payload = '', signature = ''] = token.split('.');
+    return { header, payload, signature };
+  };
+  return (
+    [
+      [
+        'json-flattened',
+        'in the flattened JWS JSON serialisation ({"protected", "payload", "signature"})',
+        (t: string) => {
+          const { header, payload, signature } = parts(t);
+          return JSON.stringify({ protected: header, payload, signature });
+        },
+        false,
+      ],
+      [
+        'json-general',
+        'in the general JWS JSON serialisation ({"payload", "signatures": [{"protected", "signature"}]})',
+        (t: string) => {
+          const { header, payload, signature } = parts(t);
+          return JSON.stringify({ payload, signatures: [{ protected: header, signature }] });
+        },
+        true,
+      ],
+    ] as const
+  ).map(([key, says, change, extended]) => ({
+    operator: 'encoding',
+    key,
+    says,
+    apply: edited({ text: change }),
+    expect: {
+      checks: unauthenticated(card),
+      source:
+        'spec 5 rule 1: Bearer followed by the token, a JWT (RFC 7519 1: a JWS in the compact serialisation; RFC 6750 2.1: a b64token)',
+    },
+    ...(extended ? { extended } : {}),
   }));
 }
 
@@ -722,6 +770,21 @@ function claimVariants(card: OperationCard, member: string): Made[] {
                 'case',
                 text((v) => (v.endsWith(suffix) ? `${v.slice(0, -suffix.length)}${suffix.toUpperCase()}` : v)),
               ),
+              // The suffix once and at the end only: before the client id, or twice at the end. A
+              // check that takes the suffix off wherever it is (replace, replaceAll) and compares
+              // the rest, or one that asks only how the subject starts and ends, reads the client.
+              ruled(
+                'suffix-first',
+                `with ${suffix} before the client id instead of after it`,
+                'near-value',
+                text((v) => (v.endsWith(suffix) ? `${suffix}${v.slice(0, -suffix.length)}` : v)),
+              ),
+              ruled(
+                'suffix-twice',
+                `with ${suffix} twice at its end`,
+                'duplicate',
+                text((v) => `${v}${suffix}`),
+              ),
             ]
           : []),
         resigned({
@@ -746,6 +809,18 @@ function claimVariants(card: OperationCard, member: string): Made[] {
         // Its own future value as a string of digits: not a NumericDate (RFC 7519 4.1.4), though
         // Number() reads it as one; a token so made is invalid however far ahead the value is.
         invalid('numeric-string', 'its own value as a string of digits', 'other-type', (c) => ({ ...c, exp: String(c.exp) })),
+        // Each time claim as a list holding its valid value: no NumericDate (RFC 7519 2), though
+        // arithmetic (exp * 1000) turns a list of one number into that number.
+        ruled('list', 'a list holding its own value (still ahead)', 'other-type', (c) => ({ ...c, exp: [c.exp] })),
+        // Past, the token without iat: a check that works out the expiry from iat (iat plus the
+        // lifetime exp - iat) gets NaN, which no comparison refuses.
+        invalid(
+          'past-without-iat',
+          `${NEAR_MISS_SECONDS} seconds ago, without iat`,
+          'near-value',
+          (c, now) => claimSet({ ...c, exp: now - NEAR_MISS_SECONDS }, 'iat', undefined),
+          'expired_token',
+        ),
         invalid(
           'past',
           `${NEAR_MISS_SECONDS} seconds ago`,
@@ -834,6 +909,11 @@ function claimVariants(card: OperationCard, member: string): Made[] {
           ),
           extended: true,
         },
+        // Ahead, the token without iat: nbf is compared with the clock (RFC 7519 4.1.5), though a
+        // check that compares it with iat ("not valid before it was issued") has nothing to refuse.
+        invalid('future-without-iat', `${NEAR_MISS_SECONDS} seconds from now, without iat`, 'near-value', (c, now) =>
+          claimSet({ ...c, nbf: now + NEAR_MISS_SECONDS }, 'iat', undefined),
+        ),
         invalid('future', `${NEAR_MISS_SECONDS} seconds from now`, 'near-value', (c, now) => ({
           ...c,
           iat: now + NEAR_MISS_SECONDS,
@@ -888,6 +968,7 @@ function claimVariants(card: OperationCard, member: string): Made[] {
           extended: true,
         },
         ruled('string', 'a string', 'other-type', (c, now) => ({ ...c, nbf: String(now - 60) })),
+        ruled('list', 'a list holding a minute ago', 'other-type', (c, now) => ({ ...c, nbf: [now - 60] })),
       ];
     case 'iat':
       return [
@@ -900,6 +981,7 @@ function claimVariants(card: OperationCard, member: string): Made[] {
           extended: true,
         },
         ruled('string', 'a string', 'other-type', (c) => ({ ...c, iat: String(c.iat) })),
+        ruled('list', 'a list holding its own value', 'other-type', (c) => ({ ...c, iat: [c.iat] })),
         // The time now in milliseconds: some fifty thousand years ahead, though a reader that takes
         // large times for milliseconds divides it back to now.
         ruled('milliseconds', 'the time now in milliseconds', 'near-value', (c, now) => ({ ...c, iat: now * 1000 })),
@@ -1118,7 +1200,10 @@ function withScopeReplaced(claims: JsonRecord, scope: string, replacement: strin
 /**
  * The role without the scope, its request written another way that still asks for the operation:
  * a permission table keyed by the URL as sent finds no entry for it, and one that lets such
- * requests through serves them.
+ * requests through serves them. And the request asking for the scope in a query parameter
+ * (scope=<its scope>, the name OAuth gives a request for scopes): a request cannot grant itself a
+ * scope its token lacks, though a parameter meant to narrow the token's scopes, applied as a union
+ * (or in their place), grants it.
  */
 function respelledWithoutScope(card: OperationCard, source: string): Made[] {
   return (
@@ -1133,6 +1218,11 @@ function respelledWithoutScope(card: OperationCard, source: string): Made[] {
         'missing, the path with a trailing slash',
         (t: RequestTemplate) => ({ ...t, path: [...t.path, { literal: '' }] }),
       ],
+      [
+        'role-without-scope-scope-parameter',
+        `missing, the URL asking for it in a scope query parameter (?scope=${card.scope.value})`,
+        (t: RequestTemplate) => ({ ...t, query: [...t.query, ['scope', card.scope.value]] }),
+      ],
     ] as const
   ).map(([key, says, spelled], index): Made => ({
     operator: 'other-owner',
@@ -1142,10 +1232,31 @@ function respelledWithoutScope(card: OperationCard, source: string): Made[] {
     needs: [{ role: card.roleWithoutScope }],
     expect: {
       checks: [{ clause: card.scope.clause, outcome: refused }],
-      source: `${source}; a query string or a trailing slash does not lift it (any refusal: what else the target says of them is not known)`,
+      source: `${source}; a query string (one asking for the scope included) or a trailing slash does not lift it (any refusal: what else the target says of them is not known)`,
     },
     ...(index > 0 ? { extended: true } : {}),
   }));
+}
+
+/**
+ * The scopes a permission table derived from the operation's path would name: its action on each
+ * run of consecutive static segments of the path, written as a resource name ("-" as "_";
+ * read:connections, read:vault_connections for /flows/vault/connections/{id}), but the
+ * operation's own scope and its other-resource row's. Scopes of other resources (the catalogue
+ * grants some of them for other endpoints), none of them the operation's.
+ */
+function pathNamedScopes(card: OperationCard): string[] {
+  const scope = card.scope.value;
+  const action = scope.slice(0, scope.indexOf(':'));
+  const runs: string[][] = [[]];
+  for (const segment of card.spec.pathTemplate.split('/').filter((s) => s.length > 0)) {
+    if (segment.startsWith('{')) runs.push([]);
+    else runs[runs.length - 1]!.push(segment.replace(/-/g, '_'));
+  }
+  const named = runs.flatMap((run) =>
+    run.flatMap((_, from) => run.slice(from).map((__, length) => run.slice(from, from + length + 1).join('_'))),
+  );
+  return [...new Set(named.map((resource) => `${action}:${resource}`))].filter((s) => s !== scope && s !== card.scope.otherResource);
 }
 
 /**
@@ -1373,6 +1484,16 @@ function scopeTokenVariants(card: OperationCard): Made[] {
       needs: [{ role: card.roleWithoutScope }],
       expect: { checks: forbidden(card), source },
     },
+    // Replaced by a scope named after the operation's path (a permission table derived from the
+    // method and the path's segments names one of them).
+    ...pathNamedScopes(card).map((named) =>
+      replaced(
+        `path-named-${named.slice(named.indexOf(':') + 1)}`,
+        `replaced by ${named}, a scope named after its path`,
+        'near-value',
+        () => [named],
+      ),
+    ),
     ...respelledWithoutScope(card, source),
     ...withBodyWithoutScope(card),
   ];
