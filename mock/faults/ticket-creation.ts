@@ -215,7 +215,7 @@ export const ticketCreationFaults = faultFamily([
   {
     id: 'pending-domains-length-after-nfc',
     clause: 'sso-ticket.body.nested-rules',
-    bug: "domain_aliases_config.pending_domains' items NFC-normalised before the checks (the mapping step of IDNA processing, done first), so their 255-character maximum is counted on the composed text: 254 letters, an e and a combining acute accent (256 code points) get a ticket instead of the observed 400; 256 letters are still refused.",
+    bug: `domain_aliases_config.pending_domains' items NFC-normalised before the checks (the mapping step of IDNA processing, done first), so their ${PENDING_DOMAIN_MAX}-character maximum is counted on the composed text: ${PENDING_DOMAIN_MAX - 1} letters, an e and a combining acute accent (${PENDING_DOMAIN_MAX + 1} code points) get a ticket instead of the observed 400; ${PENDING_DOMAIN_MAX + 1} letters are still refused.`,
     install: (app) => editJsonBody(app, 'sso-ticket', pendingDomainsComposed),
   },
   {

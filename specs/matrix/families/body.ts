@@ -898,7 +898,11 @@ function countsWithAnEmptyEntry(made: MakeVariant, element: Element, valid: unkn
         const at = node.maxProperties;
         const key = `bound-${at + 1} properties-last-${empty.key}`;
         if (out.some((v) => v.key === key)) continue;
-        const full = () => Object.fromEntries([...Array.from({ length: at }, (_, i) => [`key${i}`, 'value']), [`key${at}`, empty.value]]);
+        const entries = (): Array<[string, unknown]> => [
+          ...Array.from({ length: at }, (_, i): [string, unknown] => [`key${i}`, 'value']),
+          [`key${at}`, empty.value],
+        ];
+        const full = () => Object.fromEntries(entries());
         out.push(
           made('bounds', key, `${at + 1} properties, one over the bound, the last one ${empty.says}`, full, {
             bound: true,
