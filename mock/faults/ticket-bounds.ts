@@ -81,6 +81,22 @@ function ttlSecIntegerWithinTolerance(app: FaultHooks): void {
   });
 }
 
+/** A day in seconds: the unit of the CLI's --days option, a fact of the bug. */
+const SECONDS_A_DAY = 86400;
+
+/** ttl_sec given as a DynamoDB attribute value ({"N": "3600"}) read as its number before the checks, as the storage layer's unmarshall does. */
+function ttlSecUnmarshalled(app: FaultHooks): void {
+  editJsonBody(app, 'sso-ticket', (body) => {
+    const ttlSec = (body as { ttl_sec?: unknown } | null)?.ttl_sec;
+    if (ttlSec === null || typeof ttlSec !== 'object' || Array.isArray(ttlSec)) return body;
+    const entries = Object.entries(ttlSec);
+    const [name, text] = entries[0] ?? [];
+    return entries.length === 1 && name === 'N' && typeof text === 'string' && /^-?\d+$/.test(text)
+      ? { ...(body as object), ttl_sec: Number(text) }
+      : body;
+  });
+}
+
 /** ttl_sec compared with 0 through an isZero helper with a tolerance ("omitted or 0" means the default): a number within 1e-6 of 0 is read as 0. */
 function ttlSecNearZeroAsZero(app: FaultHooks): void {
   editJsonBody(app, 'sso-ticket', (body) => {
@@ -131,6 +147,23 @@ export const ticketBoundFaults = faultFamily([
     clause: 'sso-ticket.body.ttl_sec.range',
     bug: 'A validator that wants a positive lifetime and forgets that 0 means the default: ticket creation refuses ttl_sec 0 with 400.',
     install: (app) => patchTtlSec(app, { minimum: undefined, exclusiveMinimum: TTL_SEC.min }),
+  },
+  {
+    id: 'ttl-sec-attribute-value-unmarshalled',
+    clause: 'sso-ticket.body.ttl_sec.type',
+    bug: 'The body\'s ttl_sec passed through the storage layer\'s DynamoDB unmarshall before the checks, which reads the attribute value {"N": "3600"} as the number 3600: that ttl_sec gets a ticket instead of 400; {"S": "3600"} and "3600" are still refused.',
+    install: ttlSecUnmarshalled,
+  },
+  {
+    id: 'ttl-sec-whole-days-skip-range',
+    clause: 'sso-ticket.body.ttl_sec.range',
+    bug: `ttl_sec's maximum waived for a whole number of days (anyOf [maximum, multipleOf ${SECONDS_A_DAY}]: the CLI's --days option, multiplied out, taken as checked): ${(Math.floor(TTL_SEC.max / SECONDS_A_DAY) + 1) * SECONDS_A_DAY} (6 days) gets a ticket instead of 400; ${TTL_SEC.max + 1} and ${TTL_SEC.max + 3600} are still refused, and so is -${SECONDS_A_DAY} (the minimum stays).`,
+    install: (app) =>
+      editBodySchema(app, 'sso-ticket', (body) => {
+        const ttlSec = fieldNode(body, 'ttl_sec');
+        delete ttlSec.maximum;
+        ttlSec.anyOf = [{ maximum: TTL_SEC.max }, { multipleOf: SECONDS_A_DAY }];
+      }),
   },
   {
     id: 'ttl-sec-wraps-in-32-bits',

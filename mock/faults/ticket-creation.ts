@@ -116,6 +116,50 @@ function connectionNameFirstLine(body: unknown): unknown {
   return { ...body, connection_config: { ...config, name: config.name.split(/\r?\n|\r/)[0] } };
 }
 
+const observedBody = schema('SsoTicketRequest', 'observed');
+/** The observed limits the faults below count against. */
+const METADATA_MAX = fieldNode(observedBody, 'connection_config.metadata').maxProperties as number;
+const PENDING_DOMAIN_MAX = (fieldNode(observedBody, 'domain_aliases_config.pending_domains').items as JsonObject).maxLength as number;
+
+/** A top-level member named with brackets ("a[b][c]"), as a qs-style parser splits it. */
+const BRACKETED_NAME = /^([^[\]]+)((?:\[[^[\]]+\])+)$/;
+
+/** Each top-level member named "a[b]" moved into member b of object a (merged with one there), as a qs-style parser nests it. */
+function bracketedNamesNested(body: unknown): unknown {
+  if (!isRecord(body) || !Object.keys(body).some((name) => BRACKETED_NAME.test(name))) return body;
+  const result: Record<string, unknown> = Object.fromEntries(Object.entries(body).filter(([name]) => !BRACKETED_NAME.test(name)));
+  for (const [name, value] of Object.entries(body)) {
+    const match = BRACKETED_NAME.exec(name);
+    if (!match) continue;
+    const steps = [match[1]!, ...[...match[2]!.matchAll(/\[([^[\]]+)\]/g)].map((m) => m[1]!)];
+    let node = result;
+    for (const step of steps.slice(0, -1)) {
+      node[step] = isRecord(node[step]) ? { ...node[step] } : {};
+      node = node[step] as Record<string, unknown>;
+    }
+    node[steps.at(-1)!] = value;
+  }
+  return result;
+}
+
+/** connection_config.metadata without its members whose value is "" (a form's unset field) before the checks. */
+function metadataEmptyValuesDropped(body: unknown): unknown {
+  const config = isRecord(body) ? body.connection_config : undefined;
+  const metadata = isRecord(config) ? config.metadata : undefined;
+  if (!isRecord(body) || !isRecord(config) || !isRecord(metadata) || !Object.values(metadata).includes('')) return body;
+  return { ...body, connection_config: { ...config, metadata: Object.fromEntries(Object.entries(metadata).filter(([, v]) => v !== '')) } };
+}
+
+/** domain_aliases_config.pending_domains' items NFC-normalised (the mapping step of IDNA processing) before the checks. */
+function pendingDomainsComposed(body: unknown): unknown {
+  const config = isRecord(body) ? body.domain_aliases_config : undefined;
+  const domains = isRecord(config) ? config.pending_domains : undefined;
+  if (!isRecord(body) || !isRecord(config) || !Array.isArray(domains)) return body;
+  const composed = domains.map((d: unknown) => (typeof d === 'string' ? d.normalize('NFC') : d));
+  if (composed.every((d, i) => d === domains[i])) return body;
+  return { ...body, domain_aliases_config: { ...config, pending_domains: composed } };
+}
+
 export const ticketCreationFaults = faultFamily([
   {
     id: 'ticket-body-copied-with-assign',
@@ -155,6 +199,24 @@ export const ticketCreationFaults = faultFamily([
     clause: 'sso-ticket.body.nested-rules',
     bug: 'Ticket creation keeps connection_config.name up to its first line break (a sanitiser against log injection, name.split("\\n")[0]) before it checks the body: a valid name, a line feed, then "not a name!" gets a ticket on the valid name instead of the observed 400; "not a name!" alone is still refused.',
     install: (app) => editJsonBody(app, 'sso-ticket', connectionNameFirstLine),
+  },
+  {
+    id: 'ticket-bracketed-member-names-nested',
+    clause: 'sso-ticket.body.nested-rules',
+    bug: 'The JSON body passed through the form decoder\'s qs-style nesting before its checks (shared code): a member "provisioning_config[token_lifetime]": 3600 is read as provisioning_config.token_lifetime and gets a ticket instead of the observed 400 (an unknown member); "provisioning_config[x]": 3600 is still refused.',
+    install: (app) => editJsonBody(app, 'sso-ticket', bracketedNamesNested),
+  },
+  {
+    id: 'metadata-empty-values-not-counted',
+    clause: 'sso-ticket.body.nested-rules',
+    bug: `connection_config.metadata's members with the value "" dropped before the checks (an unset field of the dashboard's form), so its limit of ${METADATA_MAX} members counts the rest: ${METADATA_MAX} values and one "" get a ticket instead of the observed 400; ${METADATA_MAX + 1} non-empty values are still refused.`,
+    install: (app) => editJsonBody(app, 'sso-ticket', metadataEmptyValuesDropped),
+  },
+  {
+    id: 'pending-domains-length-after-nfc',
+    clause: 'sso-ticket.body.nested-rules',
+    bug: `domain_aliases_config.pending_domains' items NFC-normalised before the checks (the mapping step of IDNA processing, done first), so their ${PENDING_DOMAIN_MAX}-character maximum is counted on the composed text: ${PENDING_DOMAIN_MAX - 1} letters, an e and a combining acute accent (${PENDING_DOMAIN_MAX + 1} code points) get a ticket instead of the observed 400; ${PENDING_DOMAIN_MAX + 1} letters are still refused.`,
+    install: (app) => editJsonBody(app, 'sso-ticket', pendingDomainsComposed),
   },
   {
     id: 'ticket-lists-checked-up-to-ten',

@@ -406,6 +406,61 @@ const rows: Row[] = [
     conformant: 400,
   },
   {
+    fault: 'ttl-sec-whole-days-skip-range',
+    does: 'accepts ttl_sec of the first whole day past the maximum',
+    probe: (m) => ticketWith(m, { ttl_sec: (Math.floor(ttl.max / 86400) + 1) * 86400 }),
+    faulted: 201,
+    conformant: 400,
+  },
+  {
+    fault: 'ttl-sec-whole-days-skip-range',
+    does: 'still refuses ttl_sec one over the maximum',
+    probe: (m) => ticketWith(m, { ttl_sec: ttl.max + 1 }),
+    faulted: 400,
+    conformant: 400,
+  },
+  {
+    fault: 'ttl-sec-attribute-value-unmarshalled',
+    does: 'accepts ttl_sec {"N": "3600"}',
+    probe: (m) => ticketWith(m, { ttl_sec: { N: '3600' } }),
+    faulted: 201,
+    conformant: 400,
+  },
+  {
+    fault: 'ttl-sec-attribute-value-unmarshalled',
+    does: 'still refuses ttl_sec {"S": "3600"}',
+    probe: (m) => ticketWith(m, { ttl_sec: { S: '3600' } }),
+    faulted: 400,
+    conformant: 400,
+  },
+  {
+    fault: 'ticket-bracketed-member-names-nested',
+    does: 'accepts a member named provisioning_config[token_lifetime]',
+    probe: (m) => ticketWith(m, { 'provisioning_config[token_lifetime]': 3600 }),
+    faulted: 201,
+    conformant: 400,
+  },
+  {
+    fault: 'metadata-empty-values-not-counted',
+    does: 'accepts connection_config.metadata of 10 values and one ""',
+    probe: (m) =>
+      ticketWith(m, {
+        connection_config: {
+          name: 'fault-catalogue-metadata',
+          metadata: { ...Object.fromEntries(Array.from({ length: 10 }, (_, i) => [`key${i}`, 'value'])), key10: '' },
+        },
+      }),
+    faulted: 201,
+    conformant: 400,
+  },
+  {
+    fault: 'pending-domains-length-after-nfc',
+    does: 'accepts a pending domain of 256 code points, the last two e and a combining accent',
+    probe: (m) => ticketWith(m, { domain_aliases_config: { domain_verification: 'none', pending_domains: [`${'a'.repeat(254)}e\u0301`] } }),
+    faulted: 201,
+    conformant: 400,
+  },
+  {
     fault: 'accepts-negative-ttl-sec',
     does: 'accepts ttl_sec -1',
     probe: (m) => ticketWith(m, { ttl_sec: ttl.min - 1 }),

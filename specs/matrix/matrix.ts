@@ -119,6 +119,7 @@ export function matrixOf(card: OperationCard): MatrixRow[] {
     const core = isCore(card, element);
     for (const base of bases) {
       for (const { expect, ...variant } of variants) {
+        if (variant.aloneOnly === true && base !== 'alone') continue;
         // Among every other field, the closest wrong type of a top-level field runs everywhere; the rest against test doubles.
         const extended =
           !core || variant.extended === true || (base === 'every' && (variant.key !== closest?.key || element.path!.length > 1));

@@ -36,6 +36,11 @@ export interface Variant {
   /** Not run on a real tenant by default (--matrix full): costly, and other rows check its clause there. */
   extended?: boolean;
   /**
+   * A body field's variation made only in the field's smallest body (base "alone"): among every
+   * field it would check nothing the alone one does not.
+   */
+  aloneOnly?: boolean;
+  /**
    * For variations judged by the value they make (a path id, a header, a body): the expectation of
    * the request as varied for a target. The row's expectation is this in the canonical context; a
    * target whose fixtures make the variation land elsewhere skips the row (config).

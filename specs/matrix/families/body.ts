@@ -347,6 +347,18 @@ export function bodyVariants(card: OperationCard, element: Element): Made[] {
       }),
     );
   }
+  // The valid number in the typed wrapper of a storage format: a body read with that format's
+  // parser (shared with the storage layer) takes the wrapper for the number it stands for.
+  if ((types.includes('integer') || types.includes('number')) && typeof valid === 'number') {
+    for (const wrapper of NUMBER_WRAPPERS) {
+      variants.push(
+        made('other-type', wrapper.key, wrapper.says(valid), (v) => wrapper.wrap(typeof v === 'number' ? v : valid), {
+          extended: true,
+          aloneOnly: true,
+        }),
+      );
+    }
+  }
   // Near misses of a pattern: the valid value with one character it does not allow at an edge, or
   // a separator doubled; those the field's pattern refuses at either level are rows, judged like any.
   // An https URL written with http: a check of the generic "uri" format, or one that upgrades the
@@ -387,6 +399,9 @@ export function bodyVariants(card: OperationCard, element: Element): Made[] {
       );
     }
   }
+  variants.push(...roundValuesOutOfRange(made, element, types));
+  variants.push(...countsWithAnEmptyEntry(made, element, valid));
+  variants.push(...lengthsOverInCodePoints(made, element, valid));
   // The valid whole number's neighbour, the nearest number that is not whole (3600.0000000000005):
   // a check with a tolerance, or one made after the value went through a 32-bit float, takes it for
   // the whole number; the half of the fraction above is far from both.
@@ -460,6 +475,7 @@ export function bodyVariants(card: OperationCard, element: Element): Made[] {
   }
   variants.push(...duplicateMembers(card, element, variants));
   variants.push(...nearNameMembers(card, element));
+  variants.push(...pathNamedMembers(card, element));
   const nullable = schemaNodes(element).some((node) => typesOf(node).includes('null'));
   variants.push(...lenientShapes(made, path, valid, nullable ? [...types, 'null'] : types, identity));
   return variants;
@@ -579,6 +595,43 @@ function nearNameMembers(card: OperationCard, element: Element): Made[] {
         },
       ];
     });
+}
+
+/** How a member name may spell a path into nested objects: dotted (a config loader's unflatten), bracketed (a qs-style parser). */
+const PATH_NAMES: ReadonlyArray<{ key: string; says: string; name: (path: readonly string[]) => string }> = [
+  { key: 'dotted-path-name', says: 'dotted', name: (path) => path.join('.') },
+  { key: 'bracketed-path-name', says: 'bracketed', name: ([first, ...rest]) => `${first}${rest.map((step) => `[${step}]`).join('')}` },
+];
+
+/**
+ * The nested field's valid value in a member of the body whose name spells its path ("a.b",
+ * "a[b]"), and not in its own place: an unknown member of the body (the observed schemas refuse
+ * unknown members), and the field absent. Judged by the body it makes, like any; a server that
+ * passes the body through a dotted-path setter or a qs-style parser before its checks reads the
+ * member as the field in its place.
+ */
+function pathNamedMembers(card: OperationCard, element: Element): Made[] {
+  const path = element.path!;
+  if (path.length < 2 || path.includes('[]')) return [];
+  return PATH_NAMES.map(({ key, says, name }): Made => {
+    const member = name(path);
+    const apply = (template: RequestTemplate, context: RequestContext) => {
+      const moved = withValueAt(withValueAt(jsonBodyOf(template), path, ABSENT), [member], validValueAt(card, path, context));
+      return withBody(template, { json: moved });
+    };
+    const judge = (varied: RequestTemplate, _context: RequestContext) =>
+      bodyExpectation(card, element, jsonBodyOf(varied), { identityChanged: false, bound: false });
+    return {
+      operator: 'extra-part',
+      key,
+      says: `in a member of the body named by its ${says} path (${member}), and not in its own place`,
+      apply,
+      judge,
+      expect: judge(apply({ ...emptyTemplate(), body: { json: {} } }, canonicalContext), canonicalContext),
+      extended: true,
+      aloneOnly: true,
+    };
+  });
 }
 
 /** A string no body holds, whose member the duplicated one replaces in the serialised body. */
@@ -766,6 +819,140 @@ function withValueThenValidTwin(json: unknown, path: readonly string[], value: u
   const list = valueAt(json, path.slice(0, at));
   const first: unknown = Array.isArray(list) && list.length > 0 ? list[0] : validItem;
   return withValueAt(json, path.slice(0, at), [withValueAt(first, path.slice(at + 1), value), first]);
+}
+
+/** Typed wrappers of a number in storage formats, each of which that format's parser reads as the number. */
+const NUMBER_WRAPPERS: ReadonlyArray<{ key: string; says: (n: number) => string; wrap: (n: number) => JsonObject }> = [
+  {
+    key: 'extended-json-number',
+    says: (n) =>
+      `the number in Extended JSON, {"${Number.isInteger(n) ? '$numberInt' : '$numberDouble'}": "${n}"} (a document database's form)`,
+    wrap: (n) => ({ [Number.isInteger(n) ? '$numberInt' : '$numberDouble']: String(n) }),
+  },
+  {
+    key: 'attribute-value-number',
+    says: (n) => `the number as a DynamoDB attribute value, {"N": "${n}"}`,
+    wrap: (n) => ({ N: String(n) }),
+  },
+];
+
+/** Round units a range may be given in by a form or preset: a whole number of minutes, hours, days. */
+const ROUND_UNITS: ReadonlyArray<{ size: number; says: string }> = [
+  { size: 60, says: 'minutes' },
+  { size: 3600, says: 'hours' },
+  { size: 86400, says: 'days' },
+];
+
+/**
+ * The nearest round values outside an integer field's range (the first whole number of minutes,
+ * hours and days past its maximum, and before its minimum), where they are not the bound's own
+ * neighbour: a range check skipped for the values a preset menu offers takes them in.
+ */
+function roundValuesOutOfRange(made: MakeVariant, element: Element, types: JsonType[]): Made[] {
+  if (!types.includes('integer')) return [];
+  const out: Made[] = [];
+  const seen = new Set<number>();
+  for (const node of schemaNodes(element)) {
+    for (const { size, says } of ROUND_UNITS) {
+      const edges: Array<{ value: number; side: string } | undefined> = [
+        typeof node?.maximum === 'number'
+          ? { value: (Math.floor(node.maximum / size) + 1) * size, side: `past the maximum ${node.maximum}` }
+          : undefined,
+        typeof node?.minimum === 'number'
+          ? { value: (Math.ceil(node.minimum / size) - 1) * size, side: `before the minimum ${node.minimum}` }
+          : undefined,
+      ];
+      for (const edge of edges) {
+        // The bound's own neighbour (max + 1, min - 1) is a row of the bounds already.
+        const neighbour = edge && (edge.value === Number(node?.maximum) + 1 || edge.value === Number(node?.minimum) - 1);
+        if (!edge || neighbour || seen.has(edge.value) || withinRange(element, edge.value)) continue;
+        seen.add(edge.value);
+        out.push(
+          made('bounds', `round-${edge.value}`, `${edge.value}, a whole number of ${says} ${edge.side}`, () => edge.value, {
+            bound: true,
+            extended: true,
+            aloneOnly: true,
+          }),
+        );
+      }
+    }
+  }
+  return out;
+}
+
+/** Values a cleaning step drops from a map or a list as empty (null: "delete this key"; "": an unset form field). */
+const EMPTY_ENTRIES: ReadonlyArray<{ key: string; says: string; value: unknown }> = [
+  { key: 'null', says: 'null', value: null },
+  { key: 'empty-string', says: 'an empty string', value: '' },
+];
+
+/**
+ * One entry over a count's maximum (properties, items), the last entry empty: a count made after
+ * empty entries are dropped takes it for the maximum.
+ */
+function countsWithAnEmptyEntry(made: MakeVariant, element: Element, valid: unknown): Made[] {
+  const out: Made[] = [];
+  for (const node of schemaNodes(element)) {
+    for (const empty of EMPTY_ENTRIES) {
+      if (typeof node?.maxProperties === 'number') {
+        const at = node.maxProperties;
+        const key = `bound-${at + 1} properties-last-${empty.key}`;
+        if (out.some((v) => v.key === key)) continue;
+        const entries = (): Array<[string, unknown]> => [
+          ...Array.from({ length: at }, (_, i): [string, unknown] => [`key${i}`, 'value']),
+          [`key${at}`, empty.value],
+        ];
+        const full = () => Object.fromEntries(entries());
+        out.push(
+          made('bounds', key, `${at + 1} properties, one over the bound, the last one ${empty.says}`, full, {
+            bound: true,
+            extended: true,
+            aloneOnly: true,
+          }),
+        );
+      }
+      if (typeof node?.maxItems === 'number') {
+        const at = node.maxItems;
+        const key = `bound-${at + 1} items-last-${empty.key}`;
+        if (out.some((v) => v.key === key)) continue;
+        const items = () => [...arrayOfCount(valid, at, node.items as JsonObject | undefined), empty.value];
+        out.push(
+          made('bounds', key, `${at + 1} items, one over the bound, the last one ${empty.says}`, items, {
+            bound: true,
+            extended: true,
+            aloneOnly: true,
+          }),
+        );
+      }
+    }
+  }
+  return out;
+}
+
+/** A letter and a combining mark: two code points, one grapheme, one code point once NFC-composed (é). */
+const LETTER_AND_MARK = 'e\u0301';
+
+/**
+ * A string one code point over its maximum length whose last two code points are a letter and a
+ * combining mark: a length counted in grapheme clusters, or after NFC normalisation, takes it for
+ * one at the bound (JSON Schema's maxLength counts code points).
+ */
+function lengthsOverInCodePoints(made: MakeVariant, element: Element, valid: unknown): Made[] {
+  const out: Made[] = [];
+  for (const node of schemaNodes(element)) {
+    const at = node?.maxLength;
+    if (typeof at !== 'number' || at < 1 || out.some((v) => v.key === `bound-${at + 1}-combining-mark`)) continue;
+    out.push(
+      made(
+        'bounds',
+        `bound-${at + 1}-combining-mark`,
+        `${at + 1} characters, one over the bound, the last two an e and a combining acute accent (${at} graphemes)`,
+        () => `${stringOfLength(valid, at - 1)}${LETTER_AND_MARK}`,
+        { bound: true, extended: true, aloneOnly: true },
+      ),
+    );
+  }
+  return out;
 }
 
 /** Fractions JavaScript and JSON write without a dot (exponent notation), the smallest first. */
