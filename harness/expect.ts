@@ -197,13 +197,30 @@ export function expectSuccess(exchange: Exchange): void {
   });
 }
 
-/** The media type is application/json (parameters such as charset are allowed) and the body parses. */
+/** RFC 9110 5.6.2: a token. */
+const TOKEN = "[!#$%&'*+.^_`|~0-9A-Za-z-]+";
+/** RFC 9110 5.6.4: a quoted string (its escapes taken as any visible character). */
+const QUOTED = '"(?:[\\t !#-\\[\\]-~\\x80-\\xff]|\\\\[\\t -~\\x80-\\xff])*"';
+/** RFC 9110 8.3.1: one media type, type "/" subtype, then each parameter as name=value. */
+const MEDIA_TYPE = new RegExp(`^(${TOKEN})/(${TOKEN})(?:[ \\t]*;[ \\t]*(?:${TOKEN}=(?:${TOKEN}|${QUOTED}))?)*$`);
+
+/**
+ * The type/subtype of a Content-Type, lower case, when the whole value is one media type (RFC 9110
+ * 8.3.1); undefined for anything else: two values folded into one field ("a/b, a/b"), a parameter
+ * without "=", a stray character.
+ */
+export function mediaTypeOf(contentType: string | undefined): string | undefined {
+  const match = MEDIA_TYPE.exec(contentType?.trim() ?? '');
+  return match ? `${match[1]!}/${match[2]!}`.toLowerCase() : undefined;
+}
+
+/** The Content-Type is one media type, application/json (parameters such as charset are allowed), and the body parses. */
 export function expectJsonMediaType(exchange: Exchange): void {
   const contentType = exchange.headers['content-type'];
-  const mediaType = contentType?.split(';')[0]?.trim().toLowerCase();
+  const mediaType = mediaTypeOf(contentType);
   expectClause({
     pass: mediaType === 'application/json' && exchange.json !== undefined,
-    expected: 'content type application/json and a JSON body',
+    expected: 'content type application/json (one media type, RFC 9110 8.3.1) and a JSON body',
     actual: `content type ${contentType ?? '(absent)'}${exchange.json === undefined ? ', body is not JSON' : ''}`,
     exchange,
     headers: ['content-type'],

@@ -7,12 +7,14 @@ import {
   currentClause,
   expectEqual,
   expectIncludes,
+  expectJsonMediaType,
   expectMatch,
   expectNoProblems,
   expectNotEqual,
   expectPresent,
   expectRefused,
   expectStatus,
+  mediaTypeOf,
   shown,
 } from '../expect.ts';
 
@@ -88,5 +90,26 @@ describe('[§7 errors.404.vault] conformance assertions', () => {
 describe('a test that cites no clause', () => {
   it('cannot use the assertions', () => {
     expect(() => currentClause()).toThrow(/cites no clause: its title must start with \[§<section> <clause-id>\]/);
+  });
+});
+
+describe('one media type in Content-Type', () => {
+  it.each([
+    ['application/json', 'application/json'],
+    ['application/json; charset=utf-8', 'application/json'],
+    ['Application/JSON ;charset="utf-8"', 'application/json'],
+    ['application/json; charset=utf-8, application/json; charset=utf-8', undefined],
+    ['application/json, text/plain', undefined],
+    ['application/json; charset: utf-8', undefined],
+    ['application/json; charset', undefined],
+    ['application/json; charset="utf-8', undefined],
+  ])('%j is %j', (value, type) => {
+    expect(mediaTypeOf(value)).toBe(type);
+  });
+
+  it('[§4 sso-ticket.response.content-type] expectJsonMediaType refuses two content types folded into one field', () => {
+    const folded = { ...exchange(201), headers: { 'content-type': 'application/json; charset=utf-8, application/json; charset=utf-8' } };
+    expect(failure(() => expectJsonMediaType(folded))).toContain('one media type');
+    expect(() => expectJsonMediaType(exchange(201))).not.toThrow();
   });
 });

@@ -94,6 +94,22 @@ export const redeliveryFaults = faultFamily([
       })),
   },
   {
+    id: 'events-memoised-from-the-first-stream-read',
+    clause: 'redeliver.success.202',
+    bug: "The stream's events loaded through a memoised helper whose cache key leaves out the stream id: the first existing stream whose events are read stays the one every later lookup searches, so a failed event of another of the tenant's streams, redelivered through its own stream, is answered 404 instead of 202 (and an event of the first stream read is found through any existing stream).",
+    install: (app) =>
+      editStore(app, (store) => {
+        let loaded: string | undefined;
+        return {
+          event: (streamId, eventId) => {
+            if (!store.stream(streamId)) return undefined;
+            loaded ??= streamId;
+            return store.event(loaded, eventId);
+          },
+        };
+      }),
+  },
+  {
     id: '202-for-non-redeliverable-event',
     clause: 'redeliver.errors.409.state',
     bug: 'A handler that never looks at the delivery state: redelivery of a delivered event answers 202 instead of 409.',

@@ -180,6 +180,13 @@ const rows: Row[] = [
     conformant: 404,
   },
   {
+    fault: 'events-memoised-from-the-first-stream-read',
+    does: "refuses a redelivery of another stream's failed event once the first stream's events were read",
+    probe: (m) => asGlobal(m).then(async (o) => [await redeliverAs(m, o), await redeliverAs(m, o, ids.otherStream, ids.otherStreamEvent)]),
+    faulted: [202, 404],
+    conformant: [202, 202],
+  },
+  {
     fault: '202-for-non-redeliverable-event',
     does: 'accepts a redelivery of a delivered event',
     probe: (m) => asGlobal(m).then((o) => redeliverAs(m, o, ids.stream, ids.deliveredEvent)),
@@ -622,6 +629,13 @@ const rows: Row[] = [
     faulted: 'text/plain; charset=utf-8',
     conformant: observed.content_type,
   },
+  {
+    fault: 'ticket-content-type-parameter-without-equals',
+    does: 'labels the ticket with a parameter written with a colon',
+    probe: async (m) => (await call(m, 'POST', ticketPath(ids.profile), { ...(await asGlobal(m)), body: {} })).headers['content-type'],
+    faulted: 'application/json; charset: utf-8',
+    conformant: observed.content_type,
+  },
   // Rate limit and error bodies
   {
     fault: '429-without-x-ratelimit-reset',
@@ -641,6 +655,26 @@ const rows: Row[] = [
     probe: async (m) => (await twoRequests(m)).map((a) => a.headers['x-ratelimit-remaining']),
     faulted: ['-1', '-1'],
     conformant: ['0', '0'],
+  },
+  {
+    fault: 'tenant-limiter-found-by-host-as-sent',
+    does: 'serves a request whose Host has a capital letter once the bucket is spent',
+    options: { rateLimit: TINY_BUCKET },
+    probe: async (m) => {
+      const [, second] = await twoRequests(m);
+      const other = await call(m, 'GET', vaultPath(ids.vaultFull), { ...(await asGlobal(m)), headers: { host: 'LOCALHOST' } });
+      return [second!.status, other.status];
+    },
+    faulted: [429, 200],
+    conformant: [429, 429],
+  },
+  {
+    fault: 'remaining-less-the-reserve',
+    does: 'reports Remaining a fifth of the Limit short of what is left',
+    options: { rateLimit: { bucketSize: 10, refillPerSecond: 0.001 } },
+    probe: async (m) => (await call(m, 'GET', vaultPath(ids.vaultFull), await asGlobal(m))).headers['x-ratelimit-remaining'],
+    faulted: '7',
+    conformant: '9',
   },
   {
     fault: 'reset-in-milliseconds',

@@ -64,6 +64,14 @@ export const fixtureTable = {
     about: 'an event that exists, in another stream than event_stream (its redelivery through event_stream must be 404)',
     id: () => parameter('redeliver', 'path', 'event_id').schema,
   },
+  streamOfAnotherEvent: {
+    field: 'stream_of_another_event',
+    sample: { shape: 'event_stream', n: 2 },
+    about:
+      'the event stream event_of_another_stream belongs to, where that event failed its delivery (its redelivery through this stream must be 202, a write: with --allow-writes); without it those tests are skipped',
+    optional: true,
+    id: () => parameter('redeliver', 'path', 'id').schema,
+  },
   selfServiceProfile: {
     field: 'self_service_profile',
     sample: { shape: 'self_service_profile' },

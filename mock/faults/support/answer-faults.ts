@@ -1,5 +1,5 @@
 // The faults of each operation's answer and path limits, made from its card (specs/cards/) and the
-// registry's limits: its success with another 2xx status, or written as text, each field of its body written as null, one record answered for every id it echoes,
+// registry's limits: its success with another 2xx status, or written as text or with a content type that is no media type, each field of its body written as null, one record answered for every id it echoes,
 // an unknown id answered as the last one found, and each path id cut to the width its limit names. operation-answers.ts lists them for every card; a
 // card added to the project gets them at once, like its scope faults (scope-faults.ts).
 import type { OperationCard } from '../../../specs/cards/card.ts';
@@ -30,6 +30,12 @@ export function answerFaultsOf(card: OperationCard): FaultRow[] {
       clause: answer.body.contentTypeClause,
       bug: `A success written with a generic text writer: ${card.name} answers content type text/plain; charset=utf-8 instead of application/json (the body is still JSON).`,
       install: (app) => editSuccessReplies(app, card.key, (reply) => withContentType(reply, 'text/plain; charset=utf-8')),
+    });
+    rows.push({
+      id: `${card.faultPrefix}-content-type-parameter-without-equals`,
+      clause: answer.body.contentTypeClause,
+      bug: `A content type typed into a header constant with a colon where its parameter's "=" goes: ${card.name} answers content type "application/json; charset: utf-8", which is no media type (RFC 9110 8.3.1), instead of application/json (the body is still JSON).`,
+      install: (app) => editSuccessReplies(app, card.key, (reply) => withContentType(reply, 'application/json; charset: utf-8')),
     });
   }
   if (answer.body) {
