@@ -14,7 +14,7 @@ import {
 } from '../../harness/index.ts';
 import { cards } from '../../specs/cards/index.ts';
 import { observed } from '../../specs/index.ts';
-import { hostCaseSpellings, validTemplate } from '../../specs/matrix/index.ts';
+import { validTemplate } from '../../specs/matrix/index.ts';
 import { exhaustRateLimit } from '../../harness/suite/exhaust.ts';
 import { extendedOnly } from '../../harness/suite/matrix.ts';
 import { exampleOf } from '../../harness/suite/requests.ts';
@@ -122,57 +122,6 @@ conformance(
       expected: `at most ${refilled} of ${SPOOFED_BURST} requests served (what the bucket refilled since the 429), whatever X-Forwarded-For, Forwarded and X-Real-IP claim`,
       actual: `${served} served: ${burst.map((exchange) => exchange.status).join(', ')}`,
       exchange: burst.find((exchange) => exchange.status !== 429) ?? burst.at(-1)!,
-      headers: rateLimitHeaderNames,
-    });
-  },
-);
-
-// The limit is the tenant's whatever its host name is written like: a host name is case-insensitive
-// (RFC 3986 3.2.2), so right after the 429 the exhaustion's request with its Host header in other
-// letter case (hostCaseSpellings: in capitals, each label capitalised) names the same tenant and its
-// spent bucket: right after the same request with the Host as sent is refused, each is served only as
-// far as the bucket refilled meanwhile. A limiter that keys
-// tenants' buckets by the Host as sent gives each spelling a fresh bucket (or finds none and lets it
-// through). A target addressed by a loopback address is named "localhost"; another address has no
-// letters to change. Only an answer such as the exhaustion's requests had before the 429 counts as served.
-const LOOPBACK = /^(127\.\d+\.\d+\.\d+|\[::1\])$/;
-/** The Host header's spellings in other letter case, with the port as the base URL has it. */
-function hostSpellings(baseUrl: string): string[] {
-  const url = new URL(baseUrl);
-  const name = LOOPBACK.test(url.hostname) ? 'localhost' : url.hostname;
-  const port = url.port === '' ? '' : `:${url.port}`;
-  return [...new Set(hostCaseSpellings.map(({ spell }) => `${spell(name)}${port}`))].filter(
-    (host) => host !== url.host && /[A-Z]/.test(host),
-  );
-}
-conformance(
-  "[§7 redeliver.errors.429] right after the 429, requests naming the tenant's host in other letter case are limited too",
-  { ...plan, requests: 1 + hostCaseSpellings.length },
-  async ({ target }) => {
-    const { exchanges, last, why } = await exhaustRateLimit(target);
-    target.needs(last.status === 429, `${why}, so the limit was never spent (see redeliver.errors.429)`);
-    const hosts = hostSpellings(target.target.baseUrl);
-    target.needs(
-      hosts.length > 0,
-      `the target's host (${new URL(target.target.baseUrl).host}) has no letter to write in another case`,
-      'not-applicable',
-    );
-    const before = exchanges[0]!.status;
-    target.needs(before !== 429, 'the first request of the exhaustion met the 429: no answer shows how its request is served');
-    const params = { id: exampleOf(target, streamId()), event_id: exampleOf(target, eventId()) };
-    const send = (headers: Record<string, string>) => target.call('redeliver', { params, headers, retryRateLimited: false, pace: false });
-    // The request as the exhaustion sent it first: the bucket is still spent (other tests ran since).
-    const spent = await send({});
-    target.needs(spent.status === 429, `the exhaustion's request was answered ${spent.status} again: the bucket refilled since the 429`);
-    const answers = [];
-    for (const host of hosts) answers.push(await send({ host }));
-    const served = answers.filter((exchange) => exchange.status === before).length;
-    const refilled = Math.floor(target.runtime.pacer.estimate().refillPerSecond * ((answers.at(-1)!.at - spent.at) / 1000)) + 1;
-    expectClause({
-      pass: served <= refilled,
-      expected: `at most ${refilled} of ${hosts.length} requests with Host ${hosts.join(', ')} served (what the bucket refilled since the 429)`,
-      actual: `${served} answered ${before} as before the limit was spent: ${answers.map((exchange) => exchange.status).join(', ')}`,
-      exchange: answers.find((exchange) => exchange.status === before) ?? answers.at(-1)!,
       headers: rateLimitHeaderNames,
     });
   },
@@ -398,52 +347,6 @@ conformance(
       expected: `at least ${Math.min(batch.length, left)} of the ${batch.length} requests sent after ${names.remaining} ${left} served`,
       actual: `${served} served, ${batch.length - served} answered 429`,
       exchange: last,
-      headers: rateLimitHeaderNames,
-    });
-  },
-);
-
-// And the other way: Remaining counts the requests left, so the bucket serves no more than it said
-// were left and what refilled since. After each batch of the exhaustion, the requests served until
-// the 429 are at most the lowest Remaining that batch answered (the bucket after its last request),
-// the refill since the batch was sent, and one for a token about to land. A Remaining that counts
-// something else (a percentage of the Limit, a count less a reserve) says less than the bucket
-// serves. Other clients of a tenant only take tokens, so this holds against a tenant too; the
-// refill must be declared in the target file or measured (the rate assumed may be too slow).
-conformance(
-  '[§8 rate-limit.headers.consistent] the limit serves no more requests than X-RateLimit-Remaining said were left and the bucket refilled since',
-  plan,
-  async ({ target }) => {
-    const { exchanges, batches, last, why } = await exhaustRateLimit(target);
-    target.needs(last.status === 429, `${why}, so there is no 429 to check (see redeliver.errors.429)`);
-    const estimate = target.runtime.pacer.estimate();
-    target.needs(
-      estimate.refillSource === 'declared' || estimate.refillSource === 'measured',
-      "the refill rate is neither stated in the target file nor measured: the rate assumed may be slower than the target's own",
-      'not-applicable',
-    );
-    const served = (from: number) => exchanges.slice(from).filter((e) => e.status !== 429).length;
-    const excess = batches.flatMap((size, i) => {
-      const start = batches.slice(0, i).reduce((sum, n) => sum + n, 0);
-      const batch = exchanges.slice(start, start + size);
-      const said = batch.map((e) => rateLimitOf(e).remaining);
-      if (batch.some((e) => e.status === 429) || said.some((remaining) => remaining === undefined)) return [];
-      const left = Math.min(...(said as number[]));
-      const sent = Math.min(...batch.map((e) => e.at - e.ms));
-      const refilled = Math.floor((estimate.refillPerSecond * (last.at - sent)) / 1000) + 1;
-      const after = served(start + size);
-      return after > left + refilled ? [{ i, left, refilled, after, ms: last.at - sent }] : [];
-    });
-    target.needs(batches.length > 1, 'the first request of the exhaustion met the 429: no answer said what was left before it');
-    const worst = excess.sort((a, b) => b.after - b.left - b.refilled - (a.after - a.left - a.refilled))[0];
-    expectClause({
-      pass: worst === undefined,
-      expected: `after each answer, no more requests served until the 429 than its ${names.remaining} and the refill since (${estimate.refillPerSecond}/s) and one`,
-      actual:
-        worst === undefined
-          ? 'as expected'
-          : `after batch ${worst.i + 1} said ${names.remaining} ${worst.left}, ${worst.after} requests were served in the ${worst.ms} ms until the 429, more than ${worst.left} + ${worst.refilled} refilled`,
-      exchange: exchanges.find((e) => rateLimitOf(e).remaining === worst?.left) ?? last,
       headers: rateLimitHeaderNames,
     });
   },
