@@ -3,7 +3,7 @@
 // is on the target, the optional ones commented out. `npm start -- --target-template` prints it; a
 // project test holds the file in targets/ to it, so an operation, a role or a fixture added to the
 // cards reaches the file people copy.
-import { fixtureTable, optionalFields, type FixtureEntry } from '../specs/cards/fixtures.ts';
+import { fixtureNames, fixtureTable, optionalFields, type FixtureEntry, type FixtureName } from '../specs/cards/fixtures.ts';
 import { roleAbout, roleNames, type RoleName } from '../specs/cards/index.ts';
 import { resolvePointer, type JsonObject } from '../specs/openapi.ts';
 import { canonicalContext } from '../specs/matrix/template.ts';
@@ -48,14 +48,7 @@ token_alternatives:
 
 /** The example target file's text. */
 export function targetTemplate(): string {
-  return [
-    HEAD,
-    'roles:\n',
-    ...roleNames.map(roleLines),
-    TOKEN_ALTERNATIVES,
-    'fixtures:\n',
-    ...Object.values(fixtureTable).map(fixtureLines),
-  ].join('');
+  return [HEAD, 'roles:\n', ...roleNames.map(roleLines), TOKEN_ALTERNATIVES, 'fixtures:\n', ...fixtureNames.map(fixtureLines)].join('');
 }
 
 /** MGMT_WITHOUT_VAULT_SECRET for without_vault_scope. */
@@ -71,27 +64,28 @@ function roleLines(role: RoleName): string {
   return block(optional ? `optional: ${about}` : about, lines, optional);
 }
 
-function fixtureLines(entry: FixtureEntry): string {
-  const lines = entry.records ? [`${entry.field}:`, ...recordLines(entry.records)] : [`${entry.field}: ${valueOf(entry)}`];
+function fixtureLines(name: FixtureName): string {
+  const entry = fixtureTable[name] as FixtureEntry;
+  const sample = sampleOf(name);
+  const value = Array.isArray(sample) ? `[${sample.join(', ')}]` : sample;
+  const lines = entry.records ? [`${entry.field}:`, ...recordLines(entry.records)] : [`${entry.field}: ${value}`];
   return block(entry.optional ? `optional: ${entry.about}` : entry.about, lines, entry.optional);
 }
 
 /** A fixture's made-up value: its sample as the matrix has it, or a placeholder where it has none. */
-function valueOf(entry: FixtureEntry): string {
-  const name = Object.keys(fixtureTable).find((key) => fixtureTable[key as keyof typeof fixtureTable].field === entry.field)!;
-  const sample =
-    (canonicalContext.fixtures as unknown as Record<string, string | string[] | undefined>)[name] ??
-    `REPLACE_WITH_${entry.field.toUpperCase()}`;
-  return Array.isArray(sample) ? `[${sample.join(', ')}]` : sample;
+function sampleOf(name: FixtureName): string | string[] {
+  const sample = (canonicalContext.fixtures as unknown as Record<string, string | string[] | undefined>)[name];
+  return sample ?? `REPLACE_WITH_${fixtureTable[name].field.toUpperCase()}`;
 }
 
 /** One stated record: an id of its list, each field of the spec's record, and `unset`, the optional fields it does not hold. */
 function recordLines(records: NonNullable<FixtureEntry['records']>): string[] {
   const owner = resolvePointer(`#/components/schemas/${records.schema}`) as JsonObject;
-  const list = fixtureTable[records.of as keyof typeof fixtureTable] as FixtureEntry;
+  const list = fixtureTable[records.of as FixtureName] as FixtureEntry;
+  const sample = sampleOf(records.of as FixtureName);
   const fields = Object.keys(owner.properties as JsonObject).filter((field) => field !== 'id');
   return [
-    `  - id: ${valueOf(list).replace(/^\[|,.*$|\]$/g, '')}   # one of ${list.field}`,
+    `  - id: ${Array.isArray(sample) ? sample[0]! : sample}   # one of ${list.field}`,
     ...fields.map((field) => `    ${field}: REPLACE   # as the read answers it`),
     optionalFields(records.schema).length > 0
       ? `    unset: []   # instead of stating them, the optional fields it lacks: ${optionalFields(records.schema).join(', ')}`

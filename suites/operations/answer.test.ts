@@ -23,7 +23,7 @@ import { matrixRowCall } from '../../harness/suite/matrix.ts';
 import { recordIds, recordRead, recordReads, successOf } from '../../harness/suite/requests.ts';
 import { cards } from '../../specs/cards/index.ts';
 import type { OperationCard } from '../../specs/cards/card.ts';
-import { fixtureField, fixtureNames, fixtureTable, type FixtureName, type StatedRecord } from '../../specs/cards/fixtures.ts';
+import { fixtureField, fixtureTable, recordsOf, type StatedRecord } from '../../specs/cards/fixtures.ts';
 import { clause, compileNode, hasClause, observed, schema, validator, type JsonObject, type OperationKey } from '../../specs/index.ts';
 import { asFormTemplate, baseTemplate, matrix, validTemplate, type MatrixRow } from '../../specs/matrix/index.ts';
 
@@ -308,17 +308,12 @@ function comparable(value: unknown, fieldSchema: JsonObject): unknown {
   return new Date(Date.parse(value)).toISOString();
 }
 
-/** The fixture holding the records a list fixture's ids name, where the table has one. */
-function statedRecordsOf(listFixture: FixtureName): FixtureName | undefined {
-  return fixtureNames.find((name) => (fixtureTable[name] as { records?: { of: string } }).records?.of === listFixture);
-}
-
 for (const card of Object.values(cards) as OperationCard[]) {
   const op = card.key;
   const { body, echoes } = card.answer;
   if (!body || !echoes) continue;
   const names = card.params[echoes.param]!.names;
-  const statedName = statedRecordsOf(card.params[echoes.param]!.fixture);
+  const statedName = recordsOf(card.params[echoes.param]!.fixture);
   const contract = schema(body.schema, 'contract');
   const properties = contract.properties as Record<string, JsonObject>;
   const readsAll = { ...successOf(op).plan, shared: recordReads(op) };
