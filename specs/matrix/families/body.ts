@@ -6,7 +6,7 @@
 import type { ClauseCheck, OperationCard, RequestTemplate } from '../../cards/card.ts';
 import { clauses, hasClause } from '../../clauses.ts';
 import type { JsonObject } from '../../openapi.ts';
-import { validator } from '../../schemas.ts';
+import { createAjv, schema, validator } from '../../schemas.ts';
 import { accepted, observedError, refused } from '../checks.ts';
 import { fieldName, type Element } from '../elements.ts';
 import { expectsRefusal, type Expectation, type Variant } from '../row.ts';
@@ -25,7 +25,7 @@ import {
   type RequestContext,
 } from '../template.ts';
 import { idOfLength, nameNearMisses, swapCase } from '../values.ts';
-import type { ErrorObject } from 'ajv';
+import type { ErrorObject, ValidateFunction } from 'ajv';
 
 /** How many valid items come before the one of another type, in the row that checks every item is checked. */
 const MANY_ITEMS = 50;
@@ -474,6 +474,7 @@ export function bodyVariants(card: OperationCard, element: Element): Made[] {
     );
   }
   variants.push(...duplicateMembers(card, element, variants));
+  variants.push(...formEncoded(card, element));
   variants.push(...nearNameMembers(card, element));
   variants.push(...pathNamedMembers(card, element));
   const nullable = schemaNodes(element).some((node) => typesOf(node).includes('null'));
@@ -488,6 +489,93 @@ type MakeVariant = (
   change: (valid: unknown) => unknown,
   extra?: Partial<Made> & { changesIdentity?: boolean; bound?: boolean; secondItem?: boolean },
 ) => Made;
+
+const FORM_MEDIA_TYPE = 'application/x-www-form-urlencoded';
+
+/** The observed body schemas, converting form fields to the schema's scalar types (a list of one to its item) as the service's form parser does. */
+const formChecks = new Map<string, ValidateFunction>();
+
+/** The fields of a form-encoded body as a flat form parser reads them: each a string, one given more than once a list of strings. */
+function flatFormFields(form: string): Record<string, string | string[]> {
+  const fields: Record<string, string | string[]> = {};
+  for (const [name, value] of new URLSearchParams(form)) {
+    const previous = fields[name];
+    fields[name] = previous === undefined ? value : [...(Array.isArray(previous) ? previous : [previous]), value];
+  }
+  return fields;
+}
+
+/** What a form-encoded body gets from the real service (observed.request_bodies): its fields converted, then checked by the published rules. */
+function formExpectation(card: OperationCard, form: string): Expectation {
+  const name = card.body!.schema;
+  let check = formChecks.get(name);
+  if (!check) formChecks.set(name, (check = createAjv({ coerceTypes: 'array', level: 'observed' }).compile(schema(name, 'observed'))));
+  const source =
+    "observed.yaml request_bodies.form_encoded (doc): the service reads a form-encoded body too, its flat parser making each field a string, one given more than once a list of strings (inferred), converted to the schema's scalar types";
+  return check(flatFormFields(form))
+    ? { checks: [{ clause: card.body!.rulesClause, outcome: accepted }], source }
+    : { checks: [{ clause: card.body!.rulesClause, outcome: observedError('invalid_body') }], source: `${source}: a list is no scalar` };
+}
+
+/** A scalar as a form field's text; a list as its first item's (a list field's items are the field repeated). */
+function formText(value: unknown): string | undefined {
+  const scalar = Array.isArray(value) ? (value as unknown[])[0] : value;
+  return typeof scalar === 'string' || typeof scalar === 'number' || typeof scalar === 'boolean' ? String(scalar) : undefined;
+}
+
+/**
+ * A top-level field sent form-encoded, as the real service reads a body too. A field whose valid
+ * value is a scalar: at its valid value (accepted once converted to its type), and given more than
+ * once (a list of strings, which no scalar field takes): twice with the first empty, where a parser
+ * that keeps the last value or drops empty ones reads the valid one, and three times at the valid
+ * value, where one that keeps a single value reads it. A list of scalars: its item given three
+ * times, a list of three, where a parser that nests the third in the list of the first two, or keeps
+ * one, reads no list of three. Observed level only (the spec asks for JSON), and against test
+ * doubles: the JSON rows check the field on a real tenant.
+ */
+function formEncoded(card: OperationCard, element: Element): Made[] {
+  const path = element.path!;
+  if (path.length !== 1 || !observed.request_bodies.form_encoded.value) return [];
+  const [name] = path as [string];
+  const made = (operator: Made['operator'], key: string, says: string, values: (valid: string) => string[]): Made => {
+    const apply = (template: RequestTemplate, context: RequestContext): RequestTemplate => {
+      const valid = formText(validValueAt(card, path, context)) ?? '';
+      const form = new URLSearchParams(values(valid).map((value): [string, string] => [name, value])).toString();
+      return { ...template, headers: { ...template.headers, 'content-type': [FORM_MEDIA_TYPE] }, body: { raw: form } };
+    };
+    const varied = apply(emptyTemplate(), canonicalContext);
+    return {
+      operator,
+      key,
+      says,
+      apply,
+      expect: formExpectation(card, (varied.body as { raw: string }).raw),
+      aloneOnly: true,
+      extended: true,
+    };
+  };
+  const valid = validValueAt(card, path, canonicalContext);
+  if (formText(valid) === undefined) return [];
+  if (Array.isArray(valid)) {
+    return [
+      made('duplicate', 'form-item-three-times', 'as its item given three times in a form-encoded body (a list of three)', (v) => [
+        v,
+        v,
+        v,
+      ]),
+    ];
+  }
+  return [
+    made('encoding', 'form-encoded', 'at its valid value, form-encoded', (v) => [v]),
+    made(
+      'duplicate',
+      'form-twice-first-empty',
+      `given twice in a form-encoded body, the first empty (${name}=&${name}=<valid value>)`,
+      (v) => ['', v],
+    ),
+    made('duplicate', 'form-three-times', `given three times in a form-encoded body at its valid value`, (v) => [v, v, v]),
+  ];
+}
 
 /** The key an object of the API names an id of a field by: "connection_id" as it is, "enabled_clients[]" -> "client_id". */
 function idKeyOf(path: readonly string[]): string | undefined {
