@@ -295,6 +295,29 @@ for (const card of Object.values(cards) as OperationCard[]) {
   }
 }
 
+// A body under a Content-Type other than the spec's (none at all, text/plain, in capitals,
+// form-encoded and empty): how the service answers it is not stated (spec 4.2 obliges the client),
+// so each such row of the matrix has no expectation of its own; if accepted, it is answered with
+// JSON as any success is, and if refused, with a client error, never a 5xx.
+for (const card of Object.values(cards) as OperationCard[]) {
+  const op = card.key;
+  const { body } = card.answer;
+  if (!body || !card.body) continue;
+  const unjudged = matrix().operations[op].filter((row) => row.element.kind === 'content-type' && 'none' in row.expectation);
+  for (const row of unjudged) {
+    const call = matrixRowCall(op, row.id);
+    conformance(
+      `${tag(body.contentTypeClause)} ${card.name} answers with JSON, if it accepts it, a request with ${row.element.label} ${row.variant.says}`,
+      call.plan,
+      async ({ target }) => {
+        const exchange = await call.send(target);
+        if (exchange.status >= 300) return expectClientRefusal(exchange);
+        expectJsonMediaType(exchange);
+      },
+    );
+  }
+}
+
 // --- The records the target file states ---------------------------------------------------------
 // Where the target file states what the records of a list hold (fixtures.vault_connection_records),
 // the read of each answers exactly that: every stated field equal (a time as the same instant: the

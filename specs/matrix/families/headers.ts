@@ -230,6 +230,20 @@ export function contentTypeVariants(card: OperationCard): Made[] {
         source: 'spec 4.2: application/json, of which a charset parameter is part (RFC 8259 8.1)',
       },
     },
+    // Whitespace around the ";" of a parameter is allowed (RFC 9110 8.3.1: type "/" subtype *( OWS
+    // ";" OWS parameter )): the media type is application/json all the same.
+    {
+      operator: 'whitespace',
+      key: 'charset-spaced',
+      says: 'application/json ; charset=utf-8 (a space before the ";")',
+      apply: set(['application/json ; charset=utf-8']),
+      expect: {
+        checks: [{ clause: card.success.clause, outcome: accepted }],
+        source:
+          'spec 4.2: application/json, of which a charset parameter is part (RFC 8259 8.1), with optional whitespace around its ";" (RFC 9110 8.3.1)',
+      },
+      extended: true,
+    },
     { operator: 'absent', key: 'absent', says: 'absent', apply: set([]), expect: none, extended: true },
     { operator: 'case', key: 'capitals', says: 'in capitals', apply: set(['APPLICATION/JSON']), expect: none, extended: true },
     { operator: 'near-value', key: 'text-plain', says: 'text/plain', apply: set(['text/plain']), expect: none, extended: true },
