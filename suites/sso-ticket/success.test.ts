@@ -4,9 +4,11 @@
 import {
   cases,
   conformance,
+  expectClause,
   expectEqual,
   expectSuccess,
   fixture,
+  shown,
   writes,
   type Credential,
   type Exchange,
@@ -17,7 +19,7 @@ import { SkipRequest } from '../../harness/skip.ts';
 import { ticketRequestBody } from '../../generators/index.ts';
 import { successOf } from '../../harness/suite/requests.ts';
 import { cards } from '../../specs/cards/index.ts';
-import { audiencePath } from '../../specs/index.ts';
+import { audiencePath, observed } from '../../specs/index.ts';
 
 /** A custom domain in mixed case: its ticket's host is the domain, in lower case (host names are case-insensitive). */
 const CUSTOM_DOMAIN = 'Login.Conformance-Suite.example';
@@ -170,5 +172,63 @@ conformance(
       body: { connection_id: target.fixture('connectionId') },
     });
     expectSuccess(exchange);
+  },
+);
+
+/**
+ * A ticket asked for with `domain` as the custom domain (in the target's header), after the same
+ * request with CUSTOM_DOMAIN, a host name, accepted (the positive control).
+ */
+async function ticketWithDomain(target: TargetSession, header: string, domain: string): Promise<Exchange> {
+  const profile = target.fixture('selfServiceProfile');
+  await target.control('a ticket request with a custom domain that is a host name', () =>
+    target.call('sso-ticket', { params: { id: profile }, headers: { [target.target.customDomainHeader]: CUSTOM_DOMAIN }, body: {} }),
+  );
+  return target.call('sso-ticket', { params: { id: profile }, headers: { [header]: domain }, body: {} });
+}
+
+// A custom domain of 3 to 255 characters that is no host name (a space, a slash inside): the
+// ticket URL is on the custom domain, so either the domain is refused or the URL a client gets
+// parses with exactly that host; a ticket that only glues the text into a URL is neither.
+for (const [what, domain] of [
+  ['a space', 'login acme.example'],
+  ['a slash', 'login/acme.example'],
+] as const) {
+  conformance(
+    `[§4.2 sso-ticket.custom-domain.host] with a tenant-custom-domain of ${what} inside (${JSON.stringify(domain)}), ticket creation refuses it, or the ticket URL parses with exactly that host`,
+    { needs: [...needs, extended], requests: 2 },
+    async ({ target }) => {
+      const exchange = await ticketWithDomain(target, target.target.customDomainHeader, domain);
+      const refusal = exchange.status >= 400 && exchange.status < 500 && exchange.status !== 429;
+      const ticket = (exchange.json as { ticket?: unknown } | undefined)?.ticket;
+      let host: string | undefined;
+      try {
+        host = typeof ticket === 'string' ? new URL(ticket).host : undefined;
+      } catch {
+        host = undefined;
+      }
+      expectClause({
+        pass: refusal || (exchange.status >= 200 && exchange.status < 300 && host === domain.toLowerCase()),
+        expected: `a refusal (a 4xx other than 429), or a ticket URL whose host is ${JSON.stringify(domain)}`,
+        actual: `status ${exchange.status}, ticket ${shown(ticket)}${host === undefined ? ' (no URL that parses)' : `, host ${JSON.stringify(host)}`}`,
+        exchange,
+      });
+    },
+  );
+}
+
+// The real service reads the custom domain from a header of its own name, auth0-custom-domain
+// (observed.yaml custom_domain_header), where the spec says tenant-custom-domain: a ticket asked
+// for under that name is on the custom domain too. Observed level.
+conformance(
+  `[§4.2 sso-ticket.custom-domain.host] with the custom domain sent as ${observed.custom_domain_header.value} (the service's name of tenant-custom-domain), the ticket URL is on that domain`,
+  { needs: [...needs, extended], requests: 1 },
+  async ({ target }) => {
+    const exchange = await target.call('sso-ticket', {
+      params: { id: target.fixture('selfServiceProfile') },
+      headers: { [observed.custom_domain_header.value]: CUSTOM_DOMAIN },
+      body: {},
+    });
+    expectEqual(ticketHost(exchange), CUSTOM_DOMAIN.toLowerCase(), 'ticket host', { exchange });
   },
 );
