@@ -155,6 +155,7 @@ conformance(
 // buckets by the Host as sent gives each spelling a fresh bucket (or finds none and lets it
 // through). A target addressed by a loopback address is named "localhost"; another address has no
 // letters to change. Served: not 429, and answered as the same request was before the limit was spent.
+// It runs right after the test above, whose burst left the bucket spent: its own 429 comes at once.
 const HOST_BURST = 6;
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|\[::1\])$/;
 /** The Host header's spellings in other letter case, with the port as the base URL has it. */
@@ -200,6 +201,76 @@ conformance(
       expected: `at most ${refilled} of ${HOST_BURST} requests with Host ${hosts.join(', ')} sent at once served (what the bucket refilled in the ${ms} ms since its 429's request was sent, and one)`,
       actual: `${served.length} answered ${[...before].join(' or ') || 'other than 429'} as before the limit was spent: ${burst.map((exchange) => exchange.status).join(', ')}`,
       exchange: served[0] ?? burst.at(-1)!,
+      headers: rateLimitHeaderNames,
+    });
+  },
+);
+
+// Remaining counts the requests left, so the bucket serves no more than it said were left and what
+// refilled since (a test of the exhaustion below checks the other way: no fewer). The test spends
+// the bucket itself right before it looks: the exhaustion's request again until a 429 of its own,
+// then a wait while the bucket refills a few tokens, one request whose Remaining says how many are
+// left, and at once a burst a few larger. At most that Remaining, the refill since that request was
+// sent, and one, may be served. A Remaining that counts something else (a percentage of the Limit,
+// a count less a reserve) says less than the bucket serves. Other clients of a tenant only take
+// tokens, so this holds against a tenant too; the refill must be stated in the target file or
+// measured (the rate assumed may be too slow). Extended: it spends a bucket and waits for a refill.
+// It runs right after the Host test, whose burst left the bucket spent; its own burst leaves it
+// spent for the paced test.
+/** Tokens the test lets the bucket refill before it looks, where the bucket holds as many and the wait is short enough. */
+const REFILL_AWAITED = 10;
+/** The fewest tokens worth waiting for: fewer tell a Remaining that counts something else too seldom. */
+const FEWEST_AWAITED = 3;
+/** Requests of the burst past the tokens awaited, for what refills while it is sent. */
+const BURST_MARGIN = 5;
+const awaitedOf = (target: { rateLimit?: { limit?: number } }) => Math.min(REFILL_AWAITED, target.rateLimit?.limit ?? REFILL_AWAITED);
+conformance(
+  '[§8 rate-limit.headers.consistent] after a 429 of its own and a refill, a burst serves no more requests than X-RateLimit-Remaining said were left and the bucket refilled since',
+  {
+    ...plan,
+    needs: [exhaustion, extendedOnly('it spends a bucket and waits for a refill', 'a test of the exhaustion checks its lower bound')],
+    // A bucket's worth and a margin to find the 429 again, the request that says Remaining, the burst.
+    requests: (context) => ownLimitBound(context.target) + 1 + awaitedOf(context.target) + BURST_MARGIN,
+  },
+  async ({ target }) => {
+    const { last, why } = await exhaustRateLimit(target);
+    target.needs(last.status === 429, `${why}, so there is no 429 to start from (see redeliver.errors.429)`);
+    const estimate = target.runtime.pacer.estimate();
+    target.needs(
+      estimate.refillSource === 'declared' || estimate.refillSource === 'measured',
+      "the refill rate is neither stated in the target file nor measured: the rate assumed may be slower than the target's own",
+      'not-applicable',
+    );
+    const rate = estimate.refillPerSecond;
+    const awaited = Math.min(awaitedOf(target.target), Math.floor((rate * MOST_WAIT_MS) / 1000));
+    target.needs(
+      awaited >= FEWEST_AWAITED,
+      `the bucket refills ${rate} requests a second: fewer than ${FEWEST_AWAITED} within the ${MOST_WAIT_MS / 1000} s this test waits`,
+      'not-applicable',
+    );
+    const params = { id: exampleOf(target, streamId()), event_id: exampleOf(target, eventId()) };
+    const send = () => target.call('redeliver', { params, retryRateLimited: false, pace: false });
+    const bound = ownLimitBound(target.target);
+    const start = (await spendTheBucket(send, bound)).at(-1)!;
+    target.needs(
+      start.status === 429,
+      `no 429 within ${bound} requests after the exhaustion (${start.status}): the bucket refilled faster than the test spent it`,
+    );
+    // From the 429's answer, the bucket refills the tokens awaited (it held less than one then).
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, start.at + (awaited * 1000) / rate - Date.now())));
+    const first = await send();
+    const said = rateLimitOf(first).remaining;
+    target.needs(first.status !== 429, `the request ${first.at - start.at} ms after the 429 was answered 429 too: nothing refilled`);
+    target.needs(said !== undefined, `no whole-number ${names.remaining} on the answer (see rate-limit.headers.consistent)`);
+    const burst = await Promise.all(Array.from({ length: awaited + BURST_MARGIN }, () => send()));
+    const served = burst.filter((exchange) => exchange.status !== 429).length;
+    const ms = Math.max(...burst.map((exchange) => exchange.at)) - (first.at - first.ms);
+    const refilled = Math.floor((rate * ms) / 1000);
+    expectClause({
+      pass: served <= said! + refilled + 1,
+      expected: `at most ${said! + refilled + 1} of the ${burst.length} requests sent at once after ${names.remaining} ${said} served (${said} left, ${refilled} refilled at ${rate}/s in the ${ms} ms since that answer's request was sent, and one)`,
+      actual: `${served} served, ${burst.length - served} answered 429`,
+      exchange: first,
       headers: rateLimitHeaderNames,
     });
   },
@@ -422,74 +493,6 @@ conformance(
       expected: `at least ${Math.min(batch.length, left)} of the ${batch.length} requests sent after ${names.remaining} ${left} served`,
       actual: `${served} served, ${batch.length - served} answered 429`,
       exchange: last,
-      headers: rateLimitHeaderNames,
-    });
-  },
-);
-
-// And the other way: Remaining counts the requests left, so the bucket serves no more than it said
-// were left and what refilled since. The test spends the bucket itself right before it looks: the
-// exhaustion's request again until a 429 of its own, then a wait while the bucket refills a few
-// tokens, one request whose Remaining says how many are left, and at once a burst a few larger. At
-// most that Remaining, the refill since that request was sent, and one, may be served. A Remaining
-// that counts something else (a percentage of the Limit, a count less a reserve) says less than
-// the bucket serves. Other clients of a tenant only take tokens, so this holds against a tenant
-// too; the refill must be stated in the target file or measured (the rate assumed may be too
-// slow). Extended: it spends a bucket and waits for a refill.
-/** Tokens the test lets the bucket refill before it looks, where the bucket holds as many and the wait is short enough. */
-const REFILL_AWAITED = 10;
-/** The fewest tokens worth waiting for: fewer tell a Remaining that counts something else too seldom. */
-const FEWEST_AWAITED = 3;
-/** Requests of the burst past the tokens awaited, for what refills while it is sent. */
-const BURST_MARGIN = 5;
-const awaitedOf = (target: { rateLimit?: { limit?: number } }) => Math.min(REFILL_AWAITED, target.rateLimit?.limit ?? REFILL_AWAITED);
-conformance(
-  '[§8 rate-limit.headers.consistent] after a 429 of its own and a refill, a burst serves no more requests than X-RateLimit-Remaining said were left and the bucket refilled since',
-  {
-    ...plan,
-    needs: [exhaustion, extendedOnly('it spends a bucket and waits for a refill', 'the Remaining tests above check its lower bound')],
-    // A bucket's worth and a margin to find the 429 again, the request that says Remaining, the burst.
-    requests: (context) => ownLimitBound(context.target) + 1 + awaitedOf(context.target) + BURST_MARGIN,
-  },
-  async ({ target }) => {
-    const { last, why } = await exhaustRateLimit(target);
-    target.needs(last.status === 429, `${why}, so there is no 429 to start from (see redeliver.errors.429)`);
-    const estimate = target.runtime.pacer.estimate();
-    target.needs(
-      estimate.refillSource === 'declared' || estimate.refillSource === 'measured',
-      "the refill rate is neither stated in the target file nor measured: the rate assumed may be slower than the target's own",
-      'not-applicable',
-    );
-    const rate = estimate.refillPerSecond;
-    const awaited = Math.min(awaitedOf(target.target), Math.floor((rate * MOST_WAIT_MS) / 1000));
-    target.needs(
-      awaited >= FEWEST_AWAITED,
-      `the bucket refills ${rate} requests a second: fewer than ${FEWEST_AWAITED} within the ${MOST_WAIT_MS / 1000} s this test waits`,
-      'not-applicable',
-    );
-    const params = { id: exampleOf(target, streamId()), event_id: exampleOf(target, eventId()) };
-    const send = () => target.call('redeliver', { params, retryRateLimited: false, pace: false });
-    const bound = ownLimitBound(target.target);
-    const start = (await spendTheBucket(send, bound)).at(-1)!;
-    target.needs(
-      start.status === 429,
-      `no 429 within ${bound} requests after the exhaustion (${start.status}): the bucket refilled faster than the test spent it`,
-    );
-    // From the 429's answer, the bucket refills the tokens awaited (it held less than one then).
-    await new Promise((resolve) => setTimeout(resolve, Math.max(0, start.at + (awaited * 1000) / rate - Date.now())));
-    const first = await send();
-    const said = rateLimitOf(first).remaining;
-    target.needs(first.status !== 429, `the request ${first.at - start.at} ms after the 429 was answered 429 too: nothing refilled`);
-    target.needs(said !== undefined, `no whole-number ${names.remaining} on the answer (see rate-limit.headers.consistent)`);
-    const burst = await Promise.all(Array.from({ length: awaited + BURST_MARGIN }, () => send()));
-    const served = burst.filter((exchange) => exchange.status !== 429).length;
-    const ms = Math.max(...burst.map((exchange) => exchange.at)) - (first.at - first.ms);
-    const refilled = Math.floor((rate * ms) / 1000);
-    expectClause({
-      pass: served <= said! + refilled + 1,
-      expected: `at most ${said! + refilled + 1} of the ${burst.length} requests sent at once after ${names.remaining} ${said} served (${said} left, ${refilled} refilled at ${rate}/s in the ${ms} ms since that answer's request was sent, and one)`,
-      actual: `${served} served, ${burst.length - served} answered 429`,
-      exchange: first,
       headers: rateLimitHeaderNames,
     });
   },
