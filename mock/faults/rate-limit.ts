@@ -16,10 +16,12 @@ const TOO_MANY_REQUESTS = observed.errors.too_many_requests!.status;
 const SUCCESS_BELOW = 300;
 const MS_PER_SECOND = 1000;
 
-/** Changes what the limiter reports for each request (the X-RateLimit header values); `config` is the limiter's. */
+/** The share of the bucket a limiter's gauge keeps back for the service's own jobs. */
+const RESERVED_SHARE = 0.2;
 /** An hourly quota window, in seconds. */
 const HOUR_SECONDS = 3600;
 
+/** Changes what the limiter reports for each request (the X-RateLimit header values); `config` is the limiter's. */
 function editQuota(app: FaultHooks, edit: (quota: Quota, config: RateLimitConfig) => Quota): void {
   app.override('limiter', (limiter) => ({
     config: limiter.config,
@@ -85,6 +87,16 @@ export const rateLimitFaults = faultFamily([
       exemptFromLimit(app, (headers) => {
         const claimed = headers['x-real-ip'];
         return typeof claimed === 'string' && PRIVATE_ADDRESS.test(claimed.trim());
+      }),
+  },
+  {
+    id: 'tenant-limiter-found-by-host-as-sent',
+    clause: 'redeliver.errors.429',
+    bug: 'The tenant\'s limiter looked up in a table keyed by its host name in lower case, with the Host header as sent, and a request whose limiter is not found let through (fail open, so a limiter\'s outage never takes the service down): with the bucket spent, a request whose Host has a capital letter ("Tenant.example.com") is served instead of 429; with the Host in lower case it is refused.',
+    install: (app) =>
+      exemptFromLimit(app, (headers) => {
+        const host = headers.host ?? '';
+        return host !== host.toLowerCase();
       }),
   },
   {
@@ -164,6 +176,13 @@ export const rateLimitFaults = faultFamily([
       editReplies(app, MANAGEMENT_ROUTES, (reply) =>
         reply.status >= 400 && reply.status !== TOO_MANY_REQUESTS ? withoutHeaders(reply, RATE_LIMIT_HEADERS) : reply,
       ),
+  },
+  {
+    id: 'remaining-less-the-reserve',
+    clause: 'rate-limit.headers.consistent',
+    bug: "A limiter that keeps a fifth of the bucket back for the service's own jobs in its gauge only: X-RateLimit-Remaining says what is left less a fifth of the Limit (at least 0), so it reads 0 while that fifth is still served to clients (Limit and Reset as before, 0 on a 429).",
+    install: (app) =>
+      editQuota(app, (quota) => ({ ...quota, remaining: Math.max(0, quota.remaining - Math.ceil(quota.limit * RESERVED_SHARE)) })),
   },
   {
     id: 'limit-header-is-the-refill-rate',

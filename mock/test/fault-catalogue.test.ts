@@ -657,6 +657,26 @@ const rows: Row[] = [
     conformant: ['0', '0'],
   },
   {
+    fault: 'tenant-limiter-found-by-host-as-sent',
+    does: 'serves a request whose Host has a capital letter once the bucket is spent',
+    options: { rateLimit: TINY_BUCKET },
+    probe: async (m) => {
+      const [, second] = await twoRequests(m);
+      const other = await call(m, 'GET', vaultPath(ids.vaultFull), { ...(await asGlobal(m)), headers: { host: 'LOCALHOST' } });
+      return [second!.status, other.status];
+    },
+    faulted: [429, 200],
+    conformant: [429, 429],
+  },
+  {
+    fault: 'remaining-less-the-reserve',
+    does: 'reports Remaining a fifth of the Limit short of what is left',
+    options: { rateLimit: { bucketSize: 10, refillPerSecond: 0.001 } },
+    probe: async (m) => (await call(m, 'GET', vaultPath(ids.vaultFull), await asGlobal(m))).headers['x-ratelimit-remaining'],
+    faulted: '7',
+    conformant: '9',
+  },
+  {
     fault: 'reset-in-milliseconds',
     does: 'sends Reset in milliseconds',
     probe: async (m) => Number((await call(m, 'GET', vaultPath(ids.vaultFull), await asGlobal(m))).headers['x-ratelimit-reset']) > 1e11,

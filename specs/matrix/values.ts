@@ -295,6 +295,24 @@ export const urlNearMisses: ReadonlyArray<{
   },
 ];
 
+/**
+ * The same host written in other letter case (RFC 3986 3.2.2: a host name is case-insensitive), each
+ * the same name: a request carrying one in its Host header names the same server, and the same
+ * tenant. A host with no letter (an IP address) has none.
+ */
+export const hostCaseSpellings: ReadonlyArray<{
+  key: 'host-capitals' | 'host-labels-capitalised';
+  says: string;
+  spell: (host: string) => string;
+}> = [
+  { key: 'host-capitals', says: 'in capitals', spell: (host) => host.toUpperCase() },
+  {
+    key: 'host-labels-capitalised',
+    says: 'with the first letter of each label in capitals',
+    spell: (host) => host.toLowerCase().replace(/(^|\.)([a-z])/g, (_all, dot: string, letter: string) => `${dot}${letter.toUpperCase()}`),
+  },
+];
+
 /** The URL with its host name (after any user name, before any port) changed. */
 function withHostDots(url: string, change: (host: string) => string): string {
   return url.replace(/^(\w+:\/\/(?:[^/@?#]*@)?)([^/:?#]+)/, (_all, start: string, host: string) => `${start}${change(host)}`);

@@ -1,7 +1,8 @@
 // Spec section 7: redelivery answers 429 to too many requests, and section 8: a 429 carries the
 // three X-RateLimit headers. Observed: Remaining falls to exactly 0 as the limit is spent, and the
 // 429 body. All read one exhaustion of the rate limit per run: against a tenant, only with
-// --allow-rate-limit-exhaustion.
+// --allow-rate-limit-exhaustion. Those that look at the bucket some time after the exhaustion spend
+// it again first, to a 429 of their own, so what they see does not hang on how long other tests took.
 import {
   conformance,
   exhaustion,
@@ -11,10 +12,11 @@ import {
   role,
   shown,
   shownHeader,
+  type Exchange,
 } from '../../harness/index.ts';
 import { cards } from '../../specs/cards/index.ts';
 import { observed } from '../../specs/index.ts';
-import { validTemplate } from '../../specs/matrix/index.ts';
+import { hostCaseSpellings, validTemplate } from '../../specs/matrix/index.ts';
 import { exhaustRateLimit } from '../../harness/suite/exhaust.ts';
 import { extendedOnly } from '../../harness/suite/matrix.ts';
 import { exampleOf } from '../../harness/suite/requests.ts';
@@ -41,6 +43,23 @@ const burstOf = (refillPerSecond: number) => Math.ceil(refillPerSecond * 2) + 5;
 const refillOf = (target: { rateLimit?: { refillPerSecond?: number } }) => target.rateLimit?.refillPerSecond ?? DEFAULT_REFILL;
 
 const plan = { operation: 'redeliver' as const, needs: [exhaustion], requests: 0 };
+
+/** Requests sent at most to meet the 429 again: the bucket the target file states, else the default refill's worth. */
+const bucketBound = (target: { rateLimit?: { limit?: number } }) => target.rateLimit?.limit ?? DEFAULT_REFILL;
+/** Requests a test spends for a 429 of its own right before it looks: a bucket's worth, and more for what refills meanwhile. */
+const OWN_LIMIT_MARGIN = 5;
+const ownLimitBound = (target: { rateLimit?: { limit?: number } }) => bucketBound(target) + OWN_LIMIT_MARGIN;
+
+/**
+ * A 429 of the test's own: the exhaustion's request sent again, one at a time, until it is answered
+ * 429 or `most` were sent (the bucket refills from the exhaustion's 429 while other tests run).
+ * Every answer, in order; the last is the 429 if one came.
+ */
+async function spendTheBucket(send: () => Promise<Exchange>, most: number): Promise<Exchange[]> {
+  const answers: Exchange[] = [];
+  while (answers.length < most && answers.at(-1)?.status !== 429) answers.push(await send());
+  return answers;
+}
 
 conformance('[§7 redeliver.errors.429] redelivery answers 429 once the rate limit is spent', plan, async ({ target }) => {
   const { last, why } = await exhaustRateLimit(target);
@@ -127,6 +146,138 @@ conformance(
   },
 );
 
+// The limit is the tenant's whatever its host name is written like: a host name is case-insensitive
+// (RFC 3986 3.2.2), so requests whose Host header names the tenant's host in other letter case
+// (hostCaseSpellings: in capitals, each label capitalised) name the same tenant and its bucket. The
+// test spends the bucket itself right before it looks: a bucket's worth of the exhaustion's request
+// and five more at once (so it sends what it plans, a 429 or not), then at once a burst of it with
+// the Host in each other spelling, of which at most what refilled since the last 429's request was
+// sent, and one, may be served. A limiter that keys tenants'
+// buckets by the Host as sent gives each spelling a fresh bucket (or finds none and lets it
+// through). A target addressed by a loopback address is named "localhost"; another address has no
+// letters to change. Served: not 429, and answered as the same request was before the limit was spent.
+// It runs right after the test above, whose burst left the bucket spent.
+const HOST_BURST = 6;
+const LOOPBACK = /^(127\.\d+\.\d+\.\d+|\[::1\])$/;
+/** The Host header's spellings in other letter case, with the port as the base URL has it. */
+function hostSpellings(baseUrl: string): string[] {
+  const url = new URL(baseUrl);
+  const name = LOOPBACK.test(url.hostname) ? 'localhost' : url.hostname;
+  const port = url.port === '' ? '' : `:${url.port}`;
+  return [...new Set(hostCaseSpellings.map(({ spell }) => `${spell(name)}${port}`))].filter(
+    (host) => host !== url.host && /[A-Z]/.test(host),
+  );
+}
+conformance(
+  "[§7 redeliver.errors.429] right after a 429 of its own, requests naming the tenant's host in other letter case are limited too",
+  { ...plan, requests: (context) => ownLimitBound(context.target) + HOST_BURST },
+  async ({ target }) => {
+    const { exchanges, last, why } = await exhaustRateLimit(target);
+    target.needs(last.status === 429, `${why}, so the limit was never spent (see redeliver.errors.429)`);
+    const hosts = hostSpellings(target.target.baseUrl);
+    target.needs(
+      hosts.length > 0,
+      `the target's host (${new URL(target.target.baseUrl).host}) has no letter to write in another case`,
+      'not-applicable',
+    );
+    const params = { id: exampleOf(target, streamId()), event_id: exampleOf(target, eventId()) };
+    const send = (headers?: Record<string, string>) =>
+      target.call('redeliver', { params, ...(headers ? { headers } : {}), retryRateLimited: false, pace: false });
+    const bound = ownLimitBound(target.target);
+    const spent = await Promise.all(Array.from({ length: bound }, () => send()));
+    const limited = spent.filter((exchange) => exchange.status === 429);
+    target.needs(
+      limited.length > 0,
+      `none of ${bound} requests sent at once after the exhaustion was answered 429: the bucket refilled faster than the test spent it`,
+    );
+    const burst = await Promise.all(Array.from({ length: HOST_BURST }, (_, i) => send({ host: hosts[i % hosts.length]! })));
+    // How the request is answered when the limit lets it through (a 404 of the unknown event), as seen before a 429.
+    const before = new Set([...exchanges, ...spent].filter((exchange) => exchange.status !== 429).map((exchange) => exchange.status));
+    const served = burst.filter((exchange) => exchange.status !== 429 && (before.size === 0 || before.has(exchange.status)));
+    // The bucket held less than a token when the target took the last 429's request, sent no earlier than this.
+    const from = Math.max(...limited.map((exchange) => exchange.at - exchange.ms));
+    const ms = Math.max(...burst.map((exchange) => exchange.at)) - from;
+    const refilled = Math.floor((target.runtime.pacer.estimate().refillPerSecond * ms) / 1000) + 1;
+    expectClause({
+      pass: served.length <= refilled,
+      expected: `at most ${refilled} of ${HOST_BURST} requests with Host ${hosts.join(', ')} sent at once served (what the bucket refilled in the ${ms} ms since the last 429's request was sent, and one)`,
+      actual: `${served.length} answered ${[...before].join(' or ') || 'other than 429'} as before the limit was spent: ${burst.map((exchange) => exchange.status).join(', ')}`,
+      exchange: served[0] ?? burst.at(-1)!,
+      headers: rateLimitHeaderNames,
+    });
+  },
+);
+
+// Remaining counts the requests left, so the bucket serves no more than it said were left and what
+// refilled since (a test of the exhaustion below checks the other way: no fewer). The test spends
+// the bucket itself right before it looks: the exhaustion's request again until a 429 of its own,
+// then a wait while the bucket refills a few tokens, one request whose Remaining says how many are
+// left, and at once a burst a few larger. At most that Remaining, the refill since that request was
+// sent, and one, may be served. A Remaining that counts something else (a percentage of the Limit,
+// a count less a reserve) says less than the bucket serves. Other clients of a tenant only take
+// tokens, so this holds against a tenant too; the refill must be stated in the target file or
+// measured (the rate assumed may be too slow). Extended: it spends a bucket and waits for a refill.
+// It runs right after the Host test, whose burst left the bucket spent; its own burst leaves it
+// spent for the paced test.
+/** Tokens the test lets the bucket refill before it looks, where the bucket holds as many and the wait is short enough. */
+const REFILL_AWAITED = 10;
+/** The fewest tokens worth waiting for: fewer tell a Remaining that counts something else too seldom. */
+const FEWEST_AWAITED = 3;
+/** Requests of the burst past the tokens awaited, for what refills while it is sent. */
+const BURST_MARGIN = 5;
+const awaitedOf = (target: { rateLimit?: { limit?: number } }) => Math.min(REFILL_AWAITED, target.rateLimit?.limit ?? REFILL_AWAITED);
+conformance(
+  '[§8 rate-limit.headers.consistent] after a 429 of its own and a refill, a burst serves no more requests than X-RateLimit-Remaining said were left and the bucket refilled since',
+  {
+    ...plan,
+    needs: [exhaustion, extendedOnly('it spends a bucket and waits for a refill', 'a test of the exhaustion checks its lower bound')],
+    // A bucket's worth and a margin to find the 429 again, the request that says Remaining, the burst.
+    requests: (context) => ownLimitBound(context.target) + 1 + awaitedOf(context.target) + BURST_MARGIN,
+  },
+  async ({ target }) => {
+    const { last, why } = await exhaustRateLimit(target);
+    target.needs(last.status === 429, `${why}, so there is no 429 to start from (see redeliver.errors.429)`);
+    const estimate = target.runtime.pacer.estimate();
+    target.needs(
+      estimate.refillSource === 'declared' || estimate.refillSource === 'measured',
+      "the refill rate is neither stated in the target file nor measured: the rate assumed may be slower than the target's own",
+      'not-applicable',
+    );
+    const rate = estimate.refillPerSecond;
+    const awaited = Math.min(awaitedOf(target.target), Math.floor((rate * MOST_WAIT_MS) / 1000));
+    target.needs(
+      awaited >= FEWEST_AWAITED,
+      `the bucket refills ${rate} requests a second: fewer than ${FEWEST_AWAITED} within the ${MOST_WAIT_MS / 1000} s this test waits`,
+      'not-applicable',
+    );
+    const params = { id: exampleOf(target, streamId()), event_id: exampleOf(target, eventId()) };
+    const send = () => target.call('redeliver', { params, retryRateLimited: false, pace: false });
+    const bound = ownLimitBound(target.target);
+    const start = (await spendTheBucket(send, bound)).at(-1)!;
+    target.needs(
+      start.status === 429,
+      `no 429 within ${bound} requests after the exhaustion (${start.status}): the bucket refilled faster than the test spent it`,
+    );
+    // From the 429's answer, the bucket refills the tokens awaited (it held less than one then).
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, start.at + (awaited * 1000) / rate - Date.now())));
+    const first = await send();
+    const said = rateLimitOf(first).remaining;
+    target.needs(first.status !== 429, `the request ${first.at - start.at} ms after the 429 was answered 429 too: nothing refilled`);
+    target.needs(said !== undefined, `no whole-number ${names.remaining} on the answer (see rate-limit.headers.consistent)`);
+    const burst = await Promise.all(Array.from({ length: awaited + BURST_MARGIN }, () => send()));
+    const served = burst.filter((exchange) => exchange.status !== 429).length;
+    const ms = Math.max(...burst.map((exchange) => exchange.at)) - (first.at - first.ms);
+    const refilled = Math.floor((rate * ms) / 1000);
+    expectClause({
+      pass: served <= said! + refilled + 1,
+      expected: `at most ${said! + refilled + 1} of the ${burst.length} requests sent at once after ${names.remaining} ${said} served (${said} left, ${refilled} refilled at ${rate}/s in the ${ms} ms since that answer's request was sent, and one)`,
+      actual: `${served} served, ${burst.length - served} answered 429`,
+      exchange: first,
+      headers: rateLimitHeaderNames,
+    });
+  },
+);
+
 // Requests paced over several refill intervals right after a 429 are served no faster than the
 // bucket refills: from a 429 (the bucket held less than a token when the target took it) to the
 // last answer, at most the refill over that time and one. A bucket that refills faster than its
@@ -137,8 +288,6 @@ conformance(
 const PACED_INTERVALS = 5;
 const PACED_PER_INTERVAL = 4;
 const PACED_REQUESTS = PACED_INTERVALS * PACED_PER_INTERVAL;
-/** Requests sent at most to meet the 429 again: the bucket the target file states, else the default refill's worth (the plan's count). */
-const bucketBound = (target: { rateLimit?: { limit?: number } }) => target.rateLimit?.limit ?? DEFAULT_REFILL;
 conformance(
   '[§7 redeliver.errors.429] right after a 429, requests paced over five refill intervals are served no more than the bucket refills meanwhile',
   {
@@ -160,8 +309,7 @@ conformance(
     const params = { id: exampleOf(target, streamId()), event_id: exampleOf(target, eventId()) };
     const send = () => target.call('redeliver', { params, retryRateLimited: false, pace: false });
     // A 429 of its own to start from: the bucket refilled while other tests ran.
-    let start = last;
-    for (let i = 0; i < bucketBound(target.target) && (start === last || start.status !== 429); i += 1) start = await send();
+    const start = (await spendTheBucket(send, bucketBound(target.target))).at(-1)!;
     target.needs(start.status === 429, `no 429 within a bucket's worth of requests after the exhaustion (${start.status})`);
     // From when the 429's request was sent: the bucket held less than a token after that.
     const from = start.at - start.ms;
