@@ -60,6 +60,12 @@ export const redeliveryFaults = faultFamily([
       ),
   },
   {
+    id: 'method-not-allowed-without-allow',
+    clause: 'routes.method',
+    bug: "A router whose 405 handler builds its answer from the error alone: another method on an operation's path is refused 405 without the Allow header RFC 9110 15.5.6 requires (so a client cannot learn the path's method).",
+    install: (app) => app.wrapRoute('method-not-allowed', (next) => async (exchange) => withoutHeaders(await next(exchange), ['allow'])),
+  },
+  {
     id: 'redeliver-204-instead-of-202',
     clause: 'redeliver.success.202',
     bug: 'A handler that takes "no body" for the reason of its status: redelivery of a failed event answers 204 without a body instead of 202 (the observed {} body goes too).',

@@ -124,6 +124,14 @@ const twoRequests = async (mock: MockServer) => {
 const rows: Row[] = [
   // Redelivery
   {
+    fault: 'method-not-allowed-without-allow',
+    does: 'answers another method 405 without an Allow header',
+    probe: async (m) =>
+      (await call(m, 'GET', redeliverPath(ids.stream, ids.failedEvent), await asGlobal(m))).headers.allow === undefined ? 'none' : 'allow',
+    faulted: 'none',
+    conformant: 'allow',
+  },
+  {
     fault: 'redeliver-204-instead-of-202',
     does: 'answers a redelivery 204',
     probe: (m) => asGlobal(m).then((o) => redeliverAs(m, o)),

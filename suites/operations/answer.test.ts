@@ -318,6 +318,34 @@ for (const card of Object.values(cards) as OperationCard[]) {
   }
 }
 
+// Another method on an operation's path is refused (routes.method, 404 or 405). Where the refusal
+// is 405 Method Not Allowed, its Allow header names the methods the path takes (RFC 9110 15.5.6:
+// the server MUST send one), so it names the operation's own method. Read on the matrix's rows of
+// another method: no request of its own.
+for (const card of Object.values(cards) as OperationCard[]) {
+  const own = card.spec.method;
+  const others = matrix().operations[card.key].filter((row) => row.variant.operator === 'method' && /^[A-Z]+$/.test(row.variant.key));
+  for (const row of others) {
+    const call = matrixRowCall(card.key, row.id);
+    conformance(
+      `${tag('routes.method')} ${card.name} sent as ${row.variant.says}: a 405 names ${own} in its Allow header`,
+      call.plan,
+      async ({ target }) => {
+        const exchange = await call.send(target);
+        const allow = exchange.headers.allow;
+        const methods = allow === undefined ? [] : allow.split(',').map((method) => method.trim());
+        expectClause({
+          pass: exchange.status !== 405 || methods.includes(own),
+          expected: `not 405, or 405 with an Allow header that names ${own} (RFC 9110 15.5.6)`,
+          actual: `${exchange.status} with ${allow === undefined ? 'no Allow header' : `Allow: ${shown(allow)}`}`,
+          exchange,
+          headers: ['allow'],
+        });
+      },
+    );
+  }
+}
+
 // --- The records the target file states ---------------------------------------------------------
 // Where the target file states what the records of a list hold (fixtures.vault_connection_records),
 // the read of each answers exactly that: every stated field equal (a time as the same instant: the
