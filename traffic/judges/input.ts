@@ -46,6 +46,9 @@ function observedPath(op: OperationKey, name: string) {
   return observedPathChecks.get(key)!;
 }
 
+/** A host name (RFC 1123 2.1): labels of letters, digits and inner hyphens, separated by dots. */
+const HOST_NAME = /^[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*$/;
+
 function outsideBounds(value: string, id: string): string | undefined {
   const bounds = limit(id);
   const length = [...value].length;
@@ -81,6 +84,12 @@ export function inputJudgments(x: Classified, rules: OperationRules, customDomai
     // Sent more than once, its lines come joined by a comma, which no domain holds: a singleton
     // header given twice is a reason to refuse, whichever line the target reads.
     if (value?.includes(',')) {
+      headerRefusable = true;
+      continue;
+    }
+    // The custom domain becomes the host of the ticket URL: one that is no host name (a space or a
+    // slash inside) may be refused whatever its length, or give a ticket on exactly that host.
+    if (name === rules.customDomainHeader && value !== undefined && !HOST_NAME.test(value)) {
       headerRefusable = true;
       continue;
     }
