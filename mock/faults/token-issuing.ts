@@ -227,6 +227,18 @@ export const tokenIssuingFaults = faultFamily([
     install: (app) => reissueTokens(app, { header: ({ kid: _dropped, ...header }) => header }),
   },
   {
+    id: 'discovery-urls-joined-with-double-slash',
+    clause: 'token.observed.discovery',
+    bug: "A discovery document whose URLs join the issuer (with its trailing slash) and each endpoint's path (with its leading slash): token_endpoint and jwks_uri read https://<host>//oauth/token and https://<host>//.well-known/jwks.json, a path a strict client or a proxy does not take for the endpoint's.",
+    install: (app) =>
+      editReplies(app, ['discovery'], (reply) => {
+        if (reply.status !== OK) return reply;
+        const document = reply.body as { issuer: string; token_endpoint: string; jwks_uri: string };
+        const joined = (url: string) => `${document.issuer}${new URL(url).pathname}`;
+        return { ...reply, body: { ...document, token_endpoint: joined(document.token_endpoint), jwks_uri: joined(document.jwks_uri) } };
+      }),
+  },
+  {
     id: 'jwks-modulus-with-sign-byte',
     clause: 'token.observed.jwks',
     bug: 'The JWKS modulus exported from a signed big integer, which writes a zero octet first when the top bit is set: every published n starts with 0x00 (RFC 7518 6.3.1 wants the fewest octets); the key is unchanged and still verifies tokens.',

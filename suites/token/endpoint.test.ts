@@ -14,6 +14,7 @@ import {
   expectSchema,
   expectStatus,
   sharedKeys,
+  shown,
 } from '../../harness/index.ts';
 import { checkScopeString, observed, operation, validator } from '../../specs/index.ts';
 
@@ -136,6 +137,35 @@ conformance('[§5 token.observed.jwks] the published JWKS verifies an issued tok
   );
   expectEqual(verified, 'verified', `a token checked with the keys of ${target.forge.jwksUrl}`);
 });
+
+// OpenID Connect Discovery 1.0: a client that knows only the tenant's host reads this document to
+// find the token endpoint and the keys. Its issuer is the URL the document was read under, less the
+// well-known suffix (section 4.3: identical), and the endpoints it names are the tenant's own, on
+// that host (a recorded document, observed.discovery).
+conformance(
+  '[§5 token.observed.discovery] the discovery document names the URL it is published under as issuer, and the token endpoint and the JWKS on it',
+  ownRequest,
+  async ({ target }) => {
+    const base = target.target.authUrl.replace(/\/+$/, '');
+    const url = `${base}${observed.discovery.path}`;
+    const exchange = await target.send({ method: 'GET', url, headers: { accept: 'application/json' }, label: 'discovery' });
+    expectStatus(exchange, 200);
+    const document = exchange.json;
+    const member = (name: string) =>
+      typeof document === 'object' && document !== null ? (document as Record<string, unknown>)[name] : undefined;
+    const wanted = {
+      issuer: `${base}/`,
+      token_endpoint: `${base}${observed.tokens.path}`,
+      jwks_uri: `${base}${observed.tokens.jwks_path}`,
+    };
+    const problems = Object.entries(wanted)
+      .filter(([name, value]) => member(name) !== value)
+      .map(([name, value]) => `${name} is ${shown(member(name))}, not ${value}`);
+    expectNoProblems(problems, `issuer ${wanted.issuer}, token_endpoint ${wanted.token_endpoint}, jwks_uri ${wanted.jwks_uri}`, {
+      exchange,
+    });
+  },
+);
 
 /**
  * RFC 7517 4.8 and 4.9: x5t is the base64url SHA-1 digest of the DER of the first certificate of
