@@ -18,6 +18,7 @@ import {
 import { validTokenRequest } from '../../specs/cards/token-request.ts';
 import { conformance } from '../conformance.ts';
 import {
+  expectClause,
   expectEqual,
   expectNotEqual,
   expectOneOf,
@@ -286,6 +287,25 @@ function checkTokenOutcome(exchange: Exchange, outcome: Outcome): void {
   expectPresent((exchange.json as { access_token?: unknown } | undefined)?.access_token, 'access_token', { exchange });
 }
 
+/** The Authorization header the request carried, or "". */
+function sentAuthorization(exchange: Exchange): string {
+  const value = Object.entries(exchange.request.headers ?? {}).find(([name]) => name.toLowerCase() === 'authorization')?.[1];
+  return Array.isArray(value) ? String(value[0] ?? '') : String(value ?? '');
+}
+
+/** RFC 6749 5.1: an answer that holds a token carries Cache-Control: no-store. */
+export function expectNoStore(exchange: Exchange): void {
+  const directives = (exchange.headers['cache-control'] ?? '').split(',').map((directive) => directive.trim().toLowerCase());
+  expectClause({
+    pass: directives.includes('no-store'),
+    expected: 'Cache-Control: no-store, as RFC 6749 5.1 asks of every answer that holds a token',
+    actual:
+      exchange.headers['cache-control'] === undefined ? 'no Cache-Control header' : `Cache-Control: ${exchange.headers['cache-control']}`,
+    exchange,
+    headers: ['cache-control'],
+  });
+}
+
 /** Registers the tests of one row of the token endpoint's matrix. */
 export function tokenRowTests(row: TokenMatrixRow): void {
   if (!('checks' in row.expectation)) return;
@@ -321,6 +341,25 @@ export function tokenRowTests(row: TokenMatrixRow): void {
       // The answer of an accepted request is the endpoint's answer, whole (observed shape).
       if (check.clause === 'token.observed.response' && check.outcome.kind === 'accept') {
         expectSchema(exchange, validator('TokenResponse', 'observed'), '{access_token, token_type: "Bearer", expires_in, scope}');
+        expectNoStore(exchange);
+      }
+      // RFC 6749 5.2: a client that authenticated with the Authorization header and failed is
+      // answered 401 with a WWW-Authenticate challenge of the scheme it used.
+      if (
+        check.outcome.kind === 'token-error' &&
+        check.outcome.error === 'invalid_client' &&
+        /^basic /i.test(sentAuthorization(exchange))
+      ) {
+        expectClause({
+          pass: /^basic\b/i.test(exchange.headers['www-authenticate'] ?? ''),
+          expected: 'a WWW-Authenticate challenge of the Basic scheme, as RFC 6749 5.2 asks of a failed Basic authentication',
+          actual:
+            exchange.headers['www-authenticate'] === undefined
+              ? 'no WWW-Authenticate header'
+              : `WWW-Authenticate: ${exchange.headers['www-authenticate']}`,
+          exchange,
+          headers: ['www-authenticate'],
+        });
       }
     });
   }

@@ -10,7 +10,7 @@ import type { Exchange } from '../exchange.ts';
 import { FORM_MEDIA_TYPE, isJsonMediaType } from '../stages/json-body.ts';
 import { faultFamily } from './fault.ts';
 import { capture } from './support/captured.ts';
-import { editReplies, editRequests } from './support/route-edits.ts';
+import { editReplies, editRequests, withoutHeaders } from './support/route-edits.ts';
 import { editPrincipal } from './support/verifier-edits.ts';
 
 const OK = 200;
@@ -225,6 +225,18 @@ export const tokenIssuingFaults = faultFamily([
     clause: 'token.observed.claims',
     bug: "A signer configured with the key but not its id: access tokens have no kid in their JOSE header (they still verify with the tenant's one key).",
     install: (app) => reissueTokens(app, { header: ({ kid: _dropped, ...header }) => header }),
+  },
+  {
+    id: 'token-answer-cacheable',
+    clause: 'token.observed.response',
+    bug: 'A token endpoint behind a framework that sets its own caching headers: the answer that holds the token has no Cache-Control: no-store (RFC 6749 5.1), so a shared cache on the way may keep it.',
+    install: (app) => editReplies(app, ['token'], (reply) => (reply.status === OK ? withoutHeaders(reply, ['cache-control']) : reply)),
+  },
+  {
+    id: 'basic-refusal-without-challenge',
+    clause: 'token.observed.errors',
+    bug: 'A token endpoint that answers every failed client authentication alike: a client that sent a wrong secret with HTTP Basic is refused 401 invalid_client without the WWW-Authenticate: Basic challenge RFC 6749 5.2 asks for.',
+    install: (app) => editReplies(app, ['token'], (reply) => withoutHeaders(reply, ['www-authenticate'])),
   },
   {
     id: 'discovery-urls-joined-with-double-slash',

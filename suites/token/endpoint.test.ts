@@ -16,6 +16,7 @@ import {
   sharedKeys,
   shown,
 } from '../../harness/index.ts';
+import { expectNoStore } from '../../harness/suite/matrix.ts';
 import { checkScopeString, observed, operation, validator } from '../../specs/index.ts';
 
 const JWS_COMPACT = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
@@ -41,6 +42,17 @@ conformance(
     expectStatus(exchange, 200);
     const header = token && JWS_COMPACT.test(token) ? safe(() => decodeProtectedHeader(token)) : undefined;
     expectPresent(header?.alg, 'alg of the access_token, a compact JWS', { exchange });
+  },
+);
+
+// RFC 6749 5.1: an answer that holds a token must not be stored by a cache on the way.
+conformance(
+  '[§5 token.observed.response] the token endpoint answers a token with Cache-Control: no-store',
+  readsIssue,
+  async ({ target }) => {
+    const { exchange } = await target.issued('global');
+    expectStatus(exchange, 200);
+    expectNoStore(exchange);
   },
 );
 
