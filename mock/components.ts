@@ -1,8 +1,10 @@
 // Everything a route uses, in one object: the clock, the tenant, the store, the signing keys, the
-// rate limiters (the management interface's and the token endpoint's), the quotas of issued tokens, the validators, the error catalogue, the ticket code generator, the token verifier
-// and the token issuer. They are built here in dependency order, and a fault may wrap or replace
-// any of them as it is built, so the components after it (and every route) see the change.
+// rate limiters (the management interface's and the token endpoint's), the quotas of issued tokens, the validators, the error catalogue, the ticket code generator, the token verifier,
+// the token endpoint's client-assertion verifier and the token issuer. They are built here in
+// dependency order, and a fault may wrap or replace any of them as it is built, so the components
+// after it (and every route) see the change.
 import type { OperationCard } from '../specs/cards/card.ts';
+import { createAssertionVerifier, type AssertionVerifier } from './auth/client-assertion.ts';
 import { createTokenIssuer, type TokenIssuer } from './auth/issuer.ts';
 import type { SigningKeys } from './auth/keys.ts';
 import { createTokenVerifier, type TokenVerifier } from './auth/verifier.ts';
@@ -31,6 +33,8 @@ export interface Components {
   validators: Validators;
   ticketCodes: TicketCodeGenerator;
   verifier: TokenVerifier;
+  /** The token endpoint's check of a client assertion (private_key_jwt, RFC 7523). */
+  assertions: AssertionVerifier;
   issuer: TokenIssuer;
   limits: { maxBodyBytes: number };
 }
@@ -76,6 +80,7 @@ export function buildComponents(inputs: ComponentInputs, overrides: OverrideTabl
   make('validators', createValidators(inputs.cards));
   make('ticketCodes', createTicketCodeGenerator());
   make('verifier', createTokenVerifier({ keys, clock, tenant, store }));
+  make('assertions', createAssertionVerifier({ store, tenant, clock }));
   make('issuer', createTokenIssuer({ keys, clock, tenant }));
   make('limits', { maxBodyBytes: inputs.maxBodyBytes });
   return built as Components;

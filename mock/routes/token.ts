@@ -4,7 +4,6 @@
 // interface (under the tenant's canonical identity or the origin the mock was reached at, see
 // tenant.ts) or another API of the tenant; the client must hold a grant for it. The optional scope
 // narrows the grant. Errors have the endpoint's own shape, {error, error_description}.
-import { createAssertionVerifier } from '../auth/client-assertion.ts';
 import { authenticateClient } from '../auth/client-auth.ts';
 import type { TokenTarget } from '../auth/issuer.ts';
 import type { Components } from '../components.ts';
@@ -26,13 +25,11 @@ interface Grant {
 }
 
 export function tokenRoute(deps: Components): RouteHandler {
-  const assertions = createAssertionVerifier(deps);
-
   async function authenticated(request: TokenRequest, exchange: Exchange): Promise<Client> {
     if (request.authMethod === 'private_key_jwt') {
       if (request.client_assertion_type !== rules.type) refuseToken(deps, 'invalid_request', `client_assertion_type must be ${rules.type}`);
       if (!request.client_assertion) refuseToken(deps, 'invalid_request', 'Missing required parameter: client_assertion');
-      const check = await assertions.verify(request.client_assertion, request.client_id, exchange.headers.host);
+      const check = await deps.assertions.verify(request.client_assertion, request.client_id, exchange.headers.host);
       if (check.ok) return check.client;
       return refuseToken(deps, 'invalid_client', check.description);
     }
