@@ -246,12 +246,21 @@ export class TokenForge {
    * it gets shows the tenant knows that key: the positive control of the rows signed with it.
    */
   async clientAssertion(): Promise<string> {
+    return this.clientAssertionWith();
+  }
+
+  /**
+   * A client assertion of the key client wrong in one way, for the token endpoint's refusals: its
+   * claims changed (`claims` gets the valid ones and the time in seconds; a claim set to undefined
+   * is left out), or signed with a foreign key, or unsigned (alg none). Made as `clientAssertion()`.
+   */
+  async clientAssertionWith(
+    edit: { claims?: (claims: JWTPayload, now: number) => JWTPayload; signer?: 'own' | 'foreign' | 'none' } = {},
+  ): Promise<string> {
     const keyClient = this.#target.tokenAlternatives.keyClient;
     if (!keyClient) throw new Error('suite bug: a client assertion was asked of a target without token_alternatives.key_client');
-    const jwk = JSON.parse(keyClient.privateKeyJwk) as JWK;
-    const key = await importJWK({ ...jwk, alg: 'RS256' }, 'RS256');
     const now = Math.floor(Date.now() / 1000);
-    const claims = {
+    const valid = {
       iss: keyClient.clientId,
       sub: keyClient.clientId,
       aud: `${new URL(this.#target.authUrl).origin}/`,
@@ -259,7 +268,12 @@ export class TokenForge {
       exp: now + ASSERTION_LIFETIME_SECONDS,
       jti: webcrypto.randomUUID(),
     };
-    return sign(claims, key, { alg: 'RS256' });
+    const claims = JSON.parse(JSON.stringify(edit.claims ? edit.claims(valid, now) : valid)) as JWTPayload;
+    const signer = edit.signer ?? 'own';
+    if (signer === 'none') return `${encodeSegment({ alg: 'none', typ: 'JWT' })}.${encodeSegment(claims)}.`;
+    if (signer === 'foreign') return sign(claims, (await foreignKeys()).privateKey, { alg: 'RS256' });
+    const jwk = JSON.parse(keyClient.privateKeyJwk) as JWK;
+    return sign(claims, await importJWK({ ...jwk, alg: 'RS256' }, 'RS256'), { alg: 'RS256' });
   }
 
   /** Same claims, a foreign key, and a kid the target does not publish. */

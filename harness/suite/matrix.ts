@@ -36,7 +36,7 @@ import type { TargetSession } from '../session.ts';
 import { keyClientTokenOf, operationNeeds, sharedRequest, validTokenRequestOf, type SharedCall } from './requests.ts';
 
 /** The second positive control of a row made with the key client's key: the tenant knows that key. */
-const KEY_CLIENT_CONTROL = "the key client's token request with a client assertion signed with its key";
+export const KEY_CLIENT_CONTROL = "the key client's token request with a client assertion signed with its key";
 
 /** The rows run here: every one against a test double, the core ones elsewhere, unless --matrix says. */
 export function matrixScopeOf(context: PlanContext): 'core' | 'full' {

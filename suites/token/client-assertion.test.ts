@@ -1,0 +1,132 @@
+// Observed (token.observed.client-assertion, observed.tokens.client_assertion): a client that
+// authenticates with a key (private_key_jwt, RFC 7523) gets a token only for an assertion signed
+// with its key, iss = sub = its id, aud the tenant, alive now and for at most the documented
+// lifetime, with a jti not used before. Each test sends one assertion wrong in one way, beside the
+// key client's own token request (a valid assertion, the positive control): a target that refuses
+// every assertion proves nothing. An assertion the tenant cannot accept is answered 401
+// invalid_client (RFC 7521 4.2.1, observed.tokens errors); a request whose client_assertion_type is
+// another, or that carries no client_assertion, breaks the request's own rules and is answered 400
+// invalid_request (RFC 6749 5.2), as the mock does.
+import type { JWTPayload } from 'jose';
+import { conformance, expectEqual, expectStatus, type Exchange, type Need, type TargetSession } from '../../harness/index.ts';
+import { KEY_CLIENT_CONTROL } from '../../harness/suite/matrix.ts';
+import { keyClientTokenOf, sharedRequest } from '../../harness/suite/requests.ts';
+import { observed } from '../../specs/index.ts';
+
+const rules = observed.tokens.client_assertion;
+
+const keyClient: Need = {
+  check: (context) =>
+    context.target.tokenAlternatives.keyClient
+      ? undefined
+      : 'the target file names no token_alternatives.key_client (a client that authenticates with a key)',
+  category: 'config',
+};
+
+/** One refused request of its own, beside the key client's token request (a shared request, the control). */
+const refusalPlan = { operation: 'token' as const, requests: 1, needs: [keyClient], shared: [sharedRequest.keyClientToken] };
+
+/** The key client's token request, its fields changed; sent as one of the test's own requests. */
+function sendAssertion(target: TargetSession, fields: Record<string, string | undefined>): Promise<Exchange> {
+  const client = target.target.tokenAlternatives.keyClient!;
+  const all: Record<string, string | undefined> = {
+    grant_type: 'client_credentials',
+    client_id: client.clientId,
+    client_assertion_type: rules.type,
+    audience: target.target.audience,
+    ...fields,
+  };
+  const body = new URLSearchParams(Object.entries(all).filter((entry): entry is [string, string] => entry[1] !== undefined));
+  return target.send({
+    method: 'POST',
+    url: target.tokens.tokenUrl,
+    headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+    body: body.toString(),
+    label: 'token',
+  });
+}
+
+function expectRefused(exchange: Exchange, status: 400 | 401): void {
+  const error = status === 401 ? 'invalid_client' : 'invalid_request';
+  expectStatus(exchange, status);
+  expectEqual((exchange.json as { error?: unknown } | undefined)?.error, error, 'error', { exchange });
+}
+
+const ANOTHER_HOST = 'https://another-tenant.example.com/';
+const ANOTHER_CLIENT = 'conformance-suite-another-client';
+
+/** Assertions wrong in one way, each answered 401 invalid_client. */
+const wrongAssertions: Array<{ says: string; signer?: 'foreign' | 'none'; claims?: (c: JWTPayload, now: number) => JWTPayload }> = [
+  { says: 'signed with a key the tenant does not know', signer: 'foreign' },
+  { says: 'unsigned (alg none)', signer: 'none' },
+  {
+    says: `expired (exp five minutes past, beyond the ${rules.clock_skew_seconds.value} s of skew)`,
+    claims: (c, now) => ({ ...c, iat: now - 360, exp: now - 300 }),
+  },
+  { says: 'issued ten minutes from now (iat)', claims: (c, now) => ({ ...c, iat: now + 600, exp: now + 660 }) },
+  { says: 'not valid before ten minutes from now (nbf)', claims: (c, now) => ({ ...c, nbf: now + 600 }) },
+  {
+    says: `living longer than ${rules.max_lifetime_seconds.value} seconds (exp - iat)`,
+    claims: (c, now) => ({ ...c, iat: now, exp: now + rules.max_lifetime_seconds.value + 120 }),
+  },
+  { says: 'without a jti', claims: (c) => ({ ...c, jti: undefined }) },
+  { says: 'addressed to another host (aud)', claims: (c) => ({ ...c, aud: ANOTHER_HOST }) },
+  { says: 'whose sub names another client than its iss', claims: (c) => ({ ...c, sub: ANOTHER_CLIENT }) },
+];
+
+for (const wrong of wrongAssertions) {
+  conformance(
+    `[§5 token.observed.client-assertion] the token endpoint refuses a client assertion ${wrong.says} with 401 invalid_client`,
+    refusalPlan,
+    async ({ target }) => {
+      await target.controlByToken(KEY_CLIENT_CONTROL, () => keyClientTokenOf(target));
+      const edit = { ...(wrong.signer ? { signer: wrong.signer } : {}), ...(wrong.claims ? { claims: wrong.claims } : {}) };
+      const exchange = await sendAssertion(target, { client_assertion: await target.forge.clientAssertionWith(edit) });
+      expectRefused(exchange, 401);
+    },
+  );
+}
+
+conformance(
+  '[§5 token.observed.client-assertion] the token endpoint refuses a valid client assertion beside a client_id naming another client with 401 invalid_client',
+  refusalPlan,
+  async ({ target }) => {
+    await target.controlByToken(KEY_CLIENT_CONTROL, () => keyClientTokenOf(target));
+    const exchange = await sendAssertion(target, { client_id: ANOTHER_CLIENT, client_assertion: await target.forge.clientAssertion() });
+    expectRefused(exchange, 401);
+  },
+);
+
+conformance(
+  '[§5 token.observed.client-assertion] the token endpoint refuses a valid client assertion under another client_assertion_type with 400 invalid_request',
+  refusalPlan,
+  async ({ target }) => {
+    await target.controlByToken(KEY_CLIENT_CONTROL, () => keyClientTokenOf(target));
+    const exchange = await sendAssertion(target, {
+      client_assertion_type: 'urn:ietf:params:oauth:client-assertion-type:saml2-bearer',
+      client_assertion: await target.forge.clientAssertion(),
+    });
+    expectRefused(exchange, 400);
+  },
+);
+
+conformance(
+  '[§5 token.observed.client-assertion] the token endpoint refuses a client_assertion_type without a client_assertion with 400 invalid_request',
+  refusalPlan,
+  async ({ target }) => {
+    await target.controlByToken(KEY_CLIENT_CONTROL, () => keyClientTokenOf(target));
+    expectRefused(await sendAssertion(target, {}), 400);
+  },
+);
+
+// An assertion is for one use (observed single_use): the first use is accepted (the control), the
+// second, the same assertion with the same jti, is refused.
+conformance(
+  '[§5 token.observed.client-assertion] the token endpoint refuses a client assertion used a second time (the same jti) with 401 invalid_client',
+  { operation: 'token', requests: 2, needs: [keyClient] },
+  async ({ target }) => {
+    const assertion = await target.forge.clientAssertion();
+    await target.control('the first use of a valid client assertion', () => sendAssertion(target, { client_assertion: assertion }));
+    expectRefused(await sendAssertion(target, { client_assertion: assertion }), 401);
+  },
+);
