@@ -1,6 +1,7 @@
 // Every deliberate fault the mock knows, family by family. Each family file is a table of faults
 // that break the same thing (see fault.ts and README.md); adding a fault is a row in its family,
 // adding a family is a file listed here once. Each fault breaks one clause of specs/clauses.yaml.
+import { clientAssertionFaults } from './client-assertion.ts';
 import { clientCredentialFaults } from './client-credentials.ts';
 import { errorBodyFaults } from './error-bodies.ts';
 import type { Fault, FaultFamily } from './fault.ts';
@@ -33,6 +34,7 @@ export const faultFamilies: readonly FaultFamily[] = [
   routeAuthenticationFaults,
   tokenIssuingFaults,
   clientCredentialFaults,
+  clientAssertionFaults,
   scopeAndClientFaults,
   // Rate limit and error bodies (spec 7, 8, observed)
   rateLimitFaults,

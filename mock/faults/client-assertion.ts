@@ -1,0 +1,66 @@
+// The token endpoint's check of a client assertion (private_key_jwt, RFC 7523) letting through
+// what it must refuse: a signature it does not check, a jti it does not remember, an exp it does
+// not read, a client_assertion_type it does not compare. Each is answered as the conformant mock
+// answers a valid assertion of the client the assertion's iss names; every other check stands.
+import { decodeJws } from '../auth/bearer.ts';
+import type { AssertionCheck } from '../auth/client-assertion.ts';
+import { tokenDescriptions } from '../errors.ts';
+import type { FaultHooks } from '../app.ts';
+import { observed } from '../../specs/index.ts';
+import { faultFamily } from './fault.ts';
+import { editRequests } from './support/route-edits.ts';
+import { isFormMediaType } from '../stages/json-body.ts';
+
+const CLAUSE = 'token.observed.client-assertion';
+const why = tokenDescriptions.assertion;
+
+/**
+ * A verifier that forgives one refusal (the check it answers with `description` is not made): the
+ * assertion is taken for one of the client its iss names, when that client has a key.
+ */
+function forgives(description: string): (app: FaultHooks) => void {
+  return (app) =>
+    app.override('assertions', (assertions, built) => ({
+      async verify(assertion, clientId, host): Promise<AssertionCheck> {
+        const check = await assertions.verify(assertion, clientId, host);
+        if (check.ok || check.description !== description) return check;
+        const iss = decodeJws(assertion)?.payload.iss;
+        const client = typeof iss === 'string' ? built.store?.client(iss) : undefined;
+        return client?.publicKey ? { ok: true, client } : check;
+      },
+    }));
+}
+
+export const clientAssertionFaults = faultFamily([
+  {
+    id: 'client-assertion-signature-unchecked',
+    clause: CLAUSE,
+    bug: "A verifier that decodes the client assertion without verifying its signature (jose's decodeJwt where jwtVerify was meant): an assertion signed with any key is taken for the client its iss names.",
+    install: forgives(tokenDescriptions.clientAuthenticationFailed),
+  },
+  {
+    id: 'client-assertion-replay-accepted',
+    clause: CLAUSE,
+    bug: 'A replay cache that is never written (or one per request): an assertion is accepted again with the same jti, as often as it is sent before its exp.',
+    install: forgives(why.replayed),
+  },
+  {
+    id: 'client-assertion-expiry-ignored',
+    clause: CLAUSE,
+    bug: "A verifier that forgets the assertion's exp (verify options without the clock): an expired assertion is accepted (its lifetime and jti unchecked then too).",
+    install: forgives(why.expired),
+  },
+  {
+    id: 'client-assertion-type-unchecked',
+    clause: CLAUSE,
+    bug: 'A token endpoint that takes any client_assertion_type for the JWT bearer one (it reads client_assertion alone): a valid assertion under another type is accepted.',
+    install: (app) =>
+      editRequests(app, 'token', (exchange) => {
+        if (!isFormMediaType(exchange.headers['content-type'])) return exchange;
+        const form = new URLSearchParams(exchange.body.toString('utf8'));
+        if (!form.has('client_assertion_type') || !form.has('client_assertion')) return exchange;
+        form.set('client_assertion_type', observed.tokens.client_assertion.type);
+        return { ...exchange, body: Buffer.from(form.toString(), 'utf8') };
+      }),
+  },
+]);
