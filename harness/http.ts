@@ -18,6 +18,11 @@ export interface OutgoingRequest {
   label?: string;
   /** A request to the management interface: it spends the rate limit, so it is paced. */
   rateLimited?: boolean;
+  /**
+   * A token request meant to mint that its secret does not show (a valid client assertion): it
+   * keeps to --max-tokens and the client's quota as any other.
+   */
+  mints?: boolean;
 }
 
 export interface Exchange {

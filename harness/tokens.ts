@@ -98,6 +98,7 @@ export class TokenProvider {
     const fields = tokenFieldsOf(request);
     const client = this.#clients.get(fields.get('client_id') ?? '');
     if (client && fields.get('client_secret') === client.secret) this.#affordable(client.name, fields.get('client_id')!);
+    else if (request.mints) this.#affordable(client?.name ?? 'the key client', fields.get('client_id') ?? '');
   }
 
   /** The token endpoint URL the spec names. */

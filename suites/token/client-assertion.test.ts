@@ -26,8 +26,8 @@ const keyClient: Need = {
 /** One refused request of its own, beside the key client's token request (a shared request, the control). */
 const refusalPlan = { operation: 'token' as const, requests: 1, needs: [keyClient], shared: [sharedRequest.keyClientToken] };
 
-/** The key client's token request, its fields changed; sent as one of the test's own requests. */
-function sendAssertion(target: TargetSession, fields: Record<string, string | undefined>): Promise<Exchange> {
+/** The key client's token request, its fields changed; sent as one of the test's own requests (`mints`: meant to issue a token). */
+function sendAssertion(target: TargetSession, fields: Record<string, string | undefined>, mints = false): Promise<Exchange> {
   const client = target.target.tokenAlternatives.keyClient!;
   const all: Record<string, string | undefined> = {
     grant_type: 'client_credentials',
@@ -43,6 +43,7 @@ function sendAssertion(target: TargetSession, fields: Record<string, string | un
     headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
     body: body.toString(),
     label: 'token',
+    ...(mints ? { mints } : {}),
   });
 }
 
@@ -126,7 +127,7 @@ conformance(
   { operation: 'token', requests: 2, needs: [keyClient] },
   async ({ target }) => {
     const assertion = await target.forge.clientAssertion();
-    await target.control('the first use of a valid client assertion', () => sendAssertion(target, { client_assertion: assertion }));
+    await target.control('the first use of a valid client assertion', () => sendAssertion(target, { client_assertion: assertion }, true));
     expectRefused(await sendAssertion(target, { client_assertion: assertion }), 401);
   },
 );
