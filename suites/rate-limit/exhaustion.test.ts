@@ -13,6 +13,7 @@ import {
   shown,
   shownHeader,
   type Exchange,
+  type TargetSession,
 } from '../../harness/index.ts';
 import { cards } from '../../specs/cards/index.ts';
 import { observed } from '../../specs/index.ts';
@@ -43,6 +44,17 @@ const burstOf = (refillPerSecond: number) => Math.ceil(refillPerSecond * 2) + 5;
 const refillOf = (target: { rateLimit?: { refillPerSecond?: number } }) => target.rateLimit?.refillPerSecond ?? DEFAULT_REFILL;
 
 const plan = { operation: 'redeliver' as const, needs: [exhaustion], requests: 0 };
+
+/** The refill rate stated in the target file or measured; the test cannot run on an assumed one (it may be slower than the target's own). */
+function knownRefill(target: TargetSession): number {
+  const estimate = target.runtime.pacer.estimate();
+  target.needs(
+    estimate.refillSource === 'declared' || estimate.refillSource === 'measured',
+    "the refill rate is neither stated in the target file nor measured: the rate assumed may be slower than the target's own",
+    'not-applicable',
+  );
+  return estimate.refillPerSecond;
+}
 
 /** Requests sent at most to meet the 429 again: the bucket the target file states, else the default refill's worth. */
 const bucketBound = (target: { rateLimit?: { limit?: number } }) => target.rateLimit?.limit ?? DEFAULT_REFILL;
@@ -237,13 +249,7 @@ conformance(
   async ({ target }) => {
     const { last, why } = await exhaustRateLimit(target);
     target.needs(last.status === 429, `${why}, so there is no 429 to start from (see redeliver.errors.429)`);
-    const estimate = target.runtime.pacer.estimate();
-    target.needs(
-      estimate.refillSource === 'declared' || estimate.refillSource === 'measured',
-      "the refill rate is neither stated in the target file nor measured: the rate assumed may be slower than the target's own",
-      'not-applicable',
-    );
-    const rate = estimate.refillPerSecond;
+    const rate = knownRefill(target);
     const awaited = Math.min(awaitedOf(target.target), Math.floor((rate * MOST_WAIT_MS) / 1000));
     target.needs(
       awaited >= FEWEST_AWAITED,
@@ -299,13 +305,7 @@ conformance(
   async ({ target }) => {
     const { last, why } = await exhaustRateLimit(target);
     target.needs(last.status === 429, `${why}, so the limit was never spent (see redeliver.errors.429)`);
-    const estimate = target.runtime.pacer.estimate();
-    target.needs(
-      estimate.refillSource === 'declared' || estimate.refillSource === 'measured',
-      "the refill rate is neither stated in the target file nor measured: the rate assumed may be slower than the target's own",
-      'not-applicable',
-    );
-    const rate = estimate.refillPerSecond;
+    const rate = knownRefill(target);
     const params = { id: exampleOf(target, streamId()), event_id: exampleOf(target, eventId()) };
     const send = () => target.call('redeliver', { params, retryRateLimited: false, pace: false });
     // A 429 of its own to start from: the bucket refilled while other tests ran.
