@@ -263,6 +263,17 @@ export const tokenIssuingFaults = faultFamily([
       }),
   },
   {
+    id: 'jwks-x5c-empty',
+    clause: 'token.observed.jwks',
+    bug: 'A JWKS exporter that writes the certificate chain of its key store, which keeps none for the signing key: every published key has x5c [] (and an x5t of no certificate), so a client that pins the certificate finds none.',
+    install: (app) =>
+      editReplies(app, ['jwks'], (reply) => {
+        if (reply.status !== OK) return reply;
+        const { keys } = reply.body as { keys: object[] };
+        return { ...reply, body: { keys: keys.map((key) => ({ ...key, x5c: [] })) } };
+      }),
+  },
+  {
     id: 'jwks-x5t-as-hex',
     clause: 'token.observed.jwks',
     bug: "The JWKS's x5t written as the certificate thumbprint a certificate store shows (the SHA-1 digest in 40 hexadecimal digits) where RFC 7517 4.8 wants the base64url of the digest: each key's x5t names its certificate in another encoding; kid, n, e and x5c are published as before.",

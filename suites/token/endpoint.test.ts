@@ -2,7 +2,7 @@
 // tokens carry scopes from the catalogue. Observed: the response shape, the claims, the lifetime,
 // the JWKS and the JSON form of the request (the endpoint's own error shape is read on the matrix's
 // refused token requests, suites/matrix/token-requests.test.ts).
-import { createHash } from 'node:crypto';
+import { createHash, createPublicKey, X509Certificate, type JsonWebKey } from 'node:crypto';
 import { createLocalJWKSet, decodeJwt, decodeProtectedHeader, jwtVerify } from 'jose';
 import {
   conformance,
@@ -226,6 +226,24 @@ conformance(
     );
   },
 );
+
+// RFC 7517 4.7: x5c's first certificate holds the key the JWK describes. The tenant's is one
+// self-signed CA certificate over its signing key (observed.jwks.certificate, recorded).
+conformance("[§5 token.observed.jwks] each published key's x5c is one CA certificate over that key", readsJwks, async ({ target }) => {
+  const jwks = await target.jwks();
+  const problems = jwks.keys.flatMap((key, index) => {
+    const chain = (key as Record<string, unknown>).x5c;
+    if (!Array.isArray(chain) || chain.length !== 1) return [`key ${index}'s x5c is ${shown(chain)}, not a list of one certificate`];
+    const certificate = safe(() => new X509Certificate(Buffer.from(String(chain[0]), 'base64')));
+    if (!certificate) return [`key ${index}'s x5c[0] is not a DER certificate in base64`];
+    const own = safe(() => createPublicKey({ key: key as JsonWebKey, format: 'jwk' }));
+    return [
+      ...(own && certificate.publicKey.equals(own) ? [] : [`key ${index}'s certificate is over another key than its n and e`]),
+      ...(certificate.ca ? [] : [`key ${index}'s certificate is not a CA certificate (basicConstraints CA:TRUE)`]),
+    ];
+  });
+  expectNoProblems(problems, "x5c: one self-signed CA certificate over the key's n and e (RFC 7517 4.7)", { exchange: jwks.exchange });
+});
 
 conformance(
   '[§5 token.observed.json-request] the token endpoint accepts a JSON request without the trailing slash',
