@@ -190,20 +190,12 @@ export class TokenProvider {
       };
       const cached = this.#fromCache(key);
       if (cached) return { token: cached };
-      const fields = {
-        grant_type: 'client_credentials',
-        client_id: keyClient.clientId,
-        client_assertion_type: observed.tokens.client_assertion.type,
-        client_assertion: await assertion(),
-        audience: this.#target.audience,
-      };
-      const exchange = await this.#send('the key client', keyClient.clientId, true, {
-        method: 'POST',
-        url: this.tokenUrl,
-        label: 'token',
-        headers: FORM_HEADERS,
-        body: new URLSearchParams(fields).toString(),
-      });
+      const exchange = await this.#send(
+        'the key client',
+        keyClient.clientId,
+        true,
+        keyClientTokenRequest(this.tokenUrl, this.#target, { client_assertion: await assertion() }),
+      );
       const token = this.#issuedBy(exchange, key);
       return token ? { exchange, token } : { exchange };
     });
@@ -375,6 +367,28 @@ function refusedRole(role: RoleName, exchange: Exchange): HarnessError {
     'TOKEN_UNAVAILABLE',
     `the token endpoint refused role ${role} (status ${exchange.status}${reason ? `, ${shownValue(reason)}` : ''}${quotaNote(exchange)}); check its credentials in the target file`,
   );
+}
+
+/**
+ * The key client's token request (RFC 7523 2.2: client credentials with a client assertion in
+ * place of a secret), form-encoded, with `fields` changed (undefined: left out).
+ */
+export function keyClientTokenRequest(
+  tokenUrl: string,
+  target: ResolvedTarget,
+  fields: Record<string, string | undefined>,
+): OutgoingRequest {
+  const keyClient = target.tokenAlternatives.keyClient;
+  if (!keyClient) throw new Error('suite bug: a key client token request was asked of a target without token_alternatives.key_client');
+  const all: Record<string, string | undefined> = {
+    grant_type: 'client_credentials',
+    client_id: keyClient.clientId,
+    client_assertion_type: observed.tokens.client_assertion.type,
+    audience: target.audience,
+    ...fields,
+  };
+  const sent = Object.entries(all).filter((entry): entry is [string, string] => entry[1] !== undefined);
+  return { method: 'POST', url: tokenUrl, label: 'token', headers: FORM_HEADERS, body: new URLSearchParams(sent).toString() };
 }
 
 const FORM_HEADERS = { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' };

@@ -11,6 +11,7 @@ import type { JWTPayload } from 'jose';
 import { conformance, expectEqual, expectStatus, type Exchange, type Need, type TargetSession } from '../../harness/index.ts';
 import { KEY_CLIENT_CONTROL } from '../../harness/suite/matrix.ts';
 import { keyClientTokenOf, sharedRequest } from '../../harness/suite/requests.ts';
+import { keyClientTokenRequest } from '../../harness/tokens.ts';
 import { observed } from '../../specs/index.ts';
 
 const rules = observed.tokens.client_assertion;
@@ -28,23 +29,7 @@ const refusalPlan = { operation: 'token' as const, requests: 1, needs: [keyClien
 
 /** The key client's token request, its fields changed; sent as one of the test's own requests (`mints`: meant to issue a token). */
 function sendAssertion(target: TargetSession, fields: Record<string, string | undefined>, mints = false): Promise<Exchange> {
-  const client = target.target.tokenAlternatives.keyClient!;
-  const all: Record<string, string | undefined> = {
-    grant_type: 'client_credentials',
-    client_id: client.clientId,
-    client_assertion_type: rules.type,
-    audience: target.target.audience,
-    ...fields,
-  };
-  const body = new URLSearchParams(Object.entries(all).filter((entry): entry is [string, string] => entry[1] !== undefined));
-  return target.send({
-    method: 'POST',
-    url: target.tokens.tokenUrl,
-    headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
-    body: body.toString(),
-    label: 'token',
-    ...(mints ? { mints } : {}),
-  });
+  return target.send({ ...keyClientTokenRequest(target.tokens.tokenUrl, target.target, fields), ...(mints ? { mints } : {}) });
 }
 
 function expectRefused(exchange: Exchange, status: 400 | 401): void {
