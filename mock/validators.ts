@@ -3,7 +3,16 @@
 // so that a fault can swap a single check (say, a laxer path id) without touching a route.
 import type { ValidateFunction } from 'ajv';
 import type { OperationCard } from '../specs/cards/card.ts';
-import { compileNode, createAjv, schema, schemaAt, validator, type JsonObject, type OperationSpec } from '../specs/index.ts';
+import {
+  compileNode,
+  createAjv,
+  HOST_NAME_PATTERN,
+  schema,
+  schemaAt,
+  validator,
+  type JsonObject,
+  type OperationSpec,
+} from '../specs/index.ts';
 
 export interface NamedCheck {
   name: string;
@@ -35,10 +44,10 @@ export interface Validators {
 
 /**
  * The mock's own rule on top of the 3..255 bounds: the custom domain becomes the host of the
- * ticket URL, so it must look like a host name (letters, digits, inner hyphens, dot-separated
- * labels). Label lengths are not limited, so every length the spec allows stays possible.
+ * ticket URL, so it must look like a host name (HOST_NAME_PATTERN, specs/limits.ts; re-exported for
+ * the faults). Label lengths are not limited, so every length the spec allows stays possible.
  */
-export const HOST_NAME_PATTERN = '^[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*$';
+export { HOST_NAME_PATTERN };
 const HOST_NAME_HEADERS = new Set(['tenant-custom-domain']);
 
 /**

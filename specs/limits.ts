@@ -3,6 +3,13 @@
 import { clause, type LimitLocation } from './clauses.ts';
 import { deref, operation, parameter, resolvePointer, type JsonObject } from './openapi.ts';
 
+/**
+ * A host name (RFC 1123 2.1): letters, digits and inner hyphens, in dot-separated labels, whatever
+ * their length. The spec bounds the custom-domain header by length only; the mock refuses one that
+ * is no host name (it becomes a ticket URL's host), and the traffic judge lets a target do so.
+ */
+export const HOST_NAME_PATTERN = '^[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*$';
+
 export interface Bounds {
   kind: 'length' | 'value';
   min?: number;

@@ -10,6 +10,7 @@ import {
   describeErrors,
   errorFact,
   hasClause,
+  HOST_NAME_PATTERN,
   limit,
   parameter,
   type OperationKey,
@@ -46,8 +47,7 @@ function observedPath(op: OperationKey, name: string) {
   return observedPathChecks.get(key)!;
 }
 
-/** A host name (RFC 1123 2.1): labels of letters, digits and inner hyphens, separated by dots. */
-const HOST_NAME = /^[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*$/;
+const HOST_NAME = new RegExp(HOST_NAME_PATTERN);
 
 function outsideBounds(value: string, id: string): string | undefined {
   const bounds = limit(id);
