@@ -175,18 +175,21 @@ export function realizeTokenRequest(template: TokenRequestTemplate, target: Reso
     new URLSearchParams(template.fields).toString(),
   );
   const path = `/${template.path.join('/')}`;
-  const basic: Record<string, string> = {};
+  const basic: Record<string, string | string[]> = {};
   if (template.basic) {
-    const encoded = Buffer.from(`${template.basic.userId}:${template.basic.password}`, 'utf8').toString('base64');
-    redactor.add(template.basic.password);
-    redactor.add(encoded);
-    basic.authorization = `Basic ${encoded}`;
+    const { userId, password, written, second } = template.basic;
+    const value = basicCredentials(userId, password, written);
+    if (second) {
+      const other = basicCredentials(userId, second.password, undefined);
+      basic.authorization = second.first ? [other, value] : [value, other];
+    } else basic.authorization = value;
   }
   if (template.method === 'GET') {
     return { method: 'GET', url: `${target.authUrl}${path}?${fields}`, headers: { accept: 'application/json', ...basic }, label: 'token' };
   }
   const json = template.encoding === 'json';
   const listed = new Set(template.listed ?? []);
+  const object = Object.fromEntries(template.fields.map(([name, value]) => [name, listed.has(name) ? [value] : value]));
   const query = template.query && template.query.length > 0 ? `?${new URLSearchParams(template.query).toString()}` : '';
   return {
     method: template.method,
@@ -197,8 +200,15 @@ export function realizeTokenRequest(template: TokenRequestTemplate, target: Reso
       ...basic,
     },
     label: 'token',
-    body: json
-      ? JSON.stringify(Object.fromEntries(template.fields.map(([name, value]) => [name, listed.has(name) ? [value] : value])))
-      : fields,
+    body: json ? JSON.stringify(template.inList ? [object] : object) : fields,
   };
+}
+
+/** An Authorization header of HTTP Basic (RFC 7617 2), or one written otherwise; every form of the password is redacted. */
+function basicCredentials(userId: string, password: string, written: 'without-colon' | 'as-text' | undefined): string {
+  const pair = written === 'without-colon' ? `${userId}${password}` : `${userId}:${password}`;
+  const encoded = written === 'as-text' ? pair : Buffer.from(pair, 'utf8').toString('base64');
+  redactor.add(password);
+  redactor.add(encoded);
+  return `Basic ${encoded}`;
 }

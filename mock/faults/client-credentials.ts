@@ -235,6 +235,45 @@ function emptyBasicPasswordFromBody(app: FaultHooks): void {
   });
 }
 
+/**
+ * Basic credentials decoded leniently: a value that is no base64 read as the text it is, and a
+ * text without a colon split after the client id it starts with. Each is rewritten to the
+ * RFC 7617 form the lenient reader took it for.
+ */
+function basicReadLeniently(app: FaultHooks, fix: (value: string, components: Components) => string | undefined): void {
+  const components = captureAll(app);
+  editRequests(app, 'token', (exchange) => {
+    const value = /^Basic +(.+)$/i.exec(exchange.headers.authorization ?? '')?.[1];
+    const pair = value === undefined ? undefined : fix(value, components());
+    if (pair === undefined) return exchange;
+    return { ...exchange, headers: { ...exchange.headers, authorization: `Basic ${Buffer.from(pair, 'utf8').toString('base64')}` } };
+  });
+}
+
+const isBase64 = (value: string): boolean => /^[A-Za-z0-9+/]+={0,2}$/.test(value);
+
+/** A second Authorization header dropped, the first kept (as Node's own header object keeps it). */
+function firstAuthorizationKept(app: FaultHooks): void {
+  editRequests(app, 'token', (exchange) => ({
+    ...exchange,
+    repeatedHeaders: exchange.repeatedHeaders.filter((name) => name !== 'authorization'),
+  }));
+}
+
+/** A JSON body that is a list read as a batch of one: its first element taken for the request. */
+function jsonListFirstElement(app: FaultHooks): void {
+  editRequests(app, 'token', (exchange) => {
+    if (!isJsonMediaType(exchange.headers['content-type'])) return exchange;
+    try {
+      const value: unknown = JSON.parse(exchange.body.toString('utf8'));
+      if (!Array.isArray(value) || value.length === 0) return exchange;
+      return { ...exchange, body: Buffer.from(JSON.stringify(value[0]), 'utf8') };
+    } catch {
+      return exchange;
+    }
+  });
+}
+
 /** A relative URL reference resolved against the origin of the management audience, or undefined when it does not resolve. */
 function resolvedAgainst(reference: string, audience: string): string | undefined {
   try {
@@ -460,6 +499,37 @@ export const clientCredentialFaults = faultFamily([
     clause: 'token.observed.request-rules',
     bug: "A Basic header with an empty password read as the client naming itself, its secret taken from the body's client_secret: the two methods together get a token instead of 400 invalid_request.",
     install: emptyBasicPasswordFromBody,
+  },
+  {
+    id: 'token-basic-text-when-not-base64',
+    clause: 'token.endpoint.wrong-secret',
+    bug: 'Basic credentials that are no base64 read as the text they are (a fallback for clients that forget to encode): "Basic <id>:<secret>" gets a token.',
+    install: (app) => basicReadLeniently(app, (value) => (!isBase64(value) && value.includes(':') ? value : undefined)),
+  },
+  {
+    id: 'token-basic-split-after-known-client-id',
+    clause: 'token.endpoint.wrong-secret',
+    bug: 'Basic credentials without a colon split after the client id they start with (the ids are of one length): the id and secret joined with nothing between them get a token.',
+    install: (app) =>
+      basicReadLeniently(app, (value, { store }) => {
+        if (!isBase64(value)) return undefined;
+        const decoded = Buffer.from(value, 'base64').toString('utf8');
+        if (decoded.includes(':')) return undefined;
+        const client = store.clients().find((c) => decoded.startsWith(c.clientId));
+        return client ? `${client.clientId}:${decoded.slice(client.clientId.length)}` : undefined;
+      }),
+  },
+  {
+    id: 'token-first-authorization-header-kept',
+    clause: 'token.observed.request-rules',
+    bug: 'A token request with two Authorization headers read by the first (as Node keeps it), the second dropped unseen: a valid Basic header followed by one with a wrong secret gets a token instead of 400.',
+    install: firstAuthorizationKept,
+  },
+  {
+    id: 'token-json-list-read-as-batch',
+    clause: 'token.observed.request-rules',
+    bug: 'A JSON token request that is a list read as a batch and its first element answered: [{<the valid parameters>}] gets a token instead of 400 invalid_request.',
+    install: jsonListFirstElement,
   },
   {
     id: 'token-audience-looked-up-before-client',

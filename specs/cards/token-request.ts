@@ -12,7 +12,16 @@ export interface TokenRequestTemplate {
   fields: Array<[string, string]>;
   encoding: 'form' | 'form-charset' | 'json';
   /** HTTP Basic client authentication (RFC 6749 2.3.1): the user-id and password as sent, each already form-encoded. */
-  basic?: { userId: string; password: string };
+  basic?: {
+    userId: string;
+    password: string;
+    /** Written otherwise than RFC 7617 2 has it: without the colon between them, or as text rather than base64. */
+    written?: 'without-colon' | 'as-text';
+    /** A second Authorization header, Basic with this password, sent before or after the first. */
+    second?: { password: string; first: boolean };
+  };
+  /** In a JSON request, the object written inside a list of one. */
+  inList?: boolean;
   /** Parameters sent in the query string of the request as well as its body. */
   query?: Array<[string, string]>;
   /** In a JSON request, the fields written as a list holding their value. */

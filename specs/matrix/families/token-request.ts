@@ -652,6 +652,71 @@ function twoMethods(source: string): Made[] {
   ];
 }
 
+/**
+ * Basic credentials written otherwise than RFC 7617 2 has them (user-id ":" password, base64): no
+ * colon (a reader that splits at the client id it knows takes the rest for the secret), or the pair
+ * as text (a reader that falls back to the text when it is no base64); and the Authorization
+ * header twice, one of the two with a wrong secret, in either order (RFC 9110 5.3: a singleton
+ * field; a server that keeps the first or the last takes the request for the other's client).
+ */
+function malformedBasic(source: string): Made[] {
+  const wrongSecret = (says: string) => ({
+    checks: refusedWith('token.endpoint.wrong-secret'),
+    source: `${source}; RFC 7617 2: the credentials are base64 of user-id ":" password, so ${says}`,
+  });
+  const twice = {
+    checks: refusedWith('token.observed.request-rules'),
+    source: `${source}; RFC 9110 5.3: Authorization is not a list, so two of them are no one credential; RFC 6749 2.3: one authentication per request`,
+  };
+  const wrong = 'a-wrong-secret-for-the-conformance-suite';
+  return [
+    {
+      operator: 'truncate',
+      key: 'without-colon',
+      extended: true,
+      says: 'with the user-id and password joined without their colon',
+      apply: (t, c) => {
+        const made = withBasic()(t, c);
+        return { ...made, basic: { ...made.basic!, written: 'without-colon' } };
+      },
+      expect: wrongSecret('a text without a colon carries no password'),
+    },
+    {
+      operator: 'encoding',
+      key: 'as-text',
+      extended: true,
+      says: 'with the user-id and password as text, not base64',
+      apply: (t, c) => {
+        const made = withBasic()(t, c);
+        return { ...made, basic: { ...made.basic!, written: 'as-text' } };
+      },
+      expect: wrongSecret('a value that is no base64 carries no credentials'),
+    },
+    {
+      operator: 'duplicate',
+      key: 'second-header-wrong-secret',
+      extended: true,
+      says: 'twice, the second Authorization header with a wrong secret',
+      apply: (t, c) => {
+        const made = withBasic()(t, c);
+        return { ...made, basic: { ...made.basic!, second: { password: wrong, first: false } } };
+      },
+      expect: twice,
+    },
+    {
+      operator: 'duplicate',
+      key: 'first-header-wrong-secret',
+      extended: true,
+      says: 'twice, the first Authorization header with a wrong secret',
+      apply: (t, c) => {
+        const made = withBasic()(t, c);
+        return { ...made, basic: { ...made.basic!, second: { password: wrong, first: true } } };
+      },
+      expect: twice,
+    },
+  ];
+}
+
 // HTTP Basic client authentication: RFC 6749 2.3.1 has every authorization server support it for
 // clients with a password (observed: client_secret_basic, the discovery document). The client is
 // the one the header authenticates; its credentials are form-decoded once.
@@ -705,6 +770,7 @@ function basicVariants(): Made[] {
       expect: { checks: [{ clause: 'token.endpoint', outcome: accepted }], source: `${source}; the password is form-decoded` },
     },
     ...twoMethods(source),
+    ...malformedBasic(source),
     {
       operator: 'other-owner',
       key: 'body-names-another-client',
@@ -953,6 +1019,18 @@ function singleVariants(): Array<{ element: TokenElement; variants: Made[] }> {
           expect: {
             checks: [{ clause: 'token.observed.json-request', outcome: accepted }],
             source: 'observed: the endpoint takes JSON too',
+          },
+        },
+        {
+          operator: 'extra-part',
+          key: 'json-in-list',
+          says: 'as a JSON body, the object inside a list of one',
+          apply: (t) => ({ ...t, encoding: 'json', inList: true }),
+          extended: true,
+          expect: {
+            checks: refusedWith('token.observed.request-rules'),
+            source:
+              "observed: a JSON body is an object of the parameters; a list holding one is no object (a reader that takes a batch's first element takes it for one)",
           },
         },
         ...emptyScopes(),
