@@ -669,51 +669,47 @@ function malformedBasic(source: string): Made[] {
     source: `${source}; RFC 9110 5.3: Authorization is not a list, so two of them are no one credential; RFC 6749 2.3: one authentication per request`,
   };
   const wrong = 'a-wrong-secret-for-the-conformance-suite';
+  type Basic = NonNullable<TokenRequestTemplate['basic']>;
+  const row = (operator: OperatorId, key: string, says: string, change: Partial<Basic>, expect: Expectation): Made => ({
+    operator,
+    key,
+    extended: true,
+    says,
+    apply: (t, c) => {
+      const made = withBasic()(t, c);
+      return { ...made, basic: { ...made.basic!, ...change } };
+    },
+    expect,
+  });
   return [
-    {
-      operator: 'truncate',
-      key: 'without-colon',
-      extended: true,
-      says: 'with the user-id and password joined without their colon',
-      apply: (t, c) => {
-        const made = withBasic()(t, c);
-        return { ...made, basic: { ...made.basic!, written: 'without-colon' } };
-      },
-      expect: wrongSecret('a text without a colon carries no password'),
-    },
-    {
-      operator: 'encoding',
-      key: 'as-text',
-      extended: true,
-      says: 'with the user-id and password as text, not base64',
-      apply: (t, c) => {
-        const made = withBasic()(t, c);
-        return { ...made, basic: { ...made.basic!, written: 'as-text' } };
-      },
-      expect: wrongSecret('a value that is no base64 carries no credentials'),
-    },
-    {
-      operator: 'duplicate',
-      key: 'second-header-wrong-secret',
-      extended: true,
-      says: 'twice, the second Authorization header with a wrong secret',
-      apply: (t, c) => {
-        const made = withBasic()(t, c);
-        return { ...made, basic: { ...made.basic!, second: { password: wrong, first: false } } };
-      },
-      expect: twice,
-    },
-    {
-      operator: 'duplicate',
-      key: 'first-header-wrong-secret',
-      extended: true,
-      says: 'twice, the first Authorization header with a wrong secret',
-      apply: (t, c) => {
-        const made = withBasic()(t, c);
-        return { ...made, basic: { ...made.basic!, second: { password: wrong, first: true } } };
-      },
-      expect: twice,
-    },
+    row(
+      'truncate',
+      'without-colon',
+      'with the user-id and password joined without their colon',
+      { written: 'without-colon' },
+      wrongSecret('a text without a colon carries no password'),
+    ),
+    row(
+      'encoding',
+      'as-text',
+      'with the user-id and password as text, not base64',
+      { written: 'as-text' },
+      wrongSecret('a value that is no base64 carries no credentials'),
+    ),
+    row(
+      'duplicate',
+      'second-header-wrong-secret',
+      'twice, the second Authorization header with a wrong secret',
+      { second: { password: wrong, first: false } },
+      twice,
+    ),
+    row(
+      'duplicate',
+      'first-header-wrong-secret',
+      'twice, the first Authorization header with a wrong secret',
+      { second: { password: wrong, first: true } },
+      twice,
+    ),
   ];
 }
 
