@@ -260,6 +260,16 @@ function firstAuthorizationKept(app: FaultHooks): void {
   }));
 }
 
+/** A client secret preferred when a request also carries a client assertion: the assertion's parameters dropped unread. */
+function secretPreferredOverAssertion(app: FaultHooks): void {
+  editRequests(app, 'token', (exchange) => {
+    const parameters = parametersOf(exchange);
+    if (parameters?.['client_secret'] === undefined || parameters['client_assertion'] === undefined) return exchange;
+    const { client_assertion: _assertion, client_assertion_type: _type, ...rest } = parameters;
+    return withParameters(exchange, rest);
+  });
+}
+
 /** A JSON body that is a list read as a batch of one: its first element taken for the request. */
 function jsonListFirstElement(app: FaultHooks): void {
   editRequests(app, 'token', (exchange) => {
@@ -524,6 +534,12 @@ export const clientCredentialFaults = faultFamily([
     clause: 'token.observed.request-rules',
     bug: 'A token request with two Authorization headers read by the first (as Node keeps it), the second dropped unseen: a valid Basic header followed by one with a wrong secret gets a token instead of 400.',
     install: firstAuthorizationKept,
+  },
+  {
+    id: 'token-secret-preferred-over-assertion',
+    clause: 'token.observed.request-rules',
+    bug: 'A client secret preferred when the request carries a client assertion as well, the assertion never read: two authentication methods at once get a token instead of 400 invalid_request.',
+    install: secretPreferredOverAssertion,
   },
   {
     id: 'token-json-list-read-as-batch',

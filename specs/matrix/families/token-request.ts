@@ -1018,6 +1018,26 @@ function singleVariants(): Array<{ element: TokenElement; variants: Made[] }> {
           },
         },
         {
+          // A client assertion that proves nothing beside the right secret: two methods in one
+          // request (RFC 6749 2.3); a server that prefers the secret when both come takes it for one.
+          operator: 'duplicate',
+          key: 'assertion-beside-secret',
+          says: 'with a client assertion (not a signed one) beside the client secret (two methods)',
+          apply: (t) => ({
+            ...t,
+            fields: [
+              ...t.fields,
+              ['client_assertion_type', observed.tokens.client_assertion.type],
+              ['client_assertion', 'eyJhbGciOiJSUzI1NiJ9.eyJpc3MiOiJhbm90aGVyIn0.c2ln'],
+            ],
+          }),
+          extended: true,
+          expect: {
+            checks: refusedWith('token.observed.request-rules'),
+            source: 'RFC 6749 2.3: the client MUST NOT use more than one authentication method in a request; RFC 7523 2.2',
+          },
+        },
+        {
           operator: 'extra-part',
           key: 'json-in-list',
           says: 'as a JSON body, the object inside a list of one',
