@@ -253,6 +253,17 @@ export const tokenClaimLeniencyFaults = faultFamily([
       }),
   },
   {
+    id: 'client-claims-read-as-text',
+    clause: 'auth.token.claims',
+    bug: 'The client claims (azp, sub) read with String() before the client is looked up: a correctly signed token whose azp or sub is a list holding the right value (["<client id>"]) is accepted instead of 401; a list holding another value is still refused.',
+    install: (app) =>
+      forgiveClaim(app, (claims) => {
+        const read = { ...claims };
+        for (const name of ['azp', 'sub']) if (Array.isArray(read[name])) read[name] = String(read[name]);
+        return read;
+      }),
+  },
+  {
     id: 'subject-checked-by-its-ends',
     clause: 'auth.token.claims',
     bug: `The subject checked as sub.startsWith(azp) && sub.endsWith("${observed.tokens.subject_suffix}"), its two ends apart: a correctly signed token whose sub is "<azp>${observed.tokens.subject_suffix}${observed.tokens.subject_suffix}" is accepted by every operation instead of 401; a sub naming another client is still refused.`,

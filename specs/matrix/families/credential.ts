@@ -747,6 +747,9 @@ function claimVariants(card: OperationCard, member: string): Made[] {
       const suffix = member === 'sub' ? observed.tokens.subject_suffix : '';
       return [
         ...malformed(ruled),
+        // A list holding it is no string (RFC 7519 4.1.2, OpenID Connect Core 2: azp is a string),
+        // though a lookup that turns the claim into text ([x] becomes "x") finds the client.
+        ruled('list', 'a list holding it', 'other-type', (c) => claimSet(c, member, [current(c)])),
         ruled('case', 'in the other letter case', 'case', text(swapCase)),
         ruled(
           'truncate',
