@@ -116,7 +116,8 @@ Someone's tenant:
   --rate-share F                  share of the target's rate limit the suite may use, 0 < F <= 1
                                   (default ${DEFAULTS.rateShare}; split between shards)
   --max-requests N                request budget of the run (default ${DEFAULTS.maxRequests}); a plan over
-                                  it stops the run before the first request
+                                  it keeps tests by priority, the rest skipped (INCOMPLETE);
+                                  with --list, shows what it keeps
   --exhaustion-max N              most requests the rate-limit exhaustion may send
                                   (default ${DEFAULTS.exhaustionMax}; the embedded mock's bucket against it)
   --max-tokens N                  most tokens the run may mint; past it, tests that need a new

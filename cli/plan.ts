@@ -133,6 +133,32 @@ export function leftOutByBudget(
   return leftOut;
 }
 
+/**
+ * What a budget over the plan keeps: the requests of the tests it keeps, and the clauses none of
+ * whose tests it keeps (INCOMPLETE in that run), by level.
+ */
+export function renderBudget(
+  planned: { plan: RunPlan; maxRequests: number; exhaustionMax: number; leftOut?: Record<string, string> },
+  cachedTokens: ReadonlySet<string> = new Set(),
+): string[] {
+  const leftOut = planned.leftOut ?? {};
+  const kept = planned.plan.runnable.filter((test) => !(test.name in leftOut));
+  const keptPlan = planOf(kept, planned.exhaustionMax, cachedTokens);
+  const clausesOf = (tests: readonly PlannedTest[]) => new Set(tests.flatMap((test) => parseClauseTag(test.name)?.id ?? []));
+  const keptClauses = clausesOf(kept);
+  const lost = [...clausesOf(planned.plan.runnable)].filter((id) => !keptClauses.has(id)).sort();
+  const byLevel = (level: string) => lost.filter((id) => hasClause(id) && clause(id).level === level);
+  const lines = [
+    '',
+    `within --max-requests ${planned.maxRequests}: ${kept.length} of ${planned.plan.runnable.length} tests kept, ${keptPlan.total} requests; ${Object.keys(leftOut).length} left out by priority (${PRIORITY_NAMES.join(', then ')})`,
+  ];
+  for (const level of ['contract', 'observed']) {
+    const ids = byLevel(level);
+    lines.push(`  ${level} clauses with no test kept (INCOMPLETE): ${ids.length === 0 ? 'none' : ids.join(', ')}`);
+  }
+  return lines;
+}
+
 export function renderPlan(plan: RunPlan, target: string, exhaustionMax: number): string[] {
   const lines = [
     `request plan against ${target}: ${plan.tests.length} tests, ${plan.runnable.length} to run, ${plan.skipped.length} skipped`,

@@ -33,7 +33,7 @@ import { embeddedBucketFor, embeddedTargetForPlanning, exhaustionCapFor, startEm
 import { DEFAULTS, EXIT, exitCodeOf, UsageError, type ConformanceOptions } from './options.ts';
 import { projectRoot, suiteCommit, suiteVersion } from './paths.ts';
 import { renderMatrix } from './matrix-listing.ts';
-import { leftOutByBudget, planOf, renderPlan, type RunPlan } from './plan.ts';
+import { leftOutByBudget, planOf, renderBudget, renderPlan, type RunPlan } from './plan.ts';
 import { planTests, suiteFiles } from './planner.ts';
 import { printRunSummary } from './reporters/console.ts';
 import { writeGithubOutput } from './reporters/github.ts';
@@ -75,6 +75,7 @@ export async function conformanceRun(options: ConformanceOptions, io: RunIo): Pr
   const planned = await plan(prepared);
   if (options.list) {
     for (const line of renderPlan(planned.plan, prepared.target.source, planned.exhaustionMax)) print(line);
+    if (planned.leftOut) for (const line of renderBudget(planned, prepared.tokens.cached)) print(line);
     for (const line of renderMatrix(options.matrixScope ?? (prepared.target.testDouble ? 'full' : 'core'))) print(line);
     return EXIT.pass;
   }
@@ -184,7 +185,9 @@ async function plan(prepared: Prepared): Promise<Planned> {
   const maxRequests = embedded && options.maxRequests === undefined ? Math.max(maxDefault, runPlan.total) : maxDefault;
   // Over the budget: keep the tests that matter most (cli/plan.ts priorityOf); the rest are left out,
   // their clauses INCOMPLETE with that reason. A budget that pays for no test is refused, nothing sent.
-  const leftOut = options.list ? undefined : leftOutByBudget(tests, maxRequests, exhaustionMax, prepared.tokens.cached);
+  // --list shows the selection of a budget given on the command line (the default one protects, it does not select).
+  const selects = !options.list || options.maxRequests !== undefined;
+  const leftOut = selects ? leftOutByBudget(tests, maxRequests, exhaustionMax, prepared.tokens.cached) : undefined;
   if (leftOut && Object.keys(leftOut).length === runPlan.runnable.length) {
     throw new UsageError(
       `--max-requests ${maxRequests} pays for no test (the plan needs ${runPlan.total} requests, the rate-limit exhaustion counted at its cap of ${exhaustionMax}); nothing was sent. See the plan with --list`,

@@ -3,7 +3,7 @@
 import { describe, expect, test } from 'vitest';
 import { PREFLIGHT_REQUESTS, sharedKeys, type EvaluatedPlan } from '../../harness/runner.ts';
 import { clause } from '../../specs/index.ts';
-import { CONFIRMATION_RESERVE, leftOutByBudget } from '../plan.ts';
+import { CONFIRMATION_RESERVE, leftOutByBudget, planOf, renderBudget } from '../plan.ts';
 import type { PlannedTest } from '../suite-runner.ts';
 
 /** The preflight and the global role's token, paid before any test. */
@@ -44,5 +44,19 @@ describe('leftOutByBudget', () => {
 
   test('leaves nothing out when the plan fits', () => {
     expect(leftOutByBudget(tests, 1000, 10)).toBeUndefined();
+  });
+
+  test('--list with a budget prints what it keeps and the clauses it leaves without a test', () => {
+    const maxRequests = fixed + 3;
+    const plan = planOf(tests, 10);
+    const lines = renderBudget({ plan, maxRequests, exhaustionMax: 10, leftOut: leftOutByBudget(tests, maxRequests, 10)! });
+    // "three" and "the only one" kept: 3 requests of tests, the preflight, the token, the reserve.
+    expect(lines[1]).toBe(
+      `within --max-requests ${maxRequests}: 2 of 6 tests kept, ${maxRequests} requests; 4 left out by priority (one test of each contract clause, then the rate-limit exhaustion, then the rest of the contract, then one test of each observed clause, then the rest of the observed level)`,
+    );
+    expect(lines.slice(2)).toEqual([
+      '  contract clauses with no test kept (INCOMPLETE): redeliver.errors.429',
+      '  observed clauses with no test kept (INCOMPLETE): vault.response.shape',
+    ]);
   });
 });
