@@ -231,6 +231,24 @@ const probes: Probe[] = [
     conformant: [400, 400, 400, 201],
     faulted: [201, 400, 400, 201],
   },
+  {
+    id: 'ho11-metadata-values-in-code-units',
+    probe: async (m) => {
+      const withValue = (value: string) => ticketStatus(m, { connection_config: { name: 'new-conn', metadata: { note: value } } });
+      return [await withValue('\u{1F600}'.repeat(200)), await withValue('a'.repeat(256)), await withValue('a'.repeat(255))];
+    },
+    conformant: [201, 400, 201],
+    faulted: [400, 400, 201],
+  },
+  {
+    id: 'ho11-provisioning-scopes-enum-keys',
+    probe: async (m) => {
+      const scopes = (list: string[]) => ticketStatus(m, { provisioning_config: { scopes: list } });
+      return [await scopes(['GetUsers']), await scopes(['get:users']), await scopes(['get:things'])];
+    },
+    conformant: [400, 201, 400],
+    faulted: [201, 400, 400],
+  },
   // Authorization
   {
     id: 'ho11-scope-predicate-assignment',
@@ -372,6 +390,22 @@ const probes: Probe[] = [
     conformant: [200, 200],
     faulted: [400, 200],
   },
+  {
+    id: 'ho11-token-requested-scopes-some',
+    probe: async (m) => {
+      const answer = await call(m, 'POST', '/oauth/token', {
+        body: tokenRequest(m, 'global', { scope: 'read:event_deliveries delete:users' }),
+      });
+      const token = fieldsOf(answer).access_token;
+      return [
+        answer.status,
+        typeof token === 'string' ? decodeJwt(token).scope : undefined,
+        await tokenStatus(m, { scope: 'delete:users' }),
+      ];
+    },
+    conformant: [403, undefined, 403],
+    faulted: [200, 'read:event_deliveries delete:users', 403],
+  },
   // Success answers
   {
     id: 'ho11-vault-app-id-numeric-enum',
@@ -475,6 +509,22 @@ const probes: Probe[] = [
     conformant: ['invalid_body', 'invalid_body', true],
     faulted: ['type', 'additionalProperties', true],
   },
+  {
+    id: 'ho11-vault-missing-token-credentials-optional',
+    probe: async (m) => [
+      status(await anonymousRead(m)),
+      status(await call(m, 'GET', vaultPath(ids(m).vault), { headers: { authorization: 'Bearer not-a-token' } })),
+      status(await call(m, 'POST', ticketPath(ids(m).profile), { body: {} })),
+    ],
+    conformant: [401, 401, 401],
+    faulted: [403, 401, 401],
+  },
+  {
+    id: 'ho11-vault-created-at-latest-time',
+    probe: async (m) => [(await record(m)).created_at, (await record(m, ids(m).bareVault)).created_at],
+    conformant: ['2024-09-12T12:52:16.553Z', '2024-08-02T09:15:42.120Z'],
+    faulted: ['2024-10-01T08:30:00.000Z', '2024-08-02T09:15:42.120Z'],
+  },
   // Rate limit
   {
     id: 'ho11-refill-timer-delay-overflow',
@@ -544,7 +594,7 @@ heldOutRoundTests({
     heldOutRound9Faults,
     heldOutRound10Faults,
   ],
-  least: { faults: 40, contract: 23 },
+  least: { faults: 45, contract: 23 },
   probes,
   signingKey,
 });

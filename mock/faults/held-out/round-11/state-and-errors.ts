@@ -1,15 +1,19 @@
 // State, and how the interface refuses: event states compared by their order in an enum a code
 // generator sorted, and an index of events warmed by a promise nobody awaits; and the observed
 // rules: the vault's not-found text from an ICU plural message given a count of 0, the reason
-// phrase of 413 from an RFC 2616 table, and a body error's errorCode taken from the validator's
-// keyword. Each changes one answer; the others are as before.
+// phrase of 413 from an RFC 2616 table, a body error's errorCode taken from the validator's
+// keyword, a missing token let through as an anonymous caller by credentialsRequired: false, and
+// created_at merged with Math.max where Math.min was meant. Each changes one answer; the others are as before.
 import { observed } from '../../../../specs/index.ts';
 import { capture } from '../../support/captured.ts';
-import { MANAGEMENT_ROUTES, editReplies, isErrorBody } from '../../support/route-edits.ts';
+import { MANAGEMENT_ROUTES, editReplies, editSuccessReplies, isErrorBody } from '../../support/route-edits.ts';
+import { cards } from '../../../../specs/cards/index.ts';
+import { answeredInstead } from '../support/answers.ts';
 import { editStore } from '../../support/store-view.ts';
 import { checksOf } from '../../../validators.ts';
 import { heldOutFamily } from '../held-out-fault.ts';
 
+const VAULT_SCOPE = cards.vault.scope.value;
 const VAULT_NOT_FOUND = observed.errors.vault_connection_not_found!.message!;
 /** The "other" form of the ICU message {count, plural, one {Connection not found} other {Connections not found}}. */
 const VAULT_NOT_FOUND_PLURAL = 'Connections not found';
@@ -92,5 +96,33 @@ export const stateAndErrorFaults = heldOutFamily([
         return keyword === undefined ? reply : { ...reply, body: { ...reply.body, errorCode: keyword } };
       });
     },
+  },
+  {
+    id: 'ho11-vault-missing-token-credentials-optional',
+    clause: 'errors.401.all-operations',
+    level: 'observed',
+    bug: "The vault route's token middleware configured with credentialsRequired: false (copied from a route that also serves anonymous callers), so a request without a token goes on as an anonymous caller holding no scope and is refused by the scope check: 403 insufficient_scope instead of 401; a request with an invalid token is still answered 401.",
+    install: (app) => {
+      const errors = capture(app, 'errors');
+      editReplies(app, ['vault'], (reply, exchange) =>
+        reply.status === 401 && exchange.headers.authorization === undefined
+          ? answeredInstead(reply, errors().reply('insufficient_scope', VAULT_SCOPE))
+          : reply,
+      );
+    },
+  },
+  {
+    id: 'ho11-vault-created-at-latest-time',
+    clause: 'vault.record.timestamps-order',
+    level: 'observed',
+    bug: "created_at worked out by the migration that merged the old columns as Math.max over the record's times where Math.min was meant (the earliest being the creation): a refreshed connection is answered a created_at equal to its refreshed_at, after its updated_at; a connection whose times are all equal is answered as before.",
+    install: (app) =>
+      editSuccessReplies(app, 'vault', (reply) => {
+        const record = reply.body as Record<string, unknown> | undefined;
+        if (record === undefined || typeof record.created_at !== 'string') return reply;
+        const times = [record.created_at, record.updated_at, record.refreshed_at].filter((t): t is string => typeof t === 'string');
+        const latest = Math.max(...times.map((t) => Date.parse(t)));
+        return { ...reply, body: { ...record, created_at: new Date(latest).toISOString() } };
+      }),
   },
 ]);

@@ -2,8 +2,9 @@
 // organization id kept as text by a big-integer-safe JSON parser, string flags read with
 // JSON.parse, and enabled_features checked by a schema generated from a type whose members lost
 // their "?"; and the observed rules: token_lifetime 0 read as "the default" by a rule copied from
-// ttl_sec, and "x-" members let through as vendor extensions; and a reviver that parses
-// string members holding JSON objects. Each check decides on a view of the
+// ttl_sec, and "x-" members let through as vendor extensions; a reviver that parses
+// string members holding JSON objects, metadata values measured in UTF-16 code units, and the
+// provisioning scopes checked against a TypeScript enum's member names. Each check decides on a view of the
 // body with that one near miss repaired (or, for the generated schema, broken); the route acts on
 // the body as sent, and a plainly wrong value is refused as before.
 import querystring from 'node:querystring';
@@ -18,6 +19,29 @@ const BIG_INTEGER = /(?<=[[,:]\s*)(-?\d{17,})(?=\s*[,\]}])/g;
 const FEATURE_FLAGS = ['sso', 'domain_verification', 'provisioning'];
 /** The prefix of the OpenAPI vendor extensions, which a schema's patternProperties let through. */
 const EXTENSION_PREFIX = 'x-';
+const METADATA_VALUE_MAX = 255;
+const PROVISIONING_SCOPES = [
+  'get:users',
+  'post:users',
+  'put:users',
+  'patch:users',
+  'delete:users',
+  'get:groups',
+  'post:groups',
+  'put:groups',
+  'patch:groups',
+  'delete:groups',
+];
+/** The enum's member name of each value, "get:users" being GetUsers. */
+const ENUM_VALUE_OF_NAME = new Map(
+  PROVISIONING_SCOPES.map((value) => [
+    value
+      .split(':')
+      .map((part) => `${part[0]!.toUpperCase()}${part.slice(1)}`)
+      .join(''),
+    value,
+  ]),
+);
 /** A value the compiled check refuses for enabled_features (not an object). */
 const NOT_AN_OBJECT = 'missing required members';
 
@@ -129,5 +153,42 @@ export const ticketBodyFaults = heldOutFamily([
     level: 'contract',
     bug: 'The body parsed with a reviver that parses string values which look like JSON objects (written for clients that double-encode nested members): a connection_config of "{\\"name\\": \\"new-conn\\"}", a string, is read as the object and gets a ticket instead of 400; a connection_config of "new-conn", or of JSON text that does not parse, is still refused.',
     install: (app) => viewTicketBody(app, (body) => repaired(body, 'connection_config', revivedObject)),
+  },
+  {
+    id: 'ho11-metadata-values-in-code-units',
+    clause: 'sso-ticket.body.nested-rules',
+    level: 'observed',
+    bug: `connection_config.metadata's values held to ${METADATA_VALUE_MAX} characters by value.length, which counts UTF-16 code units, where the rule counts characters (code points): a value of 200 emoji (400 code units) is refused 400 instead of getting a ticket; a value of ${METADATA_VALUE_MAX + 1} letters is still refused.`,
+    install: (app) =>
+      viewTicketBody(app, (body) =>
+        nestedView(body, 'connection_config', (config) =>
+          nestedView(config, 'metadata', (metadata) =>
+            Object.fromEntries(
+              Object.entries(metadata).map(([name, value]) => [
+                name,
+                typeof value === 'string' && value.length > METADATA_VALUE_MAX ? 'x'.repeat(METADATA_VALUE_MAX + 1) : value,
+              ]),
+            ),
+          ),
+        ),
+      ),
+  },
+  {
+    id: 'ho11-provisioning-scopes-enum-keys',
+    clause: 'sso-ticket.body.nested-rules',
+    level: 'observed',
+    bug: 'provisioning_config.scopes checked against Object.keys(ProvisioningScope), the member names of a TypeScript string enum (GetUsers = "get:users", ...), where its values were meant: scopes ["GetUsers"] gets a ticket and ["get:users"] is refused 400, the other way round; ["get:things"] is refused by both.',
+    install: (app) =>
+      viewTicketBody(app, (body) =>
+        nestedView(body, 'provisioning_config', (config) =>
+          repaired(config, 'scopes', (scopes) =>
+            Array.isArray(scopes)
+              ? (scopes as unknown[]).map((scope): unknown =>
+                  typeof scope === 'string' ? (ENUM_VALUE_OF_NAME.get(scope) ?? `${scope}:not-a-member-name`) : scope,
+                )
+              : undefined,
+          ),
+        ),
+      ),
   },
 ]);

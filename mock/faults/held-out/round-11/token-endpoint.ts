@@ -2,11 +2,11 @@
 // empty secret matched as the "previous secret" of a client never rotated, and a form parser
 // hardened with a cap of four parameters; and the observed rules: the lifetime's setting read
 // under a misspelled key, so the library's default applies, errors serialised by an older error
-// class, and a form parser mounted for every content type ahead of the JSON one. Each changes the answer to one near miss; a
+// class, the scopes asked for checked with some() for every(), and a form parser mounted for every content type ahead of the JSON one. Each changes the answer to one near miss; a
 // plainly wrong request is answered as before.
 import { SignJWT, decodeJwt, decodeProtectedHeader, type JWTHeaderParameters } from 'jose';
 import { observed } from '../../../../specs/index.ts';
-import type { Reply } from '../../../exchange.ts';
+import { jsonReply, type Reply } from '../../../exchange.ts';
 import { FORM_MEDIA_TYPE, isFormMediaType, isJsonMediaType } from '../../../stages/json-body.ts';
 import { capture } from '../../support/captured.ts';
 import { editReplies, editRequests } from '../../support/route-edits.ts';
@@ -128,5 +128,31 @@ export const tokenEndpointFaults = heldOutFamily([
           ? { ...exchange, headers: { ...exchange.headers, 'content-type': FORM_MEDIA_TYPE } }
           : exchange,
       ),
+  },
+  {
+    id: 'ho11-token-requested-scopes-some',
+    clause: 'token.observed.granted-scopes',
+    level: 'observed',
+    bug: 'The scopes asked for checked against the grant with requested.some((scope) => granted.includes(scope)) where every() was meant: a request for "read:event_deliveries delete:users" (one granted, one not) gets a token carrying both instead of 403; a request for "delete:users" alone is still refused.',
+    install: (app) => {
+      const issuer = capture(app, 'issuer');
+      const store = capture(app, 'store');
+      const tenant = capture(app, 'tenant');
+      editReplies(app, ['token'], async (reply, exchange) => {
+        if (reply.status !== 403) return reply;
+        const { client_id: id, audience, scope } = tokenRequestOf(exchange);
+        const client = id === undefined ? undefined : store().client(id);
+        const identity = audience === undefined ? undefined : tenant().identityForAudience(audience, exchange.headers.host);
+        if (client === undefined || identity === undefined || scope === undefined || !client.managementGrant) return reply;
+        const wanted = [...new Set(scope.split(' ').filter((s) => s.length > 0))];
+        if (!wanted.some((s) => client.scopes.includes(s))) return reply;
+        const token = await issuer().issue(client, wanted, identity);
+        return jsonReply(
+          200,
+          { access_token: token.accessToken, token_type: 'Bearer', expires_in: token.expiresIn, scope: token.scope },
+          reply.headers,
+        );
+      });
+    },
   },
 ]);
