@@ -1,5 +1,6 @@
 // How the bearer token is read and verified: a token taken from the Sec-WebSocket-Protocol header
-// by a shim meant for WebSocket upgrades; and the observed rules: exp given as an ISO 8601 date
+// by a shim meant for WebSocket upgrades, and a cache of verified tokens keyed by the lowercased
+// header value; and the observed rules: exp given as an ISO 8601 date
 // read with Date.parse, and the iat check written by copying the exp check above it. Each lets
 // exactly its near miss of a valid token through (or, for the copied line, refuses a valid one);
 // a token wrong in any other way is refused as before.
