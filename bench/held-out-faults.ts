@@ -29,6 +29,7 @@ import { heldOutRound7Faults } from '../mock/faults/held-out/round-7/catalogue.t
 import { heldOutRound8Faults } from '../mock/faults/held-out/round-8/catalogue.ts';
 import { heldOutRound9Faults } from '../mock/faults/held-out/round-9/catalogue.ts';
 import { heldOutRound10Faults } from '../mock/faults/held-out/round-10/catalogue.ts';
+import { heldOutRound11Faults } from '../mock/faults/held-out/round-11/catalogue.ts';
 import type { HeldOutFault } from '../mock/faults/held-out/held-out-fault.ts';
 import { createMockServer } from '../mock/index.ts';
 
@@ -58,6 +59,7 @@ const ROUNDS: Record<string, readonly HeldOutFault[]> = {
   '8': heldOutRound8Faults,
   '9': heldOutRound9Faults,
   '10': heldOutRound10Faults,
+  '11': heldOutRound11Faults,
 };
 const everyRound = Object.values(ROUNDS).flat();
 
