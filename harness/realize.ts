@@ -125,6 +125,9 @@ async function carried(credential: CredentialSpec, source: TokenSource): Promise
   if (carry.elsewhere === 'x-forwarded-authorization') out.headers['x-forwarded-authorization'] = `Bearer ${token}`;
   if (carry.elsewhere === 'proxy-authorization') out.headers['proxy-authorization'] = `Bearer ${token}`;
   if (carry.elsewhere === 'cookie') out.headers.cookie = `access_token=${token}`;
+  // The subprotocol list of a browser WebSocket client, which cannot set Authorization (RFC 6455 11.3.4).
+  if (carry.elsewhere === 'websocket-protocol') out.headers['sec-websocket-protocol'] = `access_token, ${token}`;
+  if (carry.elsewhere === 'x-access-token') out.headers['x-access-token'] = token;
   return out;
 }
 

@@ -75,6 +75,21 @@ const fromProxyAuthorization = tokenTakenFrom((exchange) => {
   return token ? { token, exchange } : undefined;
 });
 
+/** A shim for browser WebSocket clients: the token read from the subprotocol list "access_token, <token>", upgrade or not. */
+const fromWebSocketProtocol = tokenTakenFrom((exchange) => {
+  const offered = String(exchange.headers['sec-websocket-protocol'] ?? '')
+    .split(',')
+    .map((item) => item.trim());
+  const token = offered[0] === TOKEN_PARAMETER ? offered[1] : undefined;
+  return token ? { token, exchange } : undefined;
+});
+
+/** An application's own header, read where Authorization is absent (req.headers['x-access-token']). */
+const fromAccessTokenHeader = tokenTakenFrom((exchange) => {
+  const token = exchange.headers['x-access-token'];
+  return typeof token === 'string' && token !== '' ? { token, exchange } : undefined;
+});
+
 /** The Authorization value split on "," and its first element read, as a field a proxy may have folded into a list. */
 function firstOfFoldedList(app: FaultHooks, key: OperationKey): void {
   editRequests(app, key, (exchange) => {
@@ -155,6 +170,18 @@ export const routeAuthenticationFaults = faultFamily([
     clause: 'errors.401.all-operations',
     bug: "The vault read's credential read as headers.authorization ?? headers['proxy-authorization'] (a fallback for calls that came through a forward proxy): a valid token in Proxy-Authorization, with no Authorization header, reads a connection.",
     install: (app) => fromProxyAuthorization(app, 'vault'),
+  },
+  {
+    id: 'ticket-reads-websocket-subprotocol',
+    clause: 'auth.bearer.required',
+    bug: 'Ticket creation behind a shim for browser WebSocket clients, which reads the token from "Sec-WebSocket-Protocol: access_token, <token>" when there is no Authorization header, whether or not the request is an upgrade: a plain request carrying a valid token only there creates a ticket.',
+    install: (app) => fromWebSocketProtocol(app, 'sso-ticket'),
+  },
+  {
+    id: 'redeliver-reads-x-access-token',
+    clause: 'auth.bearer.required',
+    bug: "Redelivery's credential read as headers.authorization ?? headers['x-access-token'] (an application's own header, from a tutorial): a valid token in X-Access-Token, with no Authorization header, redelivers.",
+    install: (app) => fromAccessTokenHeader(app, 'redeliver'),
   },
   {
     id: 'redeliver-authorization-first-of-list',

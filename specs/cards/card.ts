@@ -60,7 +60,7 @@ export interface Carry {
   /** The Authorization header's value(s) made from the token; an empty list sends no header. */
   authorization?: (token: string) => string[];
   /** Where the token also goes: the query string, a form body, or another header (RFC 6750 alternatives). */
-  elsewhere?: 'query' | 'form' | 'x-forwarded-authorization' | 'proxy-authorization' | 'cookie';
+  elsewhere?: 'query' | 'form' | 'x-forwarded-authorization' | 'proxy-authorization' | 'cookie' | 'websocket-protocol' | 'x-access-token';
 }
 
 /** The tokens a real tenant can stand in for the signing key (token_alternatives of a target file). */

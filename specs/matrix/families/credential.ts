@@ -138,6 +138,10 @@ function authorizationVariants(card: OperationCard): Made[] {
     // Proxy-Authorization is for the proxy in between (RFC 9110 11.7.1), never the origin's credential.
     located('proxy-authorization', 'left out, with the token in Proxy-Authorization'),
     located('cookie', 'left out, with the token in a cookie (access_token)'),
+    // Where frameworks and shims look when Authorization is absent: a WebSocket subprotocol list
+    // (browsers cannot set Authorization on an upgrade), an application's own header.
+    located('websocket-protocol', 'left out, with the token in Sec-WebSocket-Protocol (access_token, <token>)'),
+    located('x-access-token', 'left out, with the token in X-Access-Token'),
   ];
 }
 
