@@ -253,6 +253,21 @@ export const tokenClaimLeniencyFaults = faultFamily([
       }),
   },
   {
+    id: 'time-claims-taken-as-dates',
+    clause: 'auth.token.claims',
+    bug: 'Time claims passed through a helper that accepts a Date, a date string or seconds (new Date(value) for a string), as a scheduling library does: a correctly signed token whose exp is an ISO 8601 date an hour ahead, or whose iat is one in the past, is accepted instead of 401; a date already past is still refused.',
+    install: (app) =>
+      forgiveClaim(app, (claims) => {
+        const read = { ...claims };
+        for (const name of ['exp', 'iat']) {
+          const value = read[name];
+          const ms = typeof value === 'string' && !/^\d+$/.test(value) ? new Date(value).getTime() : NaN;
+          if (!Number.isNaN(ms)) read[name] = Math.floor(ms / 1000);
+        }
+        return read;
+      }),
+  },
+  {
     id: 'client-claims-read-as-text',
     clause: 'auth.token.claims',
     bug: 'The client claims (azp, sub) read with String() before the client is looked up: a correctly signed token whose azp or sub is a list holding the right value (["<client id>"]) is accepted instead of 401; a list holding another value is still refused.',

@@ -47,6 +47,11 @@ function resigned(variant: Omit<Made, 'resigned'>): Made {
   return { ...variant, needs: [...SIGNING_KEY, ...(variant.needs ?? [])], resigned: true };
 }
 
+/** A NumericDate written as an ISO 8601 date string (another type: RFC 7519 2 has a number). */
+function isoDate(numericDate: unknown): string {
+  return new Date(Number(numericDate) * 1000).toISOString();
+}
+
 /** A claims set with one member set, or removed where `value` is undefined. */
 function claimSet(claims: JsonRecord, member: string, value: unknown): JsonRecord {
   const { [member]: _old, ...rest } = claims;
@@ -816,6 +821,12 @@ function claimVariants(card: OperationCard, member: string): Made[] {
         // Its own future value as a string of digits: not a NumericDate (RFC 7519 4.1.4), though
         // Number() reads it as one; a token so made is invalid however far ahead the value is.
         invalid('numeric-string', 'its own value as a string of digits', 'other-type', (c) => ({ ...c, exp: String(c.exp) })),
+        // Its own future value written as a date (ISO 8601): no NumericDate either, though a claims
+        // normaliser that takes date strings (Date.parse) reads the right time.
+        invalid('date-string', 'its own value written as an ISO 8601 date (still ahead)', 'other-type', (c) => ({
+          ...c,
+          exp: isoDate(c.exp),
+        })),
         // Each time claim as a list holding its valid value: no NumericDate (RFC 7519 2), though
         // arithmetic (exp * 1000) turns a list of one number into that number.
         ruled('list', 'a list holding its own value (still ahead)', 'other-type', (c) => ({ ...c, exp: [c.exp] })),
@@ -988,6 +999,7 @@ function claimVariants(card: OperationCard, member: string): Made[] {
           extended: true,
         },
         ruled('string', 'a string', 'other-type', (c) => ({ ...c, iat: String(c.iat) })),
+        ruled('date-string', 'its own value written as an ISO 8601 date', 'other-type', (c) => ({ ...c, iat: isoDate(c.iat) })),
         ruled('list', 'a list holding its own value', 'other-type', (c) => ({ ...c, iat: [c.iat] })),
         // The time now in milliseconds: some fifty thousand years ahead, though a reader that takes
         // large times for milliseconds divides it back to now.
