@@ -57,6 +57,15 @@ export const scopeAndClientFaults = faultFamily([
     install: (app) => editErrors(app, ['client_not_global'], (reply) => withStatus(reply, FORBIDDEN)),
   },
   {
+    id: 'global-from-token-claim',
+    clause: 'redeliver.global-client',
+    bug: 'Whether the client is global read from the token when it says so (a claim "global": true, put there by a rule meant to save a lookup) instead of from the client\'s record: a non-global client\'s token with global true redelivers; without the claim it is still refused.',
+    install: (app) =>
+      editPrincipal(app, (principal) =>
+        principal.claims.global === true ? { ...principal, client: { ...principal.client, global: true } } : principal,
+      ),
+  },
+  {
     id: 'global-client-named-by-actor',
     clause: 'redeliver.global-client',
     bug: "Delegated tokens read as the delegate's: where a token names a party of delegation (act.sub, else may_act.sub, RFC 8693) that is a client of the tenant, the global-client rule asks about that client: a token of a client that is not global naming the global client there redelivers.",

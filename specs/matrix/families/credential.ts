@@ -1070,6 +1070,26 @@ function claimVariants(card: OperationCard, member: string): Made[] {
                   source: "spec 5 rule 4: the token's client (azp, sub) is not global",
                 },
               }),
+              // Claims saying the client is global (plain, and namespaced under the tenant's issuer as
+              // custom claims are): the token does not make its client global, the client's own setting
+              // does, though a check that trusts a signed token's claims for it lets the client through.
+              resigned({
+                operator: 'other-owner',
+                key: 'claims-global',
+                says: 'of a client that is not global, with claims saying it is (global, is_global and <issuer>global true)',
+                apply: (template, context) =>
+                  resignClaims((c) => ({
+                    ...asClient(c, context.clients.non_global ?? 'not-a-client'),
+                    global: true,
+                    is_global: true,
+                    [`${typeof c.iss === 'string' ? c.iss : ''}global`]: true,
+                  }))(template),
+                needs: [{ role: 'non_global' }],
+                expect: {
+                  checks: [{ clause: card.globalClient.clause, outcome: refused }],
+                  source: "spec 5 rule 4: whether a client is global is the client's setting, which no claim of its token changes",
+                },
+              }),
               // The global client named in a claim of delegation (RFC 8693 4.1 act, 4.4 may_act): the
               // token's client is still the one azp and sub name, the actor or authorized actor being
               // another party.
