@@ -2,11 +2,11 @@
 // answers, what it reads and answers, and what an issued token carries. Tokens are changed by
 // re-signing each issued one, with the tenant's key, after its header or claims were edited.
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { SignJWT, decodeJwt, decodeProtectedHeader, type JWTHeaderParameters, type JWTPayload } from 'jose';
+import { SignJWT, decodeJwt, decodeProtectedHeader, type CryptoKey, type JWTHeaderParameters, type JWTPayload } from 'jose';
 import type { FaultHooks } from '../app.ts';
 import type { IssuedToken } from '../auth/issuer.ts';
 import { reasonPhrase } from '../errors.ts';
-import type { Exchange } from '../exchange.ts';
+import type { Exchange, Reply } from '../exchange.ts';
 import { FORM_MEDIA_TYPE, isJsonMediaType } from '../stages/json-body.ts';
 import { faultFamily } from './fault.ts';
 import { capture } from './support/captured.ts';
@@ -59,13 +59,51 @@ function grantsWhatIsAsked(app: FaultHooks): void {
     if (!asked) return next(exchange);
     form.delete('scope');
     const reply = await next({ ...exchange, body: Buffer.from(form.toString(), 'utf8') });
-    const body = reply.body as { access_token?: string; scope?: string } | undefined;
-    if (reply.status !== OK || !body?.access_token) return reply;
-    const claims = decodeJwt(body.access_token);
-    const scope = [...new Set([...scopeOf(claims).split(' '), ...asked.split(' ')])].filter(Boolean).join(' ');
-    const header = decodeProtectedHeader(body.access_token) as JWTHeaderParameters;
-    const accessToken = await new SignJWT({ ...claims, scope }).setProtectedHeader(header).sign(keys().privateKey);
-    return { ...reply, body: { ...body, access_token: accessToken, scope } };
+    return withScopeClaim(reply, keys().privateKey, (granted) => [...new Set([...granted, ...asked.split(' ')])].filter(Boolean).join(' '));
+  });
+}
+
+/** A token answer re-signed with the scope claim `scope(granted)` writes (the answer as it is where it issued none, or where that gives undefined). */
+async function withScopeClaim(reply: Reply, key: CryptoKey, scope: (granted: string[]) => string | undefined): Promise<Reply> {
+  const body = reply.body as { access_token?: string; scope?: string } | undefined;
+  if (reply.status !== OK || !body?.access_token) return reply;
+  const claims = decodeJwt(body.access_token);
+  const written = scope(scopeOf(claims).split(' ').filter(Boolean));
+  if (written === undefined) return reply;
+  const header = decodeProtectedHeader(body.access_token) as JWTHeaderParameters;
+  const accessToken = await new SignJWT({ ...claims, scope: written }).setProtectedHeader(header).sign(key);
+  return { ...reply, body: { ...body, access_token: accessToken, scope: written } };
+}
+
+/** The scopes a form-encoded token request asks for (none when it has no scope parameter). */
+const formScopes = (exchange: Exchange): string[] =>
+  isJsonMediaType(exchange.headers['content-type'])
+    ? []
+    : (new URLSearchParams(exchange.body.toString('utf8')).get('scope') ?? '').split(' ').filter(Boolean);
+
+/** A narrowed grant's scopes written into the claim by the list's toString(): joined by commas. */
+function narrowedScopesJoinedWithCommas(app: FaultHooks): void {
+  const keys = capture(app, 'keys');
+  app.wrapRoute('token', (next) => async (exchange) => {
+    const reply = await next(exchange);
+    return formScopes(exchange).length === 0 ? reply : withScopeClaim(reply, keys().privateKey, (granted) => granted.toString());
+  });
+}
+
+/** The scopes asked for checked with some() for every(): a refused request asked again without its scope, and given all it asked where one of them is granted. */
+function askedGrantedIfAnyIs(app: FaultHooks): void {
+  const keys = capture(app, 'keys');
+  app.wrapRoute('token', (next) => async (exchange) => {
+    const reply = await next(exchange);
+    const asked = formScopes(exchange);
+    if (reply.status === OK || asked.length < 2) return reply;
+    const form = new URLSearchParams(exchange.body.toString('utf8'));
+    form.delete('scope');
+    const whole = await next({ ...exchange, body: Buffer.from(form.toString(), 'utf8') });
+    const granted = await withScopeClaim(whole, keys().privateKey, (grant) =>
+      asked.some((scope) => grant.includes(scope)) ? asked.join(' ') : undefined,
+    );
+    return granted === whole ? reply : granted;
   });
 }
 
@@ -213,6 +251,18 @@ export const tokenIssuingFaults = faultFamily([
       reissueTokens(app, { claims: (claims) => ({ ...claims, scope: scopeOf(claims).split(' ').slice(1).join(' ') }) });
       editPrincipal(app, (principal) => ({ ...principal, scopes: new Set(principal.client.scopes) }));
     },
+  },
+  {
+    id: 'token-narrowed-scopes-joined-with-commas',
+    clause: 'token.scopes',
+    bug: 'The scopes a request narrows its grant to written into the claim with the list\'s own toString(): scope=<two granted scopes> gets a token whose scope claim is "<first>,<second>", one unknown scope, refused by every operation; a request without a scope parameter gets its grant as before.',
+    install: narrowedScopesJoinedWithCommas,
+  },
+  {
+    id: 'token-scopes-asked-granted-if-any-is',
+    clause: 'token.observed.granted-scopes',
+    bug: 'The scopes asked for checked with some() where every() was meant: a request naming one granted scope and delete:users gets a token carrying both; delete:users alone is still refused.',
+    install: askedGrantedIfAnyIs,
   },
   {
     id: 'token-carries-scope-outside-catalogue',

@@ -975,8 +975,27 @@ function singleVariants(): Array<{ element: TokenElement; variants: Made[] }> {
           apply: (t) => ({ ...t, fields: [...t.fields, ['scope', GRANTED_PAIR]] }),
           extended: true,
           expect: {
-            checks: [{ clause: 'token.endpoint', outcome: accepted }],
-            source: 'spec 5 rule 3: form parameters (a + in a form value is a space)',
+            checks: [
+              { clause: 'token.endpoint', outcome: accepted },
+              { clause: 'token.scopes', outcome: { kind: 'token-with-scopes', scopes: GRANTED_PAIR.split(' ') } },
+            ],
+            source:
+              'spec 5 rule 3: form parameters (a + in a form value is a space); the token carries its scopes, so a token narrowed to these two carries both',
+          },
+        },
+        {
+          // One granted scope and one not: RFC 6749 3.3 lets the server issue fewer scopes than
+          // asked, never one outside the grant, so a check that one asked scope is granted (some()
+          // for every()) hands out both.
+          operator: 'extra-part',
+          key: 'scope-partly-granted',
+          says: `with a scope parameter naming a granted scope and one the client is not granted (${GRANTED_PAIR.split(' ')[0]!} delete:users)`,
+          apply: (t) => ({ ...t, fields: [...t.fields, ['scope', `${GRANTED_PAIR.split(' ')[0]!} delete:users`]] }),
+          extended: true,
+          expect: {
+            checks: [{ clause: 'token.observed.granted-scopes', outcome: { kind: 'token-without-scope', scope: 'delete:users' } }],
+            source:
+              'a token carries the scopes the client is granted (observed: its grant), whatever the request asks, and some of it granted grants no more',
           },
         },
         {
