@@ -160,6 +160,89 @@ function pendingDomainsComposed(body: unknown): unknown {
   return { ...body, domain_aliases_config: { ...config, pending_domains: composed } };
 }
 
+/** The schema node's types (none: any). */
+function typesOf(node: JsonObject | undefined): string[] {
+  const type = node?.type;
+  return type === undefined ? [] : Array.isArray(type) ? (type as string[]) : [type as string];
+}
+
+/**
+ * A copy of a body with `edit` applied to each value at a field the schema declares (properties and
+ * array items, at any depth, the body itself apart), walked alongside the schema; `edit` returns the
+ * value unchanged when it does not apply.
+ */
+function declaredFieldsEdited(value: unknown, node: JsonObject | undefined, edit: (value: unknown, node: JsonObject) => unknown): unknown {
+  if (node === undefined) return value;
+  if (Array.isArray(value)) {
+    const items = node.items !== null && typeof node.items === 'object' ? (node.items as JsonObject) : undefined;
+    return value.map((item: unknown) => (items ? declaredFieldsEdited(edit(item, items), items, edit) : item));
+  }
+  if (!isRecord(value)) return value;
+  const properties = (node.properties as Record<string, JsonObject> | undefined) ?? {};
+  return Object.fromEntries(
+    Object.entries(value).map(([name, member]): [string, unknown] => {
+      const child = properties[name];
+      return [name, child ? declaredFieldsEdited(edit(member, child), child, edit) : member];
+    }),
+  );
+}
+
+/** Edits each value at a declared field of JSON ticket bodies before the checks (see declaredFieldsEdited). */
+function editDeclaredFields(app: FaultHooks, edit: (value: unknown, node: JsonObject) => unknown): void {
+  editJsonBody(app, 'sso-ticket', (body) => declaredFieldsEdited(body, observedBody, edit));
+}
+
+/**
+ * The digits of each integer of a JSON text beyond Number.MAX_SAFE_INTEGER, outside strings, put in
+ * quotes: what a parser set to keep unsafe integers as text hands the checks.
+ */
+function unsafeIntegersQuoted(text: string): string {
+  return text.replace(/"(?:[^"\\]|\\.)*"|(?<![\d.eE+-])-?\d+(?![.\deE])/g, (token) =>
+    token.startsWith('"') || Number.isSafeInteger(Number(token)) ? token : `"${token}"`,
+  );
+}
+
+/** A form field's text as the typed decoder reads it: "true"/"false" as booleans, an integer's digits as the number. */
+function typedFormValue(text: string): unknown {
+  if (text === 'true' || text === 'false') return text === 'true';
+  return /^-?\d+$/.test(text) && Number.isSafeInteger(Number(text)) ? Number(text) : text;
+}
+
+/** A copy of a JSON value whose strings that hold the JSON text of an object, at any depth, are that object (decoded in turn). */
+function jsonTextDecoded(value: unknown): unknown {
+  if (typeof value === 'string' && value.trimStart().startsWith('{')) {
+    try {
+      const parsed: unknown = JSON.parse(value);
+      return isRecord(parsed) ? jsonTextDecoded(parsed) : value;
+    } catch {
+      return value;
+    }
+  }
+  if (Array.isArray(value)) return value.map(jsonTextDecoded);
+  if (!isRecord(value)) return value;
+  return Object.fromEntries(Object.entries(value).map(([name, member]) => [name, jsonTextDecoded(member)]));
+}
+
+/** Characters outside the Basic Multilingual Plane (surrogate pairs in UTF-16). */
+const ASTRAL_CHARACTERS = /[\u{10000}-\u{10FFFF}]/gu;
+
+/** Every string of a JSON value, at any depth, edited by `edit`. */
+function stringsEdited(value: unknown, edit: (text: string) => string): unknown {
+  if (typeof value === 'string') return edit(value);
+  if (Array.isArray(value)) return value.map((item: unknown) => stringsEdited(item, edit));
+  if (!isRecord(value)) return value;
+  return Object.fromEntries(Object.entries(value).map(([name, member]) => [name, stringsEdited(member, edit)]));
+}
+
+/** Lets members named as vendor extensions ("x-...") through in each nested object that refuses unknown members. */
+function extensionsAllowedBelow(node: JsonObject, depth: number): void {
+  if (depth > 0 && node.additionalProperties === false) node.patternProperties = { '^x-': {} };
+  const items = node.items !== null && typeof node.items === 'object' ? (node.items as JsonObject) : undefined;
+  if (items) extensionsAllowedBelow(items, depth + 1);
+  for (const child of Object.values((node.properties as Record<string, JsonObject> | undefined) ?? {}))
+    extensionsAllowedBelow(child, depth + 1);
+}
+
 export const ticketCreationFaults = faultFamily([
   {
     id: 'ticket-body-copied-with-assign',
@@ -217,6 +300,52 @@ export const ticketCreationFaults = faultFamily([
     clause: 'sso-ticket.body.nested-rules',
     bug: `domain_aliases_config.pending_domains' items NFC-normalised before the checks (the mapping step of IDNA processing, done first), so their ${PENDING_DOMAIN_MAX}-character maximum is counted on the composed text: ${PENDING_DOMAIN_MAX - 1} letters, an e and a combining acute accent (${PENDING_DOMAIN_MAX + 1} code points) get a ticket instead of the observed 400; ${PENDING_DOMAIN_MAX + 1} letters are still refused.`,
     install: (app) => editJsonBody(app, 'sso-ticket', pendingDomainsComposed),
+  },
+  {
+    id: 'ticket-unsafe-integers-kept-as-text',
+    clause: 'sso-ticket.body.enabled_clients.type',
+    bug: 'Ticket bodies parsed with the option of a lossless JSON parser that keeps each integer beyond Number.MAX_SAFE_INTEGER as its digits (a string), so that ids of all digits keep them: enabled_clients holding a JSON integer of 32 digits, a number, reaches the checks as a string of digits (a well-formed client id) and gets a ticket instead of 400; an integer of 15 digits is still refused.',
+    install: (app) => editTicketText(app, isJsonMediaType, unsafeIntegersQuoted),
+  },
+  {
+    id: 'ticket-nested-json-text-decoded',
+    clause: 'sso-ticket.body.provisioning_config.type',
+    bug: 'Every string member of the ticket body that holds the JSON text of an object, at any depth, decoded before the checks (a helper for clients that encode nested objects twice): a provisioning_config of "{\\"scopes\\": [\\"get:users\\"]}", a string, gets a ticket instead of 400; a provisioning_config of "get:users" is still refused.',
+    install: (app) => editJsonBody(app, 'sso-ticket', (body) => (isRecord(body) ? jsonTextDecoded(body) : body)),
+  },
+  {
+    id: 'ticket-object-fields-from-form-text',
+    clause: 'sso-ticket.body.enabled_features.type',
+    bug: 'An object field given as a string read as form fields (the dashboard\'s settings serialised with URLSearchParams, booleans and integers decoded), at any depth: an enabled_features of "sso=true&domain_verification=false", a string, is read as the object and gets a ticket instead of 400; "sso" (a member without a value) is still refused.',
+    install: (app) =>
+      editDeclaredFields(app, (value, node) =>
+        typeof value === 'string' && value.includes('=') && typesOf(node).includes('object')
+          ? Object.fromEntries([...new URLSearchParams(value)].map(([name, text]) => [name, typedFormValue(text)]))
+          : value,
+      ),
+  },
+  {
+    id: 'ticket-nested-extension-members-allowed',
+    clause: 'sso-ticket.body.nested-rules',
+    bug: 'The nested objects of the ticket body checked by schemas generated with OpenAPI\'s vendor extensions kept (patternProperties "^x-"): {"provisioning_config": {"x-origin": "cli", ...}}, an unknown member, gets a ticket instead of the observed 400; a member "origin" is still refused, and so is an "x-" member of the body itself.',
+    install: (app) => editBodySchema(app, 'sso-ticket', (body) => extensionsAllowedBelow(body, 0)),
+  },
+  {
+    id: 'ticket-string-lengths-in-code-units',
+    clause: 'sso-ticket.body.nested-rules',
+    bug: "The maximum lengths of the ticket body's declared string fields checked on String.length, which counts UTF-16 code units, where JSON Schema's maxLength counts characters (code points): a connection_config.display_name of 100 emoji (200 code units) is refused 400 instead of getting a ticket; 129 letters are still refused.",
+    install: (app) =>
+      editDeclaredFields(app, (value, node) =>
+        typeof value === 'string' && typeof node.maxLength === 'number' && value.length > node.maxLength
+          ? 'x'.repeat(node.maxLength + 1)
+          : value,
+      ),
+  },
+  {
+    id: 'ticket-astral-characters-dropped-before-checks',
+    clause: 'sso-ticket.body.nested-rules',
+    bug: 'Every string of the ticket body stripped of its characters outside the Basic Multilingual Plane before the checks (a sanitiser for a three-byte utf8 column), so its length is counted without them: a connection_config.display_name of 129 emoji, one over its maximum, is read as "" and gets a ticket instead of the observed 400; 129 letters are still refused.',
+    install: (app) => editJsonBody(app, 'sso-ticket', (body) => stringsEdited(body, (text) => text.replace(ASTRAL_CHARACTERS, ''))),
   },
   {
     id: 'ticket-lists-checked-up-to-ten',

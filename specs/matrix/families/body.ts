@@ -338,6 +338,8 @@ export function bodyVariants(card: OperationCard, element: Element): Made[] {
   if (identity && typeof valid === 'string') {
     variants.push(made('other-type', 'object-holding-it', 'an object holding the valid value as its id ({"id": ...})', (v) => ({ id: v })));
   }
+  variants.push(...objectsAsText(made, types, valid));
+  variants.push(...bigIntegerFor(card, element, types, valid));
   // A whole number written as a string a lenient parser reads as one: with a unit, in exponent notation.
   if (types.includes('integer') && typeof valid === 'number') {
     variants.push(
@@ -402,6 +404,7 @@ export function bodyVariants(card: OperationCard, element: Element): Made[] {
   variants.push(...roundValuesOutOfRange(made, element, types));
   variants.push(...countsWithAnEmptyEntry(made, element, valid));
   variants.push(...lengthsOverInCodePoints(made, element, valid));
+  variants.push(...lengthsInAstralCharacters(made, element));
   // The valid whole number's neighbour, the nearest number that is not whole (3600.0000000000005):
   // a check with a tolerance, or one made after the value went through a 32-bit float, takes it for
   // the whole number; the half of the fraction above is far from both.
@@ -464,6 +467,19 @@ export function bodyVariants(card: OperationCard, element: Element): Made[] {
         'with a property named "constructor", a name every object inherits',
         (v) => ({ ...(v as JsonObject), constructor: true }),
         { extended: true },
+      ),
+    );
+  }
+  // An unknown member named as a vendor extension ("x-"), where unknown members are refused: a
+  // schema whose generator keeps OpenAPI's extensions (patternProperties "^x-") lets it through.
+  if (types.includes('object') && schemaNodes(element).some((node) => node?.additionalProperties === false)) {
+    variants.push(
+      made(
+        'extra-part',
+        'extension-property',
+        `with an unknown property named "${EXTENSION_MEMBER}"`,
+        (v) => ({ ...(v as JsonObject), [EXTENSION_MEMBER]: true }),
+        { extended: true, aloneOnly: true },
       ),
     );
   }
@@ -707,18 +723,14 @@ function pathNamedMembers(card: OperationCard, element: Element): Made[] {
       const moved = withValueAt(withValueAt(jsonBodyOf(template), path, ABSENT), [member], validValueAt(card, path, context));
       return withBody(template, { json: moved });
     };
-    const judge = (varied: RequestTemplate, _context: RequestContext) =>
-      bodyExpectation(card, element, jsonBodyOf(varied), { identityChanged: false, bound: false });
-    return {
+    return judgedOnItsBody(card, element, {
       operator: 'extra-part',
       key,
       says: `in a member of the body named by its ${says} path (${member}), and not in its own place`,
       apply,
-      judge,
-      expect: judge(apply({ ...emptyTemplate(), body: { json: {} } }, canonicalContext), canonicalContext),
       extended: true,
       aloneOnly: true,
-    };
+    });
   });
 }
 
@@ -829,6 +841,15 @@ function rootVariants(card: OperationCard, element: Element): Made[] {
     // a string it meets again takes it for the object.
     made('encoding', 'json-string', 'the valid body as a JSON string holding it', JSON.stringify(card.body!.empty)),
     made('extra-part', 'unknown-property', 'an object with an unknown property', { x_conformance_suite: true }),
+    made(
+      'extra-part',
+      'extension-property',
+      `an object with an unknown property named "${EXTENSION_MEMBER}"`,
+      { [EXTENSION_MEMBER]: true },
+      {
+        extended: true,
+      },
+    ),
     made(
       'extra-part',
       'inherited-property',
@@ -1070,4 +1091,164 @@ function protoHeld(card: OperationCard): JsonObject {
     full.find(([, value]) => typeof value === 'number' || typeof value === 'boolean') ??
     full.find(([, value]) => value === null || typeof value !== 'object');
   return field ? { [field[0]]: field[1] } : { x_conformance_suite: true };
+}
+
+/** An unknown member named as an OpenAPI vendor extension ("x-..."). */
+const EXTENSION_MEMBER = 'x-conformance-suite';
+
+/**
+ * An object field's valid value written as a string: its JSON text (a reviver that parses strings
+ * holding JSON objects, written for clients that encode nested members twice, reads the object),
+ * and its scalar members in query-string form ("a=1&b=2", what a command-line client's short form
+ * or querystring.parse turns into an object). Each is a string, another type, judged like any.
+ */
+function objectsAsText(made: MakeVariant, types: JsonType[], valid: unknown): Made[] {
+  if (!types.includes('object') || types.includes('string') || valid === null || typeof valid !== 'object' || Array.isArray(valid))
+    return [];
+  const out = [
+    made(
+      'other-type',
+      'json-text',
+      `a string of its valid value's JSON text (${JSON.stringify(JSON.stringify(valid))})`,
+      (v) => JSON.stringify(v),
+      {
+        extended: true,
+        aloneOnly: true,
+      },
+    ),
+  ];
+  const query = queryStringOf(valid as JsonObject);
+  if (query !== '') {
+    out.push(
+      made(
+        'other-type',
+        'query-string',
+        `a string of its valid value's scalar members in query-string form ("${query}")`,
+        (v) => (isNonEmptyObject(v) ? queryStringOf(v) : query),
+        { extended: true, aloneOnly: true },
+      ),
+    );
+  }
+  return out;
+}
+
+/** An object's scalar members as a query string ("name=value&..."); lists and objects left out. */
+function queryStringOf(value: JsonObject): string {
+  const scalars = Object.entries(value).filter((entry): entry is [string, string | number | boolean] =>
+    ['string', 'number', 'boolean'].includes(typeof entry[1]),
+  );
+  return new URLSearchParams(scalars.map(([name, member]): [string, string] => [name, String(member)])).toString();
+}
+
+/** A string the valid value's field never holds, replaced in the body's JSON text by the big integer. */
+const BIG_INTEGER_MARK = 'x-conformance-big-integer';
+/** The fewest digits of a JSON integer beyond 2^53 (9007199254740992 has 16). */
+const BIG_INTEGER_DIGITS = 17;
+
+/** An integer's JSON text of `length` digits ("98765432109876543..."): beyond 2^53 from 17 digits. */
+function bigIntegerText(length: number): string {
+  return Array.from({ length }, (_, i) => String(9 - (i % 10))).join('');
+}
+
+/**
+ * A string field's value as a JSON integer beyond 2^53, of as many digits as the valid value has
+ * characters (at least 17): a parser set to keep such integers as their text, so that no id loses
+ * digits (json-bigint's storeAsString, lossless-json), hands the field a string of digits, a
+ * well-formed id of an all-digit alphabet. Written in the JSON text itself (a double would lose the
+ * digits); judged on the body JSON.parse makes of it, where it is a number, another type.
+ */
+function bigIntegerFor(card: OperationCard, element: Element, types: JsonType[], valid: unknown): Made[] {
+  if (!types.includes('string') || types.includes('integer') || types.includes('number') || typeof valid !== 'string') return [];
+  const path = element.path!;
+  const digits = (context: RequestContext) => {
+    const value = validValueAt(card, path, context);
+    return bigIntegerText(Math.max(BIG_INTEGER_DIGITS, typeof value === 'string' ? [...value].length : 0));
+  };
+  const apply = (template: RequestTemplate, context: RequestContext) => {
+    const text = JSON.stringify(withValueAt(jsonBodyOf(template), path, BIG_INTEGER_MARK));
+    return withBody(template, { raw: text.replace(JSON.stringify(BIG_INTEGER_MARK), digits(context)) });
+  };
+  const shown = digits(canonicalContext);
+  const variant = {
+    operator: 'other-type' as const,
+    key: 'big-integer',
+    says: `the JSON integer ${shown} (${shown.length} digits, beyond 2^53)`,
+    apply,
+    extended: true,
+    aloneOnly: true,
+  };
+  return [
+    judgedOnItsBody(card, element, variant, (varied) =>
+      varied.body !== undefined && 'raw' in varied.body ? (JSON.parse(varied.body.raw) as unknown) : undefined,
+    ),
+  ];
+}
+
+/** A variation judged by the body it makes (read by `bodyOf`), like any; its expectation that in the canonical context. */
+function judgedOnItsBody(
+  card: OperationCard,
+  element: Element,
+  variant: Omit<Made, 'judge' | 'expect'>,
+  bodyOf: (varied: RequestTemplate) => unknown = jsonBodyOf,
+): Made {
+  const judge = (varied: RequestTemplate, _context: RequestContext) =>
+    bodyExpectation(card, element, bodyOf(varied), { identityChanged: false, bound: false });
+  return {
+    ...variant,
+    judge,
+    expect: judge(variant.apply({ ...emptyTemplate(), body: { json: {} } }, canonicalContext), canonicalContext),
+  };
+}
+
+/** A character outside the Basic Multilingual Plane: one code point, two UTF-16 code units. */
+const ASTRAL = '\u{1F642}';
+
+/** Whether a schema node holds a string's characters to a pattern, a format or a list. */
+const restrictsCharacters = (node: JsonObject | undefined) =>
+  node?.pattern !== undefined || node?.format !== undefined || node?.enum !== undefined;
+
+/**
+ * Strings of characters outside the BMP (two UTF-16 code units each) at a maximum length and one
+ * over, for a string field whose characters are free, and for the values of an object whose members
+ * are such strings (metadata): JSON Schema's maxLength counts code points, so the one at the bound
+ * is accepted, though a length counted in code units (String.length) takes it for twice as long;
+ * the one over is refused, though a check after characters outside the BMP are dropped (a
+ * three-byte utf8 column's sanitiser) takes it for empty.
+ */
+function lengthsInAstralCharacters(made: MakeVariant, element: Element): Made[] {
+  const out: Made[] = [];
+  const nodes = schemaNodes(element);
+  const add = (key: string, at: number, says: string, make: (n: number) => unknown) => {
+    for (const n of [at, at + 1]) {
+      if (out.some((v) => v.key === `${key}-${n}-astral`)) continue;
+      const side = n === at ? 'at the bound' : 'one over the bound';
+      out.push(
+        made(
+          'bounds',
+          `${key}-${n}-astral`,
+          `${says} ${n} characters outside the BMP (${2 * n} UTF-16 code units), ${side}`,
+          () => make(n),
+          {
+            bound: true,
+            extended: true,
+            aloneOnly: true,
+          },
+        ),
+      );
+    }
+  };
+  if (!nodes.some(restrictsCharacters)) {
+    for (const node of nodes) {
+      if (typeof node?.maxLength === 'number' && typesOf(node).includes('string'))
+        add('bound', node.maxLength, 'a string of', (n) => ASTRAL.repeat(n));
+    }
+  }
+  for (const node of nodes) {
+    const values = node?.additionalProperties;
+    if (values === null || typeof values !== 'object' || Array.isArray(values)) continue;
+    const member = values as JsonObject;
+    if (typeof member.maxLength === 'number' && typesOf(member).includes('string') && !restrictsCharacters(member))
+      add('value-bound', member.maxLength, 'with a member whose value is', (n) => ({ key0: ASTRAL.repeat(n) }));
+  }
+  return out;
 }
