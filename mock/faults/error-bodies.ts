@@ -2,7 +2,7 @@
 // body's fields, its content type, which message names which cause, which status a refusal has.
 // The status-and-message faults change entries of the error catalogue, wherever they are answered.
 import type { FaultHooks } from '../app.ts';
-import type { Reply } from '../exchange.ts';
+import type { Reply, RouteKey } from '../exchange.ts';
 import { faultFamily } from './fault.ts';
 import { editErrors } from './support/error-edits.ts';
 import {
@@ -18,10 +18,20 @@ import {
 const UNAUTHORIZED = 401;
 const FORBIDDEN = 403;
 const UNPROCESSABLE = 422;
+const METHOD_NOT_ALLOWED = 405;
+const PAYLOAD_TOO_LARGE = 413;
+const TOO_MANY_REQUESTS = 429;
 
 /** Changes every error body the management interface answers, as its error serializer would. */
 function editErrorBodies(app: FaultHooks, edit: (reply: Reply & { body: Record<string, unknown> }) => Reply): void {
   editReplies(app, MANAGEMENT_ROUTES, (reply) => (isErrorBody(reply.body) ? edit({ ...reply, body: reply.body }) : reply));
+}
+
+/** Error bodies of one status, on the given routes, with another error field (another reason-phrase table's). */
+function phraseOf(app: FaultHooks, status: number, phrase: string, routes: readonly RouteKey[] = MANAGEMENT_ROUTES): void {
+  editReplies(app, routes, (reply) =>
+    reply.status === status && isErrorBody(reply.body) ? { ...reply, body: { ...reply.body, error: phrase } } : reply,
+  );
 }
 
 export const errorBodyFaults = faultFamily([
@@ -36,6 +46,24 @@ export const errorBodyFaults = faultFamily([
     clause: 'errors.body.shape',
     bug: 'An error serializer that writes a generic "Error": error bodies have error "Error" instead of the status\'s reason phrase.',
     install: (app) => editErrorBodies(app, (reply) => ({ ...reply, body: { ...reply.body, error: 'Error' } })),
+  },
+  {
+    id: 'payload-too-large-phrase-from-rfc-9110',
+    clause: 'errors.body.shape',
+    bug: 'Reason phrases taken from a status table brought up to date with RFC 9110, which renamed 413: a body over the size limit is answered 413 with error "Content Too Large" instead of "Payload Too Large"; the other phrases are the same in both.',
+    install: (app) => phraseOf(app, PAYLOAD_TOO_LARGE, 'Content Too Large'),
+  },
+  {
+    id: 'method-not-allowed-phrase-from-the-proxy',
+    clause: 'errors.body.shape',
+    bug: 'A method an operation does not have refused by the reverse proxy\'s rule, whose JSON error page copies the proxy\'s own status line ("405 Not Allowed"): the 405 has error "Not Allowed" instead of "Method Not Allowed"; the operations\' own errors are as before.',
+    install: (app) => phraseOf(app, METHOD_NOT_ALLOWED, 'Not Allowed', ['method-not-allowed']),
+  },
+  {
+    id: 'rate-limited-phrase-from-the-gateway',
+    clause: 'errors.body.shape',
+    bug: 'The 429 written by an API gateway plugin that names the refusal, not the status: error "API rate limit exceeded" instead of "Too Many Requests" (message and errorCode as before).',
+    install: (app) => phraseOf(app, TOO_MANY_REQUESTS, 'API rate limit exceeded'),
   },
   {
     id: 'error-content-type-without-charset',

@@ -5,7 +5,8 @@ import { observed } from '../../specs/index.ts';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { FaultHooks } from '../app.ts';
 import type { Reply } from '../exchange.ts';
-import { createRateLimiter, type Quota, type RateLimitConfig } from '../rate-limiter.ts';
+import type { RouteKey } from '../exchange.ts';
+import { createRateLimiter, type Quota, type RateLimitConfig, type RateLimiter } from '../rate-limiter.ts';
 import { faultFamily } from './fault.ts';
 import { editReplies, MANAGEMENT_ROUTES, withoutHeaders } from './support/route-edits.ts';
 
@@ -110,6 +111,34 @@ export const rateLimitFaults = faultFamily([
       }),
   },
   {
+    id: 'limiter-memoised-for-the-last-operation',
+    clause: 'redeliver.errors.429',
+    bug: 'The limiter looked up per operation through memoize-one (limiterFor(operation), meant to spare a map lookup per request), which keeps only the result for the last argument: a request to another operation than the one before it builds a new, full bucket, so a redelivery sent after a vault read is served even with the bucket spent; redeliveries sent one after another still meet 429.',
+    install: (app) => {
+      let operation: RouteKey | undefined;
+      app.override('limiter', (limiter, built) => {
+        let memo: { for: RouteKey | undefined; limiter: RateLimiter } | undefined;
+        return {
+          config: limiter.config,
+          take() {
+            const kept =
+              memo !== undefined && memo.for === operation
+                ? memo
+                : { for: operation, limiter: createRateLimiter(limiter.config, built.clock!) };
+            memo = kept;
+            return kept.limiter.take();
+          },
+        };
+      });
+      for (const key of MANAGEMENT_ROUTES) {
+        app.wrapRoute(key, (next) => (exchange) => {
+          operation = key;
+          return next(exchange);
+        });
+      }
+    },
+  },
+  {
     id: '429-without-x-ratelimit-limit',
     clause: 'rate-limit.429.headers',
     bug: 'A separate "too many requests" handler that forgets a header: a 429 carries no X-RateLimit-Limit (the other two are there).',
@@ -189,6 +218,23 @@ export const rateLimitFaults = faultFamily([
     clause: 'rate-limit.headers.consistent',
     bug: 'X-RateLimit-Limit written from the refill rate (requests per second) instead of the bucket size: Remaining reads above Limit while the bucket holds more than a second of refill (Limit still constant).',
     install: (app) => editQuota(app, (quota, config) => ({ ...quota, limit: config.refillPerSecond })),
+  },
+  {
+    id: 'remaining-from-a-fixed-window-count',
+    clause: 'rate-limit.headers.consistent',
+    bug: "X-RateLimit-Remaining written by a gauge that counts the requests of the current clock second (Limit less that count, at least 0), where the limiter is a token bucket: the limiter decides as before, but at each new second Remaining jumps back to nearly the whole Limit, though the bucket refilled only a second's worth.",
+    install(app) {
+      let window: { second: number; count: number } | undefined;
+      app.override('limiter', (limiter, built) => ({
+        config: limiter.config,
+        take() {
+          const quota = limiter.take();
+          const second = Math.floor(built.clock!.now() / MS_PER_SECOND);
+          window = window?.second === second ? { second, count: window.count + 1 } : { second, count: 1 };
+          return quota.allowed ? { ...quota, remaining: Math.max(0, quota.limit - window.count) } : quota;
+        },
+      }));
+    },
   },
   {
     id: 'reset-at-the-end-of-the-hour',

@@ -3,11 +3,17 @@
 // matrix already sends (suites/matrix/), each standing on the operation's valid request as its
 // positive control. A path under the interface that no route takes is answered by the interface
 // too: where the answer is an error, it is the same body (a framework's default HTML 404 is not).
-import { conformance, expectObservedContentType, expectObservedErrorBody } from '../../harness/index.ts';
+import {
+  conformance,
+  errorBodyProblems,
+  expectNoProblems,
+  expectObservedContentType,
+  expectObservedErrorBody,
+} from '../../harness/index.ts';
 import { matrixRowCall } from '../../harness/suite/matrix.ts';
 import { sharedRequest, successOf, type SharedCall } from '../../harness/suite/requests.ts';
 import { card as cardOf, cards } from '../../specs/cards/index.ts';
-import { basePath, type OperationKey } from '../../specs/index.ts';
+import { basePath, observed, type OperationKey } from '../../specs/index.ts';
 import { matrix } from '../../specs/matrix/index.ts';
 
 /** The errors of each operation, each a row of its matrix: what the error is, and the row's id. */
@@ -71,6 +77,31 @@ for (const card of Object.values(cards)) {
         const answer = await request.send(target);
         target.needs(answer.status >= 400, `the target answered ${answer.status} to the path in capitals: no error to read`);
         check(answer);
+      },
+    );
+  }
+}
+
+// A method an operation's path does not take, where the target refuses it 405, is refused with the
+// same error body, its error "Method Not Allowed" (a proxy's or framework's own 405 page is not).
+// Read on the matrix's rows of another method (routes.method sends them): no request of its own.
+for (const card of Object.values(cards)) {
+  const others = matrix().operations[card.key].filter((row) => row.variant.operator === 'method' && /^[A-Z]+$/.test(row.variant.key));
+  for (const row of others) {
+    const call = matrixRowCall(card.key, row.id);
+    conformance(
+      `[§7 errors.body.shape] ${card.name} sent as ${row.variant.says}, where refused 405, has the error body shape`,
+      call.plan,
+      async ({ target }) => {
+        const exchange = await call.send(target);
+        target.needs(exchange.status === 405, `the target answered ${exchange.status}, not 405: no 405 to read`, 'not-applicable');
+        expectNoProblems(
+          errorBodyProblems(exchange),
+          `an error body {statusCode: 405, error: "${observed.reason_phrases[405]!}", message[, errorCode]}`,
+          {
+            exchange,
+          },
+        );
       },
     );
   }

@@ -9,6 +9,7 @@ import {
   expectClause,
   expectNoProblems,
   expectObservedError,
+  expectObservedErrorBody,
   role,
   shown,
   shownHeader,
@@ -21,15 +22,17 @@ import { hostCaseSpellings, validTemplate } from '../../specs/matrix/index.ts';
 import { exhaustRateLimit } from '../../harness/suite/exhaust.ts';
 import { extendedOnly } from '../../harness/suite/matrix.ts';
 import { exampleOf } from '../../harness/suite/requests.ts';
-import { eventId, streamId } from '../../generators/index.ts';
+import { eventId, streamId, vaultConnectionId } from '../../generators/index.ts';
 import {
   answerSecondsOf,
+  expectNoRemainingRises,
   rateLimitConsistencyProblems,
   rateLimitHeader,
   rateLimitHeaderNames,
   rateLimitOf,
   rateLimitProblems,
   resetProblems,
+  statedRefill,
 } from '../../harness/suite/rate-limit.ts';
 
 const names = observed.rate_limit.headers;
@@ -71,6 +74,34 @@ async function spendTheBucket(send: () => Promise<Exchange>, most: number): Prom
   const answers: Exchange[] = [];
   while (answers.length < most && answers.at(-1)?.status !== 429) answers.push(await send());
   return answers;
+}
+
+/**
+ * The start of a test that spends the bucket itself after the exhaustion: the exhaustion's 429, the
+ * refill stated or measured, and a sender of the exhaustion's request (unpaced, a 429 not retried).
+ */
+async function afterTheExhaustion(target: TargetSession): Promise<{ rate: number; send: () => Promise<Exchange> }> {
+  const { last, why } = await exhaustRateLimit(target);
+  target.needs(last.status === 429, `${why}, so the limit was never spent (see redeliver.errors.429)`);
+  const rate = knownRefill(target);
+  const params = { id: exampleOf(target, streamId()), event_id: exampleOf(target, eventId()) };
+  return { rate, send: () => target.call('redeliver', { params, retryRateLimited: false, pace: false }) };
+}
+
+/**
+ * A 429 of the test's own, whatever other tests left of the bucket: a bucket's worth of `send` and
+ * five more, at once (so the test sends what it plans, a 429 or not). The answers, and those of them
+ * that are 429.
+ */
+async function spendAtOnce(target: TargetSession, send: () => Promise<Exchange>): Promise<{ spent: Exchange[]; limited: Exchange[] }> {
+  const bound = ownLimitBound(target.target);
+  const spent = await Promise.all(Array.from({ length: bound }, () => send()));
+  const limited = spent.filter((exchange) => exchange.status === 429);
+  target.needs(
+    limited.length > 0,
+    `none of ${bound} requests sent at once after the exhaustion was answered 429: the bucket refilled faster than the test spent it`,
+  );
+  return { spent, limited };
 }
 
 conformance('[§7 redeliver.errors.429] redelivery answers 429 once the rate limit is spent', plan, async ({ target }) => {
@@ -195,13 +226,7 @@ conformance(
     const params = { id: exampleOf(target, streamId()), event_id: exampleOf(target, eventId()) };
     const send = (headers?: Record<string, string>) =>
       target.call('redeliver', { params, ...(headers ? { headers } : {}), retryRateLimited: false, pace: false });
-    const bound = ownLimitBound(target.target);
-    const spent = await Promise.all(Array.from({ length: bound }, () => send()));
-    const limited = spent.filter((exchange) => exchange.status === 429);
-    target.needs(
-      limited.length > 0,
-      `none of ${bound} requests sent at once after the exhaustion was answered 429: the bucket refilled faster than the test spent it`,
-    );
+    const { spent, limited } = await spendAtOnce(target, () => send());
     const burst = await Promise.all(Array.from({ length: HOST_BURST }, (_, i) => send({ host: hosts[i % hosts.length]! })));
     // How the request is answered when the limit lets it through (a 404 of the unknown event), as seen before a 429.
     const before = new Set([...exchanges, ...spent].filter((exchange) => exchange.status !== 429).map((exchange) => exchange.status));
@@ -220,6 +245,47 @@ conformance(
   },
 );
 
+// The limit binds redelivery whatever else the caller asks between its requests: right after a 429
+// of its own (a bucket's worth of the exhaustion's request and five more, sent at once, as the Host
+// test above), redeliveries alternated one at a time with vault reads of an unknown connection are
+// served no more than the bucket refilled since the last 429's request was sent, and one. Only the
+// redeliveries are counted: the observed reference has one bucket per tenant, but a reading with a
+// bucket per operation would serve the vault reads from their own, and still refuse the
+// redeliveries. A limiter that keeps its buckets where a request to another operation drops or
+// rebuilds them (a cache of one entry, a memo of the last operation) serves every redelivery after
+// a vault read from a full bucket. The refill must be stated in the target file or measured (the
+// rate assumed may be slower than the target's own). It runs right after the Host test and leaves
+// the bucket spent, as that test did, for the next.
+const INTERLEAVED_PAIRS = 5;
+conformance(
+  '[§7 redeliver.errors.429] right after a 429 of its own, redeliveries alternated with vault reads are limited too',
+  { ...plan, requests: (context) => ownLimitBound(context.target) + 2 * INTERLEAVED_PAIRS },
+  async ({ target }) => {
+    const { rate, send: redeliver } = await afterTheExhaustion(target);
+    const read = () =>
+      target.call('vault', { params: { id: exampleOf(target, vaultConnectionId()) }, retryRateLimited: false, pace: false });
+    const { limited } = await spendAtOnce(target, redeliver);
+    const answers: Array<{ operation: 'vault' | 'redeliver'; exchange: Exchange }> = [];
+    for (let i = 0; i < INTERLEAVED_PAIRS; i += 1) {
+      answers.push({ operation: 'vault', exchange: await read() });
+      answers.push({ operation: 'redeliver', exchange: await redeliver() });
+    }
+    const redeliveries = answers.filter((answer) => answer.operation === 'redeliver').map((answer) => answer.exchange);
+    const served = redeliveries.filter((exchange) => exchange.status !== 429);
+    // The bucket held less than a token when the target took the last 429's request, sent no earlier than this.
+    const from = Math.max(...limited.map((exchange) => exchange.at - exchange.ms));
+    const ms = redeliveries.at(-1)!.at - from;
+    const refilled = Math.floor((rate * ms) / 1000) + 1;
+    expectClause({
+      pass: served.length <= refilled,
+      expected: `at most ${refilled} of ${INTERLEAVED_PAIRS} redeliveries, each sent after a vault read, served (what the bucket refilled at ${rate}/s in the ${ms} ms since the last 429's request was sent, and one)`,
+      actual: `${served.length} served; in order, vault read then redelivery: ${answers.map(({ exchange }) => exchange.status).join(', ')}`,
+      exchange: served[0] ?? redeliveries.at(-1)!,
+      headers: rateLimitHeaderNames,
+    });
+  },
+);
+
 // Remaining counts the requests left, so the bucket serves no more than it said were left and what
 // refilled since (a test of the exhaustion below checks the other way: no fewer). The test spends
 // the bucket itself right before it looks: the exhaustion's request again until a 429 of its own,
@@ -229,7 +295,7 @@ conformance(
 // a count less a reserve) says less than the bucket serves. Other clients of a tenant only take
 // tokens, so this holds against a tenant too; the refill must be stated in the target file or
 // measured (the rate assumed may be too slow). Extended: it spends a bucket and waits for a refill.
-// It runs right after the Host test, whose burst left the bucket spent; its own burst leaves it
+// It runs right after the test of alternated operations, which left the bucket spent; its own burst leaves it
 // spent for the paced test.
 /** Tokens the test lets the bucket refill before it looks, where the bucket holds as many and the wait is short enough. */
 const REFILL_AWAITED = 10;
@@ -303,11 +369,7 @@ conformance(
     requests: (context) => bucketBound(context.target) + PACED_REQUESTS,
   },
   async ({ target }) => {
-    const { last, why } = await exhaustRateLimit(target);
-    target.needs(last.status === 429, `${why}, so the limit was never spent (see redeliver.errors.429)`);
-    const rate = knownRefill(target);
-    const params = { id: exampleOf(target, streamId()), event_id: exampleOf(target, eventId()) };
-    const send = () => target.call('redeliver', { params, retryRateLimited: false, pace: false });
+    const { rate, send } = await afterTheExhaustion(target);
     // A 429 of its own to start from: the bucket refilled while other tests ran.
     const start = (await spendTheBucket(send, bucketBound(target.target))).at(-1)!;
     target.needs(start.status === 429, `no 429 within a bucket's worth of requests after the exhaustion (${start.status})`);
@@ -500,6 +562,19 @@ conformance(
   },
 );
 
+// The 429's body is an error body like any other (errors.body.shape): its error field is the
+// reason phrase the observed reference gives 429. The test of every error body (errors/) runs before
+// the exhaustion, so it never reads a 429.
+conformance(
+  `[§7 errors.body.shape] the 429 has the error body shape, error "${observed.reason_phrases[429]!}"`,
+  plan,
+  async ({ target }) => {
+    const { last, why } = await exhaustRateLimit(target);
+    target.needs(last.status === 429, `${why}, so there is no 429 to check (see redeliver.errors.429)`);
+    expectObservedErrorBody(last);
+  },
+);
+
 conformance(
   '[§7 errors.429.body] a 429 says "Global limit has been reached" with errorCode too_many_requests',
   plan,
@@ -507,5 +582,19 @@ conformance(
     const { last, why } = await exhaustRateLimit(target);
     target.needs(last.status === 429, `${why}, so there is no 429 to check (see redeliver.errors.429)`);
     expectObservedError(last, 'too_many_requests');
+  },
+);
+
+// Remaining of an operation rises no faster than the stated refill (consistency.test.ts reads the
+// run before the exhaustion): read again over every answer of the run, the exhaustion and the tests
+// that spent the bucket after it among them, where Remaining falls to 0 and comes back. A gauge that
+// is not the bucket (a count of the current second's requests, a bucket rebuilt full) shows here.
+conformance(
+  '[§8 rate-limit.headers.consistent] X-RateLimit-Remaining of an operation rises between its answers no faster than the stated refill, the exhaustion and the tests after it included',
+  plan,
+  async ({ target }) => {
+    const { last, why } = await exhaustRateLimit(target);
+    target.needs(last.status === 429, `${why}, so the limit was never spent (see redeliver.errors.429)`);
+    expectNoRemainingRises(target, statedRefill(target));
   },
 );
