@@ -5,6 +5,7 @@
 // or a reader skimming the list meets every kind early and no kind comes in one block.
 import { errorAnswerFaults } from './error-answers.ts';
 import type { HeldOutFault } from './held-out-fault.ts';
+import { interleaved } from './support/interleaved.ts';
 import { idAndStateFaults } from './ids-and-state.ts';
 import { rateLimitHeaderFaults } from './rate-limit-headers.ts';
 import { requestFaults } from './requests.ts';
@@ -27,13 +28,5 @@ export const heldOutFamilies: ReadonlyArray<readonly HeldOutFault[]> = [
   errorAnswerFaults,
   successAnswerFaults,
 ];
-
-/** Round by round, one fault of each family that has one left. */
-function interleaved<T>(families: ReadonlyArray<readonly T[]>): T[] {
-  const longest = Math.max(...families.map((family) => family.length));
-  return Array.from({ length: longest }, (_, round) =>
-    families.flatMap((family) => (round < family.length ? [family[round]!] : [])),
-  ).flat();
-}
 
 export const heldOutFaults: readonly HeldOutFault[] = interleaved(heldOutFamilies);

@@ -4,6 +4,7 @@
 // The families are interleaved, one fault of each in turn, so that a run cut short or a reader
 // skimming the list meets every kind early and no kind comes in one block.
 import type { HeldOutFault } from '../held-out-fault.ts';
+import { interleaved } from '../support/interleaved.ts';
 import { authorizationFaults } from './authorization.ts';
 import { limitAndErrorFaults } from './limits-and-errors.ts';
 import { requestAndIdFaults } from './requests-and-ids.ts';
@@ -21,13 +22,5 @@ export const heldOutRound2Families: ReadonlyArray<readonly HeldOutFault[]> = [
   successAnswerFaults,
   limitAndErrorFaults,
 ];
-
-/** Round by round, one fault of each family that has one left. */
-function interleaved<T>(families: ReadonlyArray<readonly T[]>): T[] {
-  const longest = Math.max(...families.map((family) => family.length));
-  return Array.from({ length: longest }, (_, round) =>
-    families.flatMap((family) => (round < family.length ? [family[round]!] : [])),
-  ).flat();
-}
 
 export const heldOutRound2Faults: readonly HeldOutFault[] = interleaved(heldOutRound2Families);

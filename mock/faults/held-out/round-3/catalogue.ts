@@ -5,6 +5,7 @@
 // so that a run cut short or a reader skimming the list meets every kind early and no kind comes
 // in one block.
 import type { HeldOutFault } from '../held-out-fault.ts';
+import { interleaved } from '../support/interleaved.ts';
 import { authorizationFaults } from './authorization.ts';
 import { limitAndErrorFaults } from './limits-and-errors.ts';
 import { requestAndIdFaults } from './requests-and-ids.ts';
@@ -22,13 +23,5 @@ export const heldOutRound3Families: ReadonlyArray<readonly HeldOutFault[]> = [
   successAnswerFaults,
   limitAndErrorFaults,
 ];
-
-/** Round by round, one fault of each family that has one left. */
-function interleaved<T>(families: ReadonlyArray<readonly T[]>): T[] {
-  const longest = Math.max(...families.map((family) => family.length));
-  return Array.from({ length: longest }, (_, round) =>
-    families.flatMap((family) => (round < family.length ? [family[round]!] : [])),
-  ).flat();
-}
 
 export const heldOutRound3Faults: readonly HeldOutFault[] = interleaved(heldOutRound3Families);

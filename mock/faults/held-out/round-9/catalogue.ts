@@ -5,6 +5,7 @@
 // interleaved, one fault of each in turn, so that a run cut short or a reader skimming the list
 // meets every kind early and no kind comes in one block.
 import type { HeldOutFault } from '../held-out-fault.ts';
+import { interleaved } from '../support/interleaved.ts';
 import { authorizationFaults } from './authorization.ts';
 import { rateLimitFaults } from './rate-limit.ts';
 import { requestFaults } from './requests.ts';
@@ -24,13 +25,5 @@ export const heldOutRound9Families: ReadonlyArray<readonly HeldOutFault[]> = [
   stateAndErrorFaults,
   rateLimitFaults,
 ];
-
-/** Round by round, one fault of each family that has one left. */
-function interleaved<T>(families: ReadonlyArray<readonly T[]>): T[] {
-  const longest = Math.max(...families.map((family) => family.length));
-  return Array.from({ length: longest }, (_, round) =>
-    families.flatMap((family) => (round < family.length ? [family[round]!] : [])),
-  ).flat();
-}
 
 export const heldOutRound9Faults: readonly HeldOutFault[] = interleaved(heldOutRound9Families);
