@@ -5,11 +5,10 @@
 // the fault lets only the near value through, a plainly wrong value is still refused by both). A
 // fault that changed nothing would count as a survivor of the suite for no reason; this rules that
 // out.
-import { KeyObject, sign } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { decodeJwt, type JWTPayload } from 'jose';
+import { decodeJwt } from 'jose';
 import { afterAll } from 'vitest';
 import { heldOutFaults } from '../faults/held-out/catalogue.ts';
 import { heldOutRound2Faults } from '../faults/held-out/round-2/catalogue.ts';
@@ -23,7 +22,7 @@ import { heldOutRound9Faults } from '../faults/held-out/round-9/catalogue.ts';
 import { heldOutRound10Faults } from '../faults/held-out/round-10/catalogue.ts';
 import { heldOutRound11Faults } from '../faults/held-out/round-11/catalogue.ts';
 import { ManualClock, type MockServer } from '../index.ts';
-import { withTamperedSignature } from './support/forged-tokens.ts';
+import { claimsOf, signedAsIs as signed, withTamperedSignature } from './support/forged-tokens.ts';
 import { heldOutRoundTests, type Probe } from './support/held-out-round.ts';
 import { call, client, tokenFor, tokenRequest, type Answer } from './support/http.ts';
 
@@ -66,19 +65,6 @@ const signatureCaseSwapped = (token: string) => {
   const swapped = signature.replace(/[a-z]/gi, (c) => (c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase()));
   return `${header}.${payload}.${swapped}`;
 };
-
-const encode = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
-
-/** A token with the mock's key and kid, and exactly these claims (whatever their types: no library checks). */
-function signed(mock: MockServer, claims: Record<string, unknown>): string {
-  const input = `${encode({ alg: 'RS256', typ: 'JWT', kid: mock.keys.kid })}.${encode(claims)}`;
-  return `${input}.${sign('sha256', Buffer.from(input), KeyObject.from(mock.keys.privateKey)).toString('base64url')}`;
-}
-
-/** The claims of a fixture client's token, for a near miss signed with the mock's key. */
-async function claimsOf(mock: MockServer, name = 'global'): Promise<JWTPayload> {
-  return decodeJwt(await tokenFor(mock, name));
-}
 
 const status = (answer: Answer) => answer.status;
 const fieldsOf = (answer: Answer) => answer.json as Record<string, unknown>;

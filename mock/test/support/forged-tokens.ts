@@ -1,7 +1,9 @@
 // Tokens a conforming mock refuses, made from a valid one with the mock's own keys (in process, the
 // test holds them): re-signed with changed claims, HS256 keyed with the public key, an unknown kid.
+import { KeyObject, sign } from 'node:crypto';
 import { SignJWT, decodeJwt, exportSPKI, generateKeyPair, importJWK, type JWTPayload } from 'jose';
 import type { MockServer } from '../../index.ts';
+import { tokenFor } from './http.ts';
 
 /** The token's claims changed by `change`, signed with the mock's key under its kid. */
 export async function resigned(
@@ -34,4 +36,17 @@ export function withTamperedSignature(token: string): string {
   const at = Math.floor(signature.length / 2);
   const swapped = signature[at] === 'A' ? 'B' : 'A';
   return `${header}.${payload}.${signature.slice(0, at)}${swapped}${signature.slice(at + 1)}`;
+}
+
+const encode = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+
+/** A token with the mock's key and kid, and exactly these claims (whatever their types: no library checks). */
+export function signedAsIs(mock: MockServer, claims: Record<string, unknown>): string {
+  const input = `${encode({ alg: 'RS256', typ: 'JWT', kid: mock.keys.kid })}.${encode(claims)}`;
+  return `${input}.${sign('sha256', Buffer.from(input), KeyObject.from(mock.keys.privateKey)).toString('base64url')}`;
+}
+
+/** The claims of a fixture client's token, for a near miss signed with the mock's key. */
+export async function claimsOf(mock: MockServer, name = 'global'): Promise<JWTPayload> {
+  return decodeJwt(await tokenFor(mock, name));
 }
