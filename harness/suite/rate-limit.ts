@@ -1,12 +1,9 @@
 // Reads the three X-RateLimit headers of an exchange as integers (undefined when absent or not
 // a plain non-negative integer), and what they say of each other. Plumbing for the rate-limit suites.
-import { expectNoProblems, shown } from '../expect.ts';
+import { shown } from '../expect.ts';
 import type { Exchange } from '../http.ts';
 import { readRateLimitHeaders, wholeNumber } from '../rate-limit-headers.ts';
-import type { TargetSession } from '../session.ts';
-import { card } from '../../specs/cards/index.ts';
-import { observed, operationKeys } from '../../specs/index.ts';
-import { fromItsRoute } from './requests.ts';
+import { observed } from '../../specs/index.ts';
 
 export interface RateLimitHeaders {
   limit?: number;
@@ -76,67 +73,4 @@ export function resetProblems(exchange: Exchange): string[] {
   const plausible = reset !== undefined && reset > 1e9 && reset < 1e11;
   const problems = [...(plausible ? [] : ['not Unix seconds']), ...(plausible && reset < now ? [`before the answer's Date (${now})`] : [])];
   return problems.map((p) => `${names.reset} ${shown(exchange.headers[names.reset.toLowerCase()])}: ${p}`);
-}
-
-/** The rises of Remaining between answers of one bucket past what the refill allows (see expectNoRemainingRises). */
-function remainingRises(answers: readonly Exchange[], refillPerSecond: number): string[] {
-  const problems: string[] = [];
-  const read = answers
-    .map((exchange) => ({ exchange, ...rateLimitOf(exchange) }))
-    .filter(({ remaining, limit }) => remaining !== undefined && limit !== undefined)
-    .sort((a, b) => a.exchange.at - b.exchange.at);
-  let before = -1;
-  for (let index = 0; index < read.length; index += 1) {
-    const later = read[index]!;
-    const sentAt = later.exchange.at - later.exchange.ms;
-    // The last answer that came before this request was sent: the target took the two in that order.
-    while (before + 1 < index && read[before + 1]!.exchange.at <= sentAt) before += 1;
-    if (before < 0) continue;
-    const earlier = read[before]!;
-    if (earlier.limit !== later.limit) continue;
-    // From when the earlier request was sent to when the later answer came: the most time between the two reads of the bucket.
-    const ms = later.exchange.at - (earlier.exchange.at - earlier.exchange.ms);
-    const most = earlier.remaining! + Math.ceil((refillPerSecond * (ms + 1000)) / 1000) + 1;
-    if (later.remaining! > most) {
-      problems.push(
-        `${names.remaining} ${earlier.remaining} then ${later.remaining} ${ms} ms later (${later.exchange.request.method} ${new URL(later.exchange.request.url).pathname}, ${later.exchange.status}): at most ${most}`,
-      );
-    }
-  }
-  return problems;
-}
-
-const fromRouteOf = operationKeys.map((op) => ({ op, fromIt: fromItsRoute(card(op)) }));
-
-/**
- * Remaining is what is left of a bucket that only requests take from and only the refill adds to
- * (observed: a token bucket refilled every second), so between two answers of an operation it
- * rises by no more than the refill over the time between: from when the first answer's request was
- * sent to when the second answer came, plus one whole second of refill (a bucket topped up once a
- * second) and one for rounding. Only pairs where the second request was sent after the first answer
- * came are compared, so the target took them in that order. Each operation is read apart (the
- * reference has one bucket per tenant; a reading with one per operation is held to the same rule),
- * and other clients of a tenant only take tokens. `refillPerSecond` must be the stated rate: a
- * measured one is read from these same headers.
- */
-export function expectNoRemainingRises(target: TargetSession, refillPerSecond: number): void {
-  const byOperation = fromRouteOf.map(({ op, fromIt }) => ({ op, answers: target.answers.filter(fromIt) }));
-  const compared = byOperation.reduce((sum, { answers }) => sum + answers.length, 0);
-  target.needs(compared > 1, 'fewer than two answers of an operation came before this test (run alone, it has nothing to read)');
-  const problems = byOperation.flatMap(({ op, answers }) => remainingRises(answers, refillPerSecond).map((problem) => `${op}: ${problem}`));
-  expectNoProblems(
-    problems.slice(0, 5).concat(problems.length > 5 ? [`and ${problems.length - 5} more`] : []),
-    `over ${compared} answers of the operations, ${names.remaining} rising between two answers of an operation by at most the stated refill (${refillPerSecond}/s) over the time between, a second's refill more and one`,
-  );
-}
-
-/** The refill rate the target file states; the test cannot run on a measured one (it is read from the headers judged) or an assumed one. */
-export function statedRefill(target: TargetSession): number {
-  const estimate = target.runtime.pacer.estimate();
-  target.needs(
-    estimate.refillSource === 'declared',
-    'the target file states no refill rate (rate_limit.refill_per_second): a measured one is read from the headers this test judges',
-    'not-applicable',
-  );
-  return estimate.refillPerSecond;
 }

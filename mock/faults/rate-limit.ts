@@ -220,23 +220,6 @@ export const rateLimitFaults = faultFamily([
     install: (app) => editQuota(app, (quota, config) => ({ ...quota, limit: config.refillPerSecond })),
   },
   {
-    id: 'remaining-from-a-fixed-window-count',
-    clause: 'rate-limit.headers.consistent',
-    bug: "X-RateLimit-Remaining written by a gauge that counts the requests of the current clock second (Limit less that count, at least 0), where the limiter is a token bucket: the limiter decides as before, but at each new second Remaining jumps back to nearly the whole Limit, though the bucket refilled only a second's worth.",
-    install(app) {
-      let window: { second: number; count: number } | undefined;
-      app.override('limiter', (limiter, built) => ({
-        config: limiter.config,
-        take() {
-          const quota = limiter.take();
-          const second = Math.floor(built.clock!.now() / MS_PER_SECOND);
-          window = window?.second === second ? { second, count: window.count + 1 } : { second, count: 1 };
-          return quota.allowed ? { ...quota, remaining: Math.max(0, quota.limit - window.count) } : quota;
-        },
-      }));
-    },
-  },
-  {
     id: 'reset-at-the-end-of-the-hour',
     clause: 'rate-limit.headers.consistent',
     bug: 'A Reset taken from an hourly quota window (opened by the first request the service counted) instead of the per-second bucket: X-RateLimit-Reset is up to an hour ahead of the answer.',

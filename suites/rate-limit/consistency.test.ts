@@ -6,12 +6,7 @@
 // every answer of the run so far.
 import { conformance, expectNoProblems, type Exchange } from '../../harness/index.ts';
 import { matrixRowCall } from '../../harness/suite/matrix.ts';
-import {
-  expectNoRemainingRises,
-  rateLimitConsistencyProblems,
-  rateLimitHeaderNames,
-  statedRefill,
-} from '../../harness/suite/rate-limit.ts';
+import { rateLimitConsistencyProblems, rateLimitHeaderNames } from '../../harness/suite/rate-limit.ts';
 import { successOf, type SharedCall } from '../../harness/suite/requests.ts';
 import { card as cardOf } from '../../specs/cards/index.ts';
 import { observed, operationKeys, type OperationKey } from '../../specs/index.ts';
@@ -56,18 +51,5 @@ conformance(
       problems.slice(0, 5).concat(problems.length > 5 ? [`and ${problems.length - 5} more`] : []),
       `on each of ${answers.length} answers: ${RULE}`,
     );
-  },
-);
-
-// Remaining rises between two answers of an operation by no more than the stated refill over the
-// time between (expectNoRemainingRises says how it is read, and why it holds against a tenant too),
-// over the answers of the run so far. A limiter that drops or rebuilds a bucket when a request goes
-// to another operation (a cache of one entry) answers the next request of this one from a full
-// bucket. The same rule is read again after the exhaustion (exhaustion.test.ts).
-conformance(
-  '[§8 rate-limit.headers.consistent] X-RateLimit-Remaining of an operation rises between its answers no faster than the stated refill',
-  { operation: 'vault', requests: 0 },
-  async ({ target }) => {
-    expectNoRemainingRises(target, statedRefill(target));
   },
 );

@@ -25,14 +25,12 @@ import { exampleOf } from '../../harness/suite/requests.ts';
 import { eventId, streamId, vaultConnectionId } from '../../generators/index.ts';
 import {
   answerSecondsOf,
-  expectNoRemainingRises,
   rateLimitConsistencyProblems,
   rateLimitHeader,
   rateLimitHeaderNames,
   rateLimitOf,
   rateLimitProblems,
   resetProblems,
-  statedRefill,
 } from '../../harness/suite/rate-limit.ts';
 
 const names = observed.rate_limit.headers;
@@ -582,19 +580,5 @@ conformance(
     const { last, why } = await exhaustRateLimit(target);
     target.needs(last.status === 429, `${why}, so there is no 429 to check (see redeliver.errors.429)`);
     expectObservedError(last, 'too_many_requests');
-  },
-);
-
-// Remaining of an operation rises no faster than the stated refill (consistency.test.ts reads the
-// run before the exhaustion): read again over every answer of the run, the exhaustion and the tests
-// that spent the bucket after it among them, where Remaining falls to 0 and comes back. A gauge that
-// is not the bucket (a count of the current second's requests, a bucket rebuilt full) shows here.
-conformance(
-  '[§8 rate-limit.headers.consistent] X-RateLimit-Remaining of an operation rises between its answers no faster than the stated refill, the exhaustion and the tests after it included',
-  plan,
-  async ({ target }) => {
-    const { last, why } = await exhaustRateLimit(target);
-    target.needs(last.status === 429, `${why}, so the limit was never spent (see redeliver.errors.429)`);
-    expectNoRemainingRises(target, statedRefill(target));
   },
 );
