@@ -208,7 +208,7 @@ export function realizeTokenRequest(template: TokenRequestTemplate, target: Reso
 }
 
 /** An Authorization header of HTTP Basic (RFC 7617 2), or one written otherwise; every form of the password is redacted. */
-function basicCredentials(userId: string, password: string, written: 'without-colon' | 'as-text' | undefined): string {
+function basicCredentials(userId: string, password: string, written: NonNullable<TokenRequestTemplate['basic']>['written']): string {
   const pair = written === 'without-colon' ? `${userId}${password}` : `${userId}:${password}`;
   const encoded = written === 'as-text' ? pair : Buffer.from(pair, 'utf8').toString('base64');
   redactor.add(password);
