@@ -203,8 +203,15 @@ export function realizeTokenRequest(template: TokenRequestTemplate, target: Reso
       ...basic,
     },
     label: 'token',
-    body: json ? JSON.stringify(template.inList ? [object] : object) : fields,
+    body: json ? JSON.stringify(wrappedAs(template.wrapped, object)) : fields,
   };
+}
+
+/** A JSON token request's object as the template wraps it. */
+function wrappedAs(wrapped: TokenRequestTemplate['wrapped'], object: Record<string, unknown>): unknown {
+  if (wrapped === 'list') return [object];
+  if (wrapped === 'json-text') return JSON.stringify(object);
+  return object;
 }
 
 /** An Authorization header of HTTP Basic (RFC 7617 2), or one written otherwise; every form of the password is redacted. */

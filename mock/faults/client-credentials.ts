@@ -284,6 +284,19 @@ function jsonListFirstElement(app: FaultHooks): void {
   });
 }
 
+/** A JSON token request that is a string parsed again, as a reader does that unwraps text it meets. */
+function jsonTextParsedAgain(app: FaultHooks): void {
+  editRequests(app, 'token', (exchange) => {
+    if (!isJsonMediaType(exchange.headers['content-type'])) return exchange;
+    try {
+      const value: unknown = JSON.parse(exchange.body.toString('utf8'));
+      return typeof value === 'string' ? { ...exchange, body: Buffer.from(value, 'utf8') } : exchange;
+    } catch {
+      return exchange;
+    }
+  });
+}
+
 /** A relative URL reference resolved against the origin of the management audience, or undefined when it does not resolve. */
 function resolvedAgainst(reference: string, audience: string): string | undefined {
   try {
@@ -546,6 +559,12 @@ export const clientCredentialFaults = faultFamily([
     clause: 'token.observed.request-rules',
     bug: 'A JSON token request that is a list read as a batch and its first element answered: [{<the valid parameters>}] gets a token instead of 400 invalid_request.',
     install: jsonListFirstElement,
+  },
+  {
+    id: 'token-json-text-parsed-again',
+    clause: 'token.observed.request-rules',
+    bug: 'A JSON token request that is a string parsed again: "{\\"grant_type\\":...}" (the valid parameters encoded twice) gets a token instead of 400 invalid_request; a string that is no JSON is still refused.',
+    install: jsonTextParsedAgain,
   },
   {
     id: 'token-audience-looked-up-before-client',

@@ -20,8 +20,11 @@ export interface TokenRequestTemplate {
     /** A second Authorization header, Basic with this password, sent before or after the first. */
     second?: { password: string; first: boolean };
   };
-  /** In a JSON request, the object written inside a list of one. */
-  inList?: boolean;
+  /**
+   * In a JSON request, the object wrapped: inside a list of one, or as a JSON string holding its JSON
+   * text (encoded twice).
+   */
+  wrapped?: 'list' | 'json-text';
   /** Parameters sent in the query string of the request as well as its body. */
   query?: Array<[string, string]>;
   /** In a JSON request, the fields written as a list holding their value. */

@@ -1060,12 +1060,24 @@ function singleVariants(): Array<{ element: TokenElement; variants: Made[] }> {
           operator: 'extra-part',
           key: 'json-in-list',
           says: 'as a JSON body, the object inside a list of one',
-          apply: (t) => ({ ...t, encoding: 'json', inList: true }),
+          apply: (t) => ({ ...t, encoding: 'json', wrapped: 'list' }),
           extended: true,
           expect: {
             checks: refusedWith('token.observed.request-rules'),
             source:
               "observed: a JSON body is an object of the parameters; a list holding one is no object (a reader that takes a batch's first element takes it for one)",
+          },
+        },
+        {
+          operator: 'encoding',
+          key: 'json-encoded-twice',
+          says: "as a JSON body that is a string holding the object's JSON text (encoded twice)",
+          apply: (t) => ({ ...t, encoding: 'json', wrapped: 'json-text' }),
+          extended: true,
+          expect: {
+            checks: refusedWith('token.observed.request-rules'),
+            source:
+              'observed: a JSON body is an object of the parameters; a string is none, though a reader that parses a string it meets again takes it for one',
           },
         },
         ...emptyScopes(),
