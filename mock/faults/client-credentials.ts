@@ -297,6 +297,16 @@ function jsonTextParsedAgain(app: FaultHooks): void {
   });
 }
 
+/** A form token request cut to its first `count` parameters, as a parser's hardening cap (maxKeys) cuts it. */
+function formCutTo(count: number): (app: FaultHooks) => void {
+  return (app) =>
+    editRequests(app, 'token', (exchange) => {
+      if (!isFormMediaType(exchange.headers['content-type'])) return exchange;
+      const kept = exchange.body.toString('utf8').split('&').slice(0, count).join('&');
+      return { ...exchange, body: Buffer.from(kept, 'utf8') };
+    });
+}
+
 /** A relative URL reference resolved against the origin of the management audience, or undefined when it does not resolve. */
 function resolvedAgainst(reference: string, audience: string): string | undefined {
   try {
@@ -565,6 +575,12 @@ export const clientCredentialFaults = faultFamily([
     clause: 'token.observed.request-rules',
     bug: 'A JSON token request that is a string parsed again: "{\\"grant_type\\":...}" (the valid parameters encoded twice) gets a token instead of 400 invalid_request; a string that is no JSON is still refused.',
     install: jsonTextParsedAgain,
+  },
+  {
+    id: 'token-form-keeps-four-parameters',
+    clause: 'token.endpoint',
+    bug: 'The form parser capped at four parameters (a hardening maxKeys sized to the grant): a valid request with a fifth parameter it does not know written first loses its last (audience) and is refused instead of getting a token; four parameters get one as before.',
+    install: formCutTo(4),
   },
   {
     id: 'token-audience-looked-up-before-client',
