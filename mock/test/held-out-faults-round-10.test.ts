@@ -5,11 +5,7 @@
 // the fault lets only the near value through, a plainly wrong value is still refused by both). A
 // fault that changed nothing would count as a survivor of the suite for no reason; this rules that
 // out.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { type JWTPayload } from 'jose';
-import { afterAll } from 'vitest';
 import { heldOutFaults } from '../faults/held-out/catalogue.ts';
 import { heldOutRound2Faults } from '../faults/held-out/round-2/catalogue.ts';
 import { heldOutRound3Faults } from '../faults/held-out/round-3/catalogue.ts';
@@ -20,79 +16,49 @@ import { heldOutRound7Faults } from '../faults/held-out/round-7/catalogue.ts';
 import { heldOutRound8Faults } from '../faults/held-out/round-8/catalogue.ts';
 import { heldOutRound9Faults } from '../faults/held-out/round-9/catalogue.ts';
 import { heldOutRound10Faults } from '../faults/held-out/round-10/catalogue.ts';
-import type { MockServer, MockServerOptions } from '../index.ts';
+import type { MockServer } from '../index.ts';
 import { claimsOf, signedAsIs as signed, withTamperedSignature } from './support/forged-tokens.ts';
 import { heldOutRoundTests, type Probe } from './support/held-out-round.ts';
-import { call, client, tokenFor, tokenRequest, type Answer } from './support/http.ts';
+import { call, client, tokenFor, tokenRequest } from './support/http.ts';
+import {
+  anonymousRead,
+  bucketOf,
+  createTicket,
+  fieldsOf,
+  FORM,
+  globalToken,
+  ids,
+  messageOf,
+  nowSeconds,
+  PARTNER_DOMAIN,
+  probeKeyFile,
+  withScope,
+  read,
+  readAs,
+  readVault,
+  record,
+  redeliverPath,
+  replacedAt,
+  REPORTS_API,
+  status,
+  ticketPath,
+  ticketStatus,
+  tokenStatus,
+  unknownLike,
+  vaultPath,
+} from './support/probe-kit.ts';
 
-const keyDir = mkdtempSync(join(tmpdir(), 'held-out-faults-round-10-'));
-afterAll(() => rmSync(keyDir, { recursive: true, force: true }));
-/** One signing key file for every mock of this file: a key pair is made once, not a hundred times. */
-const signingKey = join(keyDir, 'signing-key.pem');
+const signingKey = probeKeyFile('held-out-faults-round-10');
 
-/** The default fixtures' ids, as the probes use them. */
-function ids(mock: MockServer) {
-  const [stream, second] = mock.fixtures.data.event_streams!;
-  const event = (status: string) => stream!.events.find((e) => e.status === status)!.id;
-  const vault = mock.fixtures.data.vault_connections!;
-  return {
-    stream: stream!.id,
-    failedEvent: event('failed'),
-    /** The second stream, and its failed event. */
-    secondStream: second!.id,
-    secondFailedEvent: second!.events.find((e) => e.status === 'failed')!.id,
-    profile: mock.fixtures.data.self_service_profiles![0]!.id,
-    /** The connection with every optional field. */
-    vault: vault[0]!.id,
-    /** The connection with no optional field. */
-    bareVault: vault[1]!.id,
-  };
-}
-
-const FORM = 'application/x-www-form-urlencoded';
-const PARTNER_DOMAIN = 'login.partner.example';
 const ALIAS_DOMAIN = 'sso.other.example';
 const TAKEN_NAME = 'acme-existing-sso';
-const REPORTS_API = 'https://reports-api.example.com/';
 
-const redeliverPath = (stream: string, event: string) => `/api/v2/event-streams/${stream}/redeliver/${event}`;
-const ticketPath = (profile: string) => `/api/v2/self-service-profiles/${profile}/sso-ticket`;
-const vaultPath = (id: string) => `/api/v2/flows/vault/connections/${id}`;
-/** The same id with its last character changed: well formed, naming nothing. */
-const unknownLike = (id: string) => `${id.slice(0, -1)}${id.endsWith('w') ? 'x' : 'w'}`;
-/** The id with the character at `at` replaced by `by`. */
-const replacedAt = (id: string, at: number, by: string) => `${id.slice(0, at)}${by}${id.slice(at + 1)}`;
-
-const status = (answer: Answer) => answer.status;
-const fieldsOf = (answer: Answer) => answer.json as Record<string, unknown>;
-const messageOf = (answer: Answer) => fieldsOf(answer).message as string;
-const nowSeconds = (mock: MockServer) => Math.floor(mock.clock.now() / 1000);
-const globalToken = (mock: MockServer) => tokenFor(mock, 'global');
-const read = async (mock: MockServer, token: string, id = ids(mock).vault) => call(mock, 'GET', vaultPath(id), { token });
-const readVault = async (mock: MockServer, token: string, id = ids(mock).vault) => status(await read(mock, token, id));
-const readAs = async (mock: MockServer, authorization: string) =>
-  status(await call(mock, 'GET', vaultPath(ids(mock).vault), { headers: { authorization } }));
-const record = async (mock: MockServer, id = ids(mock).vault) => fieldsOf(await read(mock, await globalToken(mock), id));
 const redeliverAnswer = async (mock: MockServer, token: string, event = ids(mock).failedEvent, stream = ids(mock).stream) =>
   call(mock, 'POST', redeliverPath(stream, event), { token });
 const redeliver = async (mock: MockServer, token: string, event?: string, stream?: string) =>
   status(await redeliverAnswer(mock, token, event, stream));
-const withScope = async (mock: MockServer, scope: string) => signed(mock, { ...(await claimsOf(mock)), scope });
-const createTicket = async (
-  mock: MockServer,
-  body: unknown,
-  token?: string,
-  headers: Record<string, string> = {},
-  path = ticketPath(ids(mock).profile),
-) => call(mock, 'POST', path, { token: token ?? (await globalToken(mock)), body, headers });
-const ticketStatus = async (mock: MockServer, body: unknown) => status(await createTicket(mock, body));
 const ticketOf = async (mock: MockServer, headers: Record<string, string> = {}) =>
   fieldsOf(await createTicket(mock, {}, undefined, headers)).ticket as string;
-const tokenStatus = async (mock: MockServer, overrides: Record<string, string | undefined>) =>
-  status(await call(mock, 'POST', '/oauth/token', { body: tokenRequest(mock, 'global', overrides) }));
-/** A bucket that does not refill while the probe runs. */
-const bucketOf = (bucketSize: number): MockServerOptions => ({ rateLimit: { bucketSize, refillPerSecond: 0.001 } });
-const anonymousRead = async (mock: MockServer) => call(mock, 'GET', vaultPath(ids(mock).vault));
 /** Without one claim. */
 const without = (claims: JWTPayload, name: string): JWTPayload =>
   Object.fromEntries(Object.entries(claims).filter(([key]) => key !== name));

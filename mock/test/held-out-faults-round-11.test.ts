@@ -5,11 +5,7 @@
 // the fault lets only the near value through, a plainly wrong value is still refused by both). A
 // fault that changed nothing would count as a survivor of the suite for no reason; this rules that
 // out.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { decodeJwt } from 'jose';
-import { afterAll } from 'vitest';
 import { heldOutFaults } from '../faults/held-out/catalogue.ts';
 import { heldOutRound2Faults } from '../faults/held-out/round-2/catalogue.ts';
 import { heldOutRound3Faults } from '../faults/held-out/round-3/catalogue.ts';
@@ -24,41 +20,34 @@ import { heldOutRound11Faults } from '../faults/held-out/round-11/catalogue.ts';
 import { ManualClock, type MockServer } from '../index.ts';
 import { claimsOf, signedAsIs as signed, withTamperedSignature } from './support/forged-tokens.ts';
 import { heldOutRoundTests, type Probe } from './support/held-out-round.ts';
-import { call, client, tokenFor, tokenRequest, type Answer } from './support/http.ts';
+import { call, client, tokenFor, tokenRequest } from './support/http.ts';
+import {
+  anonymousRead,
+  createTicket,
+  fieldsOf,
+  FORM,
+  globalToken,
+  ids,
+  JSON_TYPE,
+  messageOf,
+  nowSeconds,
+  probeKeyFile,
+  withScope,
+  read,
+  readVault,
+  record,
+  redeliverPath,
+  replacedAt,
+  status,
+  ticketPath,
+  ticketStatus,
+  tokenStatus,
+  unknownLike,
+  vaultPath,
+} from './support/probe-kit.ts';
 
-const keyDir = mkdtempSync(join(tmpdir(), 'held-out-faults-round-11-'));
-afterAll(() => rmSync(keyDir, { recursive: true, force: true }));
-/** One signing key file for every mock of this file: a key pair is made once, not a hundred times. */
-const signingKey = join(keyDir, 'signing-key.pem');
+const signingKey = probeKeyFile('held-out-faults-round-11');
 
-/** The default fixtures' ids, as the probes use them. */
-function ids(mock: MockServer) {
-  const [stream] = mock.fixtures.data.event_streams!;
-  const event = (status: string) => stream!.events.find((e) => e.status === status)!.id;
-  const vault = mock.fixtures.data.vault_connections!;
-  return {
-    stream: stream!.id,
-    failedEvent: event('failed'),
-    pendingEvent: event('pending'),
-    deliveredEvent: event('delivered'),
-    profile: mock.fixtures.data.self_service_profiles![0]!.id,
-    /** The connection with every optional field. */
-    vault: vault[0]!.id,
-    /** The connection with no optional field. */
-    bareVault: vault[1]!.id,
-  };
-}
-
-const FORM = 'application/x-www-form-urlencoded';
-const JSON_TYPE = 'application/json';
-
-const redeliverPath = (stream: string, event: string) => `/api/v2/event-streams/${stream}/redeliver/${event}`;
-const ticketPath = (profile: string) => `/api/v2/self-service-profiles/${profile}/sso-ticket`;
-const vaultPath = (id: string) => `/api/v2/flows/vault/connections/${id}`;
-/** The same id with its last character changed: well formed, naming nothing. */
-const unknownLike = (id: string) => `${id.slice(0, -1)}${id.endsWith('w') ? 'x' : 'w'}`;
-/** The id with the character at `at` replaced by `by`. */
-const replacedAt = (id: string, at: number, by: string) => `${id.slice(0, at)}${by}${id.slice(at + 1)}`;
 /** The token with the letters of its signature in the other case. */
 const signatureCaseSwapped = (token: string) => {
   const [header, payload, signature = ''] = token.split('.');
@@ -66,27 +55,12 @@ const signatureCaseSwapped = (token: string) => {
   return `${header}.${payload}.${swapped}`;
 };
 
-const status = (answer: Answer) => answer.status;
-const fieldsOf = (answer: Answer) => answer.json as Record<string, unknown>;
-const messageOf = (answer: Answer) => fieldsOf(answer).message as string;
-const nowSeconds = (mock: MockServer) => Math.floor(mock.clock.now() / 1000);
 const isoAt = (seconds: number) => new Date(seconds * 1000).toISOString();
-const globalToken = (mock: MockServer) => tokenFor(mock, 'global');
-const read = async (mock: MockServer, token: string, id = ids(mock).vault) => call(mock, 'GET', vaultPath(id), { token });
-const readVault = async (mock: MockServer, token: string, id = ids(mock).vault) => status(await read(mock, token, id));
-const record = async (mock: MockServer, id = ids(mock).vault) => fieldsOf(await read(mock, await globalToken(mock), id));
 const redeliver = async (mock: MockServer, token: string, event = ids(mock).failedEvent, stream = ids(mock).stream) =>
   status(await call(mock, 'POST', redeliverPath(stream, event), { token }));
-const withScope = async (mock: MockServer, scope: string) => signed(mock, { ...(await claimsOf(mock)), scope });
-const createTicket = async (mock: MockServer, body: unknown, token?: string, headers: Record<string, string> = {}) =>
-  call(mock, 'POST', ticketPath(ids(mock).profile), { token: token ?? (await globalToken(mock)), body, headers });
-const ticketStatus = async (mock: MockServer, body: unknown) => status(await createTicket(mock, body));
 /** A ticket request whose JSON text is given as it is (numbers no JavaScript value holds exactly). */
 const ticketStatusOfText = async (mock: MockServer, text: string) =>
   status(await createTicket(mock, text, undefined, { 'content-type': JSON_TYPE }));
-const tokenStatus = async (mock: MockServer, overrides: Record<string, string | undefined>) =>
-  status(await call(mock, 'POST', '/oauth/token', { body: tokenRequest(mock, 'global', overrides) }));
-const anonymousRead = async (mock: MockServer) => call(mock, 'GET', vaultPath(ids(mock).vault));
 const probes: Probe[] = [
   // Token verification
   {

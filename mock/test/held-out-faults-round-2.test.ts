@@ -4,100 +4,47 @@
 // conformant mock and to a faulted one, and the two answers differ as the row says (and, where the
 // fault lets only the near value through, a clearly wrong value is still refused by both). A fault
 // that changed nothing would count as a survivor of the suite for no reason; this rules that out.
-import { KeyObject, sign } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { createLocalJWKSet, decodeJwt, exportJWK, generateKeyPair, jwtVerify, type CryptoKey, type JWTPayload } from 'jose';
-import { afterAll } from 'vitest';
+import { createLocalJWKSet, decodeJwt, exportJWK, generateKeyPair, jwtVerify } from 'jose';
 import { heldOutFaults } from '../faults/held-out/catalogue.ts';
 import { heldOutRound2Faults } from '../faults/held-out/round-2/catalogue.ts';
 import { heldOutRound4Faults } from '../faults/held-out/round-4/catalogue.ts';
 import { heldOutRound3Faults } from '../faults/held-out/round-3/catalogue.ts';
-import { ManualClock, type MockServer, type MockServerOptions } from '../index.ts';
+import { type MockServer } from '../index.ts';
+import { claimsOf, jws, signedAsIs as signed } from './support/forged-tokens.ts';
 import { heldOutRoundTests, type Probe } from './support/held-out-round.ts';
 import { call, tokenFor, tokenRequest, type Answer } from './support/http.ts';
+import {
+  advance,
+  createTicket,
+  fieldsOf,
+  fixtureClientId,
+  globalToken,
+  ids,
+  MANUAL_CLOCK,
+  nowSeconds,
+  ORGANIZATION,
+  probeKeyFile,
+  read,
+  readVault,
+  redeliver,
+  redeliverAnswer,
+  redeliverPath,
+  status,
+  ticketStatus,
+  TINY_BUCKET,
+  tokenAnswer,
+  unknownLike,
+  vaultPath,
+} from './support/probe-kit.ts';
 
-const keyDir = mkdtempSync(join(tmpdir(), 'held-out-faults-round-2-'));
-afterAll(() => rmSync(keyDir, { recursive: true, force: true }));
-/** One signing key file for every mock of this file: a key pair is made once, not a hundred times. */
-const signingKey = join(keyDir, 'signing-key.pem');
+const signingKey = probeKeyFile('held-out-faults-round-2');
 
-/** The default fixtures' ids, as the probes use them. */
-function ids(mock: MockServer) {
-  const [stream, otherStream] = mock.fixtures.data.event_streams!;
-  const event = (status: string) => stream!.events.find((e) => e.status === status)!.id;
-  const vault = mock.fixtures.data.vault_connections!;
-  return {
-    stream: stream!.id,
-    otherStream: otherStream!.id,
-    otherStreamFailedEvent: otherStream!.events.find((e) => e.status === 'failed')!.id,
-    failedEvent: event('failed'),
-    deliveredEvent: event('delivered'),
-    profile: mock.fixtures.data.self_service_profiles![0]!.id,
-    connection: mock.fixtures.data.connections![0]!.id,
-    /** The connection with every optional field. */
-    vault: vault[0]!.id,
-    /** The connection with no optional field. */
-    minimalVault: vault.find((v) => v.environment === undefined)!.id,
-    longestVault: vault.reduce((a, b) => (b.id.length > a.id.length ? b : a)).id,
-  };
-}
-
-/** A well-formed organization id (org_ and 16 alphanumerics). */
-const ORGANIZATION = 'org_abcdefghijklmnop';
 /** A connection name no fixture uses. */
 const NEW_CONNECTION = 'new-partner-sso';
 
-const redeliverPath = (stream: string, event: string) => `/api/v2/event-streams/${stream}/redeliver/${event}`;
-const ticketPath = (mock: MockServer) => `/api/v2/self-service-profiles/${ids(mock).profile}/sso-ticket`;
-const vaultPath = (id: string) => `/api/v2/flows/vault/connections/${id}`;
-const nowSeconds = (mock: MockServer) => Math.floor(mock.clock.now() / 1000);
-/** The same id with its last character changed: well formed, naming nothing. */
-const unknownLike = (id: string) => `${id.slice(0, -1)}${id.endsWith('w') ? 'x' : 'w'}`;
-
-/** A compact JWS with exactly this header, signed RS256 with `key` (no library checks on the header). */
-function jws(header: Record<string, unknown>, claims: JWTPayload, key: CryptoKey | KeyObject): string {
-  const encode = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
-  const input = `${encode(header)}.${encode(claims)}`;
-  const signature = sign('sha256', Buffer.from(input), key instanceof KeyObject ? key : KeyObject.from(key));
-  return `${input}.${signature.toString('base64url')}`;
-}
-
-/** The claims of a fixture client's token, for a near miss signed with the mock's key. */
-async function claimsOf(mock: MockServer, client = 'global'): Promise<JWTPayload> {
-  return decodeJwt(await tokenFor(mock, client));
-}
-
-/** A token with the mock's key and kid, these claims and header members besides alg and kid. */
-function signed(mock: MockServer, claims: JWTPayload, header: Record<string, unknown> = {}): string {
-  return jws({ alg: 'RS256', typ: 'JWT', kid: mock.keys.kid, ...header }, claims, mock.keys.privateKey);
-}
-
-const status = (answer: Answer) => answer.status;
-const fieldsOf = (answer: Answer) => answer.json as Record<string, unknown>;
 const messageOf = (answer: Answer) => (answer.json as { message?: string } | undefined)?.message ?? '';
-const read = async (mock: MockServer, token: string, id = ids(mock).vault) => call(mock, 'GET', vaultPath(id), { token });
-const readVault = async (mock: MockServer, token: string, id = ids(mock).vault) => status(await read(mock, token, id));
-const redeliverAnswer = async (mock: MockServer, token: string, stream = ids(mock).stream, event = ids(mock).failedEvent) =>
-  call(mock, 'POST', redeliverPath(stream, event), { token });
-const redeliver = async (mock: MockServer, token: string, stream?: string, event?: string) =>
-  status(await redeliverAnswer(mock, token, stream, event));
-const createTicket = async (mock: MockServer, body: unknown, token?: string, headers: Record<string, string> = {}) =>
-  call(mock, 'POST', ticketPath(mock), { token: token ?? (await tokenFor(mock, 'global')), body, headers });
-const ticketStatus = async (mock: MockServer, body: unknown) => status(await createTicket(mock, body));
-const tokenAnswer = (mock: MockServer, overrides: Record<string, string | undefined>, client = 'global') =>
-  call(mock, 'POST', '/oauth/token', { body: tokenRequest(mock, client, overrides) });
-const globalToken = (mock: MockServer) => tokenFor(mock, 'global');
-const fixtureClientId = (mock: MockServer, name: string) => mock.fixtures.data.clients.find((c) => c.name === name)!.client_id;
-
-/** A bucket of two requests that does not refill while the probe runs. */
-const TINY_BUCKET: MockServerOptions = { rateLimit: { bucketSize: 2, refillPerSecond: 0.001 } };
-/** A clock of its own for each mock, moved only by the probe. */
-const MANUAL_CLOCK = (): MockServerOptions => ({ clock: new ManualClock() });
-const advance = (mock: MockServer, ms: number) => (mock.clock as ManualClock).advance(ms);
 
 /** The answers to three vault reads in a row (the third on an empty TINY_BUCKET). */
 async function threeReads(mock: MockServer): Promise<Answer[]> {

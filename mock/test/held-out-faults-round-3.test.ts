@@ -5,63 +5,55 @@
 // the fault lets only the near value through, a clearly wrong value is still refused by both). A
 // fault that changed nothing would count as a survivor of the suite for no reason; this rules that
 // out.
-import { createPrivateKey, generateKeyPairSync, KeyObject, sign } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { decodeJwt, type CryptoKey, type JWTPayload } from 'jose';
-import { afterAll } from 'vitest';
+import { createPrivateKey, generateKeyPairSync } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { decodeJwt } from 'jose';
 import { observed } from '../../specs/index.ts';
 import { heldOutFaults } from '../faults/held-out/catalogue.ts';
 import { heldOutRound2Faults } from '../faults/held-out/round-2/catalogue.ts';
 import { heldOutRound3Faults } from '../faults/held-out/round-3/catalogue.ts';
 import { heldOutRound4Faults } from '../faults/held-out/round-4/catalogue.ts';
-import { ManualClock, type MockServer, type MockServerOptions } from '../index.ts';
+import { type MockServer } from '../index.ts';
+import { claimsOf, jws, signedAsIs as signed } from './support/forged-tokens.ts';
 import { heldOutRoundTests, type Probe } from './support/held-out-round.ts';
 import { call, tokenFor, tokenRequest, type Answer } from './support/http.ts';
+import {
+  advance,
+  createTicket,
+  fieldsOf,
+  fixtureClientId,
+  globalToken,
+  hostOf,
+  ids,
+  MANUAL_CLOCK,
+  ORGANIZATION,
+  probeKeyFile,
+  read,
+  readVault,
+  redeliver,
+  redeliverAnswer,
+  redeliverPath,
+  REPORTS_API,
+  status,
+  ticketPathOf,
+  ticketStatus,
+  TINY_BUCKET,
+  tokenAnswer,
+  unknownLike,
+  vaultPath,
+} from './support/probe-kit.ts';
 
-const keyDir = mkdtempSync(join(tmpdir(), 'held-out-faults-round-3-'));
-afterAll(() => rmSync(keyDir, { recursive: true, force: true }));
-/** One signing key file for every mock of this file: a key pair is made once, not a hundred times. */
-const signingKey = join(keyDir, 'signing-key.pem');
+const signingKey = probeKeyFile('held-out-faults-round-3');
 
 /** The private key of the fixtures' private_key_jwt client (a public development key of the mock). */
 const clientKey = createPrivateKey(readFileSync(new URL('../fixtures/private-key-jwt-client.key.pem', import.meta.url), 'utf8'));
 /** A key nobody registered. */
 const strangerKey = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey;
 
-/** The default fixtures' ids, as the probes use them. */
-function ids(mock: MockServer) {
-  const [stream, otherStream] = mock.fixtures.data.event_streams!;
-  const event = (status: string) => stream!.events.find((e) => e.status === status)!.id;
-  const vault = mock.fixtures.data.vault_connections!;
-  return {
-    stream: stream!.id,
-    otherStream: otherStream!.id,
-    failedEvent: event('failed'),
-    deliveredEvent: event('delivered'),
-    profile: mock.fixtures.data.self_service_profiles![0]!.id,
-    connection: mock.fixtures.data.connections![0]!.id,
-    /** The connection with every optional field. */
-    vault: vault[0]!.id,
-    /** The connection with no optional field. */
-    minimalVault: vault.find((v) => v.environment === undefined)!.id,
-    longestVault: vault.reduce((a, b) => (b.id.length > a.id.length ? b : a)).id,
-  };
-}
-
-/** A well-formed organization id (org_ and 16 alphanumerics). */
-const ORGANIZATION = 'org_abcdefghijklmnop';
 /** A connection name no fixture uses. */
 const NEW_CONNECTION = 'new-partner-sso';
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
-const REPORTS_API = 'https://reports-api.example.com/';
 
-const redeliverPath = (stream: string, event: string) => `/api/v2/event-streams/${stream}/redeliver/${event}`;
-const ticketPath = (mock: MockServer) => `/api/v2/self-service-profiles/${ids(mock).profile}/sso-ticket`;
-const vaultPath = (id: string) => `/api/v2/flows/vault/connections/${id}`;
-/** The same id with its last character changed: well formed, naming nothing. */
-const unknownLike = (id: string) => `${id.slice(0, -1)}${id.endsWith('w') ? 'x' : 'w'}`;
 /** A host name of `length` characters: labels of at most 63 letters. */
 const hostName = (length: number) => {
   const labels: string[] = [];
@@ -70,48 +62,8 @@ const hostName = (length: number) => {
   return name.length === length ? name : `${name}${'b'.repeat(length - name.length)}`;
 };
 
-/** A compact JWS with exactly this header, signed RS256 with `key` (no library checks on the header). */
-function jws(header: Record<string, unknown>, claims: JWTPayload, key: CryptoKey | KeyObject): string {
-  const encode = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
-  const input = `${encode(header)}.${encode(claims)}`;
-  const signature = sign('sha256', Buffer.from(input), key instanceof KeyObject ? key : KeyObject.from(key));
-  return `${input}.${signature.toString('base64url')}`;
-}
-
-/** The claims of a fixture client's token, for a near miss signed with the mock's key. */
-async function claimsOf(mock: MockServer, client = 'global'): Promise<JWTPayload> {
-  return decodeJwt(await tokenFor(mock, client));
-}
-
-/** A token with the mock's key and kid, these claims and header members besides alg and kid. */
-function signed(mock: MockServer, claims: JWTPayload, header: Record<string, unknown> = {}): string {
-  return jws({ alg: 'RS256', typ: 'JWT', kid: mock.keys.kid, ...header }, claims, mock.keys.privateKey);
-}
-
-const status = (answer: Answer) => answer.status;
-const fieldsOf = (answer: Answer) => answer.json as Record<string, unknown>;
 const messageOf = (answer: Answer) => (answer.json as { message?: unknown } | undefined)?.message;
-const read = async (mock: MockServer, token: string, id = ids(mock).vault) => call(mock, 'GET', vaultPath(id), { token });
-const readVault = async (mock: MockServer, token: string, id = ids(mock).vault) => status(await read(mock, token, id));
-const redeliverAnswer = async (mock: MockServer, token: string, stream = ids(mock).stream, event = ids(mock).failedEvent) =>
-  call(mock, 'POST', redeliverPath(stream, event), { token });
-const redeliver = async (mock: MockServer, token: string, stream?: string, event?: string) =>
-  status(await redeliverAnswer(mock, token, stream, event));
-const createTicket = async (mock: MockServer, body: unknown, token?: string, headers: Record<string, string> = {}) =>
-  call(mock, 'POST', ticketPath(mock), { token: token ?? (await tokenFor(mock, 'global')), body, headers });
-const ticketStatus = async (mock: MockServer, body: unknown) => status(await createTicket(mock, body));
-const tokenAnswer = (mock: MockServer, overrides: Record<string, string | undefined>, client = 'global') =>
-  call(mock, 'POST', '/oauth/token', { body: tokenRequest(mock, client, overrides) });
 const formTokenAnswer = (mock: MockServer, form: string) => call(mock, 'POST', '/oauth/token', { body: form, headers: FORM });
-const globalToken = (mock: MockServer) => tokenFor(mock, 'global');
-const fixtureClientId = (mock: MockServer, name: string) => mock.fixtures.data.clients.find((c) => c.name === name)!.client_id;
-const hostOf = (answer: Answer) => new URL(fieldsOf(answer).ticket as string).host;
-
-/** A bucket of two requests that does not refill while the probe runs. */
-const TINY_BUCKET: MockServerOptions = { rateLimit: { bucketSize: 2, refillPerSecond: 0.001 } };
-/** A clock of its own for each mock, moved only by the probe. */
-const MANUAL_CLOCK = (): MockServerOptions => ({ clock: new ManualClock() });
-const advance = (mock: MockServer, ms: number) => (mock.clock as ManualClock).advance(ms);
 
 const probes: Probe[] = [
   // Token verification
@@ -352,8 +304,8 @@ const probes: Probe[] = [
     probe: async (m) => {
       const cookie = (value: string) => ({ body: {}, headers: { cookie: `theme=dark; access_token=${value}` } });
       return [
-        status(await call(m, 'POST', ticketPath(m), cookie(await globalToken(m)))),
-        status(await call(m, 'POST', ticketPath(m), cookie('not-a-token'))),
+        status(await call(m, 'POST', ticketPathOf(m), cookie(await globalToken(m)))),
+        status(await call(m, 'POST', ticketPathOf(m), cookie('not-a-token'))),
       ];
     },
     conformant: [401, 401],
@@ -385,7 +337,10 @@ const probes: Probe[] = [
     id: 'ho3-ticket-created-on-put',
     probe: async (m) => {
       const token = await globalToken(m);
-      return [status(await call(m, 'PUT', ticketPath(m), { token, body: {} })), status(await call(m, 'DELETE', ticketPath(m), { token }))];
+      return [
+        status(await call(m, 'PUT', ticketPathOf(m), { token, body: {} })),
+        status(await call(m, 'DELETE', ticketPathOf(m), { token })),
+      ];
     },
     conformant: [405, 405],
     faulted: [201, 405],

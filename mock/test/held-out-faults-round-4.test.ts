@@ -5,115 +5,59 @@
 // the fault lets only the near value through, a clearly wrong value is still refused by both). A
 // fault that changed nothing would count as a survivor of the suite for no reason; this rules that
 // out.
-import { KeyObject, sign } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { decodeJwt, type CryptoKey, type JWTPayload } from 'jose';
-import { afterAll } from 'vitest';
+import { decodeJwt } from 'jose';
 import { observed } from '../../specs/index.ts';
 import { heldOutFaults } from '../faults/held-out/catalogue.ts';
 import { heldOutRound2Faults } from '../faults/held-out/round-2/catalogue.ts';
 import { heldOutRound3Faults } from '../faults/held-out/round-3/catalogue.ts';
 import { heldOutRound4Faults } from '../faults/held-out/round-4/catalogue.ts';
-import { ManualClock, type MockServer, type MockServerOptions } from '../index.ts';
-import { withTamperedSignature } from './support/forged-tokens.ts';
+import { ManualClock, type MockServer } from '../index.ts';
+import { claimsOf, signedAsIs as signed, withTamperedSignature } from './support/forged-tokens.ts';
 import { heldOutRoundTests, type Probe } from './support/held-out-round.ts';
 import { call, client, tokenFor, tokenRequest, type Answer } from './support/http.ts';
+import {
+  advance,
+  changedEarly,
+  createTicket,
+  fieldsOf,
+  fixtureClientId,
+  globalToken,
+  hostOf,
+  ids,
+  MANUAL_CLOCK,
+  nowSeconds,
+  ORGANIZATION,
+  probeKeyFile,
+  read,
+  readAs,
+  readVault,
+  redeliver,
+  redeliverAnswer,
+  redeliverPath,
+  REPORTS_API,
+  status,
+  ticketPathOf,
+  ticketStatus,
+  TINY_BUCKET,
+  tokenAnswer,
+  unknownLike,
+  vaultPath,
+} from './support/probe-kit.ts';
 
-const keyDir = mkdtempSync(join(tmpdir(), 'held-out-faults-round-4-'));
-afterAll(() => rmSync(keyDir, { recursive: true, force: true }));
-/** One signing key file for every mock of this file: a key pair is made once, not a hundred times. */
-const signingKey = join(keyDir, 'signing-key.pem');
+const signingKey = probeKeyFile('held-out-faults-round-4');
 
-/** The default fixtures' ids, as the probes use them. */
-function ids(mock: MockServer) {
-  const [stream, otherStream] = mock.fixtures.data.event_streams!;
-  const event = (status: string) => stream!.events.find((e) => e.status === status)!.id;
-  const vault = mock.fixtures.data.vault_connections!;
-  return {
-    stream: stream!.id,
-    otherStream: otherStream!.id,
-    otherStreamEvent: otherStream!.events[0]!.id,
-    failedEvent: event('failed'),
-    deliveredEvent: event('delivered'),
-    pendingEvent: event('pending'),
-    profile: mock.fixtures.data.self_service_profiles![0]!.id,
-    connection: mock.fixtures.data.connections![0]!.id,
-    takenName: mock.fixtures.data.connections![0]!.name,
-    /** The connection with every optional field. */
-    vault: vault[0]!.id,
-    /** The connection with no optional field. */
-    minimalVault: vault.find((v) => v.environment === undefined)!.id,
-    longestVault: vault.reduce((a, b) => (b.id.length > a.id.length ? b : a)).id,
-  };
-}
-
-/** A well-formed organization id (org_ and 16 alphanumerics). */
-const ORGANIZATION = 'org_abcdefghijklmnop';
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
-const REPORTS_API = 'https://reports-api.example.com/';
 
-const redeliverPath = (stream: string, event: string) => `/api/v2/event-streams/${stream}/redeliver/${event}`;
 const profilePath = (profile: string) => `/api/v2/self-service-profiles/${profile}/sso-ticket`;
-const ticketPath = (mock: MockServer) => profilePath(ids(mock).profile);
-const vaultPath = (id: string) => `/api/v2/flows/vault/connections/${id}`;
-/** The same id with its last character changed: well formed, naming nothing. */
-const unknownLike = (id: string) => `${id.slice(0, -1)}${id.endsWith('w') ? 'x' : 'w'}`;
-/** The same id with its eleventh character changed: well formed, naming nothing. */
-const changedEarly = (id: string) => `${id.slice(0, 10)}${id[10] === 'w' ? 'x' : 'w'}${id.slice(11)}`;
-
-/** A compact JWS with exactly this header, signed RS256 with `key` (no library checks on the header). */
-function jws(header: Record<string, unknown>, claims: JWTPayload, key: CryptoKey | KeyObject): string {
-  const encode = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
-  const input = `${encode(header)}.${encode(claims)}`;
-  const signature = sign('sha256', Buffer.from(input), key instanceof KeyObject ? key : KeyObject.from(key));
-  return `${input}.${signature.toString('base64url')}`;
-}
-
-/** The claims of a fixture client's token, for a near miss signed with the mock's key. */
-async function claimsOf(mock: MockServer, name = 'global'): Promise<JWTPayload> {
-  return decodeJwt(await tokenFor(mock, name));
-}
-
-/** A token with the mock's key and kid, these claims and header members besides alg and kid. */
-function signed(mock: MockServer, claims: JWTPayload, header: Record<string, unknown> = {}): string {
-  return jws({ alg: 'RS256', typ: 'JWT', kid: mock.keys.kid, ...header }, claims, mock.keys.privateKey);
-}
 
 /** HTTP Basic credentials, written as given (already form-encoded where they need to be). */
 const basic = (id: string, secret: string) => `Basic ${Buffer.from(`${id}:${secret}`, 'utf8').toString('base64')}`;
 
-const status = (answer: Answer) => answer.status;
-const fieldsOf = (answer: Answer) => answer.json as Record<string, unknown>;
 const errorCodeOf = (answer: Answer) => (answer.json as { errorCode?: unknown } | undefined)?.errorCode;
-const nowSeconds = (mock: MockServer) => Math.floor(mock.clock.now() / 1000);
-const read = async (mock: MockServer, token: string, id = ids(mock).vault) => call(mock, 'GET', vaultPath(id), { token });
-const readVault = async (mock: MockServer, token: string, id = ids(mock).vault) => status(await read(mock, token, id));
-const readAs = async (mock: MockServer, authorization: string, id = ids(mock).vault) =>
-  status(await call(mock, 'GET', vaultPath(id), { headers: { authorization } }));
-const redeliverAnswer = async (mock: MockServer, token: string, stream = ids(mock).stream, event = ids(mock).failedEvent) =>
-  call(mock, 'POST', redeliverPath(stream, event), { token });
-const redeliver = async (mock: MockServer, token: string, stream?: string, event?: string) =>
-  status(await redeliverAnswer(mock, token, stream, event));
-const createTicket = async (mock: MockServer, body: unknown, token?: string, headers: Record<string, string> = {}) =>
-  call(mock, 'POST', ticketPath(mock), { token: token ?? (await tokenFor(mock, 'global')), body, headers });
-const ticketStatus = async (mock: MockServer, body: unknown) => status(await createTicket(mock, body));
 const formTicket = async (mock: MockServer, form: string) => createTicket(mock, form, undefined, FORM);
-const tokenAnswer = (mock: MockServer, overrides: Record<string, string | undefined>, name = 'global') =>
-  call(mock, 'POST', '/oauth/token', { body: tokenRequest(mock, name, overrides) });
-const globalToken = (mock: MockServer) => tokenFor(mock, 'global');
-const fixtureClientId = (mock: MockServer, name: string) => mock.fixtures.data.clients.find((c) => c.name === name)!.client_id;
-const hostOf = (answer: Answer) => new URL(fieldsOf(answer).ticket as string).host;
 /** A form-encoded token request without client credentials (they go in a header or the query). */
 const bareTokenForm = (mock: MockServer, extra: Record<string, string> = {}) =>
   new URLSearchParams({ grant_type: 'client_credentials', audience: mock.audience, ...extra }).toString();
-
-/** A bucket of two requests that does not refill while the probe runs. */
-const TINY_BUCKET: MockServerOptions = { rateLimit: { bucketSize: 2, refillPerSecond: 0.001 } };
-/** A clock of its own for each mock, moved only by the probe. */
-const MANUAL_CLOCK = (): MockServerOptions => ({ clock: new ManualClock() });
-const advance = (mock: MockServer, ms: number) => (mock.clock as ManualClock).advance(ms);
 
 const probes: Probe[] = [
   // Token verification
@@ -187,8 +131,8 @@ const probes: Probe[] = [
     probe: async (m) => {
       const claims = await claimsOf(m);
       return [
-        await readVault(m, signed(m, { ...claims, iat: 'yesterday' as unknown as number })),
-        await readVault(m, signed(m, { ...claims, iat: String(nowSeconds(m) + 3600) as unknown as number })),
+        await readVault(m, signed(m, { ...claims, iat: 'yesterday' })),
+        await readVault(m, signed(m, { ...claims, iat: String(nowSeconds(m) + 3600) })),
       ];
     },
     conformant: [401, 401],
@@ -372,7 +316,7 @@ const probes: Probe[] = [
       return [
         await readAs(m, `Bearer\t${token}`),
         await readAs(m, `Bearer\t${withTamperedSignature(token)}`),
-        status(await call(m, 'POST', ticketPath(m), { body: {}, headers: { authorization: `Bearer\t${token}` } })),
+        status(await call(m, 'POST', ticketPathOf(m), { body: {}, headers: { authorization: `Bearer\t${token}` } })),
       ];
     },
     conformant: [401, 401, 401],
@@ -635,7 +579,7 @@ const probes: Probe[] = [
       const token = await tokenFor(m, 'without-sso-ticket-scope');
       return [
         status(await call(m, 'POST', profilePath('not-a-profile'), { token, body: {} })),
-        status(await call(m, 'POST', ticketPath(m), { token, body: {} })),
+        status(await call(m, 'POST', ticketPathOf(m), { token, body: {} })),
       ];
     },
     conformant: [403, 403],

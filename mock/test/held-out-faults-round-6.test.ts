@@ -5,72 +5,44 @@
 // the fault lets only the near value through, a plainly wrong value is still refused by both). A
 // fault that changed nothing would count as a survivor of the suite for no reason; this rules that
 // out.
-import { KeyObject, sign } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { decodeJwt, type CryptoKey, type JWTPayload } from 'jose';
-import { afterAll } from 'vitest';
+import { type JWTPayload } from 'jose';
 import { heldOutFaults } from '../faults/held-out/catalogue.ts';
 import { heldOutRound2Faults } from '../faults/held-out/round-2/catalogue.ts';
 import { heldOutRound3Faults } from '../faults/held-out/round-3/catalogue.ts';
 import { heldOutRound4Faults } from '../faults/held-out/round-4/catalogue.ts';
 import { heldOutRound5Faults } from '../faults/held-out/round-5/catalogue.ts';
 import { heldOutRound6Faults } from '../faults/held-out/round-6/catalogue.ts';
-import type { MockServer, MockServerOptions } from '../index.ts';
-import { withTamperedSignature } from './support/forged-tokens.ts';
+import type { MockServer } from '../index.ts';
+import { claimsOf, jwsOfText, signedAsIs as signed, withTamperedSignature } from './support/forged-tokens.ts';
 import { heldOutRoundTests, type Probe } from './support/held-out-round.ts';
-import { call, client, tokenFor, tokenRequest, type Answer } from './support/http.ts';
+import { call, client, tokenFor } from './support/http.ts';
+import {
+  createTicket,
+  DOMAIN_SUFFIX,
+  fieldsOf,
+  fixtureClientId,
+  formToken,
+  globalToken,
+  ids,
+  messageOf,
+  nowSeconds,
+  probeKeyFile,
+  redeliverWithScope,
+  read,
+  readAs,
+  readVault,
+  redeliver,
+  redeliverPath,
+  status,
+  ticketOn,
+  ticketStatus,
+  TINY_BUCKET,
+  tokenAnswer,
+  unknownLike,
+  vaultPath,
+} from './support/probe-kit.ts';
 
-const keyDir = mkdtempSync(join(tmpdir(), 'held-out-faults-round-6-'));
-afterAll(() => rmSync(keyDir, { recursive: true, force: true }));
-/** One signing key file for every mock of this file: a key pair is made once, not a hundred times. */
-const signingKey = join(keyDir, 'signing-key.pem');
-
-/** The default fixtures' ids, as the probes use them. */
-function ids(mock: MockServer) {
-  const [stream] = mock.fixtures.data.event_streams!;
-  const event = (status: string) => stream!.events.find((e) => e.status === status)!.id;
-  const vault = mock.fixtures.data.vault_connections!;
-  return {
-    stream: stream!.id,
-    failedEvent: event('failed'),
-    deliveredEvent: event('delivered'),
-    pendingEvent: event('pending'),
-    profile: mock.fixtures.data.self_service_profiles![0]!.id,
-    /** The connection with every optional field. */
-    vault: vault[0]!.id,
-    longestVault: vault.reduce((a, b) => (b.id.length > a.id.length ? b : a)).id,
-  };
-}
-
-const FORM = 'application/x-www-form-urlencoded';
-const DOMAIN_SUFFIX = '.example';
-
-const redeliverPath = (stream: string, event: string) => `/api/v2/event-streams/${stream}/redeliver/${event}`;
-const ticketPath = (mock: MockServer) => `/api/v2/self-service-profiles/${ids(mock).profile}/sso-ticket`;
-const vaultPath = (id: string) => `/api/v2/flows/vault/connections/${id}`;
-/** The same id with its last character changed: well formed, naming nothing. */
-const unknownLike = (id: string) => `${id.slice(0, -1)}${id.endsWith('w') ? 'x' : 'w'}`;
-
-const encode = (value: unknown) => Buffer.from(typeof value === 'string' ? value : JSON.stringify(value)).toString('base64url');
-
-/** A compact JWS of exactly this header and payload text, signed RS256 with `key` (no library checks). */
-function jwsOfText(header: Record<string, unknown>, payload: string, key: CryptoKey | KeyObject): string {
-  const input = `${encode(header)}.${encode(payload)}`;
-  const signature = sign('sha256', Buffer.from(input), key instanceof KeyObject ? key : KeyObject.from(key));
-  return `${input}.${signature.toString('base64url')}`;
-}
-
-/** A token with the mock's key and kid, these claims and header members besides alg and kid. */
-function signed(mock: MockServer, claims: JWTPayload, header: Record<string, unknown> = {}): string {
-  return jwsOfText({ alg: 'RS256', typ: 'JWT', kid: mock.keys.kid, ...header }, JSON.stringify(claims), mock.keys.privateKey);
-}
-
-/** The claims of a fixture client's token, for a near miss signed with the mock's key. */
-async function claimsOf(mock: MockServer, name = 'global'): Promise<JWTPayload> {
-  return decodeJwt(await tokenFor(mock, name));
-}
+const signingKey = probeKeyFile('held-out-faults-round-6');
 
 /** A token of these claims whose signature begins with a zero byte (found by varying a jti). */
 function withLeadingZeroSignature(mock: MockServer, claims: JWTPayload): [string, string, Buffer] {
@@ -81,33 +53,8 @@ function withLeadingZeroSignature(mock: MockServer, claims: JWTPayload): [string
   }
 }
 
-const status = (answer: Answer) => answer.status;
-const fieldsOf = (answer: Answer) => answer.json as Record<string, unknown>;
-const messageOf = (answer: Answer) => fieldsOf(answer).message;
-const nowSeconds = (mock: MockServer) => Math.floor(mock.clock.now() / 1000);
-const globalToken = (mock: MockServer) => tokenFor(mock, 'global');
-const read = async (mock: MockServer, token: string, id = ids(mock).vault) => call(mock, 'GET', vaultPath(id), { token });
-const readVault = async (mock: MockServer, token: string, id = ids(mock).vault) => status(await read(mock, token, id));
-const readAs = async (mock: MockServer, authorization: string) =>
-  status(await call(mock, 'GET', vaultPath(ids(mock).vault), { headers: { authorization } }));
-const redeliver = async (mock: MockServer, token: string, stream = ids(mock).stream, event = ids(mock).failedEvent) =>
-  status(await call(mock, 'POST', redeliverPath(stream, event), { token }));
-const redeliverWithScope = async (mock: MockServer, scope: string) => redeliver(mock, signed(mock, { ...(await claimsOf(mock)), scope }));
-const createTicket = async (mock: MockServer, body: unknown, token?: string, headers: Record<string, string> = {}) =>
-  call(mock, 'POST', ticketPath(mock), { token: token ?? (await globalToken(mock)), body, headers });
-const ticketStatus = async (mock: MockServer, body: unknown) => status(await createTicket(mock, body));
-const ticketOn = async (mock: MockServer, domain: string) =>
-  status(await createTicket(mock, {}, undefined, { 'tenant-custom-domain': domain }));
-const tokenAnswer = (mock: MockServer, overrides: Record<string, string | undefined>, name = 'global') =>
-  call(mock, 'POST', '/oauth/token', { body: tokenRequest(mock, name, overrides) });
-const formToken = (mock: MockServer, text: string, headers: Record<string, string> = {}) =>
-  call(mock, 'POST', '/oauth/token', { body: text, headers: { 'content-type': FORM, ...headers } });
-const fixtureClientId = (mock: MockServer, name: string) => mock.fixtures.data.clients.find((c) => c.name === name)!.client_id;
 /** A host name of exactly `length` characters: `prefix`, then letters, then .example. */
 const domainOf = (length: number, prefix = '') => `${prefix}${'a'.repeat(length - prefix.length - DOMAIN_SUFFIX.length)}${DOMAIN_SUFFIX}`;
-
-/** A bucket of two requests that does not refill while the probe runs. */
-const TINY_BUCKET: MockServerOptions = { rateLimit: { bucketSize: 2, refillPerSecond: 0.001 } };
 
 const probes: Probe[] = [
   // Token verification
@@ -128,8 +75,8 @@ const probes: Probe[] = [
     probe: async (m) => {
       const claims = await claimsOf(m);
       return [
-        await readVault(m, signed(m, { ...claims, aud: [[claims.aud as string]] } as unknown as JWTPayload)),
-        await readVault(m, signed(m, { ...claims, aud: [['https://other.example.com/api/v2/']] } as unknown as JWTPayload)),
+        await readVault(m, signed(m, { ...claims, aud: [[claims.aud as string]] })),
+        await readVault(m, signed(m, { ...claims, aud: [['https://other.example.com/api/v2/']] })),
       ];
     },
     conformant: [401, 401],

@@ -5,14 +5,9 @@
 // the fault lets only the near value through, a plainly wrong value is still refused by both). A
 // fault that changed nothing would count as a survivor of the suite for no reason; this rules that
 // out.
-import { KeyObject, sign } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { domainToASCII } from 'node:url';
-import { decodeJwt, decodeProtectedHeader, type CryptoKey, type JWTPayload } from 'jose';
+import { decodeProtectedHeader } from 'jose';
 import { request } from 'undici';
-import { afterAll } from 'vitest';
 import { heldOutFaults } from '../faults/held-out/catalogue.ts';
 import { heldOutRound2Faults } from '../faults/held-out/round-2/catalogue.ts';
 import { heldOutRound3Faults } from '../faults/held-out/round-3/catalogue.ts';
@@ -21,100 +16,47 @@ import { heldOutRound5Faults } from '../faults/held-out/round-5/catalogue.ts';
 import { heldOutRound6Faults } from '../faults/held-out/round-6/catalogue.ts';
 import { heldOutRound7Faults } from '../faults/held-out/round-7/catalogue.ts';
 import { heldOutRound8Faults } from '../faults/held-out/round-8/catalogue.ts';
-import { ManualClock, type MockServer, type MockServerOptions } from '../index.ts';
-import { withTamperedSignature } from './support/forged-tokens.ts';
+import { claimsOf, signedAsIs as signed, withTamperedSignature } from './support/forged-tokens.ts';
 import { heldOutRoundTests, type Probe } from './support/held-out-round.ts';
-import { call, client, tokenFor, tokenRequest, type Answer } from './support/http.ts';
+import { call, client, type Answer } from './support/http.ts';
+import {
+  advance,
+  CLOCKED_BUCKET,
+  createTicket,
+  DOMAIN_SUFFIX,
+  domainOf,
+  fieldsOf,
+  formToken,
+  globalToken,
+  ids,
+  JSON_TYPE,
+  nowSeconds,
+  probeKeyFile,
+  redeliverWithScope,
+  read,
+  readAs,
+  readVault,
+  record,
+  redeliver,
+  redeliverPath,
+  status,
+  ticketHost,
+  ticketOn,
+  ticketPathOf,
+  ticketStatus,
+  ticketText,
+  TINY_BUCKET,
+  tokenAnswer,
+  unknownLike,
+  vaultPath,
+  withHost,
+} from './support/probe-kit.ts';
 
-const keyDir = mkdtempSync(join(tmpdir(), 'held-out-faults-round-8-'));
-afterAll(() => rmSync(keyDir, { recursive: true, force: true }));
-/** One signing key file for every mock of this file: a key pair is made once, not a hundred times. */
-const signingKey = join(keyDir, 'signing-key.pem');
+const signingKey = probeKeyFile('held-out-faults-round-8');
 
-/** The default fixtures' ids, as the probes use them. */
-function ids(mock: MockServer) {
-  const [stream, otherStream] = mock.fixtures.data.event_streams!;
-  const event = (status: string) => stream!.events.find((e) => e.status === status)!.id;
-  const vault = mock.fixtures.data.vault_connections!;
-  return {
-    stream: stream!.id,
-    failedEvent: event('failed'),
-    deliveredEvent: event('delivered'),
-    pendingEvent: event('pending'),
-    otherStream: otherStream!.id,
-    profile: mock.fixtures.data.self_service_profiles![0]!.id,
-    /** The connection with every optional field. */
-    vault: vault[0]!.id,
-    /** The connection with every string at its maximum length. */
-    longVault: vault[2]!.id,
-  };
-}
-
-const FORM = 'application/x-www-form-urlencoded';
-const JSON_TYPE = 'application/json';
-const DOMAIN_SUFFIX = '.example';
-
-const redeliverPath = (stream: string, event: string) => `/api/v2/event-streams/${stream}/redeliver/${event}`;
-const ticketPath = (mock: MockServer) => `/api/v2/self-service-profiles/${ids(mock).profile}/sso-ticket`;
-const vaultPath = (id: string) => `/api/v2/flows/vault/connections/${id}`;
-/** The same id with its last character changed: well formed, naming nothing. */
-const unknownLike = (id: string) => `${id.slice(0, -1)}${id.endsWith('w') ? 'x' : 'w'}`;
-
-const encode = (value: unknown) => Buffer.from(typeof value === 'string' ? value : JSON.stringify(value)).toString('base64url');
-
-/** A compact JWS of exactly this header and payload text, signed RS256 with `key` (no library checks). */
-function jwsOfText(header: Record<string, unknown>, payload: string, key: CryptoKey | KeyObject): string {
-  const input = `${encode(header)}.${encode(payload)}`;
-  const signature = sign('sha256', Buffer.from(input), key instanceof KeyObject ? key : KeyObject.from(key));
-  return `${input}.${signature.toString('base64url')}`;
-}
-
-/** A token with the mock's key and kid, these claims and header members besides alg and kid. */
-function signed(mock: MockServer, claims: JWTPayload, header: Record<string, unknown> = {}): string {
-  return jwsOfText({ alg: 'RS256', typ: 'JWT', kid: mock.keys.kid, ...header }, JSON.stringify(claims), mock.keys.privateKey);
-}
-
-/** The claims of a fixture client's token, for a near miss signed with the mock's key. */
-async function claimsOf(mock: MockServer, name = 'global'): Promise<JWTPayload> {
-  return decodeJwt(await tokenFor(mock, name));
-}
-
-/** The audience (or issuer) URL with its host changed by `host`. */
-function withHost(url: string, host: (current: string) => string): string {
-  const parsed = /^(https?:\/\/)([^/]+)(\/.*)?$/.exec(url)!;
-  return `${parsed[1]!}${host(parsed[2]!)}${parsed[3] ?? ''}`;
-}
-
-const status = (answer: Answer) => answer.status;
-const fieldsOf = (answer: Answer) => answer.json as Record<string, unknown>;
-const nowSeconds = (mock: MockServer) => Math.floor(mock.clock.now() / 1000);
-const globalToken = (mock: MockServer) => tokenFor(mock, 'global');
-const read = async (mock: MockServer, token: string, id = ids(mock).vault) => call(mock, 'GET', vaultPath(id), { token });
-const readVault = async (mock: MockServer, token: string, id = ids(mock).vault) => status(await read(mock, token, id));
-const readAs = async (mock: MockServer, authorization: string) =>
-  status(await call(mock, 'GET', vaultPath(ids(mock).vault), { headers: { authorization } }));
-const record = async (mock: MockServer, id = ids(mock).vault) => fieldsOf(await read(mock, await globalToken(mock), id));
-const redeliver = async (mock: MockServer, token: string, stream = ids(mock).stream, event = ids(mock).failedEvent) =>
-  status(await call(mock, 'POST', redeliverPath(stream, event), { token }));
-const redeliverWithScope = async (mock: MockServer, scope: string) => redeliver(mock, signed(mock, { ...(await claimsOf(mock)), scope }));
-const createTicket = async (mock: MockServer, body: unknown, token?: string, headers: Record<string, string> = {}) =>
-  call(mock, 'POST', ticketPath(mock), { token: token ?? (await globalToken(mock)), body, headers });
-const ticketStatus = async (mock: MockServer, body: unknown) => status(await createTicket(mock, body));
-/** A ticket request whose body is this exact JSON text. */
-const ticketText = async (mock: MockServer, text: string) =>
-  status(await createTicket(mock, text, undefined, { 'content-type': JSON_TYPE }));
-const ticketOn = async (mock: MockServer, domain: string) =>
-  status(await createTicket(mock, {}, undefined, { 'tenant-custom-domain': domain }));
-const ticketHost = async (mock: MockServer, headers: Record<string, string>) =>
-  new URL(fieldsOf(await createTicket(mock, {}, undefined, headers)).ticket as string).host;
-const tokenAnswer = (mock: MockServer, overrides: Record<string, string | undefined>, name = 'global') =>
-  call(mock, 'POST', '/oauth/token', { body: tokenRequest(mock, name, overrides) });
-const formToken = (mock: MockServer, text: string) => call(mock, 'POST', '/oauth/token', { body: text, headers: { 'content-type': FORM } });
 /** A form token request of the global client with these parameters first (raw names, values encoded). */
 const formWith = (first: string, rest: Record<string, string>) =>
   [first, ...Object.entries(rest).map(([name, value]) => `${name}=${encodeURIComponent(value)}`)].join('&');
-/** A host name of exactly `length` characters: letters, then .example. */
-const domainOf = (length: number) => `${'a'.repeat(length - DOMAIN_SUFFIX.length)}${DOMAIN_SUFFIX}`;
 /** A punycode host name of exactly `length` characters, shorter once shown in Unicode. */
 function punycodeDomainOf(length: number): string {
   for (let n = 1; n < 255; n += 1) {
@@ -123,11 +65,6 @@ function punycodeDomainOf(length: number): string {
   }
   throw new Error(`no punycode host name of ${length} characters`);
 }
-/** A bucket of two requests that does not refill while the probe runs. */
-const TINY_BUCKET: MockServerOptions = { rateLimit: { bucketSize: 2, refillPerSecond: 0.001 } };
-/** A bucket of two refilled at one a second, on a clock the probe moves. */
-const CLOCKED_BUCKET = (): MockServerOptions => ({ clock: new ManualClock(), rateLimit: { bucketSize: 2, refillPerSecond: 1 } });
-const advance = (mock: MockServer, ms: number) => (mock.clock as ManualClock).advance(ms);
 const NEW_CONNECTION = 'new-conn';
 
 const probes: Probe[] = [
@@ -611,7 +548,7 @@ const probes: Probe[] = [
     probe: async (m) => {
       const token = await globalToken(m);
       const ticketAs = async (authorization?: string) =>
-        status(await call(m, 'POST', ticketPath(m), { body: {}, headers: authorization === undefined ? {} : { authorization } }));
+        status(await call(m, 'POST', ticketPathOf(m), { body: {}, headers: authorization === undefined ? {} : { authorization } }));
       return [await ticketAs(), await ticketAs(`bearer ${token}`), await ticketAs('Bearer x')];
     },
     conformant: [401, 201, 401],

@@ -6,11 +6,7 @@
 // fault that changed nothing would count as a survivor of the suite for no reason; this rules that
 // out.
 import { KeyObject, constants, sign } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { decodeJwt, type JWTPayload } from 'jose';
-import { afterAll } from 'vitest';
 import { heldOutFaults } from '../faults/held-out/catalogue.ts';
 import { heldOutRound2Faults } from '../faults/held-out/round-2/catalogue.ts';
 import { heldOutRound3Faults } from '../faults/held-out/round-3/catalogue.ts';
@@ -21,46 +17,44 @@ import { heldOutRound7Faults } from '../faults/held-out/round-7/catalogue.ts';
 import { heldOutRound8Faults } from '../faults/held-out/round-8/catalogue.ts';
 import { heldOutRound9Faults } from '../faults/held-out/round-9/catalogue.ts';
 import { ManualClock, type MockServer, type MockServerOptions } from '../index.ts';
-import { withTamperedSignature } from './support/forged-tokens.ts';
+import { claimsOf, withTamperedSignature } from './support/forged-tokens.ts';
 import { heldOutRoundTests, type Probe } from './support/held-out-round.ts';
-import { call, client, tokenFor, tokenRequest, type Answer } from './support/http.ts';
+import { call, client, tokenFor, tokenRequest } from './support/http.ts';
+import {
+  advance,
+  anonymousRead,
+  bucketOf,
+  CLOCKED_BUCKET,
+  createTicket,
+  fieldsOf,
+  FORM,
+  globalToken,
+  ids,
+  JSON_TYPE,
+  messageOf,
+  nowSeconds,
+  PARTNER_DOMAIN,
+  probeKeyFile,
+  withScope,
+  readAs,
+  readVault,
+  record,
+  redeliverPath,
+  status,
+  ticketHost,
+  ticketPathOf,
+  ticketStatus,
+  tokenAnswer,
+  tokenStatus,
+  unknownLike,
+  vaultPath,
+  withHost,
+} from './support/probe-kit.ts';
 
-const keyDir = mkdtempSync(join(tmpdir(), 'held-out-faults-round-9-'));
-afterAll(() => rmSync(keyDir, { recursive: true, force: true }));
-/** One signing key file for every mock of this file: a key pair is made once, not a hundred times. */
-const signingKey = join(keyDir, 'signing-key.pem');
+const signingKey = probeKeyFile('held-out-faults-round-9');
 
-/** The default fixtures' ids, as the probes use them. */
-function ids(mock: MockServer) {
-  const [stream] = mock.fixtures.data.event_streams!;
-  const event = (status: string) => stream!.events.find((e) => e.status === status)!.id;
-  const vault = mock.fixtures.data.vault_connections!;
-  return {
-    stream: stream!.id,
-    failedEvent: event('failed'),
-    deliveredEvent: event('delivered'),
-    pendingEvent: event('pending'),
-    profile: mock.fixtures.data.self_service_profiles![0]!.id,
-    /** The connection with every optional field. */
-    vault: vault[0]!.id,
-    /** The connection with no optional field. */
-    bareVault: vault[1]!.id,
-    /** The connection with every string at its maximum length. */
-    longVault: vault[2]!.id,
-  };
-}
-
-const FORM = 'application/x-www-form-urlencoded';
-const JSON_TYPE = 'application/json';
 const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 const ORGANIZATION_ID = 'org_1234567890abcdef';
-const PARTNER_DOMAIN = 'login.partner.example';
-
-const redeliverPath = (stream: string, event: string) => `/api/v2/event-streams/${stream}/redeliver/${event}`;
-const ticketPath = (mock: MockServer, profile = ids(mock).profile) => `/api/v2/self-service-profiles/${profile}/sso-ticket`;
-const vaultPath = (id: string) => `/api/v2/flows/vault/connections/${id}`;
-/** The same id with its last character changed: well formed, naming nothing. */
-const unknownLike = (id: string) => `${id.slice(0, -1)}${id.endsWith('w') ? 'x' : 'w'}`;
 
 const encode = (value: unknown) => Buffer.from(typeof value === 'string' ? value : JSON.stringify(value)).toString('base64url');
 
@@ -78,52 +72,16 @@ function signedAs(mock: MockServer, alg: string, claims: JWTPayload, header: Rec
 /** A token with the mock's key and kid, and these claims. */
 const signed = (mock: MockServer, claims: JWTPayload) => signedAs(mock, 'RS256', claims);
 
-/** The claims of a fixture client's token, for a near miss signed with the mock's key. */
-async function claimsOf(mock: MockServer, name = 'global'): Promise<JWTPayload> {
-  return decodeJwt(await tokenFor(mock, name));
-}
-
-/** The audience URL with its host changed by `host`. */
-function withHost(url: string, host: (current: string) => string): string {
-  const parsed = /^(https?:\/\/)([^/]+)(\/.*)?$/.exec(url)!;
-  return `${parsed[1]!}${host(parsed[2]!)}${parsed[3] ?? ''}`;
-}
-
-const status = (answer: Answer) => answer.status;
-const fieldsOf = (answer: Answer) => answer.json as Record<string, unknown>;
-const messageOf = (answer: Answer) => fieldsOf(answer).message as string;
-const nowSeconds = (mock: MockServer) => Math.floor(mock.clock.now() / 1000);
-const globalToken = (mock: MockServer) => tokenFor(mock, 'global');
-const read = async (mock: MockServer, token: string, id = ids(mock).vault) => call(mock, 'GET', vaultPath(id), { token });
-const readVault = async (mock: MockServer, token: string, id = ids(mock).vault) => status(await read(mock, token, id));
-const readAs = async (mock: MockServer, authorization: string) =>
-  status(await call(mock, 'GET', vaultPath(ids(mock).vault), { headers: { authorization } }));
-const record = async (mock: MockServer, id = ids(mock).vault) => fieldsOf(await read(mock, await globalToken(mock), id));
 const redeliverAnswer = async (mock: MockServer, token: string, event = ids(mock).failedEvent, stream = ids(mock).stream) =>
   call(mock, 'POST', redeliverPath(stream, event), { token });
 const redeliver = async (mock: MockServer, token: string, event?: string, stream?: string) =>
   status(await redeliverAnswer(mock, token, event, stream));
-const withScope = async (mock: MockServer, scope: string) => signed(mock, { ...(await claimsOf(mock)), scope });
-const createTicket = async (mock: MockServer, body: unknown, token?: string, headers: Record<string, string> = {}) =>
-  call(mock, 'POST', ticketPath(mock), { token: token ?? (await globalToken(mock)), body, headers });
-const ticketStatus = async (mock: MockServer, body: unknown) => status(await createTicket(mock, body));
-const ticketHost = async (mock: MockServer, headers: Record<string, string>) =>
-  new URL(fieldsOf(await createTicket(mock, {}, undefined, headers)).ticket as string).host;
-const tokenAnswer = (mock: MockServer, overrides: Record<string, string | undefined>, name = 'global') =>
-  call(mock, 'POST', '/oauth/token', { body: tokenRequest(mock, name, overrides) });
-const tokenStatus = async (mock: MockServer, overrides: Record<string, string | undefined>) => status(await tokenAnswer(mock, overrides));
 const formOf = (fields: Record<string, string>) => new URLSearchParams(fields).toString();
 const formToken = async (mock: MockServer, text: string) =>
   status(await call(mock, 'POST', '/oauth/token', { body: text, headers: { 'content-type': FORM } }));
 /** The id with the two characters at `i` and `j` swapped. */
 const swapped = (id: string, i: number, j: number) => `${id.slice(0, i)}${id[j]!}${id.slice(i + 1, j)}${id[i]!}${id.slice(j + 1)}`;
-/** A bucket that does not refill while the probe runs. */
-const bucketOf = (bucketSize: number): MockServerOptions => ({ rateLimit: { bucketSize, refillPerSecond: 0.001 } });
-/** A bucket of two refilled at one a second, on a clock the probe moves. */
-const CLOCKED_BUCKET = (): MockServerOptions => ({ clock: new ManualClock(), rateLimit: { bucketSize: 2, refillPerSecond: 1 } });
 const CLOCKED = (): MockServerOptions => ({ clock: new ManualClock() });
-const advance = (mock: MockServer, ms: number) => (mock.clock as ManualClock).advance(ms);
-const anonymousRead = async (mock: MockServer) => call(mock, 'GET', vaultPath(ids(mock).vault));
 
 const probes: Probe[] = [
   // Token verification
@@ -326,7 +284,7 @@ const probes: Probe[] = [
     probe: async (m) => {
       const token = await globalToken(m);
       const { profile } = ids(m);
-      const ticketFor = async (id: string) => status(await call(m, 'POST', ticketPath(m, id), { token, body: {} }));
+      const ticketFor = async (id: string) => status(await call(m, 'POST', ticketPathOf(m, id), { token, body: {} }));
       return [await ticketFor(swapped(profile, 4, 5)), await ticketFor(unknownLike(profile))];
     },
     conformant: [404, 404],

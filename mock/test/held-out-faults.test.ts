@@ -3,82 +3,37 @@
 // probe sends the fault's near miss to a conformant mock and to a faulted one, and the two answers
 // differ as the row says. A fault that changed nothing would count as a survivor of the suite for
 // no reason; this is what rules that out.
-import { KeyObject, sign } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { decodeJwt, decodeProtectedHeader, generateKeyPair, type CryptoKey, type JWTPayload } from 'jose';
-import { afterAll } from 'vitest';
+import { decodeProtectedHeader, generateKeyPair } from 'jose';
 import { heldOutFaults } from '../faults/held-out/catalogue.ts';
 import { heldOutRound4Faults } from '../faults/held-out/round-4/catalogue.ts';
 import { heldOutRound3Faults } from '../faults/held-out/round-3/catalogue.ts';
 import { heldOutRound2Faults } from '../faults/held-out/round-2/catalogue.ts';
-import type { MockServer, MockServerOptions } from '../index.ts';
+import type { MockServer } from '../index.ts';
 import { selfSignedCertificate } from '../tls/certificates.ts';
 import { heldOutRoundTests, type Probe } from './support/held-out-round.ts';
 import { call, tokenFor, tokenRequest, type Answer } from './support/http.ts';
-import { withTamperedSignature } from './support/forged-tokens.ts';
+import {
+  createTicket,
+  fieldsOf,
+  ids,
+  nowSeconds,
+  probeKeyFile,
+  readVault,
+  redeliver,
+  redeliverPath,
+  status,
+  ticketPathOf,
+  ticketStatus,
+  TINY_BUCKET,
+  tokenAnswer,
+  vaultPath,
+} from './support/probe-kit.ts';
+import { claimsOf, jws, signedAsIs as signed, withTamperedSignature } from './support/forged-tokens.ts';
 
-const keyDir = mkdtempSync(join(tmpdir(), 'held-out-faults-'));
-afterAll(() => rmSync(keyDir, { recursive: true, force: true }));
-/** One signing key file for every mock of this file: a key pair is made once, not 130 times. */
-const signingKey = join(keyDir, 'signing-key.pem');
+const signingKey = probeKeyFile('held-out-faults');
 
-/** The default fixtures' ids, as the probes use them. */
-function ids(mock: MockServer) {
-  const [stream, otherStream] = mock.fixtures.data.event_streams!;
-  const event = (status: string) => stream!.events.find((e) => e.status === status)!.id;
-  const vault = mock.fixtures.data.vault_connections!;
-  return {
-    stream: stream!.id,
-    otherStream: otherStream!.id,
-    failedEvent: event('failed'),
-    deliveredEvent: event('delivered'),
-    profile: mock.fixtures.data.self_service_profiles![0]!.id,
-    vault: vault[0]!.id,
-    notReadyVault: vault.find((v) => !v.ready)!.id,
-    longestVault: vault.reduce((a, b) => (b.id.length > a.id.length ? b : a)).id,
-  };
-}
-
-const redeliverPath = (stream: string, event: string) => `/api/v2/event-streams/${stream}/redeliver/${event}`;
-const ticketPath = (mock: MockServer) => `/api/v2/self-service-profiles/${ids(mock).profile}/sso-ticket`;
-const vaultPath = (id: string) => `/api/v2/flows/vault/connections/${id}`;
-const nowSeconds = (mock: MockServer) => Math.floor(mock.clock.now() / 1000);
-
-/** A compact JWS with exactly this header, signed RS256 with `key` (no library checks on the header). */
-function jws(header: Record<string, unknown>, claims: JWTPayload, key: CryptoKey | KeyObject): string {
-  const encode = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
-  const input = `${encode(header)}.${encode(claims)}`;
-  const signature = sign('sha256', Buffer.from(input), key instanceof KeyObject ? key : KeyObject.from(key));
-  return `${input}.${signature.toString('base64url')}`;
-}
-
-/** The claims of a fixture client's token, for a near miss signed with the mock's key. */
-async function claimsOf(mock: MockServer, client = 'global'): Promise<JWTPayload> {
-  return decodeJwt(await tokenFor(mock, client));
-}
-
-/** A token with the mock's key and kid, these claims and header members besides alg and kid. */
-function signed(mock: MockServer, claims: JWTPayload, header: Record<string, unknown> = {}): string {
-  return jws({ alg: 'RS256', typ: 'JWT', kid: mock.keys.kid, ...header }, claims, mock.keys.privateKey);
-}
-
-const status = (answer: Answer) => answer.status;
-const readVault = async (mock: MockServer, token: string) => status(await call(mock, 'GET', vaultPath(ids(mock).vault), { token }));
-const redeliver = async (mock: MockServer, token: string, stream = ids(mock).stream, event = ids(mock).failedEvent) =>
-  status(await call(mock, 'POST', redeliverPath(stream, event), { token }));
-const createTicket = async (mock: MockServer, body: unknown, token?: string, headers: Record<string, string> = {}) =>
-  call(mock, 'POST', ticketPath(mock), { token: token ?? (await tokenFor(mock, 'global')), body, headers });
-const ticketStatus = async (mock: MockServer, body: unknown) => status(await createTicket(mock, body));
-const tokenAnswer = (mock: MockServer, overrides: Record<string, string | undefined>, client = 'global') =>
-  call(mock, 'POST', '/oauth/token', { body: tokenRequest(mock, client, overrides) });
-/** The answer's JSON object, to read fields of. */
-const fieldsOf = (answer: Answer) => answer.json as Record<string, unknown>;
 const messageOf = (answer: Answer) => (answer.json as { message?: string }).message ?? '';
 
-/** A bucket of two requests that does not refill while the probe runs. */
-const TINY_BUCKET: MockServerOptions = { rateLimit: { bucketSize: 2, refillPerSecond: 0.001 } };
 async function thirdAnswer(mock: MockServer): Promise<Answer> {
   const token = await tokenFor(mock, 'global');
   await call(mock, 'GET', vaultPath(ids(mock).vault), { token });
@@ -162,7 +117,7 @@ const probes: Probe[] = [
   },
   {
     id: 'ho-exp-as-numeric-string',
-    probe: async (m) => readVault(m, signed(m, { ...(await claimsOf(m)), exp: String(nowSeconds(m) + 3600) } as unknown as JWTPayload)),
+    probe: async (m) => readVault(m, signed(m, { ...(await claimsOf(m)), exp: String(nowSeconds(m) + 3600) })),
     conformant: 401,
     faulted: 200,
   },
@@ -541,7 +496,7 @@ const probes: Probe[] = [
   },
   {
     id: 'ho-ticket-body-checked-before-token',
-    probe: async (m) => status(await call(m, 'POST', ticketPath(m), { body: { ttl_sec: -1 } })),
+    probe: async (m) => status(await call(m, 'POST', ticketPathOf(m), { body: { ttl_sec: -1 } })),
     conformant: 401,
     faulted: 400,
   },

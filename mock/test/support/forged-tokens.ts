@@ -1,7 +1,8 @@
 // Tokens a conforming mock refuses, made from a valid one with the mock's own keys (in process, the
-// test holds them): re-signed with changed claims, HS256 keyed with the public key, an unknown kid.
+// test holds them): re-signed with changed claims, HS256 keyed with the public key, an unknown kid;
+// and compact JWSs of any header and payload, signed with any RSA key.
 import { KeyObject, sign } from 'node:crypto';
-import { SignJWT, decodeJwt, exportSPKI, generateKeyPair, importJWK, type JWTPayload } from 'jose';
+import { SignJWT, decodeJwt, exportSPKI, generateKeyPair, importJWK, type CryptoKey, type JWTPayload } from 'jose';
 import type { MockServer } from '../../index.ts';
 import { tokenFor } from './http.ts';
 
@@ -38,12 +39,26 @@ export function withTamperedSignature(token: string): string {
   return `${header}.${payload}.${signature.slice(0, at)}${swapped}${signature.slice(at + 1)}`;
 }
 
-const encode = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+/** base64url of a string as it is, or of any other value's JSON. */
+const encode = (value: unknown) => Buffer.from(typeof value === 'string' ? value : JSON.stringify(value)).toString('base64url');
 
-/** A token with the mock's key and kid, and exactly these claims (whatever their types: no library checks). */
-export function signedAsIs(mock: MockServer, claims: Record<string, unknown>): string {
-  const input = `${encode({ alg: 'RS256', typ: 'JWT', kid: mock.keys.kid })}.${encode(claims)}`;
-  return `${input}.${sign('sha256', Buffer.from(input), KeyObject.from(mock.keys.privateKey)).toString('base64url')}`;
+/** A compact JWS of exactly this header and payload text, signed RS256 with `key` (no library checks). */
+export function jwsOfText(header: Record<string, unknown>, payload: string, key: CryptoKey | KeyObject): string {
+  const input = `${encode(header)}.${encode(payload)}`;
+  return `${input}.${sign('sha256', Buffer.from(input), key instanceof KeyObject ? key : KeyObject.from(key)).toString('base64url')}`;
+}
+
+/** A compact JWS with exactly this header and these claims, signed RS256 with `key` (no library checks). */
+export function jws(header: Record<string, unknown>, claims: Record<string, unknown>, key: CryptoKey | KeyObject): string {
+  return jwsOfText(header, JSON.stringify(claims), key);
+}
+
+/**
+ * A token with the mock's key and kid and exactly these claims (whatever their types: no library
+ * checks), and these header members besides or in place of alg, typ and kid.
+ */
+export function signedAsIs(mock: MockServer, claims: Record<string, unknown>, header: Record<string, unknown> = {}): string {
+  return jws({ alg: 'RS256', typ: 'JWT', kid: mock.keys.kid, ...header }, claims, mock.keys.privateKey);
 }
 
 /** The claims of a fixture client's token, for a near miss signed with the mock's key. */
