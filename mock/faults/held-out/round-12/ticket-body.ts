@@ -1,0 +1,175 @@
+// The ticket request at every depth: ttl_sec clamped to its maximum instead of refused, members
+// given as "" dropped as unset, a one-item list unwrapped where a string goes, organizations given
+// as an object keyed by id turned into a list, enabled_features.sso read as a settings API's
+// tri-state, and null feature flags dropped as a merge patch drops them; and the observed rules: the
+// connection name's pattern simplified into a character class, a protocol-relative icon_url
+// resolved against https, an IdP protocol of a newer SDK's enum, display_name trimmed before its
+// length is counted, and the authorize query's leading "?" lost in a URLSearchParams round trip.
+// Each check decides on a view of the body with that one near miss repaired; the route acts on the
+// body as sent, and a plainly wrong value is refused as before.
+import { heldOutFamily } from '../held-out-fault.ts';
+import { isObject, type Fields } from '../round-3/support/ticket-fields.ts';
+import { nestedView, viewTicketBody } from '../round-6/support/body-view.ts';
+
+const TTL_SEC_MAX = 432_000;
+/** The connection name's rule, ^[A-Za-z0-9]+(-[A-Za-z0-9]+)*$, simplified into one character class. */
+const NAME_AS_CLASS = /^[A-Za-z0-9][-A-Za-z0-9]*$/;
+const NAME_MAX = 128;
+/** A name the real pattern takes, which the simplified check stands in with. */
+const VALID_NAME = 'new-conn';
+/** The tri-state values of the tenant settings API's feature flags. */
+const TRI_STATE: Record<string, boolean> = { enabled: true, disabled: false, inherit: false };
+/** A protocol of a newer SDK's ClientProtocol enum, and the one of the service's list it stands in for. */
+const NEWER_PROTOCOL = 'oidc';
+const KNOWN_PROTOCOL = 'oauth2';
+
+/** The body with member `name` replaced by `repair(value)` where it gives one; else the body itself. */
+function repaired(body: Fields, name: string, repair: (value: unknown) => unknown): Fields {
+  if (!(name in body)) return body;
+  const value = repair(body[name]);
+  return value === undefined ? body : { ...body, [name]: value };
+}
+
+/** connection_config.options.idpinitiated seen through `view`. */
+function idpInitiated(body: Fields, view: (idp: Fields) => Fields): Fields {
+  return nestedView(body, 'connection_config', (config) =>
+    nestedView(config, 'options', (options) => nestedView(options, 'idpinitiated', view)),
+  );
+}
+
+export const ticketBodyFaults = heldOutFamily([
+  {
+    id: 'ho12-ttl-sec-clamped',
+    clause: 'sso-ticket.body.ttl_sec.range',
+    level: 'contract',
+    bug: `ttl_sec passed through Math.min(ttl_sec, ${TTL_SEC_MAX}) before the range is checked (written to "cap" long-lived tickets): a ttl_sec of ${TTL_SEC_MAX + 1}, or of 1000000000, gets a ticket of ${TTL_SEC_MAX} seconds instead of 400; a ttl_sec of -1 is still refused.`,
+    install: (app) =>
+      viewTicketBody(app, (body) =>
+        repaired(body, 'ttl_sec', (value) => (Number.isInteger(value) && (value as number) > TTL_SEC_MAX ? TTL_SEC_MAX : undefined)),
+      ),
+  },
+  {
+    id: 'ho12-empty-string-members-unset',
+    clause: 'sso-ticket.body.domain_aliases_config.type',
+    level: 'contract',
+    bug: 'The body passed through a middleware that turns "" into undefined (written for HTML forms, whose empty inputs mean "not given"), so members given as "" are dropped before the check: a domain_aliases_config of "" gets a ticket instead of 400; a domain_aliases_config of "none" is still refused.',
+    install: (app) =>
+      viewTicketBody(app, (body) =>
+        Object.values(body).includes('') ? Object.fromEntries(Object.entries(body).filter(([, value]) => value !== '')) : body,
+      ),
+  },
+  {
+    id: 'ho12-connection-id-one-item-list',
+    clause: 'sso-ticket.body.connection_id.type',
+    level: 'contract',
+    bug: 'The body validated by a validator built with coerceTypes: "array" (set for form bodies, where a repeated field is a list), which also unwraps a list of one item where a scalar goes: connection_id ["con_..."] gets a ticket instead of 400; a connection_id of two ids is still refused.',
+    install: (app) =>
+      viewTicketBody(app, (body) =>
+        repaired(body, 'connection_id', (value) =>
+          Array.isArray(value) && value.length === 1 && typeof value[0] === 'string' ? (value[0] as string) : undefined,
+        ),
+      ),
+  },
+  {
+    id: 'ho12-organizations-keyed-by-id',
+    clause: 'sso-ticket.body.enabled_organizations.type',
+    level: 'contract',
+    bug: 'enabled_organizations normalised by a helper that also takes the form the dashboard keeps them in, an object keyed by organization id, turned into a list with Object.entries(...).map(([id, o]) => ({ organization_id: id, ...o })): enabled_organizations {"org_...": {"show_as_button": true}} gets a ticket instead of 400; {"org_...": true} is still refused.',
+    install: (app) =>
+      viewTicketBody(app, (body) =>
+        repaired(body, 'enabled_organizations', (value) =>
+          isObject(value) && Object.keys(value).length > 0 && Object.values(value).every(isObject)
+            ? Object.entries(value).map(([id, organization]) => ({ organization_id: id, ...(organization as Fields) }))
+            : undefined,
+        ),
+      ),
+  },
+  {
+    id: 'ho12-sso-flag-tri-state',
+    clause: 'sso-ticket.body.enabled_features.sso.type',
+    level: 'contract',
+    bug: 'enabled_features checked against the schema of the tenant settings API\'s feature flags, reused for the same names, where a flag is "enabled", "disabled" or "inherit": enabled_features.sso "enabled" gets a ticket instead of 400; "yes" is still refused.',
+    install: (app) =>
+      viewTicketBody(app, (body) =>
+        nestedView(body, 'enabled_features', (features) =>
+          repaired(features, 'sso', (value) => (typeof value === 'string' && Object.hasOwn(TRI_STATE, value) ? TRI_STATE[value] : undefined)),
+        ),
+      ),
+  },
+  {
+    id: 'ho12-feature-flags-null-merge-patch',
+    clause: 'sso-ticket.body.enabled_features.domain_verification.type',
+    level: 'contract',
+    bug: 'enabled_features applied to the profile\'s stored features as a JSON merge patch (RFC 7396) before the result is checked, and a merge patch drops members set to null: enabled_features {"domain_verification": null} gets a ticket instead of 400; {"domain_verification": "false"} is still refused.',
+    install: (app) =>
+      viewTicketBody(app, (body) =>
+        nestedView(body, 'enabled_features', (features) =>
+          Object.values(features).includes(null) ? Object.fromEntries(Object.entries(features).filter(([, value]) => value !== null)) : features,
+        ),
+      ),
+  },
+  {
+    id: 'ho12-connection-name-hyphen-class',
+    clause: 'sso-ticket.body.nested-rules',
+    level: 'observed',
+    bug: 'connection_config.name checked with ^[A-Za-z0-9][-A-Za-z0-9]*$, the rule ^[A-Za-z0-9]+(-[A-Za-z0-9]+)*$ "simplified" into one character class: a name "new--conn" or "new-conn-" gets a ticket instead of 400; "-new" is still refused.',
+    install: (app) =>
+      viewTicketBody(app, (body) =>
+        nestedView(body, 'connection_config', (config) =>
+          typeof config.name === 'string' && config.name.length <= NAME_MAX && NAME_AS_CLASS.test(config.name)
+            ? { ...config, name: VALID_NAME }
+            : config,
+        ),
+      ),
+  },
+  {
+    id: 'ho12-icon-url-protocol-relative',
+    clause: 'sso-ticket.body.nested-rules',
+    level: 'observed',
+    bug: 'connection_config.options.icon_url checked as new URL(value, "https://<tenant>") (a base given so that the check does not throw), which resolves a protocol-relative reference: an icon_url "//cdn.example.com/icon.png" gets a ticket instead of 400; "http://cdn.example.com/icon.png" is still refused.',
+    install: (app) =>
+      viewTicketBody(app, (body) =>
+        nestedView(body, 'connection_config', (config) =>
+          nestedView(config, 'options', (options) =>
+            typeof options.icon_url === 'string' && options.icon_url.startsWith('//') ? { ...options, icon_url: `https:${options.icon_url}` } : options,
+          ),
+        ),
+      ),
+  },
+  {
+    id: 'ho12-client-protocol-newer-enum',
+    clause: 'sso-ticket.body.nested-rules',
+    level: 'observed',
+    bug: `options.idpinitiated.client_protocol checked against the ClientProtocol enum of a newer SDK, which added "${NEWER_PROTOCOL}" to samlp, wsfed and oauth2: a client_protocol "${NEWER_PROTOCOL}" gets a ticket instead of 400; "saml" is still refused.`,
+    install: (app) =>
+      viewTicketBody(app, (body) =>
+        idpInitiated(body, (idp) => (idp.client_protocol === NEWER_PROTOCOL ? { ...idp, client_protocol: KNOWN_PROTOCOL } : idp)),
+      ),
+  },
+  {
+    id: 'ho12-display-name-trimmed-first',
+    clause: 'sso-ticket.body.nested-rules',
+    level: 'observed',
+    bug: `connection_config.display_name trimmed by a sanitiser before its length is counted (at most ${NAME_MAX}), while the name is stored as sent: a display_name of ${NAME_MAX} letters and a space gets a ticket instead of 400; ${NAME_MAX + 1} letters are still refused.`,
+    install: (app) =>
+      viewTicketBody(app, (body) =>
+        nestedView(body, 'connection_config', (config) =>
+          typeof config.display_name === 'string' ? { ...config, display_name: config.display_name.trim() } : config,
+        ),
+      ),
+  },
+  {
+    id: 'ho12-authorize-query-question-mark-lost',
+    clause: 'sso-ticket.body.nested-rules',
+    level: 'observed',
+    bug: 'options.idpinitiated.client_authorizequery normalised by new URLSearchParams(value).toString() before its length is counted (at most 256), which drops a leading "?": a query of 257 characters starting with "?" gets a ticket instead of 400; 257 characters without it are still refused.',
+    install: (app) =>
+      viewTicketBody(app, (body) =>
+        idpInitiated(body, (idp) =>
+          typeof idp.client_authorizequery === 'string' && idp.client_authorizequery.startsWith('?')
+            ? { ...idp, client_authorizequery: new URLSearchParams(idp.client_authorizequery).toString() }
+            : idp,
+        ),
+      ),
+  },
+]);
