@@ -18,7 +18,7 @@ export const rateLimitFaults = heldOutFamily([
     id: 'ho12-refill-fraction-lost',
     clause: 'redeliver.errors.429',
     level: 'contract',
-    bug: "The bucket refilled by Math.floor(elapsedMs / 1000) * refillPerSecond tokens and its last-refill time then set to now, so the part of a second since the last request is thrown away: requests closer together than a second never refill it, and with a bucket of 3 refilled at 2 a second, requests 600 ms apart (well under the rate) are answered 429 from the fourth on instead of never; requests a whole second apart are refilled as before.",
+    bug: 'The bucket refilled by Math.floor(elapsedMs / 1000) * refillPerSecond tokens and its last-refill time then set to now, so the part of a second since the last request is thrown away: requests closer together than a second never refill it, and with a bucket of 3 refilled at 2 a second, requests 600 ms apart (well under the rate) are answered 429 from the fourth on instead of never; requests a whole second apart are refilled as before.',
     install: (app) =>
       app.override('limiter', (limiter, built): RateLimiter => {
         const clock = built.clock!;

@@ -27,7 +27,9 @@ export const successAnswerFaults = heldOutFamily([
       editSuccessReplies(
         app,
         'vault',
-        editRecord((record) => (typeof record.updated_at === 'string' ? { ...record, updated_at: new Date(clock().now()).toISOString() } : record)),
+        editRecord((record) =>
+          typeof record.updated_at === 'string' ? { ...record, updated_at: new Date(clock().now()).toISOString() } : record,
+        ),
       );
     },
   },

@@ -66,7 +66,7 @@ export const ticketBodyFaults = heldOutFamily([
     install: (app) =>
       viewTicketBody(app, (body) =>
         repaired(body, 'connection_id', (value) =>
-          Array.isArray(value) && value.length === 1 && typeof value[0] === 'string' ? (value[0] as string) : undefined,
+          Array.isArray(value) && value.length === 1 && typeof value[0] === 'string' ? value[0] : undefined,
         ),
       ),
   },
@@ -92,7 +92,9 @@ export const ticketBodyFaults = heldOutFamily([
     install: (app) =>
       viewTicketBody(app, (body) =>
         nestedView(body, 'enabled_features', (features) =>
-          repaired(features, 'sso', (value) => (typeof value === 'string' && Object.hasOwn(TRI_STATE, value) ? TRI_STATE[value] : undefined)),
+          repaired(features, 'sso', (value) =>
+            typeof value === 'string' && Object.hasOwn(TRI_STATE, value) ? TRI_STATE[value] : undefined,
+          ),
         ),
       ),
   },
@@ -104,7 +106,9 @@ export const ticketBodyFaults = heldOutFamily([
     install: (app) =>
       viewTicketBody(app, (body) =>
         nestedView(body, 'enabled_features', (features) =>
-          Object.values(features).includes(null) ? Object.fromEntries(Object.entries(features).filter(([, value]) => value !== null)) : features,
+          Object.values(features).includes(null)
+            ? Object.fromEntries(Object.entries(features).filter(([, value]) => value !== null))
+            : features,
         ),
       ),
   },
@@ -131,7 +135,9 @@ export const ticketBodyFaults = heldOutFamily([
       viewTicketBody(app, (body) =>
         nestedView(body, 'connection_config', (config) =>
           nestedView(config, 'options', (options) =>
-            typeof options.icon_url === 'string' && options.icon_url.startsWith('//') ? { ...options, icon_url: `https:${options.icon_url}` } : options,
+            typeof options.icon_url === 'string' && options.icon_url.startsWith('//')
+              ? { ...options, icon_url: `https:${options.icon_url}` }
+              : options,
           ),
         ),
       ),

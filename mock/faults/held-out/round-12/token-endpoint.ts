@@ -159,7 +159,9 @@ export const tokenEndpointFaults = heldOutFamily([
         const body = fieldsOf(reply);
         if (!Array.isArray(body?.keys)) return reply;
         const keys = (body.keys as unknown[]).map((key) =>
-          key !== null && typeof key === 'object' && (key as Fields).alg === observed.tokens.alg ? { ...(key as Fields), alg: NODE_DIGEST_NAME } : key,
+          key !== null && typeof key === 'object' && (key as Fields).alg === observed.tokens.alg
+            ? { ...(key as Fields), alg: NODE_DIGEST_NAME }
+            : key,
         );
         return { ...reply, body: { ...body, keys } };
       }),

@@ -25,7 +25,7 @@ export const tokenVerificationFaults = heldOutFamily([
     id: 'ho12-now-from-date-header',
     clause: 'redeliver.errors.401.invalid-token',
     level: 'contract',
-    bug: "The verifier's \"now\" taken from the request's Date header when it has one, a compensation written for clients whose clocks drift: a token that expired an hour ago, sent with a Date header two hours old, is accepted by every operation instead of 401; the same token without a Date header, or with the real time in it, is still refused.",
+    bug: 'The verifier\'s "now" taken from the request\'s Date header when it has one, a compensation written for clients whose clocks drift: a token that expired an hour ago, sent with a Date header two hours old, is accepted by every operation instead of 401; the same token without a Date header, or with the real time in it, is still refused.',
     install: (app) => {
       const components = captureAll(app);
       for (const key of OPERATIONS)
@@ -41,7 +41,7 @@ export const tokenVerificationFaults = heldOutFamily([
           if (!claims) return exchange;
           const shift = Math.round((clock.now() - sent) / 1000);
           const shifted = { ...claims };
-          for (const name of TIME_CLAIMS) if (typeof claims[name] === 'number') shifted[name] = (claims[name] as number) + shift;
+          for (const name of TIME_CLAIMS) if (typeof claims[name] === 'number') shifted[name] = claims[name] + shift;
           if (!verifier.checkClaims(shifted, host).ok) return exchange;
           const resigned = await new SignJWT(shifted)
             .setProtectedHeader(decodeProtectedHeader(token) as JWTHeaderParameters)
@@ -68,7 +68,7 @@ export const tokenVerificationFaults = heldOutFamily([
     id: 'ho12-verified-signatures-cache',
     clause: 'redeliver.errors.401.signature',
     level: 'contract',
-    bug: "A cache of verified tokens keyed by their signature segment alone (the longest, most distinctive part, and the one whose check costs an RSA operation): once a valid token has been used, its header and an edited payload sent with its signature are accepted by every operation instead of 401; the same edited token sent before the original was ever used is still refused.",
+    bug: 'A cache of verified tokens keyed by their signature segment alone (the longest, most distinctive part, and the one whose check costs an RSA operation): once a valid token has been used, its header and an edited payload sent with its signature are accepted by every operation instead of 401; the same edited token sent before the original was ever used is still refused.',
     install: (app) =>
       editVerifier(app, (verifier) => {
         const seen = new Set<string>();
