@@ -83,7 +83,7 @@ export const authorizationFaults = heldOutFamily([
     id: 'ho12-scope-judged-before-signature',
     clause: 'auth.order',
     level: 'observed',
-    bug: "A gateway that reads the scope claim of the token as it decodes (no verification) and refuses a missing scope before the service verifies the token: a tampered token (its signature broken) without the operation's scope is answered 403 instead of 401; a tampered token holding the scope is still answered 401.",
+    bug: "A gateway that reads the scope claim of the token as it decodes (no verification) and refuses a missing scope before the service verifies the token: a token the service refuses 401 (its signature broken, say, or expired) whose claims lack the operation's scope is answered 403 instead of 401; such a token holding the scope is still answered 401.",
     install: (app) => {
       const errors = capture(app, 'errors');
       for (const key of OPERATIONS)

@@ -127,7 +127,7 @@ export const rateLimitFaults = heldOutFamily([
     id: 'ho12-limit-in-policy-syntax',
     clause: 'rate-limit.limit.constant',
     level: 'observed',
-    bug: 'X-RateLimit-Limit written by a gateway plugin in the quota-policy syntax of the IETF RateLimit draft, "<limit>;w=<window seconds>": Limit is "10;w=10000" instead of the bucket size 10; Remaining and Reset are as before.',
+    bug: 'X-RateLimit-Limit written by a gateway plugin in the quota-policy syntax of the IETF RateLimit draft, "<limit>;w=<window seconds>": Limit is "<size>;w=<size / refill rate>" ("10;w=10000" for a bucket of 10 refilled a token every 1000 s) instead of the bucket size; Remaining and Reset are as before.',
     install: (app) => {
       const limiter = capture(app, 'limiter');
       editReplies(app, MANAGEMENT_ROUTES, (reply) => {

@@ -68,7 +68,7 @@ export const tokenEndpointFaults = heldOutFamily([
     id: 'ho12-secret-bcrypt-72-bytes',
     clause: 'token.endpoint.wrong-secret',
     level: 'contract',
-    bug: `Client secrets stored as bcrypt hashes of "<client_id>:<secret>" (the id added as a pepper), and bcrypt reads only the first ${BCRYPT_INPUT_BYTES} bytes of its input: with a 32-character client_id only the first 39 characters of the secret count, so the secret with its last character changed gets a token instead of 401; the secret with its first character changed is still refused.`,
+    bug: `Client secrets stored as bcrypt hashes of "<client_id>:<secret>" (the id added as a pepper), and bcrypt reads only the first ${BCRYPT_INPUT_BYTES} bytes of its input: with a 32-character client_id only the first 39 characters of the secret count, so the secret with its last character changed, sent in the body, gets a token instead of 401; the secret with its first character changed is still refused.`,
     install: (app) => {
       const store = capture(app, 'store');
       editTokenParameters(app, (params) => {

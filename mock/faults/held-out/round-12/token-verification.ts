@@ -93,7 +93,7 @@ export const tokenVerificationFaults = heldOutFamily([
     id: 'ho12-subject-rule-per-grant-type',
     clause: 'auth.token.claims',
     level: 'observed',
-    bug: `The rule sub = <azp>${SUFFIX} applied only inside if (claims.gty === "${GTY}"), as written for machine tokens beside a branch meant for user tokens that was never written: a correctly signed token with gty "password" and sub "auth0|someone" is accepted by every operation instead of 401; the same sub with gty "${GTY}" is still refused.`,
+    bug: `The rule sub = <azp>${SUFFIX} applied only inside if (claims.gty === "${GTY}"), as written for machine tokens beside a branch meant for user tokens that was never written: a correctly signed token with gty "password" (or without gty) and sub "auth0|someone" is accepted by every operation instead of 401; the same sub with gty "${GTY}" is still refused.`,
     install: (app) =>
       forgiveClaim(app, (claims) =>
         claims.gty !== GTY && typeof claims.azp === 'string' && claims.sub !== `${claims.azp}${SUFFIX}`
