@@ -54,7 +54,6 @@ function ids(mock: MockServer) {
 }
 
 const FORM = 'application/x-www-form-urlencoded';
-const CONNECTION = 'con_6kG6vTEQLMczF3qe';
 const ORGANIZATION = 'org_W2ZLgbPCnRCoBXGF';
 
 const redeliverPath = (stream: string, event: string) => `/api/v2/event-streams/${stream}/redeliver/${event}`;
@@ -155,15 +154,19 @@ const probes: Probe[] = [
   },
   // Ticket body
   {
-    id: 'ho12-ttl-sec-clamped',
-    probe: async (m) => [
-      await ticketStatus(m, { ttl_sec: 432001 }),
-      await ticketStatus(m, { ttl_sec: 1_000_000_000 }),
-      await ticketStatus(m, { ttl_sec: -1 }),
-      await ticketStatus(m, { ttl_sec: 432000 }),
-    ],
-    conformant: [400, 400, 400, 201],
-    faulted: [201, 201, 400, 201],
+    id: 'ho12-ttl-sec-longer-bound-for-new-connections',
+    probe: async (m) => {
+      const creating = (ttl_sec: number) => ticketStatus(m, { ttl_sec, connection_config: { name: 'new-conn' } });
+      return [
+        await creating(432001),
+        await creating(500000),
+        await creating(604801),
+        await ticketStatus(m, { ttl_sec: 432001 }),
+        await creating(432000),
+      ];
+    },
+    conformant: [400, 400, 400, 400, 201],
+    faulted: [201, 201, 400, 400, 201],
   },
   {
     id: 'ho12-empty-string-members-unset',
@@ -176,12 +179,11 @@ const probes: Probe[] = [
     faulted: [201, 400, 201],
   },
   {
-    id: 'ho12-connection-id-one-item-list',
-    probe: async (m) => [
-      await ticketStatus(m, { connection_id: [CONNECTION] }),
-      await ticketStatus(m, { connection_id: [CONNECTION, CONNECTION] }),
-      await ticketStatus(m, { connection_id: CONNECTION }),
-    ],
+    id: 'ho12-provisioning-scopes-permission-map',
+    probe: async (m) => {
+      const scopes = (value: unknown) => ticketStatus(m, { provisioning_config: { scopes: value } });
+      return [await scopes({ 'get:users': true }), await scopes('get:users'), await scopes(['get:users'])];
+    },
     conformant: [400, 400, 201],
     faulted: [201, 400, 201],
   },
@@ -196,14 +198,15 @@ const probes: Probe[] = [
     faulted: [201, 400, 201],
   },
   {
-    id: 'ho12-sso-flag-tri-state',
+    id: 'ho12-feature-flags-yes-no-letters',
     probe: async (m) => [
-      await ticketStatus(m, { enabled_features: { sso: 'enabled' } }),
-      await ticketStatus(m, { enabled_features: { sso: 'yes' } }),
-      await ticketStatus(m, { enabled_features: { sso: true } }),
+      await ticketStatus(m, { enabled_features: { provisioning: 'Y' } }),
+      await ticketStatus(m, { enabled_features: { provisioning: 'N' } }),
+      await ticketStatus(m, { enabled_features: { provisioning: 'yes' } }),
+      await ticketStatus(m, { enabled_features: { provisioning: true } }),
     ],
-    conformant: [400, 400, 201],
-    faulted: [201, 400, 201],
+    conformant: [400, 400, 400, 201],
+    faulted: [201, 201, 400, 201],
   },
   {
     id: 'ho12-feature-flags-null-merge-patch',

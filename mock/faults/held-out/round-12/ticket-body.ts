@@ -1,7 +1,7 @@
-// The ticket request at every depth: ttl_sec clamped to its maximum instead of refused, members
-// given as "" dropped as unset, a one-item list unwrapped where a string goes, organizations given
-// as an object keyed by id turned into a list, enabled_features.sso read as a settings API's
-// tri-state, and null feature flags dropped as a merge patch drops them; and the observed rules: the
+// The ticket request at every depth: ttl_sec held to a longer maximum when a connection is created,
+// members given as "" dropped as unset, provisioning scopes given as a permission map turned into
+// a list, organizations given as an object keyed by id turned into a list, feature flags written as
+// a legacy table's "Y"/"N", and null feature flags dropped as a merge patch drops them; and the observed rules: the
 // connection name's pattern simplified into a character class, a protocol-relative icon_url
 // resolved against https, an IdP protocol of a newer SDK's enum, display_name trimmed before its
 // length is counted, and the authorize query's leading "?" lost in a URLSearchParams round trip.
@@ -17,8 +17,10 @@ const NAME_AS_CLASS = /^[A-Za-z0-9][-A-Za-z0-9]*$/;
 const NAME_MAX = 128;
 /** A name the real pattern takes, which the simplified check stands in with. */
 const VALID_NAME = 'new-conn';
-/** The tri-state values of the tenant settings API's feature flags. */
-const TRI_STATE: Record<string, boolean> = { enabled: true, disabled: false, inherit: false };
+/** The longest ticket of a flow that creates a connection, under the product rule (a week). */
+const SETUP_TTL_MAX = 604_800;
+/** The flags of the legacy settings table, CHAR(1). */
+const FLAG_LETTERS: Record<string, boolean> = { Y: true, N: false };
 /** A protocol of a newer SDK's ClientProtocol enum, and the one of the service's list it stands in for. */
 const NEWER_PROTOCOL = 'oidc';
 const KNOWN_PROTOCOL = 'oauth2';
@@ -39,13 +41,17 @@ function idpInitiated(body: Fields, view: (idp: Fields) => Fields): Fields {
 
 export const ticketBodyFaults = heldOutFamily([
   {
-    id: 'ho12-ttl-sec-clamped',
+    id: 'ho12-ttl-sec-longer-bound-for-new-connections',
     clause: 'sso-ticket.body.ttl_sec.range',
     level: 'contract',
-    bug: `ttl_sec passed through Math.min(ttl_sec, ${TTL_SEC_MAX}) before the range is checked (written to "cap" long-lived tickets): a ttl_sec of ${TTL_SEC_MAX + 1}, or of 1000000000, gets a ticket of ${TTL_SEC_MAX} seconds instead of 400; a ttl_sec of -1 is still refused.`,
+    bug: `ttl_sec's maximum looked up per kind of flow, with a product rule that a ticket creating a new connection (connection_config given) may live ${SETUP_TTL_MAX} seconds (a week) for the customer's IT review: with connection_config, a ttl_sec of ${TTL_SEC_MAX + 1} or 500000 gets a ticket instead of 400; without it ${TTL_SEC_MAX + 1} is still refused, and with it ${SETUP_TTL_MAX + 1} too.`,
     install: (app) =>
       viewTicketBody(app, (body) =>
-        repaired(body, 'ttl_sec', (value) => (Number.isInteger(value) && (value as number) > TTL_SEC_MAX ? TTL_SEC_MAX : undefined)),
+        'connection_config' in body
+          ? repaired(body, 'ttl_sec', (value) =>
+              Number.isInteger(value) && (value as number) > TTL_SEC_MAX && (value as number) <= SETUP_TTL_MAX ? TTL_SEC_MAX : undefined,
+            )
+          : body,
       ),
   },
   {
@@ -59,14 +65,18 @@ export const ticketBodyFaults = heldOutFamily([
       ),
   },
   {
-    id: 'ho12-connection-id-one-item-list',
-    clause: 'sso-ticket.body.connection_id.type',
+    id: 'ho12-provisioning-scopes-permission-map',
+    clause: 'sso-ticket.body.provisioning_config.scopes.type',
     level: 'contract',
-    bug: 'The body validated by a validator built with coerceTypes: "array" (set for form bodies, where a repeated field is a list), which also unwraps a list of one item where a scalar goes: connection_id ["con_..."] gets a ticket instead of 400; a connection_id of two ids is still refused.',
+    bug: 'provisioning_config.scopes also taken in the form the role editor keeps permissions in, a map of scope to true, turned into a list by Object.keys(map).filter((scope) => map[scope] === true): scopes {"get:users": true} gets a ticket instead of 400; scopes "get:users" is still refused.',
     install: (app) =>
       viewTicketBody(app, (body) =>
-        repaired(body, 'connection_id', (value) =>
-          Array.isArray(value) && value.length === 1 && typeof value[0] === 'string' ? value[0] : undefined,
+        nestedView(body, 'provisioning_config', (config) =>
+          repaired(config, 'scopes', (value) =>
+            isObject(value) && Object.keys(value).length > 0 && Object.values(value).every((granted) => granted === true)
+              ? Object.keys(value)
+              : undefined,
+          ),
         ),
       ),
   },
@@ -85,16 +95,21 @@ export const ticketBodyFaults = heldOutFamily([
       ),
   },
   {
-    id: 'ho12-sso-flag-tri-state',
-    clause: 'sso-ticket.body.enabled_features.sso.type',
+    id: 'ho12-feature-flags-yes-no-letters',
+    clause: 'sso-ticket.body.enabled_features.provisioning.type',
     level: 'contract',
-    bug: 'enabled_features checked against the schema of the tenant settings API\'s feature flags, reused for the same names, where a flag is "enabled", "disabled" or "inherit": enabled_features.sso "enabled" gets a ticket instead of 400; "yes" is still refused.',
+    bug: 'enabled_features read through the mapping of the legacy settings table, whose flags are CHAR(1) "Y" or "N", before the check: enabled_features.provisioning "Y" (or "N") gets a ticket instead of 400; "yes" is still refused.',
     install: (app) =>
       viewTicketBody(app, (body) =>
         nestedView(body, 'enabled_features', (features) =>
-          repaired(features, 'sso', (value) =>
-            typeof value === 'string' && Object.hasOwn(TRI_STATE, value) ? TRI_STATE[value] : undefined,
-          ),
+          Object.values(features).some((value) => typeof value === 'string' && Object.hasOwn(FLAG_LETTERS, value))
+            ? Object.fromEntries(
+                Object.entries(features).map(([name, value]) => [
+                  name,
+                  typeof value === 'string' && Object.hasOwn(FLAG_LETTERS, value) ? FLAG_LETTERS[value] : value,
+                ]),
+              )
+            : features,
         ),
       ),
   },
