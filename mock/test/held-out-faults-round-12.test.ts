@@ -169,12 +169,15 @@ const probes: Probe[] = [
     faulted: [201, 201, 400, 400, 201],
   },
   {
-    id: 'ho12-empty-string-members-unset',
-    probe: async (m) => [
-      await ticketStatus(m, { domain_aliases_config: '' }),
-      await ticketStatus(m, { domain_aliases_config: 'none' }),
-      await ticketStatus(m, { domain_aliases_config: { domain_verification: 'none' } }),
-    ],
+    id: 'ho12-organization-ids-fanned-out',
+    probe: async (m) => {
+      const other = `${ORGANIZATION.slice(0, -1)}X`;
+      return [
+        await ticketStatus(m, { enabled_organizations: [{ organization_id: [ORGANIZATION, other], show_as_button: true }] }),
+        await ticketStatus(m, { enabled_organizations: [{ organization_id: 5 }] }),
+        await ticketStatus(m, { enabled_organizations: [{ organization_id: ORGANIZATION }, { organization_id: other }] }),
+      ];
+    },
     conformant: [400, 400, 201],
     faulted: [201, 400, 201],
   },
@@ -209,11 +212,11 @@ const probes: Probe[] = [
     faulted: [201, 201, 400, 201],
   },
   {
-    id: 'ho12-feature-flags-null-merge-patch',
+    id: 'ho12-provisioning-config-base64-blob',
     probe: async (m) => [
-      await ticketStatus(m, { enabled_features: { domain_verification: null } }),
-      await ticketStatus(m, { enabled_features: { domain_verification: 'false' } }),
-      await ticketStatus(m, { enabled_features: { domain_verification: false } }),
+      await ticketStatus(m, { provisioning_config: Buffer.from(JSON.stringify({ scopes: ['get:users'] })).toString('base64') }),
+      await ticketStatus(m, { provisioning_config: 'get:users' }),
+      await ticketStatus(m, { provisioning_config: { scopes: ['get:users'] } }),
     ],
     conformant: [400, 400, 201],
     faulted: [201, 400, 201],

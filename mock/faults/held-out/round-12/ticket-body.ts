@@ -1,7 +1,8 @@
 // The ticket request at every depth: ttl_sec held to a longer maximum when a connection is created,
-// members given as "" dropped as unset, provisioning scopes given as a permission map turned into
-// a list, organizations given as an object keyed by id turned into a list, feature flags written as
-// a legacy table's "Y"/"N", and null feature flags dropped as a merge patch drops them; and the observed rules: the
+// organization ids given as a list fanned out into items, provisioning scopes given as a permission
+// map turned into a list, organizations given as an object keyed by id turned into a list, feature
+// flags written as a legacy table's "Y"/"N", and provisioning_config given as a base64 blob of its
+// JSON; and the observed rules: the
 // connection name's pattern simplified into a character class, a protocol-relative icon_url
 // resolved against https, an IdP protocol of a newer SDK's enum, display_name trimmed before its
 // length is counted, and the authorize query's leading "?" lost in a URLSearchParams round trip.
@@ -32,6 +33,17 @@ function repaired(body: Fields, name: string, repair: (value: unknown) => unknow
   return value === undefined ? body : { ...body, [name]: value };
 }
 
+/** The object whose JSON a string is the base64 of, else undefined. */
+function base64Object(value: unknown): Fields | undefined {
+  if (typeof value !== 'string' || !/^[A-Za-z0-9+/]+={0,2}$/.test(value)) return undefined;
+  try {
+    const parsed: unknown = JSON.parse(Buffer.from(value, 'base64').toString('utf8'));
+    return isObject(parsed) ? parsed : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** connection_config.options.idpinitiated seen through `view`. */
 function idpInitiated(body: Fields, view: (idp: Fields) => Fields): Fields {
   return nestedView(body, 'connection_config', (config) =>
@@ -55,13 +67,21 @@ export const ticketBodyFaults = heldOutFamily([
       ),
   },
   {
-    id: 'ho12-empty-string-members-unset',
-    clause: 'sso-ticket.body.domain_aliases_config.type',
+    id: 'ho12-organization-ids-fanned-out',
+    clause: 'sso-ticket.body.enabled_organizations.organization_id.type',
     level: 'contract',
-    bug: 'The body passed through a middleware that turns "" into undefined (written for HTML forms, whose empty inputs mean "not given"), so members given as "" are dropped before the check: a domain_aliases_config of "" gets a ticket instead of 400; a domain_aliases_config of "none" is still refused.',
+    bug: 'enabled_organizations expanded by a bulk shorthand before the check, an item whose organization_id is a list standing for one item per id with the same settings: [{"organization_id": ["org_a...", "org_b..."]}] gets a ticket instead of 400; an organization_id of 5 is still refused.',
     install: (app) =>
       viewTicketBody(app, (body) =>
-        Object.values(body).includes('') ? Object.fromEntries(Object.entries(body).filter(([, value]) => value !== '')) : body,
+        repaired(body, 'enabled_organizations', (items) =>
+          Array.isArray(items) && items.some((item) => isObject(item) && Array.isArray(item.organization_id))
+            ? items.flatMap((item: unknown) =>
+                isObject(item) && Array.isArray(item.organization_id)
+                  ? (item.organization_id as unknown[]).map((id) => ({ ...item, organization_id: id }))
+                  : [item],
+              )
+            : undefined,
+        ),
       ),
   },
   {
@@ -114,18 +134,11 @@ export const ticketBodyFaults = heldOutFamily([
       ),
   },
   {
-    id: 'ho12-feature-flags-null-merge-patch',
-    clause: 'sso-ticket.body.enabled_features.domain_verification.type',
+    id: 'ho12-provisioning-config-base64-blob',
+    clause: 'sso-ticket.body.provisioning_config.type',
     level: 'contract',
-    bug: 'enabled_features applied to the profile\'s stored features as a JSON merge patch (RFC 7396) before the result is checked, and a merge patch drops members set to null: enabled_features {"domain_verification": null} gets a ticket instead of 400; {"domain_verification": "false"} is still refused.',
-    install: (app) =>
-      viewTicketBody(app, (body) =>
-        nestedView(body, 'enabled_features', (features) =>
-          Object.values(features).includes(null)
-            ? Object.fromEntries(Object.entries(features).filter(([, value]) => value !== null))
-            : features,
-        ),
-      ),
+    bug: 'provisioning_config also taken in the form the dashboard exports settings in, the base64 of their JSON, decoded when a string decodes to a JSON object: provisioning_config "eyJzY29wZXMiOlsiZ2V0OnVzZXJzIl19" (base64 of {"scopes":["get:users"]}) gets a ticket instead of 400; provisioning_config "get:users" is still refused.',
+    install: (app) => viewTicketBody(app, (body) => repaired(body, 'provisioning_config', base64Object)),
   },
   {
     id: 'ho12-connection-name-hyphen-class',
