@@ -253,13 +253,18 @@ const probes: Probe[] = [
     faulted: [201, 400, 201],
   },
   {
-    id: 'ho12-display-name-trimmed-first',
+    id: 'ho12-display-name-bound-of-record-name',
     probe: async (m) => {
       const display = (display_name: string) => withConnection(m, { display_name });
-      return [await display(`${'a'.repeat(128)} `), await display('a'.repeat(129)), await display('a'.repeat(128))];
+      return [
+        await display('a'.repeat(129)),
+        await display('a'.repeat(150)),
+        await display('a'.repeat(151)),
+        await display('a'.repeat(128)),
+      ];
     },
-    conformant: [400, 400, 201],
-    faulted: [201, 400, 201],
+    conformant: [400, 400, 400, 201],
+    faulted: [201, 201, 400, 201],
   },
   {
     id: 'ho12-authorize-query-question-mark-lost',

@@ -4,8 +4,8 @@
 // flags written as a legacy table's "Y"/"N", and provisioning_config given as a base64 blob of its
 // JSON; and the observed rules: the
 // connection name's pattern simplified into a character class, a protocol-relative icon_url
-// resolved against https, an IdP protocol of a newer SDK's enum, display_name trimmed before its
-// length is counted, and the authorize query's leading "?" lost in a URLSearchParams round trip.
+// resolved against https, an IdP protocol of a newer SDK's enum, display_name held to the vault
+// record name's bound, and the authorize query's leading "?" lost in a URLSearchParams round trip.
 // Each check decides on a view of the body with that one near miss repaired; the route acts on the
 // body as sent, and a plainly wrong value is refused as before.
 import { heldOutFamily } from '../held-out-fault.ts';
@@ -16,6 +16,8 @@ const TTL_SEC_MAX = 432_000;
 /** The connection name's rule, ^[A-Za-z0-9]+(-[A-Za-z0-9]+)*$, simplified into one character class. */
 const NAME_AS_CLASS = /^[A-Za-z0-9][-A-Za-z0-9]*$/;
 const NAME_MAX = 128;
+/** The bound of a vault record's name (FlowsVaultConnection.name). */
+const RECORD_NAME_MAX = 150;
 /** A name the real pattern takes, which the simplified check stands in with. */
 const VALID_NAME = 'new-conn';
 /** The longest ticket of a flow that creates a connection, under the product rule (a week). */
@@ -181,14 +183,16 @@ export const ticketBodyFaults = heldOutFamily([
       ),
   },
   {
-    id: 'ho12-display-name-trimmed-first',
+    id: 'ho12-display-name-bound-of-record-name',
     clause: 'sso-ticket.body.nested-rules',
     level: 'observed',
-    bug: `connection_config.display_name trimmed by a sanitiser before its length is counted (at most ${NAME_MAX}), while the name is stored as sent: a display_name of ${NAME_MAX} letters and a space gets a ticket instead of 400; ${NAME_MAX + 1} letters are still refused.`,
+    bug: `connection_config.display_name held to the bound of the name of a vault record (${RECORD_NAME_MAX}), taken from a table of "name" limits that was centralised for every schema, where ${NAME_MAX} is its own: a display_name of ${NAME_MAX + 1} (up to ${RECORD_NAME_MAX}) characters gets a ticket instead of 400; ${RECORD_NAME_MAX + 1} characters are still refused.`,
     install: (app) =>
       viewTicketBody(app, (body) =>
         nestedView(body, 'connection_config', (config) =>
-          typeof config.display_name === 'string' ? { ...config, display_name: config.display_name.trim() } : config,
+          typeof config.display_name === 'string' && config.display_name.length > NAME_MAX && config.display_name.length <= RECORD_NAME_MAX
+            ? { ...config, display_name: config.display_name.slice(0, NAME_MAX) }
+            : config,
         ),
       ),
   },
