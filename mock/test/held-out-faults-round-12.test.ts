@@ -306,13 +306,17 @@ const probes: Probe[] = [
     faulted: [202, 202, 403],
   },
   {
-    id: 'ho12-vault-scope-by-first-segment',
-    probe: async (m) => [
-      await readVault(m, await signedWith(m, { scope: 'read:flows' })),
-      await readVault(m, await signedWith(m, { scope: 'read:connections' })),
-    ],
-    conformant: [403, 403],
-    faulted: [200, 403],
+    id: 'ho12-vault-scopes-from-gateway-header',
+    probe: async (m) => {
+      const token = await tokenFor(m, 'without-vault-scope');
+      return [
+        status(await read(m, token, ids(m).vault, { 'x-scopes': 'read:flows_vault_connections' })),
+        await readVault(m, token),
+        status(await anonymousRead(m, { 'x-scopes': 'read:flows_vault_connections' })),
+      ];
+    },
+    conformant: [403, 403, 401],
+    faulted: [200, 403, 401],
   },
   {
     id: 'ho12-ticket-organization-token-bypass',

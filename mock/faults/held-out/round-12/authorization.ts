@@ -1,14 +1,16 @@
 // What a verified caller may do: the RBAC "permissions" claim merged into the scopes, the
 // global-client rule written as a filter on the scopes (403 for 401), and the scopes picked out of
-// the claim by a word pattern; and the observed rules: the vault read's permission keyed by the
-// first segment of its path, ticket creation let through for organization tokens, and the scope
+// the claim by a word pattern; and the observed rules: the vault read's scopes taken from a header
+// a gateway adds, ticket creation let through for organization tokens, and the scope
 // judged from the unverified claims before the signature. Each grants (or files) its near miss; other
 // tokens are judged as before.
 import { cards } from '../../../../specs/cards/index.ts';
 import type { OperationKey } from '../../../../specs/index.ts';
 import { bearerToken } from '../../../auth/bearer.ts';
+import { SignJWT, decodeProtectedHeader, type JWTHeaderParameters } from 'jose';
 import { capture } from '../../support/captured.ts';
-import { editReplies, isErrorBody } from '../../support/route-edits.ts';
+import { editReplies, editRequests, isErrorBody } from '../../support/route-edits.ts';
+import { signedPayload } from '../../support/verifier-edits.ts';
 import { heldOutFamily } from '../held-out-fault.ts';
 import { answeredInstead } from '../support/answers.ts';
 import { readScopesAt } from '../support/scope-claims.ts';
@@ -17,8 +19,8 @@ import { unverifiedParts } from '../support/signatures.ts';
 const REDELIVER_SCOPE = cards.redeliver.scope.value;
 const VAULT_SCOPE = cards.vault.scope.value;
 const TICKET_SCOPE = cards['sso-ticket'].scope.value;
-/** The vault read's entry in a permission table keyed by the first segment after the base path (/flows/...). */
-const FIRST_SEGMENT_SCOPE = 'read:flows';
+/** The header an API gateway adds with the scopes of the token it verified. */
+const SCOPES_HEADER = 'X-Scopes';
 /** action:resource, as a pattern that picks scopes out of any text. */
 const SCOPE_WORDS = /\w+:\w+/g;
 const OPERATIONS: readonly OperationKey[] = ['redeliver', 'sso-ticket', 'vault'];
@@ -60,14 +62,24 @@ export const authorizationFaults = heldOutFamily([
       ),
   },
   {
-    id: 'ho12-vault-scope-by-first-segment',
+    id: 'ho12-vault-scopes-from-gateway-header',
     clause: 'vault.scope',
     level: 'observed',
-    bug: `The vault read's permission looked up in a table keyed by the first segment of the path after the base path, /flows, whose entry is ${FIRST_SEGMENT_SCOPE}: a token holding ${FIRST_SEGMENT_SCOPE} but not ${VAULT_SCOPE} reads the connection (200) instead of 403; a token holding read:connections is still refused 403.`,
-    install: (app) =>
-      readScopesAt(app, 'vault', (scopes) =>
-        scopes.includes(FIRST_SEGMENT_SCOPE) && !scopes.includes(VAULT_SCOPE) ? [...scopes, VAULT_SCOPE] : [...scopes],
-      ),
+    bug: `The vault read's permission check reads the scopes from the ${SCOPES_HEADER} header that the API gateway adds after it has verified the token, trusting it whenever it is present, and the gateway does not strip it from what clients send: a valid token without ${VAULT_SCOPE} sent with "${SCOPES_HEADER}: ${VAULT_SCOPE}" reads the connection (200) instead of 403; the same token without the header is still refused 403.`,
+    install: (app) => {
+      const keys = capture(app, 'keys');
+      editRequests(app, 'vault', async (exchange) => {
+        const header = exchange.headers[SCOPES_HEADER.toLowerCase()];
+        const token = bearerToken(exchange.headers.authorization);
+        if (typeof header !== 'string' || token === undefined) return exchange;
+        const claims = await signedPayload(token, keys());
+        if (!claims) return exchange;
+        const resigned = await new SignJWT({ ...claims, scope: header })
+          .setProtectedHeader(decodeProtectedHeader(token) as JWTHeaderParameters)
+          .sign(keys().privateKey);
+        return { ...exchange, headers: { ...exchange.headers, authorization: `Bearer ${resigned}` } };
+      });
+    },
   },
   {
     id: 'ho12-ticket-organization-token-bypass',
