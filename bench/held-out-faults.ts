@@ -30,6 +30,7 @@ import { heldOutRound8Faults } from '../mock/faults/held-out/round-8/catalogue.t
 import { heldOutRound9Faults } from '../mock/faults/held-out/round-9/catalogue.ts';
 import { heldOutRound10Faults } from '../mock/faults/held-out/round-10/catalogue.ts';
 import { heldOutRound11Faults } from '../mock/faults/held-out/round-11/catalogue.ts';
+import { heldOutRound12Faults } from '../mock/faults/held-out/round-12/catalogue.ts';
 import type { HeldOutFault } from '../mock/faults/held-out/held-out-fault.ts';
 import { createMockServer } from '../mock/index.ts';
 
@@ -60,6 +61,7 @@ const ROUNDS: Record<string, readonly HeldOutFault[]> = {
   '9': heldOutRound9Faults,
   '10': heldOutRound10Faults,
   '11': heldOutRound11Faults,
+  '12': heldOutRound12Faults,
 };
 const everyRound = Object.values(ROUNDS).flat();
 
