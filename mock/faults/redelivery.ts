@@ -138,4 +138,37 @@ export const redeliveryFaults = faultFamily([
           : reply,
       ),
   },
+  {
+    id: 'redeliver-json-content-type-needs-a-body',
+    clause: 'redeliver.success.202',
+    bug: 'Redelivery behind the body stage of the operations that take one, which reads a JSON content type over no content as a malformed body: a redelivery of a failed event sent with Content-Type: application/json and no body (as SDKs send every POST) is answered 400 instead of 202; without the header it is answered 202.',
+    install(app) {
+      const errors = capture(app, 'errors');
+      app.wrapRoute(
+        'redeliver',
+        (next) => async (exchange) =>
+          (exchange.headers['content-type'] ?? '').toLowerCase().startsWith('application/json') && exchange.body.length === 0
+            ? errors().reply('malformed_json')
+            : next(exchange),
+      );
+    },
+  },
+  {
+    id: 'redeliver-conflict-backs-off-the-stream',
+    clause: 'redeliver.success.202',
+    bug: "A retry guard that marks a stream as conflicting when a redelivery is refused 409 and clears the mark on the next redelivery of that stream, which it refuses 409 too: right after a 409, the redelivery of the stream's failed event is answered 409 instead of 202 (the one after it 202 again); other streams are answered as before.",
+    install(app) {
+      const errors = capture(app, 'errors');
+      const marked = new Set<string>();
+      editReplies(app, ['redeliver'], (reply, exchange) => {
+        const stream = exchange.params.id ?? '';
+        if (reply.status === 409) {
+          marked.add(stream);
+          return reply;
+        }
+        if (!marked.delete(stream)) return reply;
+        return reply.status === 202 ? replacing(reply, errors().reply('event_not_redeliverable')) : reply;
+      });
+    },
+  },
 ]);

@@ -158,5 +158,15 @@ export const scopeAndClientFaults = faultFamily([
       (new URLSearchParams(exchange.query).get('scope') ?? '').split(' ').includes(cards.redeliver.scope.value),
     ),
   },
+  {
+    id: 'ticket-scope-from-gateway-header',
+    clause: 'sso-ticket.scope',
+    bug: `Ticket creation behind a gateway whose OAuth plugin adds X-Authenticated-Scope once it has verified a token, the service reading the scopes from that header where present, and the gateway not stripping the header clients send: a token lacking ${cards['sso-ticket'].scope.value} sent with "X-Authenticated-Scope: ${cards['sso-ticket'].scope.value}" gets a ticket instead of 403; without the header it is still refused.`,
+    install: scopeGrantedWhen(cards['sso-ticket'], (exchange) =>
+      String(exchange.headers['x-authenticated-scope'] ?? '')
+        .split(' ')
+        .includes(cards['sso-ticket'].scope.value),
+    ),
+  },
   ...scopeFaultsOf(Object.values(cards)),
 ]);

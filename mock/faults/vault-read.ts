@@ -134,4 +134,21 @@ export const vaultReadFaults = faultFamily([
     bug: 'A router that percent-decodes the request target and parses it as a WHATWG URL, which reads "\\" as "/": /api%5Cv2/... (one segment, outside the base path /api/v2) is served as the operations instead of 404; /api%5Cv3/... is still 404.',
     install: backslashReadAsSlash,
   },
+  {
+    id: 'vault-read-negotiates-strictly',
+    clause: 'vault.success.status',
+    bug: 'The vault read answered through a strict content negotiation with JSON its only offer: a read whose Accept header names only text/html is answered 406 Not Acceptable instead of the record; Accept application/json, */* or none reads it as before.',
+    install: (app) =>
+      editReplies(app, ['vault'], (reply, exchange) => {
+        const accept = (exchange.headers.accept ?? '*/*').toLowerCase();
+        const takesJson = /application\/json|application\/\*|\*\/\*/.test(accept);
+        return reply.status === 200 && !takesJson
+          ? replacing(reply, {
+              status: 406,
+              headers: { 'content-type': 'application/json; charset=utf-8' },
+              body: { statusCode: 406, error: 'Not Acceptable', message: 'Not Acceptable' },
+            })
+          : reply;
+      }),
+  },
 ]);

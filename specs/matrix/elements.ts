@@ -128,9 +128,8 @@ function headerElements(card: OperationCard): Element[] {
       name: p.name,
       schemas: levels(p.schema),
     }));
-  const contentType: Element[] = card.body
-    ? [{ id: 'header.content-type', kind: 'content-type', label: 'the Content-Type header', op: card.key }]
-    : [];
+  // An operation without a body has a Content-Type to vary too: clients send one on every request.
+  const contentType: Element[] = [{ id: 'header.content-type', kind: 'content-type', label: 'the Content-Type header', op: card.key }];
   // The media types the client takes (RFC 9110 12.5.1): every operation's answer is JSON whatever else it names.
   const accept: Element = { id: 'header.accept', kind: 'accept', label: 'the Accept header', op: card.key };
   return [...params, ...contentType, accept];

@@ -66,3 +66,26 @@ conformance(
     expectStatus(exchange, 404);
   },
 );
+
+// A refusal changes nothing (spec 4.1: only the redelivery of a failed event does anything): right
+// after a 409 for one event of the stream, and again right after a 404 for an event it does not
+// hold, the redelivery of its failed event is accepted. A server that serialises a stream's
+// redeliveries with a lock it releases only on success (not in a finally), or that backs a stream
+// off after a refusal, refuses it.
+conformance(
+  '[§4.1 redeliver.success.202] redelivery of the failed event is answered 202 right after the same stream refused another event 409, and right after it refused an unknown one 404',
+  { ...redelivery.plan, needs: [...(redelivery.plan.needs as []), fixture('notRedeliverableEvent')], requests: 4 },
+  async ({ target }) => {
+    const stream = target.fixture('eventStream');
+    const redeliver = (event: string) => target.call('redeliver', { params: { id: stream, event_id: event } });
+    const conflict = await redeliver(target.fixture('notRedeliverableEvent'));
+    target.needs(
+      conflict.status === 409,
+      `the target answered ${conflict.status} for the event whose state does not allow redelivery, not 409`,
+    );
+    expectStatus(await redeliver(target.fixture('failedEvent')), 202);
+    const unknown = await redeliver(unknownIdLike(target.fixture('failedEvent')));
+    target.needs(unknown.status === 404, `the target answered ${unknown.status} for an event the stream does not hold, not 404`);
+    expectStatus(await redeliver(target.fixture('failedEvent')), 202);
+  },
+);

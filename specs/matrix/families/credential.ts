@@ -1263,18 +1263,57 @@ function respelledWithoutScope(card: OperationCard, source: string): Made[] {
         (t: RequestTemplate) => ({ ...t, query: [...t.query, ['scope', card.scope.value]] }),
       ],
     ] as const
-  ).map(([key, says, spelled], index): Made => ({
-    operator: 'other-owner',
-    key,
-    says,
-    apply: (template) => spelled(withCredential({ kind: 'role', role: card.roleWithoutScope })(template)) as RequestTemplate,
-    needs: [{ role: card.roleWithoutScope }],
-    expect: {
-      checks: [{ clause: card.scope.clause, outcome: refused }],
-      source: `${source}; a query string (one asking for the scope included) or a trailing slash does not lift it (any refusal: what else the target says of them is not known)`,
+  )
+    .map(([key, says, spelled], index): Made => ({
+      operator: 'other-owner',
+      key,
+      says,
+      apply: (template) => spelled(withCredential({ kind: 'role', role: card.roleWithoutScope })(template)) as RequestTemplate,
+      needs: [{ role: card.roleWithoutScope }],
+      expect: {
+        checks: [{ clause: card.scope.clause, outcome: refused }],
+        source: `${source}; a query string (one asking for the scope included) or a trailing slash does not lift it (any refusal: what else the target says of them is not known)`,
+      },
+      ...(index > 0 ? { extended: true } : {}),
+    }))
+    .concat(gatewayScopeHeaders(card, source));
+}
+
+/**
+ * Headers an API gateway adds once it has verified a token, naming the scopes it holds (Kong's
+ * X-Authenticated-Scope, and the names other gateways and auth proxies use), sent by the client
+ * itself: a service behind a gateway that trusts them without the gateway stripping what clients
+ * send grants a scope the token lacks. One request carrying them all, at every operation.
+ */
+const GATEWAY_SCOPE_HEADERS = [
+  'x-scopes',
+  'x-scope',
+  'x-authenticated-scope',
+  'x-auth-scopes',
+  'x-auth-request-scopes',
+  'x-forwarded-scopes',
+  'x-granted-scopes',
+  'x-oauth-scopes',
+  'x-permissions',
+];
+
+function gatewayScopeHeaders(card: OperationCard, source: string): Made[] {
+  return [
+    {
+      operator: 'other-owner',
+      key: 'role-without-scope-gateway-headers',
+      says: `missing, the request naming it in the headers a gateway adds after verifying a token (${GATEWAY_SCOPE_HEADERS.join(', ')})`,
+      apply: (t) => ({
+        ...withCredential({ kind: 'role', role: card.roleWithoutScope })(t),
+        headers: { ...t.headers, ...Object.fromEntries(GATEWAY_SCOPE_HEADERS.map((name) => [name, [card.scope.value]])) },
+      }),
+      needs: [{ role: card.roleWithoutScope }],
+      expect: {
+        checks: [{ clause: card.scope.clause, outcome: refused }],
+        source: `${source}; only the token grants scopes, and a header the client sends is no token`,
+      },
     },
-    ...(index > 0 ? { extended: true } : {}),
-  }));
+  ];
 }
 
 /**

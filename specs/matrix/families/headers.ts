@@ -214,6 +214,7 @@ function unjudged({ judge: _judge, ...variant }: Made, none: { none: string }): 
 }
 
 export function contentTypeVariants(card: OperationCard): Made[] {
+  if (!card.body) return noBodyContentTypes(card);
   const none = { none: 'spec 4.2 obliges the client to send application/json; how the service answers another content type is not stated' };
   const set = (values: string[]) => (template: RequestTemplate) => ({
     ...template,
@@ -263,6 +264,34 @@ export function contentTypeVariants(card: OperationCard): Made[] {
 }
 
 /**
+ * An operation without a body (redelivery, the vault read) sent with the Content-Type an SDK or
+ * HTTP client puts on every request, over no content: the request is still the valid one (spec 4:
+ * request bodies are JSON; this one has none), though a framework whose JSON parser refuses an
+ * empty body under a JSON content type answers 400.
+ */
+function noBodyContentTypes(card: OperationCard): Made[] {
+  const expect = {
+    checks: [{ clause: card.success.clause, outcome: accepted }],
+    source: 'spec 4: the operation takes no body; a Content-Type over no content changes nothing (RFC 9110 8.3)',
+  };
+  const set = (values: string[]) => (template: RequestTemplate) => ({
+    ...template,
+    headers: { ...template.headers, 'content-type': values },
+  });
+  return [
+    { operator: 'extra-part', key: 'json-without-body', says: 'application/json, with no body', apply: set(['application/json']), expect },
+    {
+      operator: 'extra-part',
+      key: 'json-charset-without-body',
+      says: 'application/json; charset=utf-8, with no body',
+      apply: set(['application/json; charset=utf-8']),
+      expect,
+      extended: true,
+    },
+  ];
+}
+
+/**
  * The Accept header naming other media types besides JSON, as HTTP clients send it (axios:
  * "application/json, text/plain, * /*"): the spec answers JSON (section 4: "all request and
  * response bodies are JSON"), so the request is answered as the valid one is, with a JSON body.
@@ -283,6 +312,21 @@ export function acceptVariants(card: OperationCard): Made[] {
       expect,
     },
     { operator: 'near-value', key: 'any', says: 'naming any type (*/*)', apply: set(['*/*']), expect, extended: true },
+    // Only HTML, as a browser's address bar asks: the service's answers are JSON whatever Accept
+    // names; it answers as it does without one, not 406 (a framework's content negotiation with no
+    // default answers 406).
+    {
+      operator: 'near-value',
+      key: 'html-only',
+      says: 'naming only text/html',
+      apply: set(['text/html']),
+      expect: {
+        checks: [{ clause: card.answer.statusClause, outcome: accepted }],
+        source:
+          'observed: the service answers JSON whatever Accept names (spec 4: response bodies are JSON; RFC 9110 12.5.1 lets a server disregard Accept), and no 406 is recorded',
+      },
+      extended: card.writes === true,
+    },
   ];
 }
 
