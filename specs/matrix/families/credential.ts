@@ -62,6 +62,20 @@ function dated(variant: Made, offset: number): Made {
   };
 }
 
+/** An IMF-fixdate (RFC 9110 5.6.7) from while the token was valid: midway between its iat and exp, or a minute before exp. */
+function dateWhileValid(token: string): string {
+  let claims: JsonRecord = {};
+  try {
+    claims = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8')) as JsonRecord;
+  } catch {
+    // Not a JWS of JSON claims: the Date header says the time now, and the token is refused all the same.
+  }
+  const { exp, iat } = claims;
+  const seconds =
+    typeof exp !== 'number' ? Math.floor(Date.now() / 1000) : typeof iat === 'number' && iat < exp ? Math.floor((iat + exp) / 2) : exp - 60;
+  return new Date(seconds * 1000).toUTCString();
+}
+
 /** A NumericDate written as an ISO 8601 date string (another type: RFC 7519 2 has a number). */
 function isoDate(numericDate: unknown): string {
   return new Date(Number(numericDate) * 1000).toISOString();
@@ -949,6 +963,24 @@ function claimVariants(card: OperationCard, member: string): Made[] {
           apply: withCredential({ kind: 'alternative', token: 'expired' }),
           needs: [{ token: 'expired' }],
           expect: { checks: unauthenticated(card, { error: 'expired_token' }), source: 'spec 7: an expired token is invalid' },
+        },
+        // The tenant's expired token with a Date header from while it was valid (between its iat
+        // and exp, or a minute before exp): the client's Date does not move the server's clock.
+        // Needs no signing key: the header is made from the token's own claims.
+        {
+          operator: 'near-value',
+          key: 'expired-token-date-header',
+          says: "long past (an expired token of the tenant), the request's Date header from while it was valid",
+          apply: withCredential({
+            kind: 'alternative',
+            token: 'expired',
+            carry: { headers: (token) => ({ date: dateWhileValid(token) }) },
+          }),
+          needs: [{ token: 'expired' }],
+          expect: {
+            checks: unauthenticated(card, { error: 'expired_token' }),
+            source: "spec 7: an expired token is invalid, whatever the client's Date header says (RFC 7519 4.1.4: the current time)",
+          },
         },
       ];
     case 'nbf':
