@@ -128,6 +128,7 @@ async function carried(credential: CredentialSpec, source: TokenSource): Promise
   // The subprotocol list of a browser WebSocket client, which cannot set Authorization (RFC 6455 11.3.4).
   if (carry.elsewhere === 'websocket-protocol') out.headers['sec-websocket-protocol'] = `access_token, ${token}`;
   if (carry.elsewhere === 'x-access-token') out.headers['x-access-token'] = token;
+  if (carry.headers) Object.assign(out.headers, carry.headers(token));
   return out;
 }
 

@@ -307,6 +307,22 @@ function formCutTo(count: number): (app: FaultHooks) => void {
     });
 }
 
+/**
+ * The Content-Type of a form token request compared with the exact strings a framework's route
+ * declares it consumes: any other charset parameter, even one its ASCII parameters read alike in,
+ * is answered 415 as an unsupported media type.
+ */
+const FORM_CONTENT_TYPES = ['application/x-www-form-urlencoded', 'application/x-www-form-urlencoded; charset=utf-8'];
+
+function formContentTypeListed(app: FaultHooks): void {
+  const components = captureAll(app);
+  app.wrapRoute('token', (next) => async (exchange) => {
+    const contentType = exchange.headers['content-type'];
+    if (!isFormMediaType(contentType) || FORM_CONTENT_TYPES.includes(String(contentType).toLowerCase())) return next(exchange);
+    return components().errors.tokenReply('invalid_request', `Content-Type '${String(contentType)}' is not supported`, 415);
+  });
+}
+
 /** A relative URL reference resolved against the origin of the management audience, or undefined when it does not resolve. */
 function resolvedAgainst(reference: string, audience: string): string | undefined {
   try {
@@ -599,6 +615,22 @@ export const clientCredentialFaults = faultFamily([
     clause: 'token.endpoint.grant-type',
     bug: 'Token request parameter names passed through a sanitiser that deletes every character but letters, digits and "_": grant_type[]=client_credentials, and no grant_type, gets a token (client_id[] and client_secret[] alike).',
     install: parameterNamesReadAs((name) => name.replace(/[^A-Za-z0-9_]/g, '')),
+  },
+  {
+    id: 'token-client-id-after-last-colon',
+    clause: 'token.endpoint.client-id',
+    bug: 'Client ids accepted in the qualified form an SDK sends ("<namespace>:<id>"), the lookup keeping what follows the last ":": tenant:<the client\'s id>, with its secret, gets a token.',
+    install: (app) =>
+      editParameter(app, 'client_id', (sent, _parameters, { store }) => {
+        const unqualified = sent.slice(sent.lastIndexOf(':') + 1);
+        return sent.includes(':') && store.client(unqualified) ? unqualified : undefined;
+      }),
+  },
+  {
+    id: 'token-form-content-type-listed',
+    clause: 'token.endpoint',
+    bug: 'The token route declares the Content-Types it consumes as exact strings (the form type alone, or with charset=utf-8): a valid form request with charset=ISO-8859-1 or US-ASCII, its parameters the same bytes, is refused 415.',
+    install: formContentTypeListed,
   },
   {
     id: 'token-audience-case-insensitive',

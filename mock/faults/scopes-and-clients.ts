@@ -9,6 +9,7 @@ import { editErrors } from './support/error-edits.ts';
 import { editReplies, replaceStatus, withStatus } from './support/route-edits.ts';
 import { editPrincipal, editVerifier, forgiveClaim } from './support/verifier-edits.ts';
 import type { Verification } from '../auth/verifier.ts';
+import { bearerToken, decodeJws } from '../auth/bearer.ts';
 
 const UNAUTHORIZED = 401;
 const FORBIDDEN = 403;
@@ -167,6 +168,16 @@ export const scopeAndClientFaults = faultFamily([
         .split(' ')
         .includes(cards['sso-ticket'].scope.value),
     ),
+  },
+  {
+    id: 'ticket-scopes-merged-from-scopes-list',
+    clause: 'sso-ticket.scope',
+    bug: `Ticket creation's scopes read by a helper written for an SDK that issues a "scopes" list: the scope claim's scopes and the scopes list's, merged. A token lacking ${cards['sso-ticket'].scope.value} whose scopes list holds it gets a ticket instead of 403.`,
+    install: scopeGrantedWhen(cards['sso-ticket'], (exchange) => {
+      const token = bearerToken(exchange.headers.authorization);
+      const listed = token === undefined ? undefined : decodeJws(token)?.payload.scopes;
+      return Array.isArray(listed) && listed.includes(cards['sso-ticket'].scope.value);
+    }),
   },
   ...scopeFaultsOf(Object.values(cards)),
 ]);

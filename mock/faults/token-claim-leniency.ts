@@ -292,6 +292,17 @@ export const tokenClaimLeniencyFaults = faultFamily([
       }),
   },
   {
+    id: 'subject-rule-skipped-without-gty',
+    clause: 'auth.token.claims',
+    bug: `The subject rule (sub = <azp>${observed.tokens.subject_suffix}) kept behind a check for gty, so that tokens issued before gty existed would not fail it: a correctly signed token without gty whose sub is a user's ("auth0|someone") or the bare client id is accepted by every operation instead of 401; with gty present the rule holds.`,
+    install: (app) =>
+      forgiveClaim(app, (claims) =>
+        claims.gty === undefined && typeof claims.azp === 'string'
+          ? { ...claims, sub: `${claims.azp}${observed.tokens.subject_suffix}` }
+          : claims,
+      ),
+  },
+  {
     id: 'audience-stage-segment-stripped',
     clause: 'redeliver.errors.401.invalid-token',
     bug: "Audiences compared after the API gateway's path mapping that strips the first segment of a path (a stage name, /prod/): a token whose aud is the management audience with a segment between its origin and its path (https://<tenant domain>/other/api/v2/) is accepted by every operation.",

@@ -2,6 +2,7 @@
 // does not check, an algorithm or key it lets the token choose (by its alg, kid or jwk header).
 // Each row keeps every other check, and every operation shares the verifier, so each breaks the
 // clause at all three.
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { KeyObject, verify } from 'node:crypto';
 import { unescape } from 'node:querystring';
 import { compactVerify, exportSPKI, importJWK, type JWK } from 'jose';
@@ -12,8 +13,35 @@ import { faultFamily, type FaultRow } from './fault.ts';
 import { capture } from './support/captured.ts';
 import { alsoAccept, editVerifier, forgiveClaim, signedPayload } from './support/verifier-edits.ts';
 import type { Verification } from '../auth/verifier.ts';
+import type { FaultHooks } from '../app.ts';
+import { cards } from '../../specs/cards/index.ts';
 
 const HS256 = 'HS256';
+
+/**
+ * The clock-skew leeway widened to the client's own clock offset, as its Date header declares it
+ * (a leeway meant for clients whose clocks drift): a token expired, or not yet valid, by less
+ * than the gap between the Date header and the server's clock is taken as valid now.
+ */
+function leewayFromDateHeader(app: FaultHooks): void {
+  const declared = new AsyncLocalStorage<number | undefined>();
+  for (const key of Object.keys(cards) as Array<keyof typeof cards>)
+    app.wrapRoute(key, (next) => (exchange) => {
+      const sent = typeof exchange.headers.date === 'string' ? Date.parse(exchange.headers.date) : Number.NaN;
+      return declared.run(Number.isFinite(sent) ? sent : undefined, () => next(exchange));
+    });
+  forgiveClaim(app, (claims, { clock }) => {
+    const sent = declared.getStore();
+    if (sent === undefined) return claims;
+    const now = Math.floor(clock.now() / 1000);
+    const leeway = Math.abs(clock.now() - sent) / 1000;
+    const repaired = { ...claims };
+    if (typeof claims.exp === 'number' && claims.exp <= now && claims.exp + leeway > now) repaired.exp = now + 1;
+    for (const name of ['nbf', 'iat'])
+      if (typeof claims[name] === 'number' && claims[name] > now && claims[name] - leeway <= now) repaired[name] = now;
+    return repaired;
+  });
+}
 /** An RS256 signature's size under the mock's 2048-bit key. */
 const RSA_SIGNATURE_BYTES = 256;
 
@@ -134,6 +162,12 @@ export const tokenVerificationFaults = faultFamily([
     clause: 'redeliver.errors.401.invalid-token',
     bug: 'A verifier that never compares nbf and iat with the clock: a correctly signed token that is not yet valid is accepted by every operation.',
     install: (app) => forgiveClaim(app, ({ nbf: _nbf, iat: _iat, ...claims }) => claims),
+  },
+  {
+    id: 'clock-leeway-from-date-header',
+    clause: 'redeliver.errors.401.invalid-token',
+    bug: "The verifier's clock-skew leeway widened to the gap between the request's Date header and the server's clock, for clients whose clocks drift: a token expired half an hour ago, sent with a Date header an hour old, or one valid from an hour ahead, sent with a Date header two hours ahead, is accepted by every operation; without a Date header both are refused.",
+    install: leewayFromDateHeader,
   },
   {
     id: 'accepts-wrong-audience',

@@ -61,6 +61,8 @@ export interface Carry {
   authorization?: (token: string) => string[];
   /** Where the token also goes: the query string, a form body, or another header (RFC 6750 alternatives). */
   elsewhere?: 'query' | 'form' | 'x-forwarded-authorization' | 'proxy-authorization' | 'cookie' | 'websocket-protocol' | 'x-access-token';
+  /** Headers made from the token (a Date header from its own time claims, say), sent with it. */
+  headers?: (token: string) => Record<string, string>;
 }
 
 /** The tokens a real tenant can stand in for the signing key (token_alternatives of a target file). */

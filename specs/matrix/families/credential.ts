@@ -47,6 +47,35 @@ function resigned(variant: Omit<Made, 'resigned'>): Made {
   return { ...variant, needs: [...SIGNING_KEY, ...(variant.needs ?? [])], resigned: true };
 }
 
+/**
+ * The variant with a Date header (RFC 9110 6.6.1, an IMF-fixdate) `offset` seconds from the time
+ * the request is made: a client's clock, which the server's checks of the token's time ignore.
+ */
+function dated(variant: Made, offset: number): Made {
+  return {
+    ...variant,
+    apply: (template, context) => {
+      const made = variant.apply(template, context);
+      const date = new Date((Math.floor(Date.now() / 1000) + offset) * 1000).toUTCString();
+      return { ...made, headers: { ...made.headers, date: [date] } };
+    },
+  };
+}
+
+/** An IMF-fixdate (RFC 9110 5.6.7) from while the token was valid: midway between its iat and exp, or a minute before exp. */
+function dateWhileValid(token: string): string {
+  let claims: JsonRecord = {};
+  try {
+    claims = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8')) as JsonRecord;
+  } catch {
+    // Not a JWS of JSON claims: the Date header says the time now, and the token is refused all the same.
+  }
+  const { exp, iat } = claims;
+  const seconds =
+    typeof exp !== 'number' ? Math.floor(Date.now() / 1000) : typeof iat === 'number' && iat < exp ? Math.floor((iat + exp) / 2) : exp - 60;
+  return new Date(seconds * 1000).toUTCString();
+}
+
 /** A NumericDate written as an ISO 8601 date string (another type: RFC 7519 2 has a number). */
 function isoDate(numericDate: unknown): string {
   return new Date(Number(numericDate) * 1000).toISOString();
@@ -797,6 +826,22 @@ function claimVariants(card: OperationCard, member: string): Made[] {
                 'duplicate',
                 text((v) => `${v}${suffix}`),
               ),
+              // The subject rule holds whatever the token's grant type: with gty absent or another
+              // grant type's, a user's subject or the bare client id is still no <azp>@clients. A
+              // check that applies the rule only to client-credentials tokens reads them as fine.
+              ...(
+                [
+                  ['without-gty', 'gty absent', undefined],
+                  ['password-gty', 'gty "password"', 'password'],
+                ] as const
+              ).flatMap(([gtyKey, gtySays, gty]) => [
+                ruled(`user-subject-${gtyKey}`, `a user's subject (auth0|conformance-user), ${gtySays}`, 'other-owner', (c) =>
+                  claimSet(claimSet(c, member, 'auth0|conformance-user'), 'gty', gty),
+                ),
+                ruled(`without-suffix-${gtyKey}`, `the bare client id, without ${suffix}, ${gtySays}`, 'truncate', (c) =>
+                  claimSet(text((v) => (v.endsWith(suffix) ? v.slice(0, -suffix.length) : v))(c), 'gty', gty),
+                ),
+              ]),
             ]
           : []),
         resigned({
@@ -845,6 +890,19 @@ function claimVariants(card: OperationCard, member: string): Made[] {
           'near-value',
           (c, now) => ({ ...c, iat: now - NEAR_MISS_SECONDS - HOUR, exp: now - NEAR_MISS_SECONDS }),
           'expired_token',
+        ),
+        // Expired, with a Date header from when it was valid (half an hour before its expiry): the
+        // client's Date does not move the server's clock (RFC 7519 4.1.4 compares exp with the
+        // current time), though a verifier that takes "now" from the Date header accepts it.
+        dated(
+          invalid(
+            'past-date-header',
+            `${NEAR_MISS_SECONDS} seconds ago, the request's Date header half an hour before that (while it was valid)`,
+            'near-value',
+            (c, now) => ({ ...c, iat: now - NEAR_MISS_SECONDS - HOUR, exp: now - NEAR_MISS_SECONDS }),
+            'expired_token',
+          ),
+          -NEAR_MISS_SECONDS - HOUR / 2,
         ),
         {
           ...invalid(
@@ -906,6 +964,24 @@ function claimVariants(card: OperationCard, member: string): Made[] {
           needs: [{ token: 'expired' }],
           expect: { checks: unauthenticated(card, { error: 'expired_token' }), source: 'spec 7: an expired token is invalid' },
         },
+        // The tenant's expired token with a Date header from while it was valid (between its iat
+        // and exp, or a minute before exp): the client's Date does not move the server's clock.
+        // Needs no signing key: the header is made from the token's own claims.
+        {
+          operator: 'near-value',
+          key: 'expired-token-date-header',
+          says: "long past (an expired token of the tenant), the request's Date header from while it was valid",
+          apply: withCredential({
+            kind: 'alternative',
+            token: 'expired',
+            carry: { headers: (token) => ({ date: dateWhileValid(token) }) },
+          }),
+          needs: [{ token: 'expired' }],
+          expect: {
+            checks: unauthenticated(card, { error: 'expired_token' }),
+            source: "spec 7: an expired token is invalid, whatever the client's Date header says (RFC 7519 4.1.4: the current time)",
+          },
+        },
       ];
     case 'nbf':
       return [
@@ -944,6 +1020,23 @@ function claimVariants(card: OperationCard, member: string): Made[] {
           nbf: now + HOUR,
           exp: now + 2 * HOUR,
         })),
+        // Not yet valid, with a Date header from when it will be (an hour and a half ahead): the
+        // client's Date does not move the server's clock (RFC 7519 4.1.5 compares nbf with the
+        // current time), though a verifier that takes "now" from the Date header accepts it.
+        dated(
+          invalid(
+            'far-future-date-header',
+            "an hour from now, the request's Date header an hour and a half ahead (while it is valid)",
+            'near-value',
+            (c, now) => ({
+              ...c,
+              iat: now + HOUR,
+              nbf: now + HOUR,
+              exp: now + 2 * HOUR,
+            }),
+          ),
+          HOUR + HOUR / 2,
+        ),
         // Far ahead, a digit longer than the time now: a comparison as text takes it for past.
         invalid('more-digits', 'far ahead, a digit longer than the time now (10000000000, the year 2286)', 'near-value', (c) => ({
           ...c,
@@ -1446,6 +1539,26 @@ function otherSeparators(card: OperationCard, source: string): Made[] {
   }));
 }
 
+/**
+ * Claims other issuers carry authority in, each naming the scope (or, org_id, seeming to speak for
+ * an organization's administrator): key, what it says, the claims added, and whether extended.
+ */
+function authorityClaims(scope: string): Array<[string, string, (c: JsonRecord) => JsonRecord, boolean]> {
+  return [
+    ['in-permissions', `listed in a permissions claim (["${scope}"], as RBAC adds it)`, () => ({ permissions: [scope] }), false],
+    ['in-scopes-list', `listed in a scopes claim (["${scope}"])`, () => ({ scopes: [scope] }), false],
+    ['in-scp-string', `in an scp claim as a string ("${scope}", as Azure issues it)`, () => ({ scp: scope }), true],
+    ['in-roles', `listed in a roles claim (["${scope}"])`, () => ({ roles: [scope] }), true],
+    [
+      'in-namespaced-claim',
+      `in a namespaced claim of the issuer (<iss>scope: "${scope}")`,
+      (c) => ({ [`${typeof c.iss === 'string' ? c.iss : 'https://issuer.example.com/'}scope`]: scope }),
+      true,
+    ],
+    ['with-org-id', 'the token carrying an organization (org_id: "org_conformance")', () => ({ org_id: 'org_conformance' }), false],
+  ];
+}
+
 /** A text with its first ASCII letter written in its fullwidth form ("update" as "ｕpdate"). */
 const withFullwidthFirstLetter = (text: string): string => withFullwidth(text, /[A-Za-z]/);
 
@@ -1538,6 +1651,21 @@ function scopeTokenVariants(card: OperationCard): Made[] {
       apply: resignClaims((c) => ({ ...withScopeReplaced(c, scope, []), scp: [scope] })),
       expect: { checks: forbidden(card), source: `${source}; the token's scopes are its scope claim (observed.yaml tokens)` },
     }),
+    // Left out, and named (or seemingly granted) by a claim other issuers carry authority in: an
+    // RBAC permissions list, a scopes list, Azure's scp string, roles, a namespaced custom claim,
+    // an organization. The token's scopes are its scope claim's, so each is refused as the token
+    // without the scope is; a check that merges such a claim in, or waves through a token that
+    // seems to speak for an organization, grants what was not granted.
+    ...authorityClaims(scope).map(([key, says, claims, extended]) => ({
+      ...resigned({
+        operator: 'placement',
+        key,
+        says: `left out, and ${says}`,
+        apply: resignClaims((c) => ({ ...withScopeReplaced(c, scope, []), ...claims(c) })),
+        expect: { checks: forbidden(card), source: `${source}; the token's scopes are its scope claim (observed.yaml tokens)` },
+      }),
+      ...(extended ? { extended: true } : {}),
+    })),
     // Left out, the token holding every other scope of the catalogue: none of them is the
     // operation's, though a check that lets some other scope stand for it (an administrator's, a
     // batch handler's) finds one. Where the scope is only observed, the reference does not say

@@ -375,6 +375,16 @@ function displayName(): Made {
   };
 }
 
+/** Separators a qualified id is written with: a connection's "|", a URN's ":", a path's "/", an address's "@", a domain's ".", a Windows domain's "\\". */
+const SEPARATORS = [
+  ['pipe', '|'],
+  ['colon', ':'],
+  ['slash', '/'],
+  ['at', '@'],
+  ['dot', '.'],
+  ['backslash', '\\'],
+] as const;
+
 const clientIdVariants = (): Made[] =>
   textVariants(
     'client_id',
@@ -400,6 +410,20 @@ const clientIdVariants = (): Made[] =>
         needs: [{ role: 'non_global' }],
         expect: { checks: refusedWith('token.endpoint.client-id', 'invalid_client'), source: 'spec 5 rule 3' },
       },
+      // The id behind a prefix joined by a separator (a tenant or connection qualifier, as in
+      // "tenant|id", "tenant:id", "tenant/id", "tenant@id", "tenant.id", "tenant\\id"): another
+      // string, no client's id, though a lookup that keeps the part after the separator finds it.
+      ...SEPARATORS.map(([name, separator]): Made => ({
+        operator: 'extra-part',
+        key: `prefixed-${name}`,
+        says: `behind a prefix joined by "${separator}" (tenant${separator}<client_id>), with this client's secret`,
+        apply: setField('client_id', (v) => `tenant${separator}${v}`),
+        expect: {
+          checks: refusedWith('token.endpoint.client-id', 'invalid_client'),
+          source: 'spec 5 rule 3: the client authenticates by its id (RFC 6749 2.3.1); a qualified id is another string',
+        },
+        ...(name === 'pipe' ? {} : { extended: true }),
+      })),
       listedInJson('client_id', refusedWith('token.endpoint.client-id'), 'spec 5 rule 3: the client authenticates by its id'),
       inQuery('client_id'),
       ...arrayIndexes(),
@@ -957,6 +981,26 @@ function singleVariants(): Array<{ element: TokenElement; variants: Made[] }> {
             source: 'spec 5 rule 3: form parameters; a charset parameter does not change the media type',
           },
         },
+        // The same form request with the charset parameter naming another charset than UTF-8: its
+        // parameters are ASCII, the same bytes in ISO-8859-1 and US-ASCII, so the request reads the
+        // same (a charset parameter does not change the media type); a check that allows only the
+        // charsets it lists (UTF-8) refuses it. Each mints a token: US-ASCII extended.
+        ...(
+          [
+            ['form-charset-latin1', 'ISO-8859-1', false],
+            ['form-charset-us-ascii', 'US-ASCII', true],
+          ] as const
+        ).map(([key, charset, extended]): Made => ({
+          operator: 'extra-part',
+          key,
+          says: `form-encoded with charset=${charset} (its ASCII parameters the same bytes as in UTF-8)`,
+          apply: (t) => ({ ...t, contentType: `application/x-www-form-urlencoded; charset=${charset}` }),
+          expect: {
+            checks: [{ clause: 'token.endpoint', outcome: accepted }],
+            source: 'spec 5 rule 3: form parameters; a charset parameter does not change the media type, and ASCII reads alike in it',
+          },
+          ...(extended ? { extended: true } : {}),
+        })),
         {
           operator: 'extra-part',
           key: 'scope-not-granted',
