@@ -687,9 +687,12 @@ function lenientShapes(made: MakeVariant, element: Element, valid: unknown, type
   }
   // A list of strings written as a set in a map, each valid item to true ({"a": true}): a reader
   // that takes the map's keys (Object.keys(...).filter(...)) turns it into the list.
-  const items = (element.schemas?.contract ?? element.schemas?.observed)?.items;
-  const itemsNode = items !== null && typeof items === 'object' ? (items as JsonObject) : undefined;
-  if (types.includes('array') && Array.isArray(valid) && valid.length > 0 && typesOf(itemsNode).includes('string')) {
+  // The item's type at either level (the contract may not give one).
+  const stringItems = schemaNodes(element).some((node) => {
+    const items = node?.items;
+    return items !== null && typeof items === 'object' && typesOf(items as JsonObject).includes('string');
+  });
+  if (types.includes('array') && Array.isArray(valid) && valid.length > 0 && stringItems) {
     out.push(
       made(
         'other-type',
