@@ -616,6 +616,25 @@ export const ticketCreationFaults = faultFamily([
       ),
   },
   {
+    id: 'pending-domains-leading-dot-dropped',
+    clause: 'sso-ticket.body.nested-rules',
+    bug: `domain_aliases_config.pending_domains' items given in cookie notation (".example.com") have the leading dot dropped before their length is counted: a "." and ${PENDING_DOMAIN_MAX} letters (${PENDING_DOMAIN_MAX + 1} characters) get a ticket instead of the observed 400; ${PENDING_DOMAIN_MAX + 1} letters are still refused.`,
+    install: (app) =>
+      editJsonBody(app, 'sso-ticket', (body) =>
+        isRecord(body) && isRecord(body.domain_aliases_config) && Array.isArray(body.domain_aliases_config.pending_domains)
+          ? {
+              ...body,
+              domain_aliases_config: {
+                ...body.domain_aliases_config,
+                pending_domains: body.domain_aliases_config.pending_domains.map((item: unknown) =>
+                  typeof item === 'string' ? item.replace(/^\./, '') : item,
+                ),
+              },
+            }
+          : body,
+      ),
+  },
+  {
     id: 'ticket-ignores-taken-connection-name',
     clause: 'sso-ticket.errors.409.name-taken',
     bug: 'A server that leaves the name clash to when the flow runs: ticket creation accepts a connection_config naming an existing connection instead of answering 409.',

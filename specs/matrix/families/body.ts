@@ -418,6 +418,24 @@ export function bodyVariants(card: OperationCard, element: Element): Made[] {
       );
     }
   }
+  // A string one over its maximum length whose first character is one a normaliser drops before
+  // the length is counted (a trim's space, a query's "?", a fragment's "#", a path's "/", a domain's
+  // leading "."): a length counted after that step takes it for one at the bound.
+  const longest = Math.max(...schemaNodes(element).map((node) => (typeof node?.maxLength === 'number' ? node.maxLength : -1)));
+  const lengths = boundsOf(element, valid).find((b) => b.unit === ' characters' && b.at === longest);
+  if (lengths && typeof valid === 'string') {
+    for (const { name, character } of DROPPED_LEADERS) {
+      variants.push(
+        made(
+          'bounds',
+          `bound-${longest + 1}-led-by-${name}`,
+          `${longest + 1} characters, one over the bound, starting with "${character}" (${name})`,
+          () => `${character}${String(lengths.make(longest)).slice(character.length - 1)}`,
+          { bound: true, extended: true, aloneOnly: true },
+        ),
+      );
+    }
+  }
   variants.push(...roundValuesOutOfRange(made, element, types));
   variants.push(...countsWithAnEmptyEntry(made, element, valid));
   variants.push(...lengthsOverInCodePoints(made, element, valid));
@@ -962,6 +980,16 @@ function schemaNodes(element: Element) {
 
 /** Booleans written as text, other than "true" and "on" (rows of their own). */
 const BOOLEAN_SPELLINGS = ['false', 'Y', 'N', 'yes', 'no', '1', '0', 'off', 't', 'f'];
+
+/** First characters a normaliser may drop before a length is counted (each put in place of the value's first ones). */
+const DROPPED_LEADERS: ReadonlyArray<{ name: string; character: string }> = [
+  { name: 'space', character: ' ' },
+  // Then a member (name=value), so that a query normaliser (URLSearchParams) keeps the rest as it is.
+  { name: 'question-mark', character: '?a=' },
+  { name: 'hash', character: '#' },
+  { name: 'slash', character: '/' },
+  { name: 'dot', character: '.' },
+];
 
 /** The formats of a field that holds an absolute URL. */
 const URL_FORMATS = ['strict-https-uri', 'uri'];
