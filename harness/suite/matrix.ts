@@ -94,6 +94,7 @@ const BASE_NOTES = {
   alone: ' (alone in the body)',
   every: ' (among every body field)',
   'alone-form': ' (alone in a form-encoded body)',
+  'every-other-group': ' (among every body field, the other exclusive group swapped in)',
 } as const;
 
 /** A test's title: "[§8 redeliver.path.id.length] redelivery refuses a request with the stream id of 25 characters". */
@@ -194,6 +195,12 @@ function controlOf(card: OperationCard, row: MatrixRow): Control {
       template: (t) => baseTemplate(card, row.base, row.element, t.context),
     };
   }
+  if (row.base === 'every-other-group')
+    return {
+      what: `every body field at a valid value, the other exclusive group swapped in, ${field} valid`,
+      key: () => `${op}: every body field, the other exclusive group swapped in, ${field} valid`,
+      template: (t) => baseTemplate(card, 'every-other-group', row.element, t.context),
+    };
   const top = row.element.path![0]!;
   const swapped = (context: PlanContext) =>
     !(top in card.body!.full(context.target.fixtures, { global: context.target.roles.global?.clientId ?? '' }));

@@ -232,6 +232,19 @@ export const ticketBoundFaults = faultFamily([
     install: customDomainCheckedOn((value) => value.replace(/^www\./i, '')),
   },
   {
+    id: 'ttl-sec-parsed-in-new-connection-flow',
+    clause: 'sso-ticket.body.ttl_sec.type',
+    bug: 'The flow that creates a connection (connection_config given) kept its older handler, which reads ttl_sec with Number.parseInt before the checks: with connection_config, a ttl_sec of "3600" or 3600.5 gets a ticket instead of 400; without it (connection_id, or no connection) both are still refused.',
+    install: (app) =>
+      editJsonBody(app, 'sso-ticket', (body) => {
+        if (body === null || typeof body !== 'object' || Array.isArray(body) || !('connection_config' in body)) return body;
+        const fields = body as JsonObject;
+        const read =
+          typeof fields.ttl_sec === 'string' || typeof fields.ttl_sec === 'number' ? Number.parseInt(String(fields.ttl_sec), 10) : NaN;
+        return Number.isNaN(read) ? body : { ...fields, ttl_sec: read };
+      }),
+  },
+  {
     id: 'custom-domain-length-without-port',
     clause: 'sso-ticket.header.custom-domain.length',
     bug: `The ${CUSTOM_DOMAIN_HEADER} value taken apart by a host:port parser and the host alone checked: a value of ${CUSTOM_DOMAIN.max + 1} characters ending in ":8443" gets a ticket instead of 400; one of ${CUSTOM_DOMAIN.max + 1} characters without a port is still refused.`,

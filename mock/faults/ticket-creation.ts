@@ -202,6 +202,30 @@ function unsafeIntegersQuoted(text: string): string {
   );
 }
 
+/** The boolean words of the settings importer's YAML reader. */
+const YAML_BOOLEANS: Record<string, boolean> = { yes: true, no: false };
+
+/** The object whose JSON a string is the base64url of, else undefined. */
+function base64urlObject(text: string): Record<string, unknown> | undefined {
+  if (!/^[A-Za-z0-9_-]+={0,2}$/.test(text)) return undefined;
+  try {
+    const parsed: unknown = JSON.parse(Buffer.from(text, 'base64url').toString('utf8'));
+    return isRecord(parsed) ? parsed : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A path (no scheme, no host) resolved against the icon CDN; anything else as it is. */
+function iconUrlResolved(text: string): string {
+  if (!/^\/?[\w.-]+(\/[\w.-]+)*$/.test(text)) return text;
+  try {
+    return new URL(text, 'https://cdn.example.com/').href;
+  } catch {
+    return text;
+  }
+}
+
 /** A form field's text as the typed decoder reads it: "true"/"false" as booleans, an integer's digits as the number. */
 function typedFormValue(text: string): unknown {
   if (text === 'true' || text === 'false') return text === 'true';
@@ -546,6 +570,69 @@ export const ticketCreationFaults = faultFamily([
           if (node.properties) node.properties = { ...(node.properties as JsonObject), constructor: {}, toString: {} };
         }
       }),
+  },
+  {
+    id: 'ticket-string-lists-from-checkbox-maps',
+    clause: 'sso-ticket.body.enabled_clients.type',
+    bug: 'A list of strings given as an object of booleans, at any depth, read as the dashboard\'s checkbox set (Object.keys(map).filter((name) => map[name])): an enabled_clients of {"<client id>": true}, an object, is read as the list of that client and gets a ticket instead of 400; an enabled_clients of "<client id>" is still refused.',
+    install: (app) =>
+      editDeclaredFields(app, (value, node) =>
+        isRecord(value) &&
+        Object.keys(value).length > 0 &&
+        Object.values(value).every((checked) => typeof checked === 'boolean') &&
+        typesOf(node).includes('array') &&
+        typesOf(node.items as JsonObject).includes('string')
+          ? Object.keys(value).filter((name) => value[name])
+          : value,
+      ),
+  },
+  {
+    id: 'ticket-flags-read-as-yaml-words',
+    clause: 'sso-ticket.body.use_for_organization_discovery.type',
+    bug: 'Boolean fields given as a string read with the boolean words of YAML 1.1 (the settings importer\'s reader, shared): use_for_organization_discovery "yes" (or "no") gets a ticket instead of 400; "maybe" is still refused.',
+    install: (app) =>
+      editDeclaredFields(app, (value, node) =>
+        typeof value === 'string' && typesOf(node).includes('boolean') && Object.hasOwn(YAML_BOOLEANS, value.toLowerCase())
+          ? YAML_BOOLEANS[value.toLowerCase()]
+          : value,
+      ),
+  },
+  {
+    id: 'ticket-object-fields-from-base64url',
+    clause: 'sso-ticket.body.domain_aliases_config.type',
+    bug: 'An object field given as a string decoded as base64url JSON where it decodes to an object (the settings share link carries them so), at any depth: a domain_aliases_config of the base64url of its JSON, a string, gets a ticket instead of 400; "x" is still refused.',
+    install: (app) =>
+      editDeclaredFields(app, (value, node) =>
+        typeof value === 'string' && typesOf(node).includes('object') ? (base64urlObject(value) ?? value) : value,
+      ),
+  },
+  {
+    id: 'icon-url-relative-to-cdn',
+    clause: 'sso-ticket.body.nested-rules',
+    bug: 'connection_config.options.icon_url without a scheme resolved against the icon CDN before the check (new URL(value, "https://cdn.example.com/"), for uploads named by their path): an icon_url "icon.png" or "/icons/a.png" gets a ticket instead of the observed 400; "http://cdn.example.com/icon.png" is still refused.',
+    install: (app) =>
+      editDeclaredFields(app, (value, node) =>
+        typeof value === 'string' && node.format === 'strict-https-uri' ? iconUrlResolved(value) : value,
+      ),
+  },
+  {
+    id: 'pending-domains-leading-dot-dropped',
+    clause: 'sso-ticket.body.nested-rules',
+    bug: `domain_aliases_config.pending_domains' items given in cookie notation (".example.com") have the leading dot dropped before their length is counted: a "." and ${PENDING_DOMAIN_MAX} letters (${PENDING_DOMAIN_MAX + 1} characters) get a ticket instead of the observed 400; ${PENDING_DOMAIN_MAX + 1} letters are still refused.`,
+    install: (app) =>
+      editJsonBody(app, 'sso-ticket', (body) =>
+        isRecord(body) && isRecord(body.domain_aliases_config) && Array.isArray(body.domain_aliases_config.pending_domains)
+          ? {
+              ...body,
+              domain_aliases_config: {
+                ...body.domain_aliases_config,
+                pending_domains: body.domain_aliases_config.pending_domains.map((item: unknown) =>
+                  typeof item === 'string' ? item.replace(/^\./, '') : item,
+                ),
+              },
+            }
+          : body,
+      ),
   },
   {
     id: 'ticket-ignores-taken-connection-name',

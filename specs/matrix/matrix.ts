@@ -16,7 +16,17 @@ import { tokenRequestRows, type TokenMatrixRow } from './families/token-request.
 import type { Base, Expectation, MatrixRow, Variant } from './row.ts';
 import { createAjv, schema } from '../schemas.ts';
 import type { ValidateFunction } from 'ajv';
-import { aloneBody, asFormTemplate, canonicalContext, everyBody, jsonBodyOf, validTemplate, type RequestContext } from './template.ts';
+import {
+  aloneBody,
+  asFormTemplate,
+  canonicalContext,
+  everyBody,
+  jsonBodyOf,
+  otherGroupBody,
+  otherGroupUnavailable,
+  validTemplate,
+  type RequestContext,
+} from './template.ts';
 
 type Made = Variant & { expect: Expectation };
 
@@ -46,7 +56,12 @@ function variantsOf(card: OperationCard, element: Element): Made[] {
 export function baseTemplate(card: OperationCard, base: Base, element: Element, context: RequestContext): RequestTemplate {
   if (base === 'valid') return validTemplate(card, context);
   if (base === 'alone-form') return asFormTemplate(baseTemplate(card, 'alone', element, context));
-  const body = base === 'alone' ? aloneBody(card, element.path!, context) : everyBody(card, element.path!, context);
+  const body =
+    base === 'alone'
+      ? aloneBody(card, element.path!, context)
+      : base === 'every-other-group'
+        ? (otherGroupBody(card, element.path!, context) ?? everyBody(card, element.path!, context))
+        : everyBody(card, element.path!, context);
   return validTemplate(card, context, body);
 }
 
@@ -59,6 +74,9 @@ function isCore(card: OperationCard, element: Element): boolean {
   if (element.kind !== 'body-field') return true;
   return element.schemas?.contract !== undefined || card.body!.observedCore.includes(fieldName(element.path!));
 }
+
+/** The operators whose variations are made beside the other exclusive group too: a field's type and bounds. */
+const OTHER_GROUP_OPERATORS: ReadonlyArray<Variant['operator']> = ['other-type', 'bounds'];
 
 /** Variations other than bounds that have a form twin: those a form converter may take for valid. */
 const FORM_TWIN_KEYS = ['wraps-32-bit', 'checkbox-on'];
@@ -114,22 +132,31 @@ export function matrixOf(card: OperationCard): MatrixRow[] {
   const rows: MatrixRow[] = [];
   for (const element of elementsOf(card)) {
     const bases: Base[] = element.kind === 'body-field' ? ['alone', 'every'] : ['valid'];
+    // A field in no exclusive group is also varied beside the other group (its type and bounds):
+    // extended, a run of the test doubles checks it.
+    const otherGroup = element.kind === 'body-field' && otherGroupBody(card, element.path!, canonicalContext) !== undefined;
+    if (otherGroup) bases.push('every-other-group');
     const variants = variantsOf(card, element);
     const closest = variants.find((v) => v.operator === 'other-type');
     const core = isCore(card, element);
     for (const base of bases) {
       for (const { expect, ...variant } of variants) {
         if (variant.aloneOnly === true && base !== 'alone') continue;
+        if (base === 'every-other-group' && !OTHER_GROUP_OPERATORS.includes(variant.operator)) continue;
         // Among every other field, the closest wrong type of a top-level field runs everywhere; the rest against test doubles.
         const extended =
           !core || variant.extended === true || (base === 'every' && (variant.key !== closest?.key || element.path!.length > 1));
         const expectation = variant.judge
           ? variant.judge(variant.apply(baseTemplate(card, base, element, canonicalContext), canonicalContext), canonicalContext)
           : expect;
+        const needs =
+          base === 'every-other-group'
+            ? [...(variant.needs ?? []), { context: (context: RequestContext) => otherGroupUnavailable(card, context) }]
+            : variant.needs;
         rows.push({
           id: `${card.key} ${element.id} ${variant.operator}:${variant.key} ${base}`,
           element,
-          variant: { ...variant, ...(extended ? { extended } : {}) },
+          variant: { ...variant, ...(extended || base === 'every-other-group' ? { extended: true } : {}), ...(needs ? { needs } : {}) },
           base,
           expectation,
         });

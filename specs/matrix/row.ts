@@ -55,9 +55,11 @@ export type Expectation =
 
 /**
  * The request a row varies: the valid one, the field alone in its smallest body, among every field,
- * or alone in a form-encoded body (the real service reads the ticket body form-encoded too).
+ * alone in a form-encoded body (the real service reads the ticket body form-encoded too), or among
+ * every field with the card's other exclusive group in place of the one its body holds (for a field
+ * in no group: a rule that depends on the group beside it).
  */
-export type Base = 'valid' | 'alone' | 'every' | 'alone-form';
+export type Base = 'valid' | 'alone' | 'every' | 'alone-form' | 'every-other-group';
 
 export interface MatrixRow {
   /** Stable: "redeliver path.{id} bounds:25 valid". */

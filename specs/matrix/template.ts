@@ -278,3 +278,37 @@ function exclusiveWith(card: OperationCard, field: string): string[] {
   const own = groups.find((group) => group.includes(field));
   return own ? groups.filter((group) => group !== own).flat() : [];
 }
+
+/**
+ * The fields of a card's body that belong to none of its exclusive groups, varied beside the group
+ * the card's body does not hold (the other one swapped in): a rule of one field that depends on
+ * which group comes with it (a bound looked up per kind of flow) is checked in both. Undefined
+ * where the field is in a group, or the card has no two groups.
+ */
+export function otherGroupBody(card: OperationCard, path: readonly string[], context: RequestContext): unknown {
+  const groups = card.body?.exclusive ?? [];
+  const top = path[0]!;
+  if (groups.length < 2 || groups.some((group) => group.includes(top))) return undefined;
+  const global = context.clients.global ?? canonicalContext.clients.global!;
+  const full = card.body!.full(context.fixtures, { global });
+  const held = groups.filter((group) => group.some((name) => name in full)).flat();
+  const every = everyFieldBody(card, context) as JsonObject;
+  const base = Object.fromEntries(Object.entries(every).filter(([name]) => !held.includes(name)));
+  if (!groups.some((group) => !group.some((name) => held.includes(name)) && group.some((name) => name in base))) return undefined;
+  const alone = aloneBody(card, path, context) as JsonObject;
+  return withValueAt({ ...base, [top]: alone[top] }, path, validValueAt(card, path, context));
+}
+
+/**
+ * Why a target cannot send the other exclusive group (undefined where it can): the group that edits
+ * a connection needs one of the target's, and a target file that names none gets a made-up id there.
+ */
+export function otherGroupUnavailable(card: OperationCard, context: RequestContext): string | undefined {
+  if (context.fixtures.connectionId !== undefined) return undefined;
+  const global = context.clients.global ?? canonicalContext.clients.global!;
+  const own = card.body!.full(context.fixtures, { global });
+  const withConnection = card.body!.full({ ...context.fixtures, connectionId: canonicalContext.fixtures.connectionId }, { global });
+  return JSON.stringify(own) === JSON.stringify(withConnection)
+    ? undefined
+    : "the body's other exclusive group edits a connection, and the target file names none (connectionId)";
+}

@@ -48,9 +48,19 @@ describe('the request-model matrix', () => {
 
   it('varies every body field alone and among every other field, and refuses top-level scalars form-encoded too', () => {
     const body = operations['sso-ticket'].filter((row) => row.element.kind === 'body-field');
-    const bases = new Set(body.filter((row) => row.base !== 'alone-form').map((row) => `${row.element.id} ${row.base}`));
+    const bases = new Set(body.filter((row) => row.base === 'alone' || row.base === 'every').map((row) => `${row.element.id} ${row.base}`));
     const fields = new Set(body.map((row) => row.element.id));
     expect(bases.size).toBe(2 * fields.size);
+    // A field in no exclusive group is varied beside the other group too (its type and bounds, extended); a field of a group never.
+    const grouped = (cards['sso-ticket'].body?.exclusive ?? []).flat() as readonly string[];
+    const other = body.filter((row) => row.base === 'every-other-group');
+    const otherFields = new Set(other.map((row) => row.element.path![0]!));
+    expect(otherFields).toContain('ttl_sec');
+    expect([...otherFields].filter((field) => grouped.includes(field))).toEqual([]);
+    expect(other.every((row) => row.variant.extended === true && ['other-type', 'bounds'].includes(row.variant.operator))).toBe(true);
+    expect(
+      other.some((row) => row.element.id === 'body.ttl_sec' && row.variant.operator === 'bounds' && expectsRefusal(row.expectation)),
+    ).toBe(true);
     const form = body.filter((row) => row.base === 'alone-form');
     expect(form.map((row) => row.element.id)).toContain('body.ttl_sec');
     expect(form.every((row) => row.element.path!.length === 1 && expectsRefusal(row.expectation))).toBe(true);

@@ -210,6 +210,7 @@ const BASES = {
   alone: ' (alone in the body)',
   every: ' (among every body field)',
   'alone-form': ' (alone in a form-encoded body)',
+  'every-other-group': ' (among every body field, the other exclusive group swapped in)',
 };
 
 /** A query parameter the operation does not have: the field selection of the service's list endpoints. */

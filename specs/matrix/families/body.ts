@@ -372,6 +372,23 @@ export function bodyVariants(card: OperationCard, element: Element): Made[] {
       }),
     );
   }
+  // A URL field given a reference that is no absolute URL: protocol-relative ("//host/path") and a
+  // relative path. A check that resolves the value against a base (new URL(value, base)) takes
+  // either for the absolute URL it resolves to.
+  if (typeof valid === 'string' && /^https?:\/\//i.test(valid) && URL_FORMATS.some((format) => hasFormat(element, format))) {
+    variants.push(
+      made('near-value', 'protocol-relative', 'as a protocol-relative reference (without its scheme, "//host/path")', (v) =>
+        String(v).replace(/^https?:/i, ''),
+      ),
+      made(
+        'near-value',
+        'relative-path',
+        'as a relative path (its path alone, without scheme and host)',
+        (v) => relativePathOf(String(v)),
+        { extended: true },
+      ),
+    );
+  }
   patternNearMisses(element, valid).forEach(({ key, says, value }, index) => {
     variants.push(made('near-value', key, says, () => value, index === 0 ? {} : { extended: true }));
   });
@@ -397,6 +414,24 @@ export function bodyVariants(card: OperationCard, element: Element): Made[] {
           `${n}${unit}${n === at ? ', at the bound' : n < at ? ', one under the bound' : ', one over the bound'}`,
           () => make(n),
           { bound: true },
+        ),
+      );
+    }
+  }
+  // A string one over its maximum length whose first character is one a normaliser drops before
+  // the length is counted (a trim's space, a query's "?", a fragment's "#", a path's "/", a domain's
+  // leading "."): a length counted after that step takes it for one at the bound.
+  const longest = Math.max(...schemaNodes(element).map((node) => (typeof node?.maxLength === 'number' ? node.maxLength : -1)));
+  const lengths = boundsOf(element, valid).find((b) => b.unit === ' characters' && b.at === longest);
+  if (lengths && typeof valid === 'string') {
+    for (const { name, character } of DROPPED_LEADERS) {
+      variants.push(
+        made(
+          'bounds',
+          `bound-${longest + 1}-led-by-${name}`,
+          `${longest + 1} characters, one over the bound, starting with "${character}" (${name})`,
+          () => `${character}${String(lengths.make(longest)).slice(character.length - 1)}`,
+          { bound: true, extended: true, aloneOnly: true },
         ),
       );
     }
@@ -494,7 +529,7 @@ export function bodyVariants(card: OperationCard, element: Element): Made[] {
   variants.push(...nearNameMembers(card, element));
   variants.push(...pathNamedMembers(card, element));
   const nullable = schemaNodes(element).some((node) => typesOf(node).includes('null'));
-  variants.push(...lenientShapes(made, path, valid, nullable ? [...types, 'null'] : types, identity));
+  variants.push(...lenientShapes(made, element, valid, nullable ? [...types, 'null'] : types, identity));
   return variants;
 }
 
@@ -609,7 +644,8 @@ function idKeyOf(path: readonly string[]): string | undefined {
  * written as an object {"enabled": ...} (a settings shape), false where null is allowed (falsy
  * taken for null), and a ticked HTML checkbox's "on" for a boolean (sent form-encoded too: formTwin).
  */
-function lenientShapes(made: MakeVariant, path: readonly string[], valid: unknown, types: JsonType[], identity: boolean): Made[] {
+function lenientShapes(made: MakeVariant, element: Element, valid: unknown, types: JsonType[], identity: boolean): Made[] {
+  const path = element.path!;
   const out: Made[] = [];
   const idKey = idKeyOf(path);
   if (identity && typeof valid === 'string' && idKey !== undefined) {
@@ -654,6 +690,35 @@ function lenientShapes(made: MakeVariant, path: readonly string[], valid: unknow
     out.push(
       made('other-type', 'object-enabled', 'an object holding it as {"enabled": ...}', (v) => ({ enabled: v }), { extended: true }),
       made('other-type', 'checkbox-on', 'the string "on" (a ticked HTML checkbox)', () => 'on', { extended: true }),
+    );
+    // The other spellings of a boolean as text (a config file's, a database flag's, a CLI's): a
+    // reader that maps them to booleans before the check takes them for the flag. "true" is the
+    // closest wrong type and "on" the checkbox above; these only in the smallest body.
+    for (const spelling of BOOLEAN_SPELLINGS) {
+      out.push(
+        made('other-type', `boolean-spelling-${spelling}`, `the string "${spelling}" (a boolean's spelling as text)`, () => spelling, {
+          extended: true,
+          aloneOnly: true,
+        }),
+      );
+    }
+  }
+  // A list of strings written as a set in a map, each valid item to true ({"a": true}): a reader
+  // that takes the map's keys (Object.keys(...).filter(...)) turns it into the list.
+  // The item's type at either level (the contract may not give one).
+  const stringItems = schemaNodes(element).some((node) => {
+    const items = node?.items;
+    return items !== null && typeof items === 'object' && typesOf(items as JsonObject).includes('string');
+  });
+  if (types.includes('array') && Array.isArray(valid) && valid.length > 0 && stringItems) {
+    out.push(
+      made(
+        'other-type',
+        'set-as-map',
+        'an object mapping each of its items to true (a set written as a map)',
+        (v) => Object.fromEntries((Array.isArray(v) && v.length > 0 ? v : valid).map((item) => [String(item), true])),
+        { extended: true },
+      ),
     );
   }
   if (types.includes('null') && !types.includes('boolean')) {
@@ -913,6 +978,29 @@ function schemaNodes(element: Element) {
   return [element.schemas?.contract, element.schemas?.observed];
 }
 
+/** Booleans written as text, other than "true" and "on" (rows of their own). */
+const BOOLEAN_SPELLINGS = ['false', 'Y', 'N', 'yes', 'no', '1', '0', 'off', 't', 'f'];
+
+/** First characters a normaliser may drop before a length is counted (each put in place of the value's first ones). */
+const DROPPED_LEADERS: ReadonlyArray<{ name: string; character: string }> = [
+  { name: 'space', character: ' ' },
+  // Then a member (name=value), so that a query normaliser (URLSearchParams) keeps the rest as it is.
+  { name: 'question-mark', character: '?a=' },
+  { name: 'hash', character: '#' },
+  { name: 'slash', character: '/' },
+  { name: 'dot', character: '.' },
+];
+
+/** The formats of a field that holds an absolute URL. */
+const URL_FORMATS = ['strict-https-uri', 'uri'];
+
+/** A URL's path (and query) as a relative reference, never empty and never starting with "/" twice. */
+function relativePathOf(url: string): string {
+  const rest = url.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i, '');
+  const path = rest.replace(/^\/+/, '');
+  return path === '' ? 'icon.png' : path;
+}
+
 /** Whether a field's schema at either level has the format. */
 function hasFormat(element: Element, format: string): boolean {
   return schemaNodes(element).some((node) => node?.format === format);
@@ -1117,6 +1205,29 @@ function objectsAsText(made: MakeVariant, types: JsonType[], valid: unknown): Ma
       },
     ),
   ];
+  // Its JSON text in base64 and in base64url (a settings export, a token-like blob): a reader that
+  // decodes a string holding an encoded JSON object reads the object.
+  const base64 = Buffer.from(JSON.stringify(valid)).toString('base64');
+  const base64url = Buffer.from(JSON.stringify(valid)).toString('base64url');
+  out.push(
+    made(
+      'other-type',
+      'json-base64',
+      `a string of its valid value's JSON text in base64 ("${base64}")`,
+      (v) => Buffer.from(JSON.stringify(v)).toString('base64'),
+      { extended: true, aloneOnly: true },
+    ),
+  );
+  if (base64url !== base64)
+    out.push(
+      made(
+        'other-type',
+        'json-base64url',
+        `a string of its valid value's JSON text in base64url ("${base64url}")`,
+        (v) => Buffer.from(JSON.stringify(v)).toString('base64url'),
+        { extended: true, aloneOnly: true },
+      ),
+    );
   const query = queryStringOf(valid as JsonObject);
   if (query !== '') {
     out.push(
