@@ -74,9 +74,10 @@ describe('npm start against a mock with a gating fault and an observed fault', (
     expect(junitProblems(junit!)).toEqual([]);
     expect(junitProblems(observed!)).toEqual([]);
     // The redelivery answered 200, and so did the same redelivery sent again (202 or 409 expected).
-    // Three redeliveries answered 200: the valid one, the one that may meet 409, and a failed event
-    // of another stream through its own stream (suites/redeliver/other-stream.test.ts).
-    expect(junit).toMatch(/<testsuites [^>]* failures="3"/);
+    // Four redeliveries answered 200: the valid one, the one that may meet 409, a failed event of
+    // another stream through its own stream (suites/redeliver/other-stream.test.ts), and the failed
+    // event right after its stream refused another (suites/redeliver/conflict.test.ts).
+    expect(junit).toMatch(/<testsuites [^>]* failures="4"/);
     expect(junit).toContain(
       '<failure message="[§4.1 redeliver.success.202] expected status 202; actual status 200" type="clause redeliver.success.202">',
     );
@@ -86,6 +87,7 @@ describe('npm start against a mock with a gating fault and an observed fault', (
     expect(junit).toContain('file="suites/operations/answer.test.ts"');
     expect(junit).toContain('file="suites/redeliver/success.test.ts"');
     expect(junit).toContain('file="suites/redeliver/other-stream.test.ts"');
+    expect(junit).toContain('file="suites/redeliver/conflict.test.ts"');
     expect(observed).toMatch(
       /<failure message="\[§7 errors\.404\.vault\] expected status 404, message &quot;Connection not found&quot;; actual status 404, message &quot;Not Found&quot;"/,
     );

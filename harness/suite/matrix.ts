@@ -89,7 +89,8 @@ function verbOf(outcome: Outcome): string {
   }
 }
 
-const BASE_NOTES = {
+/** How a title says which body a row varies. */
+export const BASE_NOTES = {
   valid: '',
   alone: ' (alone in the body)',
   every: ' (among every body field)',

@@ -19,7 +19,7 @@ import {
   type Need,
   type TargetSession,
 } from '../../harness/index.ts';
-import { matrixRowCall } from '../../harness/suite/matrix.ts';
+import { BASE_NOTES, matrixRowCall } from '../../harness/suite/matrix.ts';
 import { recordIds, recordRead, recordReads, successOf } from '../../harness/suite/requests.ts';
 import { cards } from '../../specs/cards/index.ts';
 import type { OperationCard } from '../../specs/cards/card.ts';
@@ -205,14 +205,6 @@ function namedId(template: ReturnType<typeof validTemplate>, param: string): str
   }
 }
 
-const BASES = {
-  valid: '',
-  alone: ' (alone in the body)',
-  every: ' (among every body field)',
-  'alone-form': ' (alone in a form-encoded body)',
-  'every-other-group': ' (among every body field, the other exclusive group swapped in)',
-};
-
 /** A query parameter the operation does not have: the field selection of the service's list endpoints. */
 const UNDEFINED_QUERY: Array<[string, string]> = [
   ['fields', 'id,name'],
@@ -233,7 +225,7 @@ for (const card of Object.values(cards) as OperationCard[]) {
   const whole = validator(body.schema, 'contract');
   for (const row of accepted) {
     const call = matrixRowCall(op, row.id);
-    const what = `${row.element.label} ${row.variant.says}${BASES[row.base]}`;
+    const what = `${row.element.label} ${row.variant.says}${BASE_NOTES[row.base]}`;
     conformance(
       `${tag(body.contentTypeClause)} ${card.name} answers with JSON its acceptance of a request with ${what}`,
       call.plan,

@@ -644,6 +644,8 @@ function idKeyOf(path: readonly string[]): string | undefined {
  * written as an object {"enabled": ...} (a settings shape), false where null is allowed (falsy
  * taken for null), and a ticked HTML checkbox's "on" for a boolean (sent form-encoded too: formTwin).
  */
+// Long: one entry per lenient shape, each with its own guard; a reviewer reads the shapes a reader
+// might take for the valid value in one place.
 function lenientShapes(made: MakeVariant, element: Element, valid: unknown, types: JsonType[], identity: boolean): Made[] {
   const path = element.path!;
   const out: Made[] = [];
