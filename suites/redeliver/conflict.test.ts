@@ -71,13 +71,21 @@ conformance(
 // after a 409 for one event of the stream, and again right after a 404 for an event it does not
 // hold, the redelivery of its failed event is accepted. A server that serialises a stream's
 // redeliveries with a lock it releases only on success (not in a finally), or that backs a stream
-// off after a refusal, refuses it.
+// off after a refusal, refuses it. The spec does not say that a redelivered event stays failed, so
+// the check first sends the failed event twice: a target that answers the second 409 (its state
+// moved on) cannot tell a refusal's trace from that, and the check does not apply there.
 conformance(
   '[§4.1 redeliver.success.202] redelivery of the failed event is answered 202 right after the same stream refused another event 409, and right after it refused an unknown one 404',
-  { ...redelivery.plan, needs: [...(redelivery.plan.needs as []), fixture('notRedeliverableEvent')], requests: 4 },
+  { ...redelivery.plan, needs: [...(redelivery.plan.needs as []), fixture('notRedeliverableEvent')], requests: 6 },
   async ({ target }) => {
     const stream = target.fixture('eventStream');
     const redeliver = (event: string) => target.call('redeliver', { params: { id: stream, event_id: event } });
+    const [first, again] = [await redeliver(target.fixture('failedEvent')), await redeliver(target.fixture('failedEvent'))];
+    target.needs(
+      first.status === 202 && again.status === 202,
+      `the target answered ${first.status}, then ${again.status}, to the failed event redelivered twice at once: its state does not stay failed, so a refusal's trace cannot be told from that`,
+      'not-applicable',
+    );
     const conflict = await redeliver(target.fixture('notRedeliverableEvent'));
     target.needs(
       conflict.status === 409,

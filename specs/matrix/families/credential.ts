@@ -66,7 +66,7 @@ function dated(variant: Made, offset: number): Made {
 function dateWhileValid(token: string): string {
   let claims: JsonRecord = {};
   try {
-    claims = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8')) as JsonRecord;
+    claims = segmentJson(token, 1) as JsonRecord;
   } catch {
     // Not a JWS of JSON claims: the Date header says the time now, and the token is refused all the same.
   }
@@ -550,11 +550,15 @@ export function inStandardBase64Signature(token: string): string {
   return `${token.slice(0, at)}.${Buffer.from(token.slice(at + 1), 'base64url').toString('base64')}`;
 }
 
+/** The JSON of a compact JWS's segment (0 the JOSE header, 1 the payload); throws where it is none. */
+function segmentJson(token: string, index: 0 | 1): unknown {
+  return JSON.parse(Buffer.from(token.split('.')[index] ?? '', 'base64url').toString('utf8')) as unknown;
+}
+
 /** The token with one segment's JSON written again with white space between its members; the other segments as they were. */
 export function withSegmentReencoded(token: string, index: 0 | 1): string {
   const parts = token.split('.');
-  const json = JSON.parse(Buffer.from(parts[index]!, 'base64url').toString('utf8')) as unknown;
-  parts[index] = Buffer.from(JSON.stringify(json, null, 1)).toString('base64url');
+  parts[index] = Buffer.from(JSON.stringify(segmentJson(token, index), null, 1)).toString('base64url');
   return parts.join('.');
 }
 
