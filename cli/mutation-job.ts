@@ -6,6 +6,8 @@ export interface WorkerJob {
   faults: string[];
   seeds: number[];
   keyFile: string;
+  /** Run every test of a fault's clause against it, not only those up to the first that fails (--every-test). */
+  everyTest: boolean;
 }
 
 export interface FaultResult {
@@ -13,8 +15,11 @@ export interface FaultResult {
   clause: string;
   caught: boolean;
   caughtBy?: string;
-  /** Tests of the clause that ran against the fault, and how they ended. */
-  tests: { passed: number; failed: number; skipped: number };
+  /**
+   * Tests of the clause against the fault, and how they ended; notRun: those left out because an
+   * earlier one had already caught it (none with --every-test).
+   */
+  tests: { passed: number; failed: number; skipped: number; notRun: number };
   /** Time of the fault's own tests, within its worker's matrix run. */
   ms: number;
   error?: string;

@@ -4,7 +4,7 @@
 // "FAULT {json}" and "CONFORMANT {json}" lines for the parent.
 import { randomUUID } from 'node:crypto';
 import { parseClauseTag } from '../specs/index.ts';
-import type { MatrixEntry, RunSettings } from '../harness/runner.ts';
+import { NOT_RUN_AFTER_FAILURE, type MatrixEntry, type RunSettings } from '../harness/runner.ts';
 import { embeddedBucketFor, embeddedTargetForPlanning, exhaustionCapFor, startEmbeddedTarget, type EmbeddedTarget } from './embedded.ts';
 import { formatLine, type ConformantResult, type FaultResult, type WorkerJob } from './mutation-job.ts';
 import { DEFAULTS } from './options.ts';
@@ -64,7 +64,12 @@ async function runFaults(
       const bucketSize = embeddedBucketFor(tests.filter((t) => parseClauseTag(t.name)?.id === fault.clause));
       const mock = await startEmbeddedTarget({ faults: [id], bucketSize, signingKey: job.keyFile });
       mocks.push(mock);
-      entries.push({ id, clauses: [fault.clause], settings: settingsFor(mock.target, 1000, numRuns, exhaustionCapFor(bucketSize)) });
+      entries.push({
+        id,
+        clauses: [fault.clause],
+        settings: settingsFor(mock.target, 1000, numRuns, exhaustionCapFor(bucketSize)),
+        stopAtFirstFailure: !job.everyTest,
+      });
     }
     const clauses = new Set(clauseOfFault.values());
     const filesOfClauses = files.filter((file) =>
@@ -90,6 +95,7 @@ function faultResult(entry: MatrixEntry, clause: string, entries: MatrixEntry[],
     .filter((test) => parseClauseTag(test.name)?.id === clause)
     .map((test) => ({ name: test.name, outcome: test.meta().matrix?.[entry.id], ms: test.diagnostic()?.duration ?? 0 }));
   const failed = outcomes.filter((o) => o.outcome?.state === 'failed');
+  const notRun = outcomes.filter((o) => o.outcome?.detail === NOT_RUN_AFTER_FAILURE).length;
   const problems = [...run.unhandled, ...(run.workerDied ? [run.workerDied.reason] : [])];
   const error =
     outcomes.length === 0
@@ -107,7 +113,8 @@ function faultResult(entry: MatrixEntry, clause: string, entries: MatrixEntry[],
     tests: {
       passed: outcomes.filter((o) => o.outcome?.state === 'passed').length,
       failed: failed.length,
-      skipped: outcomes.filter((o) => o.outcome?.state === 'skipped').length,
+      skipped: outcomes.filter((o) => o.outcome?.state === 'skipped').length - notRun,
+      notRun,
     },
     ms: Math.round(outcomes.reduce((sum, o) => sum + o.ms / sharers, 0)),
     ...(error !== undefined ? { error } : {}),

@@ -3,7 +3,8 @@
 // seeds. It is fast because it does not run the whole suite per fault: each worker process starts
 // vitest once and one mock per fault, then runs, in ONE vitest run, every test of the faults'
 // clauses against each of its faults' mocks (the harness's matrix mode); the conformant runs are
-// whole runs. Work is spread over worker processes, one per core by default.
+// whole runs. A fault's tests stop at the first that fails against it (--every-test runs them
+// all). Work is spread over worker processes, one per core by default.
 import { exitWhenFlushed } from './exit.ts';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -17,17 +18,21 @@ import { parseLine, type ConformantResult, type FaultResult, type WorkerJob } fr
 const FAULT_NUM_RUNS = 10;
 const DEFAULT_SEEDS = 3;
 
-const USAGE = `Usage: npm run mutation -- [--faults ID,ID] [--jobs N] [--seeds N] [--json FILE]
+const USAGE = `Usage: npm run mutation -- [--faults ID,ID] [--jobs N] [--seeds N] [--every-test] [--json FILE]
 
-Runs every test citing each fault's clause against the mock with that fault (mock/faults/), with
+Runs the tests citing each fault's clause against the mock with that fault (mock/faults/), with
 ${FAULT_NUM_RUNS} generated cases per property on top of the deterministic ones, and the whole suite against
 the conformant mock with N seeds (default ${DEFAULT_SEEDS}). Passes when every fault is caught by a test
-citing its clause and the conformant runs have no failure. Prints per-fault and total times.`;
+citing its clause and the conformant runs have no failure. Prints per-fault and total times.
+
+A fault's tests stop at the first that fails against it (it is caught); --every-test runs all of
+them, to see every test that catches it.`;
 
 interface GateOptions {
   faults: string[];
   seeds: number;
   jobs: number;
+  everyTest: boolean;
   json?: string;
 }
 
@@ -41,6 +46,7 @@ async function main(): Promise<number> {
       jobs: { type: 'string' },
       seeds: { type: 'string', default: String(DEFAULT_SEEDS) },
       json: { type: 'string' },
+      'every-test': { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -65,7 +71,7 @@ async function main(): Promise<number> {
   const jobs = Number(values.jobs ?? Math.max(1, Math.min(availableParallelism(), 4)));
   if (!Number.isInteger(seeds) || seeds < 0) throw new Error(`--seeds needs a non-negative integer, got "${values.seeds}"`);
   if (!Number.isInteger(jobs) || jobs < 1) throw new Error(`--jobs needs a positive integer, got "${values.jobs}"`);
-  return gate({ faults, seeds, jobs, ...(values.json ? { json: values.json } : {}) });
+  return gate({ faults, seeds, jobs, everyTest: values['every-test'], ...(values.json ? { json: values.json } : {}) });
 }
 
 /** The gate: the faults and conformant runs spread over worker processes, then the report. */
@@ -78,7 +84,12 @@ async function gate(options: GateOptions): Promise<number> {
     const { exportPKCS8, generateKeyPair } = await import('jose');
     writeFileSync(keyFile, await exportPKCS8((await generateKeyPair('RS256', { extractable: true })).privateKey), { mode: 0o600 });
     const seeds = Array.from({ length: options.seeds }, (_, i) => 1000 + i * 7919);
-    const jobs: WorkerJob[] = Array.from({ length: options.jobs }, () => ({ faults: [], seeds: [], keyFile }));
+    const jobs: WorkerJob[] = Array.from({ length: options.jobs }, () => ({
+      faults: [],
+      seeds: [],
+      keyFile,
+      everyTest: options.everyTest,
+    }));
     options.faults.forEach((id, i) => jobs[i % options.jobs]!.faults.push(id));
     // Conformant runs go to the workers with the fewest faults first.
     seeds.forEach((seed, i) => jobs[options.jobs - 1 - (i % options.jobs)]!.seeds.push(seed));
@@ -146,7 +157,7 @@ function report(
         fault: id,
         clause: '?',
         caught: false,
-        tests: { passed: 0, failed: 0, skipped: 0 },
+        tests: { passed: 0, failed: 0, skipped: 0, notRun: 0 },
         ms: 0,
         error: 'no result from its worker',
       },

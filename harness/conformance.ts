@@ -27,7 +27,7 @@ import { readRateLimitHeaders } from './rate-limit-headers.ts';
 import { runtimeFor } from './runtime.ts';
 import { TargetSession } from './session.ts';
 import { skipIn } from './skip.ts';
-import type { RunSettings } from './settings.ts';
+import { NOT_RUN_AFTER_FAILURE, type RunSettings } from './settings.ts';
 import type { TokenUse } from './tokens.ts';
 
 /** One answer's rate-limit headers, for the report's plot. */
@@ -107,12 +107,19 @@ export function conformance(title: string, plan: TestPlan, body: Body): void {
   });
 }
 
+/** The matrix entries (by their run id) a test has already failed against, in this worker. */
+const failedEntries = new Set<string>();
+
 function matrixTest(title: string, plan: TestPlan, body: Body, settings: RunSettings): void {
   const clause = parseClauseTag(title)?.id;
   const entries = settings.matrix!.filter((entry) => entry.clauses === 'all' || (clause !== undefined && entry.clauses.includes(clause)));
   test(title, { skip: entries.length === 0 }, async (context) => {
     const outcomes: Record<string, BodyOutcome> = {};
     for (const entry of entries) {
+      if (entry.stopAtFirstFailure && failedEntries.has(entry.settings.runId)) {
+        outcomes[entry.id] = { state: 'skipped', detail: NOT_RUN_AFTER_FAILURE };
+        continue;
+      }
       const evaluated = evaluatePlan(title, plan, entry.settings);
       if (evaluated.skip) {
         outcomes[entry.id] = { state: 'skipped', detail: skipNote(evaluated.skip.category, evaluated.skip.reason) };
@@ -120,6 +127,7 @@ function matrixTest(title: string, plan: TestPlan, body: Body, settings: RunSett
       }
       const outcome = await runBody(title, evaluated, body, entry.settings, context, false);
       const { error, ...rest } = outcome;
+      if (outcome.state === 'failed') failedEntries.add(entry.settings.runId);
       outcomes[entry.id] = error !== undefined ? { ...rest, detail: String((error as Error).message ?? error) } : rest;
     }
     context.task.meta.matrix = outcomes;

@@ -18,6 +18,7 @@ export {
 export { redactor } from './redact.ts';
 export type { RateLimitPoint } from './conformance.ts';
 export type { MatrixEntry, RateLimitObservation, ResolvedTarget, RunSettings } from './settings.ts';
+export { NOT_RUN_AFTER_FAILURE } from './settings.ts';
 export type { RecordedExchange } from './exchange-record.ts';
 export { orderSuiteFiles, shardOf } from './suite/order.ts';
 export { defaultTokenCacheDir } from './token-cache.ts';

@@ -140,7 +140,16 @@ export interface MatrixEntry {
   /** The clauses whose tests run against this entry's target, or all of them. */
   clauses: string[] | 'all';
   settings: RunSettings;
+  /**
+   * Once a test fails against this entry, its later tests are not run against it (their outcome is
+   * "skipped" with NOT_RUN_AFTER_FAILURE): the mutation gate asks only whether a fault is caught,
+   * as mutation testers stop at a mutant's first killing test.
+   */
+  stopAtFirstFailure?: boolean;
 }
+
+/** The skip note of a matrix entry's test not run because an earlier test already failed against it. */
+export const NOT_RUN_AFTER_FAILURE = 'not run: an earlier test already failed against this entry';
 
 export interface RunFilter {
   grep?: string;
