@@ -171,4 +171,22 @@ export const redeliveryFaults = faultFamily([
       });
     },
   },
+  {
+    id: 'redeliver-lock-kept-after-refused-credentials',
+    clause: 'redeliver.success.202',
+    bug: 'A per-event redelivery lock taken as the route matches, before the credential is checked, and released only when the handler answers: a redelivery refused 401 or 403 leaves the event locked, and its next redelivery is refused 409 (releasing it) instead of 202; a refusal for the path or the state, and every other event, are answered as before.',
+    install(app) {
+      const errors = capture(app, 'errors');
+      const locked = new Set<string>();
+      editReplies(app, ['redeliver'], (reply, exchange) => {
+        const event = `${exchange.params.id ?? ''}/${exchange.params.event_id ?? ''}`;
+        if (reply.status === 401 || reply.status === 403) {
+          locked.add(event);
+          return reply;
+        }
+        if (!locked.delete(event)) return reply;
+        return reply.status === 202 ? replacing(reply, errors().reply('event_not_redeliverable')) : reply;
+      });
+    },
+  },
 ]);

@@ -2,8 +2,9 @@
 // control is the redelivery of the failed event of the same stream, accepted in the same run. A
 // server that ignored the state would redeliver a delivered event, so this runs on a tenant only
 // with opt-in.
-import { conformance, expectStatus, fixture } from '../../harness/index.ts';
+import { conformance, expectStatus, fixture, role, type Credential } from '../../harness/index.ts';
 import { successOf } from '../../harness/suite/requests.ts';
+import { cards } from '../../specs/cards/index.ts';
 import { unknownIdLike } from '../../specs/matrix/values.ts';
 
 const redelivery = successOf('redeliver');
@@ -107,5 +108,46 @@ conformance(
     const unknown = await redeliver(stream, unknownIdLike(target.fixture('failedEvent')));
     target.needs(unknown.status === 404, `the target answered ${unknown.status} for an event the stream does not hold, not 404`);
     expectStatus(await redeliver(stream, target.fixture('failedEvent')), 202);
+  },
+);
+
+// A refused credential changes nothing either (spec 4.1; 401 and 403 are answered before anything
+// is done): right after the failed event's redelivery is refused 401 (no credential) and again
+// right after it is refused 403 (a token short of the scope), the same redelivery with the global
+// client's token is accepted. A server that takes a per-event lock as the route matches, before
+// checking the credential, and releases it only when the handler answers, refuses it 409. As
+// above, the event is another stream's, which no test refuses 409 or 401, and the check applies
+// only where that event, redelivered twice at once, is accepted both times.
+conformance(
+  '[§4.1 redeliver.success.202] redelivery of a failed event is answered 202 right after the same redelivery was refused 401 without a credential, and right after it was refused 403 with a token short of the scope',
+  {
+    ...redelivery.plan,
+    needs: [
+      ...(redelivery.plan.needs as []),
+      fixture('streamOfAnotherEvent'),
+      fixture('eventOfAnotherStream'),
+      role(cards.redeliver.roleWithoutScope),
+    ],
+    requests: 6,
+  },
+  async ({ target }) => {
+    const params = { id: target.fixture('streamOfAnotherEvent'), event_id: target.fixture('eventOfAnotherStream') };
+    const redeliver = (as?: Credential) => target.call('redeliver', { params, ...(as === undefined ? {} : { as }) });
+    const [first, again] = [await redeliver(), await redeliver()];
+    const accepted = (status: number) => status >= 200 && status < 300;
+    target.needs(
+      accepted(first.status) && accepted(again.status),
+      `the target answered ${first.status}, then ${again.status}, to a failed event redelivered twice at once: its events do not stay failed, so a refusal's trace cannot be told from that`,
+      'not-applicable',
+    );
+    const anonymous = await redeliver('none');
+    target.needs(anonymous.status === 401, `the target answered ${anonymous.status} to the redelivery without a credential, not 401`);
+    expectStatus(await redeliver(), 202);
+    const shortOfScope = await redeliver({ role: cards.redeliver.roleWithoutScope });
+    target.needs(
+      shortOfScope.status === 403,
+      `the target answered ${shortOfScope.status} to the redelivery with a token short of the scope, not 403`,
+    );
+    expectStatus(await redeliver(), 202);
   },
 );
