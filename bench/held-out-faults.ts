@@ -31,6 +31,7 @@ import { heldOutRound9Faults } from '../mock/faults/held-out/round-9/catalogue.t
 import { heldOutRound10Faults } from '../mock/faults/held-out/round-10/catalogue.ts';
 import { heldOutRound11Faults } from '../mock/faults/held-out/round-11/catalogue.ts';
 import { heldOutRound12Faults } from '../mock/faults/held-out/round-12/catalogue.ts';
+import { heldOutRound13Faults } from '../mock/faults/held-out/round-13/catalogue.ts';
 import type { HeldOutFault } from '../mock/faults/held-out/held-out-fault.ts';
 import { createMockServer } from '../mock/index.ts';
 
@@ -62,6 +63,7 @@ const ROUNDS: Record<string, readonly HeldOutFault[]> = {
   '10': heldOutRound10Faults,
   '11': heldOutRound11Faults,
   '12': heldOutRound12Faults,
+  '13': heldOutRound13Faults,
 };
 const everyRound = Object.values(ROUNDS).flat();
 
