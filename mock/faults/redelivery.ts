@@ -47,6 +47,18 @@ export const redeliveryFaults = faultFamily([
       ),
   },
   {
+    id: 'redeliver-method-from-query-parameter',
+    clause: 'routes.method',
+    bug: 'A method-override layer whose getter reads the query parameter "method" (for HTML forms that cannot send POST) on the redelivery path: GET /…/redeliver?method=POST is answered 202 {} as a redelivery; without the parameter, or with the X-HTTP-Method-Override header, other methods are still refused 405.',
+    install: (app) =>
+      app.wrapRoute('method-not-allowed', (next) => async (exchange) => {
+        const asked = new URLSearchParams(exchange.query).get('method');
+        return asked === 'POST' && exchange.allow?.includes('POST') && exchange.path.includes('/redeliver/')
+          ? jsonReply(ACCEPTED.status, {})
+          : next(exchange);
+      }),
+  },
+  {
     id: 'options-answered-as-preflight',
     clause: 'routes.method',
     bug: "A CORS middleware that answers every OPTIONS itself, before the router: OPTIONS on an operation's path is answered 204 with Access-Control-Allow-Methods instead of refused (405).",

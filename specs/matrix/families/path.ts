@@ -33,33 +33,48 @@ type Made = Variant & { expect: Expectation };
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
 
 export function methodVariants(card: OperationCard, own: string): Made[] {
-  return [...otherMethods(card, own), overriddenMethod(card, own), ...(own === 'GET' ? headVariants() : [])];
+  return [...otherMethods(card, own), ...overriddenMethods(card, own), ...(own === 'GET' ? headVariants() : [])];
 }
 
 /**
- * Another method that names the operation's own in X-HTTP-Method-Override: still another method
- * (a server that honours the header serves the operation to a method the spec does not give it,
- * past whatever guards that method).
+ * Where method-override layers read the method a request "really" has: the headers of Google's,
+ * Microsoft's and IBM's conventions, and the query and body parameters of HTML-form middleware
+ * (Express's method-override, Rails' and Laravel's `_method`).
  */
-function overriddenMethod(card: OperationCard, own: string): Made {
+const OVERRIDE_CHANNELS: ReadonlyArray<{ key: string; says: string; header?: string; query?: string }> = [
+  { key: 'override', says: 'X-HTTP-Method-Override', header: 'x-http-method-override' },
+  { key: 'override-x-http-method', says: 'X-HTTP-Method', header: 'x-http-method' },
+  { key: 'override-x-method-override', says: 'X-Method-Override', header: 'x-method-override' },
+  { key: 'override-query-_method', says: 'the query parameter _method', query: '_method' },
+  { key: 'override-query-method', says: 'the query parameter method', query: 'method' },
+];
+
+/**
+ * Another method that names the operation's own through a method-override channel (a header, or
+ * a query parameter): still another method (a server that honours it serves the operation to a
+ * method the spec does not give it, past whatever guards that method). Each channel's row is
+ * extended; the sent method is the first other one.
+ */
+function overriddenMethods(card: OperationCard, own: string): Made[] {
   const other = METHODS.find((method) => method !== own)!;
-  return {
+  return OVERRIDE_CHANNELS.map((channel) => ({
     operator: 'method',
-    key: `${other}-override`,
-    says: `${other}, with X-HTTP-Method-Override: ${own}`,
+    key: `${other}-${channel.key}`,
+    says: `${other}, with ${channel.says}: ${own}`,
     extended: true,
     apply: (template: RequestTemplate) => {
       const { body, ...rest } = template;
-      const headers = { ...rest.headers, 'x-http-method-override': [own] };
+      const headers = channel.header === undefined ? rest.headers : { ...rest.headers, [channel.header]: [own] };
+      const query: RequestTemplate['query'] = channel.query === undefined ? rest.query : [...rest.query, [channel.query, own]];
       return other === 'GET' || body === undefined
-        ? { ...rest, method: other, headers: withoutContentType(headers) }
-        : { ...template, method: other, headers };
+        ? { ...rest, method: other, query, headers: withoutContentType(headers) }
+        : { ...template, method: other, query, headers };
     },
     expect: {
       checks: [{ clause: 'routes.method', outcome: refused }],
-      source: `observed (inferred): ${card.name} is ${own} only, whatever a header asks for`,
+      source: `observed (inferred): ${card.name} is ${own} only, whatever a header or a parameter asks for`,
     },
-  };
+  }));
 }
 
 /**
