@@ -271,8 +271,8 @@ export function expectObservedErrorBody(exchange: Exchange): void {
   });
 }
 
-/** An observed error message and code, from specs/observed.yaml. */
-export function expectObservedError(exchange: Exchange, kind: string, details?: string): void {
+/** An observed error message and code, from specs/observed.yaml; its details naming `details` and none of `notNaming`. */
+export function expectObservedError(exchange: Exchange, kind: string, details?: string, notNaming: readonly string[] = []): void {
   const fact = observed.errors[kind];
   if (!fact) throw new Error(`observed.yaml has no error ${kind}`);
   requireControl(fact.status, `the ${kind} error`);
@@ -281,12 +281,16 @@ export function expectObservedError(exchange: Exchange, kind: string, details?: 
   const messageOk =
     fact.message !== undefined
       ? message === fact.message
-      : hasPrefixedForm(fact, message) && (details === undefined || new RegExp(`\\b${details}\\b`).test(message!));
+      : hasPrefixedForm(fact, message) &&
+        (details === undefined || new RegExp(`\\b${details}\\b`).test(message!)) &&
+        notNaming.every((name) => !message!.includes(name));
   const codeOk = fact.errorCode === undefined || body?.errorCode === fact.errorCode;
   const expectedMessage =
     fact.message !== undefined
       ? JSON.stringify(fact.message)
-      : `starting ${JSON.stringify(fact.prefix)}${fact.details ? `, then /${fact.details}/` : ''}${details ? ` naming ${details}` : ''}`;
+      : `starting ${JSON.stringify(fact.prefix)}${fact.details ? `, then /${fact.details}/` : ''}${details ? ` naming ${details}` : ''}${
+          notNaming.length > 0 ? ` and none of ${notNaming.join(', ')}` : ''
+        }`;
   expectClause({
     pass: exchange.status === fact.status && messageOk && codeOk,
     expected: `status ${fact.status}, message ${expectedMessage}${fact.errorCode ? `, errorCode ${fact.errorCode}` : ''}`,

@@ -78,7 +78,8 @@ function verbOf(outcome: Outcome): string {
       return `answers ${outcome.statuses.join(' or ')} to`;
     case 'observed-error': {
       const fact = errorFact(outcome.error);
-      return `answers ${fact.status} ${fact.errorCode ?? JSON.stringify(fact.message ?? fact.prefix)}${outcome.naming ? ` naming ${outcome.naming}` : ''} to`;
+      const naming = outcome.naming ? ` naming ${outcome.naming}${outcome.notNaming ? ", no other operation's scope" : ''}` : '';
+      return `answers ${fact.status} ${fact.errorCode ?? JSON.stringify(fact.message ?? fact.prefix)}${naming} to`;
     }
     case 'token-error':
       return `answers ${observed.tokens.errors[outcome.error]!.status} ${outcome.error} to`;
@@ -115,7 +116,7 @@ export function checkOutcome(exchange: Exchange, outcome: Outcome): void {
     case 'either':
       return expectOneOf(exchange, outcome.statuses);
     case 'observed-error':
-      return expectObservedError(exchange, outcome.error, outcome.naming);
+      return expectObservedError(exchange, outcome.error, outcome.naming, outcome.notNaming);
     case 'token-error':
       return expectTokenError(exchange, outcome.error);
     case 'token-without-scope':

@@ -3,6 +3,7 @@
 // The status-and-message faults change entries of the error catalogue, wherever they are answered.
 import type { FaultHooks } from '../app.ts';
 import type { Reply, RouteKey } from '../exchange.ts';
+import { observed } from '../../specs/index.ts';
 import { faultFamily } from './fault.ts';
 import { editErrors } from './support/error-edits.ts';
 import {
@@ -105,6 +106,19 @@ export const errorBodyFaults = faultFamily([
           .map((scope) => `"${scope}"`)
           .join(', ');
         return { ...reply, body: { ...body, message: `${prefix}${quoted}` } };
+      }),
+  },
+  {
+    id: '403-names-the-next-operations-scope',
+    clause: 'errors.403.scope-named',
+    bug: 'A 403 message built from a slice of the route table\'s scope list that runs one entry too far: a missing scope is answered "Insufficient scope, expected any of: <the scope needed>,<the next operation\'s scope>", naming a scope that grants nothing here beside the right one.',
+    install: (app) =>
+      editErrors(app, ['insufficient_scope'], (reply) => {
+        const body = reply.body as { message: string };
+        const scopes = [...new Set(Object.values(observed.operations).map((operation) => operation.scope.value))];
+        const named = scopes.findIndex((scope) => body.message.endsWith(scope));
+        const next = scopes[(named + 1) % scopes.length]!;
+        return named === -1 ? reply : { ...reply, body: { ...body, message: `${body.message},${next}` } };
       }),
   },
   {

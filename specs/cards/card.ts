@@ -97,8 +97,11 @@ export type Outcome =
   /** A refusal: a 4xx other than 429. */
   | { kind: 'refuse' }
   | { kind: 'status'; status: number }
-  /** An error of specs/observed.yaml (status, message, errorCode), its message naming `naming` where given. */
-  | { kind: 'observed-error'; error: string; naming?: string }
+  /**
+   * An error of specs/observed.yaml (status, message, errorCode), its message naming `naming` where
+   * given, and none of `notNaming`.
+   */
+  | { kind: 'observed-error'; error: string; naming?: string; notNaming?: string[] }
   /** One of these statuses: two causes whose order neither the spec nor the reference gives. */
   | { kind: 'either'; statuses: number[] }
   /** An error of the token endpoint in its own shape ({error, error_description}), of observed.yaml tokens.errors. */

@@ -2,15 +2,26 @@
 // valid credential (401), one whose token lacks the scope (403), the real service's observed
 // refusals. Each builder names the clauses once, so every row of the same kind cites the same.
 import type { ClauseCheck, OperationCard, Outcome } from '../cards/card.ts';
+import { observed } from '../observed.ts';
 
 export const accepted: Outcome = { kind: 'accept' };
 export const refused: Outcome = { kind: 'refuse' };
 export const status = (code: number): Outcome => ({ kind: 'status', status: code });
-export const observedError = (error: string, naming?: string): Outcome => ({
+export const observedError = (error: string, naming?: string, notNaming?: string[]): Outcome => ({
   kind: 'observed-error',
   error,
   ...(naming === undefined ? {} : { naming }),
+  ...(notNaming === undefined || notNaming.length === 0 ? {} : { notNaming }),
 });
+
+/**
+ * The scopes of the other operations: a 403 lists the scopes any of which would grant the request
+ * ("expected any of:"), and another operation's scope grants nothing here (its token is refused).
+ */
+function otherOperationsScopes(card: OperationCard): string[] {
+  const own = card.scope.value;
+  return [...new Set(Object.values(observed.operations).map((operation) => operation.scope.value))].filter((scope) => scope !== own);
+}
 
 /**
  * A request that lacks a valid bearer JWT: every operation refuses it (spec 5, rule 1); redelivery
@@ -32,14 +43,17 @@ export function refusedByObservedRule(clause: string): ClauseCheck[] {
   return [{ clause, outcome: status(401) }];
 }
 
-/** A token without the operation's scope: refused (its scope rule), 403 where a clause says so, and the scope named (observed). */
+/**
+ * A token without the operation's scope: refused (its scope rule), 403 where a clause says so, and
+ * the scope named, no other operation's with it (observed).
+ */
 export function forbidden(card: OperationCard): ClauseCheck[] {
   const { scope } = card;
   const statusOnRule = scope.statusClauses.includes(scope.clause);
   return [
     { clause: scope.clause, outcome: statusOnRule ? status(403) : refused },
     ...scope.statusClauses.filter((clause) => clause !== scope.clause).map((clause) => ({ clause, outcome: status(403) })),
-    { clause: 'errors.403.scope-named', outcome: observedError('insufficient_scope', scope.value) },
+    { clause: 'errors.403.scope-named', outcome: observedError('insufficient_scope', scope.value, otherOperationsScopes(card)) },
   ];
 }
 
