@@ -151,4 +151,19 @@ export const vaultReadFaults = faultFamily([
           : reply;
       }),
   },
+  {
+    id: 'vault-read-conditional-before-scope',
+    clause: 'vault.scope',
+    bug: "A caching layer in front of the vault read's handler, its permission check inside: a read with If-Modified-Since at or after the moment the record was last served is answered 304 Not Modified whoever asks, so a token without read:flows_vault_connections learns the record has not changed instead of being refused 403; a read without the header is refused as before.",
+    install: (app) => {
+      let servedAt: number | undefined;
+      app.wrapRoute('vault', (next) => async (exchange) => {
+        const since = Date.parse(String(exchange.headers['if-modified-since'] ?? ''));
+        if (servedAt !== undefined && since >= Math.floor(servedAt / 1000) * 1000) return { status: 304, headers: {}, body: undefined };
+        const reply = await next(exchange);
+        if (reply.status === 200) servedAt = Date.now();
+        return reply;
+      });
+    },
+  },
 ]);
