@@ -12,7 +12,8 @@ import { run, writeTargetFile } from './support/programs.ts';
 const work = mkdtempSync(join(tmpdir(), 'seed-independence-'));
 /**
  * Headers a client or a credential makes differently on every run (the token travels in the last
- * two too; a Date header, sent by the time-claim rows, is the wall clock's, like a token's times).
+ * two too; a Date header, sent by the time-claim rows, is the wall clock's, like a token's times,
+ * and so is If-Modified-Since, at the date of an earlier answer).
  */
 const VARYING = new Set([
   'authorization',
@@ -26,6 +27,7 @@ const VARYING = new Set([
   'sec-websocket-protocol',
   'x-access-token',
   'date',
+  'if-modified-since',
 ]);
 
 describe('the deterministic requests of two runs with other seeds', () => {
