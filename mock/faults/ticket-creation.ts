@@ -187,6 +187,24 @@ function declaredFieldsEdited(value: unknown, node: JsonObject | undefined, edit
   );
 }
 
+/** Changes connection_config of JSON ticket bodies before the route reads them; `edit` returns it unchanged when it does not apply. */
+function editConnectionConfig(app: FaultHooks, edit: (config: Record<string, unknown>) => Record<string, unknown>): void {
+  editJsonBody(app, 'sso-ticket', (body) =>
+    isRecord(body) && isRecord(body.connection_config) ? { ...body, connection_config: edit(body.connection_config) } : body,
+  );
+}
+
+/** Below the body, every object's required members replaced by "at least one member" (minProperties 1). */
+function requiredAsNonEmpty(node: JsonObject, depth = 0): void {
+  if (depth > 0 && Array.isArray(node.required)) {
+    delete node.required;
+    node.minProperties = 1;
+  }
+  const children = [...Object.values((node.properties as Record<string, JsonObject> | undefined) ?? {})];
+  if (node.items !== null && typeof node.items === 'object') children.push(node.items as JsonObject);
+  for (const child of children) requiredAsNonEmpty(child, depth + 1);
+}
+
 /** Edits each value at a declared field of JSON ticket bodies before the checks (see declaredFieldsEdited). */
 function editDeclaredFields(app: FaultHooks, edit: (value: unknown, node: JsonObject) => unknown): void {
   editJsonBody(app, 'sso-ticket', (body) => declaredFieldsEdited(body, observedBody, edit));
@@ -604,6 +622,59 @@ export const ticketCreationFaults = faultFamily([
     install: (app) =>
       editDeclaredFields(app, (value, node) =>
         typeof value === 'string' && typesOf(node).includes('object') ? (base64urlObject(value) ?? value) : value,
+      ),
+  },
+  {
+    id: 'ticket-required-members-as-nonempty',
+    clause: 'sso-ticket.body.nested-rules',
+    bug: 'The nested objects\' required members compiled by the schema generator as "not empty" (minProperties 1, required dropped): domain_aliases_config {"pending_domains": ["login.example.com"]} (or an enabled_organizations item without organization_id, or a google_workspace without sync_users) gets a ticket instead of 400; {"domain_aliases_config": {}} is still refused.',
+    install: (app) => editBodySchema(app, 'sso-ticket', requiredAsNonEmpty),
+  },
+  {
+    id: 'ticket-metadata-keys-merged-case-insensitively',
+    clause: 'sso-ticket.body.nested-rules',
+    bug: 'connection_config.metadata merged into the case-insensitive settings map before it is checked, names lower-cased and the later value kept: eleven keys, two of which differ only in case ("key0", "KEY0"), become ten and get a ticket instead of 400; eleven distinct keys are still refused.',
+    install: (app) =>
+      editConnectionConfig(app, (config) =>
+        isRecord(config.metadata)
+          ? { ...config, metadata: Object.fromEntries(Object.entries(config.metadata).map(([key, value]) => [key.toLowerCase(), value])) }
+          : config,
+      ),
+  },
+  {
+    id: 'ticket-display-name-blanks-squeezed',
+    clause: 'sso-ticket.body.nested-rules',
+    bug: "connection_config.display_name passed through the dashboard's label formatter, which squeezes each run of spaces and tabs to one space, before its length is checked: 129 characters holding two spaces get a ticket instead of 400; 129 letters are still refused.",
+    install: (app) =>
+      editConnectionConfig(app, (config) =>
+        typeof config.display_name === 'string' ? { ...config, display_name: config.display_name.replace(/[ \t]+/g, ' ') } : config,
+      ),
+  },
+  {
+    id: 'ticket-organization-id-dashes-dropped',
+    clause: 'sso-ticket.body.nested-rules',
+    bug: 'enabled_organizations[].organization_id with its dashes dropped before its format is checked (ids copied from the admin console, which shows them in groups of four): "org_-5GRc-ny9K-..." gets a ticket instead of 400; "org_5GRc!..." is still refused.',
+    install: (app) =>
+      editJsonBody(app, 'sso-ticket', (body) =>
+        isRecord(body) && Array.isArray(body.enabled_organizations)
+          ? {
+              ...body,
+              enabled_organizations: body.enabled_organizations.map((item: unknown) =>
+                isRecord(item) && typeof item.organization_id === 'string'
+                  ? { ...item, organization_id: item.organization_id.replaceAll('-', '') }
+                  : item,
+              ),
+            }
+          : body,
+      ),
+  },
+  {
+    id: 'ticket-connection-name-hostname-normalised',
+    clause: 'sso-ticket.body.nested-rules',
+    bug: 'connection_config.name normalised as a host label before its pattern is checked (dots and spaces to hyphens, lower-cased): a name "conformance.suite.flow" (or with spaces) gets a ticket instead of 400; "conformance_suite_flow" is still refused.',
+    install: (app) =>
+      editConnectionConfig(app, (config) =>
+        typeof config.name === 'string' ? { ...config, name: config.name.replace(/[. ]/g, '-').toLowerCase() } : config,
       ),
   },
   {

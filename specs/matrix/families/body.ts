@@ -10,12 +10,13 @@ import { createAjv, schema, validator } from '../../schemas.ts';
 import { accepted, observedError, refused } from '../checks.ts';
 import { fieldName, type Element } from '../elements.ts';
 import { expectsRefusal, type Expectation, type Variant } from '../row.ts';
-import { observed } from '../../observed.ts';
+import { alphabetOf, observed, shapeOfFormat } from '../../observed.ts';
 import {
   ABSENT,
   aloneBody,
   canonicalContext,
   jsonBodyOf,
+  schemaAt,
   validTemplate,
   validValueAt,
   valueAt,
@@ -530,6 +531,10 @@ export function bodyVariants(card: OperationCard, element: Element): Made[] {
   variants.push(...pathNamedMembers(card, element));
   const nullable = schemaNodes(element).some((node) => typesOf(node).includes('null'));
   variants.push(...lenientShapes(made, element, valid, nullable ? [...types, 'null'] : types, identity));
+  variants.push(...absentBesideSiblings(card, element));
+  variants.push(...countsWithCaseTwins(made, element));
+  variants.push(...lengthsOverWithWhitespaceRuns(made, element, valid));
+  variants.push(...fitsOnlyNormalised(made, element, valid));
   return variants;
 }
 
@@ -1364,4 +1369,272 @@ function lengthsInAstralCharacters(made: MakeVariant, element: Element): Made[] 
       add('value-bound', member.maxLength, 'with a member whose value is', (n) => ({ key0: ASTRAL.repeat(n) }));
   }
   return out;
+}
+
+// --- Held-out round 13 (nested rules): required members, case twins, whitespace runs, normalised values ---
+
+/** Checks of a field's own value against its schema node, one per node (compiled once). */
+const nodeChecks = new WeakMap<JsonObject, ValidateFunction>();
+const nodeAjvs: Partial<Record<'contract' | 'observed', ReturnType<typeof createAjv>>> = {};
+
+/** Whether a node at a level accepts a value. */
+function nodeAccepts(node: JsonObject, level: 'contract' | 'observed', value: unknown): boolean {
+  let check = nodeChecks.get(node);
+  if (!check) {
+    const ajv = (nodeAjvs[level] ??= createAjv({ level, strictTypes: false }));
+    nodeChecks.set(node, (check = ajv.compile(node)));
+  }
+  return check(value);
+}
+
+/** Whether a value fits a field's own schema at both levels (where the field has one). */
+function fieldAccepts(element: Element, value: unknown): boolean {
+  const { contract, observed: seen } = element.schemas ?? {};
+  return (!contract || nodeAccepts(contract, 'contract', value)) && (!seen || nodeAccepts(seen, 'observed', value));
+}
+
+/**
+ * A required member absent while every other member of its object is present at its valid value:
+ * a rule written as "at least one of the members" (anyOf of each one required), or a required
+ * member defaulted from a sibling, takes the object for complete, though the plain absent row (the
+ * object left empty) is refused. Only where the complete object is valid, so that the member's
+ * absence is all that is wrong.
+ */
+function absentBesideSiblings(card: OperationCard, element: Element): Made[] {
+  const path = element.path!;
+  if (!element.required || path.length < 2) return [];
+  const parent = path.slice(0, -1);
+  const name = path[path.length - 1]!;
+  const siblings = [
+    ...new Set(
+      (['contract', 'observed'] as const).flatMap((level) =>
+        Object.keys((schemaAt(card, parent, level)?.properties as JsonObject | undefined) ?? {}),
+      ),
+    ),
+  ].filter((sibling) => sibling !== name);
+  if (siblings.length === 0) return [];
+  const members = (context: RequestContext) =>
+    Object.fromEntries(siblings.map((sibling) => [sibling, validValueAt(card, [...parent, sibling], context)]));
+  const complete = withValueAt(aloneBody(card, path, canonicalContext), parent, {
+    ...members(canonicalContext),
+    [name]: validValueAt(card, path, canonicalContext),
+  });
+  if (!validator(card.body!.schema, 'observed')(complete)) return [];
+  const apply = (template: RequestTemplate, context: RequestContext) =>
+    withBody(template, { json: withValueAt(jsonBodyOf(template), parent, members(context)) });
+  return [
+    judgedOnItsBody(card, element, {
+      operator: 'absent',
+      key: 'absent-siblings-present',
+      says: `absent, every other member of its object present at a valid value (${siblings.join(', ')})`,
+      apply,
+      extended: true,
+      aloneOnly: true,
+    }),
+  ];
+}
+
+/**
+ * One property over a map's maximum count, two of whose names differ only in letter case
+ * ("key0", "KEY0"): a count made after the names are case-folded (a case-insensitive store's keys)
+ * takes it for the maximum. JSON names are case-sensitive: two names, two properties.
+ */
+function countsWithCaseTwins(made: MakeVariant, element: Element): Made[] {
+  const out: Made[] = [];
+  for (const node of schemaNodes(element)) {
+    if (typeof node?.maxProperties !== 'number') continue;
+    const at = node.maxProperties;
+    const key = `bound-${at + 1} properties-case-twins`;
+    if (at < 1 || out.some((v) => v.key === key)) continue;
+    const names = [...Array.from({ length: at }, (_, i) => `key${i}`), swapCase('key0')];
+    out.push(
+      made(
+        'bounds',
+        key,
+        `${at + 1} properties, one over the bound, two of whose names differ only in case (key0, ${swapCase('key0')})`,
+        () => Object.fromEntries(names.map((name) => [name, 'value'])),
+        { bound: true, extended: true, aloneOnly: true },
+      ),
+    );
+  }
+  return out;
+}
+
+/** Runs of whitespace a text normaliser collapses to one space (value.replace(/\s+/g, " ")). */
+const WHITESPACE_RUNS: ReadonlyArray<{ name: string; says: string; run: string }> = [
+  { name: 'double-space', says: 'two spaces', run: '  ' },
+  { name: 'space-tab', says: 'a space and a tab', run: ' \t' },
+  { name: 'two-line-feeds', says: 'two line feeds', run: '\n\n' },
+];
+
+/** A string of `length` characters (from `valid`'s alphabet) holding `run` in its middle. */
+function withRunInside(valid: unknown, length: number, run: string): string {
+  const text = stringOfLength(valid, Math.max(2, length - run.length));
+  const middle = Math.floor(text.length / 2);
+  return `${text.slice(0, middle)}${run}${text.slice(middle)}`;
+}
+
+/**
+ * A string one over its maximum length holding a run of whitespace (two spaces, a space and a tab,
+ * two line feeds), for a string field and for the values of a map whose members are bounded
+ * strings (metadata): a length measured after whitespace is collapsed takes it for one at the
+ * bound. Only where the field takes the run (its pattern or format may not): the same string at
+ * the bound is valid, so that the length is all that is wrong.
+ */
+function lengthsOverWithWhitespaceRuns(made: MakeVariant, element: Element, valid: unknown): Made[] {
+  const out: Made[] = [];
+  const targets: Array<{ key: string; says: string; at: number; fits: (text: string) => boolean; wrap: (text: string) => unknown }> = [];
+  const isString = schemaNodes(element).some((node) => typesOf(node).includes('string'));
+  for (const node of schemaNodes(element)) {
+    if (isString && typeof node?.maxLength === 'number')
+      targets.push({ key: 'bound', says: '', at: node.maxLength, fits: (text) => fieldAccepts(element, text), wrap: (text) => text });
+    const values = node?.additionalProperties;
+    if (values === null || typeof values !== 'object' || Array.isArray(values)) continue;
+    const member = values as JsonObject;
+    const level = node === element.schemas?.contract ? 'contract' : 'observed';
+    if (typeof member.maxLength === 'number' && typesOf(member).includes('string'))
+      targets.push({
+        key: 'value-bound',
+        says: 'with a member whose value is ',
+        at: member.maxLength,
+        fits: (text) => nodeAccepts(member, level, text),
+        wrap: (text) => ({ key0: text }),
+      });
+  }
+  for (const { key, says, at, fits, wrap } of targets) {
+    const alphabet = key === 'bound' ? valid : undefined;
+    for (const { name, says: run, run: characters } of WHITESPACE_RUNS) {
+      const id = `${key}-${at + 1}-${name}`;
+      if (at < 3 || out.some((v) => v.key === id) || !fits(withRunInside(alphabet, at, characters))) continue;
+      out.push(
+        made(
+          'bounds',
+          id,
+          `${says}${at + 1} characters, one over the bound, holding ${run} (${at} once whitespace is collapsed)`,
+          () => wrap(withRunInside(alphabet, at + 1, characters)),
+          { bound: true, extended: true, aloneOnly: true },
+        ),
+      );
+    }
+  }
+  return out;
+}
+
+const HEX_DIGITS = '0123456789abcdef';
+
+/** The groups of a UUID's 32 hexadecimal digits. */
+const UUID_GROUPS = [8, 4, 4, 4, 12];
+
+/** A text cut into groups of the given sizes (the last repeated), joined with hyphens. */
+function grouped(text: string, sizes: readonly number[]): string {
+  const parts: string[] = [];
+  let at = 0;
+  for (let i = 0; at < text.length; i += 1) {
+    const size = sizes[Math.min(i, sizes.length - 1)]!;
+    parts.push(text.slice(at, at + size));
+    at += size;
+  }
+  return parts.join('-');
+}
+
+/**
+ * Ways a server may normalise a string before its checks, each with a value made from a valid one
+ * and the value the normaliser turns it into: hyphens removed (ids copied with separators, a UUID's
+ * dashes), and a slug helper's separators and case (underscores, spaces and dots to hyphens,
+ * capitals to small letters).
+ */
+const NORMALISATIONS: ReadonlyArray<{
+  key: string;
+  says: string;
+  make: (valid: string, maxLength: number | undefined) => string | undefined;
+  normalised: (value: string) => string;
+}> = [
+  {
+    key: 'hyphens-between-groups',
+    says: 'with a hyphen after every four characters (valid once hyphens are removed)',
+    make: (valid) => (valid.length > 4 ? grouped(valid, [4]) : undefined),
+    normalised: (value) => value.replaceAll('-', ''),
+  },
+  {
+    key: 'uuid-shaped',
+    says: "as 32 hexadecimal digits in a UUID's groups, 8-4-4-4-12 (valid once hyphens are removed)",
+    make: (valid) =>
+      [...valid].length === 32 ? grouped([...valid].map((c) => HEX_DIGITS[c.codePointAt(0)! % 16]!).join(''), UUID_GROUPS) : undefined,
+    normalised: (value) => value.replaceAll('-', ''),
+  },
+  {
+    key: 'hyphen-over-bound',
+    says: 'one character over its maximum length, one of them a hyphen (at the bound once hyphens are removed)',
+    make: (valid, maxLength) => {
+      if (maxLength === undefined || maxLength < 2) return undefined;
+      const text = stringOfLength(valid, maxLength);
+      return `${text.slice(0, Math.floor(maxLength / 2))}-${text.slice(Math.floor(maxLength / 2))}`;
+    },
+    normalised: (value) => value.replaceAll('-', ''),
+  },
+  ...[
+    { name: 'underscore', character: '_' },
+    { name: 'space', character: ' ' },
+    { name: 'dot', character: '.' },
+  ].map(({ name, character }) => ({
+    key: `slug-${name}`,
+    says: `with "${character}" for its hyphens, or inside it (valid once a slug helper makes it "-")`,
+    make: (valid: string) =>
+      valid.includes('-')
+        ? valid.replaceAll('-', character)
+        : `${valid.slice(0, Math.floor(valid.length / 2))}${character}${valid.slice(Math.floor(valid.length / 2))}`,
+    normalised: (value: string) => value.replaceAll(character, '-'),
+  })),
+  {
+    key: 'slug-capitals',
+    says: 'in capitals (valid once a slug helper lower-cases it)',
+    make: (valid) => valid.toUpperCase(),
+    normalised: (value) => value.toLowerCase(),
+  },
+];
+
+/** A made-up id of a field's id format (observed.yaml identifier_formats), where it has one. */
+function idOfFormat(element: Element): string | undefined {
+  const format = schemaNodes(element).find((node) => typeof node?.format === 'string' && node.format in observed.identifier_formats)
+    ?.format as string | undefined;
+  if (format === undefined) return undefined;
+  const shape = shapeOfFormat(format);
+  const alphabet = alphabetOf(shape);
+  return (
+    shape.prefix + Array.from({ length: shape.length - shape.prefix.length }, (_, i) => alphabet[(i * 7 + 3) % alphabet.length]).join('')
+  );
+}
+
+/**
+ * A string field's near misses that fit its rules (pattern, format, length) only once normalised
+ * (NORMALISATIONS): refused as sent, though a server that normalises the value before its checks
+ * (and stores it as sent, or normalised) takes it. Made from the valid value, or a made-up id of the
+ * field's id format where the valid value is not of that id's shape (its length); kept where the
+ * field refuses the value and takes its normalised form.
+ */
+function fitsOnlyNormalised(made: MakeVariant, element: Element, valid: unknown): Made[] {
+  const nodes = schemaNodes(element);
+  if (!nodes.some((node) => typesOf(node).includes('string')) || nodes.some((node) => node?.enum !== undefined)) return [];
+  const bounded = nodes.some((node) => node?.pattern !== undefined || node?.format !== undefined || node?.maxLength !== undefined);
+  if (!bounded) return [];
+  const maxLengths = nodes.map((node) => node?.maxLength).filter((n): n is number => typeof n === 'number');
+  const maxLength = maxLengths.length > 0 ? Math.min(...maxLengths) : undefined;
+  // An id field's value must have its shape's length too (its format checks the prefix and alphabet).
+  const shaped = idOfFormat(element);
+  const base = (value: unknown) =>
+    typeof value === 'string' && fieldAccepts(element, value) && (shaped === undefined || [...value].length === [...shaped].length)
+      ? value
+      : (shaped ?? (typeof value === 'string' ? value : undefined));
+  const start = base(valid);
+  if (start === undefined) return [];
+  return NORMALISATIONS.filter(({ make, normalised }) => {
+    const value = make(start, maxLength);
+    return value !== undefined && value !== start && !fieldAccepts(element, value) && fieldAccepts(element, normalised(value));
+  }).map(({ key, says, make }) =>
+    made('near-value', `normalised-${key}`, says, (v) => make(base(v) ?? start, maxLength) ?? start, {
+      changesIdentity: true,
+      extended: true,
+      aloneOnly: true,
+    }),
+  );
 }
