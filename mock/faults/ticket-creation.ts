@@ -487,6 +487,12 @@ export const ticketCreationFaults = faultFamily([
     install: (app) => editJsonBody(app, 'sso-ticket', (value) => (Array.isArray(value) ? {} : value)),
   },
   {
+    id: 'ticket-batch-body-first-record',
+    clause: 'sso-ticket.body.object',
+    bug: 'The body read by the import helper, which takes a list of records and handles the first when its first item is an object: [{}] (or a list holding any valid body, before more items) gets a ticket instead of 400; [] and ["x"] are still refused.',
+    install: (app) => editJsonBody(app, 'sso-ticket', (value) => (Array.isArray(value) && isRecord(value[0]) ? value[0] : value)),
+  },
+  {
     id: 'ticket-accepts-unknown-nested-properties',
     clause: 'sso-ticket.body.nested-rules',
     bug: 'A validator that refuses unknown properties at the top of the request only: ticket creation accepts them inside the nested objects (enabled_organizations items, domain_aliases_config, provisioning_config, enabled_features).',

@@ -963,6 +963,39 @@ function rootVariants(card: OperationCard, element: Element): Made[] {
       expect: malformedJson,
       extended: true,
     },
+    ...listsOfOneBody(card, element),
+  ];
+}
+
+/**
+ * The whole body as a JSON list holding one valid body (a batch of one): the request's own body, and
+ * the operation's fullest valid body. A list is no object (the body's object clause), though a body
+ * reader shared with batch endpoints, which unwraps a list of one (or takes a list's first item),
+ * reads the object inside. Judged by the body it makes, like any.
+ */
+function listsOfOneBody(card: OperationCard, element: Element): Made[] {
+  const judge = (varied: RequestTemplate, _context: RequestContext) =>
+    bodyExpectation(card, element, jsonBodyOf(varied), { identityChanged: false, bound: false });
+  const fullest = (context: RequestContext) =>
+    card.body!.full(context.fixtures, { global: context.clients.global ?? canonicalContext.clients.global! });
+  const made = (key: string, says: string, item: (template: RequestTemplate, context: RequestContext) => unknown): Made => {
+    const apply = (template: RequestTemplate, context: RequestContext) => withBody(template, { json: [item(template, context)] });
+    const valid = { ...emptyTemplate(), body: { json: card.body!.empty } };
+    return {
+      operator: 'other-type',
+      key,
+      says,
+      apply,
+      judge,
+      expect: judge(apply(valid, canonicalContext), canonicalContext),
+      extended: true,
+    };
+  };
+  return [
+    made('list-of-one-valid-body', 'a JSON list holding the valid body (a batch of one)', (template) => jsonBodyOf(template) ?? {}),
+    made('list-of-one-fullest-body', 'a JSON list holding the fullest valid body, every field set (a batch of one)', (_t, context) =>
+      fullest(context),
+    ),
   ];
 }
 
