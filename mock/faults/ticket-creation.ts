@@ -205,6 +205,9 @@ function unsafeIntegersQuoted(text: string): string {
 /** The boolean words of the settings importer's YAML reader. */
 const YAML_BOOLEANS: Record<string, boolean> = { yes: true, no: false };
 
+/** The words of the membership table's status column, read as flags. */
+const STATUS_WORDS: Record<string, boolean> = { active: true, inactive: false };
+
 /** The object whose JSON a string is the base64url of, else undefined. */
 function base64urlObject(text: string): Record<string, unknown> | undefined {
   if (!/^[A-Za-z0-9_-]+={0,2}$/.test(text)) return undefined;
@@ -566,6 +569,18 @@ export const ticketCreationFaults = faultFamily([
       }),
   },
   {
+    id: 'ticket-scopes-resource-wildcard-expanded',
+    clause: 'sso-ticket.body.nested-rules',
+    bug: 'provisioning_config.scopes passed through the role editor\'s expansion of "*:<resource>" into every allowed scope on that resource before the check: scopes ["*:users"] gets a ticket instead of 400; ["*:everything"] is still refused.',
+    install: (app) =>
+      editBodySchema(app, 'sso-ticket', (body) => {
+        const items = fieldNode(body, 'provisioning_config.scopes').items as JsonObject;
+        const allowed = items.enum as string[];
+        const resources = [...new Set(allowed.map((scope) => scope.slice(scope.indexOf(':') + 1)))];
+        items.enum = [...allowed, ...resources.map((resource) => `*:${resource}`)];
+      }),
+  },
+  {
     id: 'ticket-known-properties-checked-with-in',
     clause: 'sso-ticket.body.nested-rules',
     bug: 'Unknown properties of the nested objects found with "!(name in KNOWN)", a plain object of the known names, so a property named as one every object inherits ("constructor", "toString") passes as known and the ticket is created instead of 400.',
@@ -600,6 +615,41 @@ export const ticketCreationFaults = faultFamily([
       editDeclaredFields(app, (value, node) =>
         typeof value === 'string' && typesOf(node).includes('boolean') && Object.hasOwn(YAML_BOOLEANS, value.toLowerCase())
           ? YAML_BOOLEANS[value.toLowerCase()]
+          : value,
+      ),
+  },
+  {
+    id: 'ticket-flags-read-as-status-words',
+    clause: 'sso-ticket.body.enabled_organizations.show_as_button.type',
+    bug: 'Boolean fields given as a string read as the membership table\'s status words, at any depth: an enabled_organizations item whose show_as_button is "active" (or "inactive") gets a ticket instead of 400; "true" and "yes" are still refused.',
+    install: (app) =>
+      editDeclaredFields(app, (value, node) =>
+        typeof value === 'string' && typesOf(node).includes('boolean') && Object.hasOwn(STATUS_WORDS, value) ? STATUS_WORDS[value] : value,
+      ),
+  },
+  {
+    id: 'ticket-flag-objects-from-name-lists',
+    clause: 'sso-ticket.body.enabled_features.type',
+    bug: 'An object of flags given as a string read as the space-separated names of the flags it sets (the old SDK\'s "features" option), at any depth: enabled_features "sso domain_verification provisioning" gets a ticket instead of 400; "sso,provisioning" and "everything" are still refused.',
+    install: (app) =>
+      editDeclaredFields(app, (value, node) => {
+        const flags = Object.keys((node.properties as JsonObject | undefined) ?? {});
+        if (typeof value !== 'string' || !typesOf(node).includes('object') || flags.length === 0) return value;
+        const names = value.split(' ');
+        return names.every((name) => flags.includes(name)) ? Object.fromEntries(names.map((name) => [name, true])) : value;
+      }),
+  },
+  {
+    id: 'ticket-string-lists-split-on-commas',
+    clause: 'sso-ticket.body.provisioning_config.scopes.type',
+    bug: 'A list of strings given as a string holding a comma read as a CSV cell (split on ",", each part trimmed), at any depth: provisioning_config.scopes "get:users,post:users" gets a ticket instead of 400; "get:users" alone is still refused.',
+    install: (app) =>
+      editDeclaredFields(app, (value, node) =>
+        typeof value === 'string' &&
+        value.includes(',') &&
+        typesOf(node).includes('array') &&
+        typesOf(node.items as JsonObject).includes('string')
+          ? value.split(',').map((part) => part.trim())
           : value,
       ),
   },
