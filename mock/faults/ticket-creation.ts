@@ -223,6 +223,9 @@ function unsafeIntegersQuoted(text: string): string {
 /** The boolean words of the settings importer's YAML reader. */
 const YAML_BOOLEANS: Record<string, boolean> = { yes: true, no: false };
 
+/** The words of the membership table's status column, read as flags. */
+const STATUS_WORDS: Record<string, boolean> = { active: true, inactive: false };
+
 /** The object whose JSON a string is the base64url of, else undefined. */
 function base64urlObject(text: string): Record<string, unknown> | undefined {
   if (!/^[A-Za-z0-9_-]+={0,2}$/.test(text)) return undefined;
@@ -505,6 +508,12 @@ export const ticketCreationFaults = faultFamily([
     install: (app) => editJsonBody(app, 'sso-ticket', (value) => (Array.isArray(value) ? {} : value)),
   },
   {
+    id: 'ticket-batch-body-first-record',
+    clause: 'sso-ticket.body.object',
+    bug: 'The body read by the import helper, which takes a list of records and handles the first when its first item is an object: [{}] (or a list holding any valid body, before more items) gets a ticket instead of 400; [] and ["x"] are still refused.',
+    install: (app) => editJsonBody(app, 'sso-ticket', (value) => (Array.isArray(value) && isRecord(value[0]) ? value[0] : value)),
+  },
+  {
     id: 'ticket-accepts-unknown-nested-properties',
     clause: 'sso-ticket.body.nested-rules',
     bug: 'A validator that refuses unknown properties at the top of the request only: ticket creation accepts them inside the nested objects (enabled_organizations items, domain_aliases_config, provisioning_config, enabled_features).',
@@ -578,6 +587,18 @@ export const ticketCreationFaults = faultFamily([
       }),
   },
   {
+    id: 'ticket-scopes-resource-wildcard-expanded',
+    clause: 'sso-ticket.body.nested-rules',
+    bug: 'provisioning_config.scopes passed through the role editor\'s expansion of "*:<resource>" into every allowed scope on that resource before the check: scopes ["*:users"] gets a ticket instead of 400; ["*:everything"] is still refused.',
+    install: (app) =>
+      editBodySchema(app, 'sso-ticket', (body) => {
+        const items = fieldNode(body, 'provisioning_config.scopes').items as JsonObject;
+        const allowed = items.enum as string[];
+        const resources = [...new Set(allowed.map((scope) => scope.slice(scope.indexOf(':') + 1)))];
+        items.enum = [...allowed, ...resources.map((resource) => `*:${resource}`)];
+      }),
+  },
+  {
     id: 'ticket-known-properties-checked-with-in',
     clause: 'sso-ticket.body.nested-rules',
     bug: 'Unknown properties of the nested objects found with "!(name in KNOWN)", a plain object of the known names, so a property named as one every object inherits ("constructor", "toString") passes as known and the ticket is created instead of 400.',
@@ -612,6 +633,41 @@ export const ticketCreationFaults = faultFamily([
       editDeclaredFields(app, (value, node) =>
         typeof value === 'string' && typesOf(node).includes('boolean') && Object.hasOwn(YAML_BOOLEANS, value.toLowerCase())
           ? YAML_BOOLEANS[value.toLowerCase()]
+          : value,
+      ),
+  },
+  {
+    id: 'ticket-flags-read-as-status-words',
+    clause: 'sso-ticket.body.enabled_organizations.show_as_button.type',
+    bug: 'Boolean fields given as a string read as the membership table\'s status words, at any depth: an enabled_organizations item whose show_as_button is "active" (or "inactive") gets a ticket instead of 400; "true" and "yes" are still refused.',
+    install: (app) =>
+      editDeclaredFields(app, (value, node) =>
+        typeof value === 'string' && typesOf(node).includes('boolean') && Object.hasOwn(STATUS_WORDS, value) ? STATUS_WORDS[value] : value,
+      ),
+  },
+  {
+    id: 'ticket-flag-objects-from-name-lists',
+    clause: 'sso-ticket.body.enabled_features.type',
+    bug: 'An object of flags given as a string read as the space-separated names of the flags it sets (the old SDK\'s "features" option), at any depth: enabled_features "sso domain_verification provisioning" gets a ticket instead of 400; "sso,provisioning" and "everything" are still refused.',
+    install: (app) =>
+      editDeclaredFields(app, (value, node) => {
+        const flags = Object.keys((node.properties as JsonObject | undefined) ?? {});
+        if (typeof value !== 'string' || !typesOf(node).includes('object') || flags.length === 0) return value;
+        const names = value.split(' ');
+        return names.every((name) => flags.includes(name)) ? Object.fromEntries(names.map((name) => [name, true])) : value;
+      }),
+  },
+  {
+    id: 'ticket-string-lists-split-on-commas',
+    clause: 'sso-ticket.body.provisioning_config.scopes.type',
+    bug: 'A list of strings given as a string holding a comma read as a CSV cell (split on ",", each part trimmed), at any depth: provisioning_config.scopes "get:users,post:users" gets a ticket instead of 400; "get:users" alone is still refused.',
+    install: (app) =>
+      editDeclaredFields(app, (value, node) =>
+        typeof value === 'string' &&
+        value.includes(',') &&
+        typesOf(node).includes('array') &&
+        typesOf(node.items as JsonObject).includes('string')
+          ? value.split(',').map((part) => part.trim())
           : value,
       ),
   },

@@ -535,7 +535,107 @@ export function bodyVariants(card: OperationCard, element: Element): Made[] {
   variants.push(...countsWithCaseTwins(made, element));
   variants.push(...lengthsOverWithWhitespaceRuns(made, element, valid));
   variants.push(...fitsOnlyNormalised(made, element, valid));
+  variants.push(...listsAsText(made, element, valid, types));
+  variants.push(...wildcardValues(made, element));
   return variants;
+}
+
+/**
+ * Wildcards in place of a value of a string enum (read from the schemas at either level): "*", and
+ * where the allowed values are scopes ("<action>:<resource>"), the first value's action on every
+ * resource ("get:*"), every action on its resource ("*:users") and "*:*". None is allowed, though a
+ * permission helper that expands a wildcard into the allowed values it matches before the check
+ * takes it for them. Judged by the body it makes, like any; against test doubles.
+ */
+function wildcardValues(made: MakeVariant, element: Element): Made[] {
+  const allowed = schemaNodes(element)
+    .map((node) => node?.enum)
+    .filter(Array.isArray)
+    .flat()
+    .filter((value): value is string => typeof value === 'string');
+  if (allowed.length === 0) return [];
+  const wildcards = [{ key: 'wildcard', says: 'the wildcard "*"', value: '*' }];
+  const scope = /^([^:\s]+):([^:\s]+)$/;
+  const first = scope.exec(allowed[0]!);
+  if (first && allowed.every((value) => scope.test(value))) {
+    const [, action, resource] = first;
+    wildcards.push(
+      { key: 'wildcard-resource', says: `"${action!}:*", its first value's action on every resource`, value: `${action!}:*` },
+      { key: 'wildcard-action', says: `"*:${resource!}", every action on its first value's resource`, value: `*:${resource!}` },
+      { key: 'wildcard-both', says: 'the wildcard scope "*:*"', value: '*:*' },
+    );
+  }
+  return wildcards
+    .filter(({ value }) => !allowed.includes(value))
+    .map(({ key, says, value }) => made('near-value', key, says, () => value, { extended: true, aloneOnly: true }));
+}
+
+/** How a list may be written as one string: comma-separated (a CSV cell), with a space after each comma, space-separated (a scope string). */
+const LIST_SEPARATORS: ReadonlyArray<{ key: string; says: string; separator: string }> = [
+  { key: 'comma', says: 'comma-separated', separator: ',' },
+  { key: 'comma-space', says: 'separated by a comma and a space', separator: ', ' },
+  { key: 'space', says: 'space-separated', separator: ' ' },
+];
+
+/**
+ * A list written as one string, another type, judged like any: an object whose members are all
+ * booleans (flags) given as its member names (every one, and the first alone), which a reader that
+ * turns a list of names into the flags they set ({name: true}) takes for the object; and a list of
+ * strings given as two of its items (its enum's first two, else its valid items) in one string,
+ * which a reader that splits a string on its separator takes for the list. Against test doubles.
+ */
+function listsAsText(made: MakeVariant, element: Element, valid: unknown, types: JsonType[]): Made[] {
+  const out: Made[] = [];
+  const nodes = schemaNodes(element).filter((node): node is JsonObject => node !== undefined);
+  if (types.includes('object') && !types.includes('string')) {
+    const flags = [
+      ...new Set(
+        nodes.flatMap((node) => {
+          const members = Object.entries((node.properties as Record<string, JsonObject> | undefined) ?? {});
+          return members.length > 0 && members.every(([, member]) => typesOf(member).includes('boolean')) ? members.map(([n]) => n) : [];
+        }),
+      ),
+    ];
+    if (flags.length > 0) {
+      const texts = LIST_SEPARATORS.map(({ key, says, separator }) => ({
+        key: `flag-names-${key}`,
+        says: `the string of its flags' names ${says} ("${flags.join(separator)}")`,
+        text: flags.join(separator),
+      }));
+      texts.push({ key: 'flag-name-alone', says: `the string of its first flag's name ("${flags[0]!}")`, text: flags[0]! });
+      const seen = new Set<string>();
+      for (const { key, says, text } of texts) {
+        if (seen.has(text)) continue;
+        seen.add(text);
+        out.push(made('other-type', key, says, () => text, { extended: true, aloneOnly: true }));
+      }
+    }
+  }
+  const stringItems = nodes
+    .map((node) => node.items)
+    .find((items): items is JsonObject => items !== null && typeof items === 'object' && typesOf(items as JsonObject).includes('string'));
+  if (types.includes('array') && !types.includes('string') && stringItems && Array.isArray(valid) && valid.length > 0) {
+    const choices = nodes.map((node) => (node.items as JsonObject | undefined)?.enum).find(Array.isArray) as unknown[] | undefined;
+    const two = (v: unknown): string[] => {
+      const items = choices ?? (Array.isArray(v) && v.length > 0 ? v : valid);
+      return [0, 1].map((i) => String(items[i % items.length]));
+    };
+    for (const { key, says, separator } of LIST_SEPARATORS) {
+      out.push(
+        made(
+          'other-type',
+          `items-${key}`,
+          `the string of two of its items ${says} ("${two(valid).join(separator)}")`,
+          (v) => two(v).join(separator),
+          {
+            extended: true,
+            aloneOnly: true,
+          },
+        ),
+      );
+    }
+  }
+  return out;
 }
 
 type MakeVariant = (
@@ -968,6 +1068,39 @@ function rootVariants(card: OperationCard, element: Element): Made[] {
       expect: malformedJson,
       extended: true,
     },
+    ...listsOfOneBody(card, element),
+  ];
+}
+
+/**
+ * The whole body as a JSON list holding one valid body (a batch of one): the request's own body, and
+ * the operation's fullest valid body. A list is no object (the body's object clause), though a body
+ * reader shared with batch endpoints, which unwraps a list of one (or takes a list's first item),
+ * reads the object inside. Judged by the body it makes, like any.
+ */
+function listsOfOneBody(card: OperationCard, element: Element): Made[] {
+  const judge = (varied: RequestTemplate, _context: RequestContext) =>
+    bodyExpectation(card, element, jsonBodyOf(varied), { identityChanged: false, bound: false });
+  const fullest = (context: RequestContext) =>
+    card.body!.full(context.fixtures, { global: context.clients.global ?? canonicalContext.clients.global! });
+  const made = (key: string, says: string, item: (template: RequestTemplate, context: RequestContext) => unknown): Made => {
+    const apply = (template: RequestTemplate, context: RequestContext) => withBody(template, { json: [item(template, context)] });
+    const valid = { ...emptyTemplate(), body: { json: card.body!.empty } };
+    return {
+      operator: 'other-type',
+      key,
+      says,
+      apply,
+      judge,
+      expect: judge(apply(valid, canonicalContext), canonicalContext),
+      extended: true,
+    };
+  };
+  return [
+    made('list-of-one-valid-body', 'a JSON list holding the valid body (a batch of one)', (template) => jsonBodyOf(template) ?? {}),
+    made('list-of-one-fullest-body', 'a JSON list holding the fullest valid body, every field set (a batch of one)', (_t, context) =>
+      fullest(context),
+    ),
   ];
 }
 
@@ -985,8 +1118,31 @@ function schemaNodes(element: Element) {
   return [element.schemas?.contract, element.schemas?.observed];
 }
 
-/** Booleans written as text, other than "true" and "on" (rows of their own). */
-const BOOLEAN_SPELLINGS = ['false', 'Y', 'N', 'yes', 'no', '1', '0', 'off', 't', 'f'];
+/**
+ * Booleans written as text, other than "true" and "on" (rows of their own): a config file's, a
+ * database flag's, a CLI's, and the words of feature-flag services, status columns and checkbox
+ * states ("enabled", "active", "checked"), in their letter cases a reader may fold.
+ */
+const BOOLEAN_SPELLINGS = [
+  'false',
+  'Y',
+  'N',
+  'yes',
+  'no',
+  '1',
+  '0',
+  'off',
+  't',
+  'f',
+  'enabled',
+  'disabled',
+  'active',
+  'inactive',
+  'checked',
+  'unchecked',
+  'TRUE',
+  'False',
+];
 
 /** First characters a normaliser may drop before a length is counted (each put in place of the value's first ones). */
 const DROPPED_LEADERS: ReadonlyArray<{ name: string; character: string }> = [
