@@ -391,6 +391,14 @@ export const tokenVerificationFaults = faultFamily([
     }),
   },
   {
+    id: 'credential-rejoined-at-dots',
+    clause: 'auth.bearer.required',
+    bug: 'White space next to the dots of the credential taken out when the verifier refuses it (for tokens a mail client wrapped at their dots): a valid token with a space or a tab just after a dot, which is no b64token (RFC 6750 2.1), is accepted by every operation instead of 401; white space inside a segment is still refused.',
+    install: alsoReadAs((authorization) =>
+      /^Bearer \S.*\s/.test(authorization) ? `Bearer ${authorization.slice('Bearer '.length).replace(/[ \t]*\.[ \t]*/g, '.')}` : undefined,
+    ),
+  },
+  {
     id: 'token-end-padding-trimmed',
     clause: 'redeliver.errors.401.invalid-token',
     bug: 'The credential trimmed of trailing "=" when the verifier refuses it (for clients that pad base64): a valid token whose signature segment carries base64 padding, which is no compact JWS, is accepted by every operation.',

@@ -291,6 +291,7 @@ function tokenTextVariants(card: OperationCard): Made[] {
     },
     ...paddedTokens(card),
     ...jsonSerialisedTokens(card),
+    ...whitespaceInside(card),
     {
       operator: 'other-owner',
       key: 'non-global-client',
@@ -309,6 +310,40 @@ function tokenTextVariants(card: OperationCard): Made[] {
         : { none: 'whether a client that is not global may use this operation is not known (observed: exact rule inferred)' },
     },
   ];
+}
+
+/**
+ * White space inside the token: a b64token has none (RFC 6750 2.1) and neither has a compact JWS
+ * (RFC 7515 7.1), so the credential ends at it and the rest is no part of the grammar, though a
+ * server that strips white space out of the credential (for tokens pasted from a wrapped
+ * terminal or mail) reads the valid token. A space and a tab, just after a dot (where a wrapped
+ * line breaks) and in the middle of a segment; the space in the payload's middle runs on a tenant.
+ */
+function whitespaceInside(card: OperationCard): Made[] {
+  const afterFirstDot = (t: string, inserted: string) => `${t.slice(0, t.indexOf('.') + 1)}${inserted}${t.slice(t.indexOf('.') + 1)}`;
+  const inPayload = (t: string, inserted: string) => {
+    const [from, to] = [t.indexOf('.') + 1, t.lastIndexOf('.')];
+    const at = from + Math.floor((to - from) / 2);
+    return `${t.slice(0, at)}${inserted}${t.slice(at)}`;
+  };
+  return (
+    [
+      ['space-inside-segment', 'with a space in the middle of its payload segment', (t: string) => inPayload(t, ' '), false],
+      ['space-after-dot', 'with a space just after its first dot', (t: string) => afterFirstDot(t, ' '), true],
+      ['tab-inside-segment', 'with a tab in the middle of its payload segment', (t: string) => inPayload(t, '\t'), true],
+      ['tab-after-dot', 'with a tab just after its first dot', (t: string) => afterFirstDot(t, '\t'), true],
+    ] as const
+  ).map(([key, says, change, extended]) => ({
+    operator: 'whitespace',
+    key,
+    says,
+    apply: edited({ text: change }),
+    expect: {
+      checks: unauthenticated(card),
+      source: 'spec 5 rule 1: Bearer followed by the token (RFC 6750 2.1: a b64token, which has no white space)',
+    },
+    ...(extended ? { extended } : {}),
+  }));
 }
 
 /**
