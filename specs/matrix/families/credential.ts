@@ -10,6 +10,7 @@ import { observed } from '../../observed.ts';
 import { scopeCatalogue } from '../../scopes.ts';
 import { audiencePath } from '../../openapi.ts';
 import { otherActionOf } from '../../cards/index.ts';
+import { otherRsaAlgorithms } from '../../cards/card.ts';
 import { allowedByScope, forbidden, refusedByObservedRule, status, unauthenticated, accepted, refused, observedError } from '../checks.ts';
 import type { Element } from '../elements.ts';
 import type { Expectation, Variant } from '../row.ts';
@@ -664,6 +665,7 @@ function signatureVariants(card: OperationCard): Made[] {
       ...(index === 0 ? { extended: true } : {}),
     })),
     leadingZeroDropped(card),
+    ...otherRsaSignatures(card),
     ...reachedIdentityForgeries(card),
     {
       operator: 'absent',
@@ -1532,6 +1534,31 @@ function reachedIdentityForgeries(card: OperationCard): Made[] {
       },
     }),
   );
+}
+
+/**
+ * The token's header as issued (RS256) but its signature made by the tenant's own key under each
+ * other RSA algorithm of JWA (RFC 7518 3.3, 3.5): PSS padding, or PKCS#1 v1.5 over another hash.
+ * The header's alg says how the signature is checked (RFC 7515 5.2), so none is a valid RS256
+ * signature, though a verifier that tries other paddings or hashes when RS256 fails (a fallback
+ * kept from a key rotation) finds the tenant's key signed it. Made with the target's key.
+ */
+function otherRsaSignatures(card: OperationCard): Made[] {
+  return otherRsaAlgorithms
+    .filter((alg) => alg !== observed.tokens.alg)
+    .map((alg, index) => ({
+      ...resigned({
+        operator: 'forgery',
+        key: `made-as-${alg.toLowerCase()}`,
+        says: `made by the tenant key as ${alg} (${alg.startsWith('PS') ? 'RSASSA-PSS' : 'PKCS#1 v1.5'} over SHA-${alg.slice(2)}), the header still saying ${observed.tokens.alg}`,
+        apply: edited({ forge: `signature-as-${alg}` }),
+        expect: {
+          checks: unauthenticated(card, { signature: true }),
+          source: `spec 7: the signature fails validation (RFC 7515 5.2: checked as the header's alg, ${observed.tokens.alg}, says)`,
+        },
+      }),
+      ...(index > 0 ? { extended: true } : {}),
+    }));
 }
 
 /**
