@@ -1625,6 +1625,40 @@ function authorityClaims(scope: string): Array<[string, string, (c: JsonRecord) 
   ];
 }
 
+/**
+ * A word in the other grammatical number, as an inflector or a hand-made rule writes it: a plural
+ * made singular (deliveries -> delivery, and the naive deliverie; tickets -> ticket), a singular
+ * made plural (delivery -> deliveries, ticket -> tickets). Each differs from the word.
+ */
+function otherNumbers(word: string): string[] {
+  if (word.endsWith('ies')) return [`${word.slice(0, -3)}y`, word.slice(0, -1)];
+  if (word.endsWith('s') && !word.endsWith('ss')) return [word.slice(0, -1)];
+  if (/[^aeiou]y$/.test(word)) return [`${word.slice(0, -1)}ies`, `${word}s`];
+  return [`${word}s`];
+}
+
+/**
+ * The scope (action:resource) with its resource in the other number: its last word, and its whole
+ * name where that is one word. Keyed number-<the near resource>.
+ */
+function otherNumberScopes(scope: string): Array<[string, string]> {
+  const at = scope.indexOf(':');
+  const [action, resource] = [scope.slice(0, at), scope.slice(at + 1)];
+  const words = resource.split('_');
+  const last = words.pop() ?? '';
+  const near = otherNumbers(last).map((other) => `${action}:${[...words, other].join('_')}`);
+  return [...new Set(near)].filter((s) => s !== scope).map((s) => [`number-${s.slice(at + 1)}`, s]);
+}
+
+/** The HTTP verbs a REST layer maps onto the catalogue's actions (delete is both, so none differs). */
+const VERB_ALIASES: Record<string, readonly string[]> = { create: ['post'], read: ['get'], update: ['patch', 'put'] };
+
+/** The scope with its action replaced by each HTTP verb that names it: [verb, scope]. */
+function verbAliasScopes(scope: string): Array<[string, string]> {
+  const at = scope.indexOf(':');
+  return (VERB_ALIASES[scope.slice(0, at)] ?? []).map((verb) => [verb, `${verb}${scope.slice(at)}`]);
+}
+
 /** A text with its first ASCII letter written in its fullwidth form ("update" as "ｕpdate"). */
 const withFullwidthFirstLetter = (text: string): string => withFullwidth(text, /[A-Za-z]/);
 
@@ -1692,6 +1726,15 @@ function scopeTokenVariants(card: OperationCard): Made[] {
         ]
       : []),
     ...otherSeparators(card, source),
+    // Its resource in the other grammatical number, its action named by an HTTP verb: other
+    // strings, though a check that runs both through an inflector or a verb map first grants them.
+    ...otherNumberScopes(scope).map(([key, near]) =>
+      replaced(key, `with its resource in the other number (${near})`, 'near-value', () => [near]),
+    ),
+    ...verbAliasScopes(scope).map(([verb, near], index) => ({
+      ...replaced(`verb-alias-${verb}`, `with its action named by the HTTP verb ${verb} (${near})`, 'near-value', () => [near]),
+      ...(index > 0 ? { extended: true } : {}),
+    })),
     replaced('other-action', `replaced by ${otherActionOf(scope)} (another action on its resource)`, 'other-owner', (s) => [
       otherActionOf(s),
     ]),
