@@ -830,6 +830,35 @@ function claimVariants(card: OperationCard, member: string): Made[] {
         // though a lookup that turns the claim into text ([x] becomes "x") finds the client.
         ruled('list', 'a list holding it', 'other-type', (c) => claimSet(c, member, [current(c)])),
         ruled('case', 'in the other letter case', 'case', text(swapCase)),
+        // Written with a compatibility character NFKC maps onto the client's (a fullwidth letter,
+        // the fullwidth twin of the suffix's punctuation): another string, compared as it is
+        // (RFC 7519 4.1.2: StringOrURI, compared without normalisation, RFC 7519 2), though a
+        // comparison after Unicode normalisation (NFKC, width folding) reads the client.
+        ruled(
+          'fullwidth-first-letter',
+          'with its first letter or digit written in its fullwidth form',
+          'encoding',
+          text((v) => withFullwidth(v, /[A-Za-z0-9]/)),
+        ),
+        {
+          ...ruled(
+            'fullwidth-last-letter',
+            'with its last letter or digit written in its fullwidth form',
+            'encoding',
+            text((v) => withFullwidth(v, /[A-Za-z0-9]/, true)),
+          ),
+          extended: true,
+        },
+        ...(/[!-/:-@[-`{-~]/.test(suffix)
+          ? [
+              ruled(
+                'fullwidth-suffix-punctuation',
+                `with the punctuation of ${suffix} written in its fullwidth form (${withFullwidth(suffix, /[!-/:-@[-`{-~]/)})`,
+                'encoding',
+                text((v) => (v.endsWith(suffix) ? `${v.slice(0, -suffix.length)}${withFullwidth(suffix, /[!-/:-@[-`{-~]/)}` : v)),
+              ),
+            ]
+          : []),
         ruled(
           'truncate',
           'without its last character',
