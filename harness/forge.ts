@@ -312,6 +312,7 @@ export class TokenForge {
       claims?: (claims: Record<string, unknown>, now: number) => Record<string, unknown>;
       claimsText?: (claims: Record<string, unknown>, now: number) => string;
     },
+    signedAs?: string,
   ): string {
     if (!this.#target.signingKeyJwk) throw new HarnessError('TOKEN_UNAVAILABLE', 'the suite does not hold the target signing key');
     this.#key ??= privateKeyOf(this.#target.signingKeyJwk);
@@ -319,7 +320,13 @@ export class TokenForge {
     const claims = { ...(decodeJwt(token) as Record<string, unknown>) };
     const now = Math.floor(Date.now() / 1000);
     const payload = edit.claimsText ? edit.claimsText(claims, now) : edit.claims ? edit.claims(claims, now) : claims;
-    return signJws(edit.header ? edit.header(header) : header, payload, this.#key);
+    const made = edit.header ? edit.header(header) : header;
+    return signJws(made, payload, this.#key, signedAs ?? made.alg);
+  }
+
+  /** The token signed again with the target's own key, its header as it is but its signature made as `alg` (another RSA algorithm). */
+  withSignatureAs(token: string, alg: string): string {
+    return this.resigned(token, {}, alg);
   }
 
   /**

@@ -24,11 +24,17 @@ export function privateKeyOf(jwk: string): KeyObject {
 
 /**
  * header.payload.signature, signed with `key` as the header's alg says (RS256 where it names none
- * known); `claims` as JSON text is signed as written (a member twice, which no object holds).
+ * known), or as `signedAs` says where given (the header unchanged); `claims` as JSON text is signed
+ * as written (a member twice, which no object holds).
  */
-export function signJws(header: Record<string, unknown>, claims: Record<string, unknown> | string, key: KeyObject): string {
+export function signJws(
+  header: Record<string, unknown>,
+  claims: Record<string, unknown> | string,
+  key: KeyObject,
+  signedAs: unknown = header.alg,
+): string {
   const input = `${segment(header)}.${segment(claims)}`;
-  const how = DIGESTS[typeof header.alg === 'string' ? header.alg : ''] ?? DIGESTS.RS256!;
+  const how = DIGESTS[typeof signedAs === 'string' ? signedAs : ''] ?? DIGESTS.RS256!;
   const signature = sign(how.digest, Buffer.from(input), {
     key,
     ...(how.pss ? { padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: constants.RSA_PSS_SALTLEN_DIGEST } : {}),

@@ -98,6 +98,8 @@ async function edited(token: string, edit: TokenEdit, source: TokenSource): Prom
       case 'leading-zero-signature':
         out = source.forge.withLeadingZeroDropped(out);
         break;
+      default:
+        out = source.forge.withSignatureAs(out, edit.forge.slice('signature-as-'.length));
     }
   }
   if (edit.text) out = edit.text(out);

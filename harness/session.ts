@@ -188,7 +188,8 @@ export class TargetSession implements RequestCounter {
       mint: (kind) => this.mint(kind),
       prepare: async (edit: TokenEdit) => {
         const kidAs = edit.forge === 'kid-as-x5t';
-        if (edit.resign || kidAs || edit.forge === 'leading-zero-signature') this.#declaredToken('signing-key');
+        if (edit.resign || kidAs || edit.forge === 'leading-zero-signature' || edit.forge?.startsWith('signature-as-'))
+          this.#declaredToken('signing-key');
         if (edit.forge === 'hs256-public-key' || kidAs) await this.jwks();
       },
       forge: this.forge,

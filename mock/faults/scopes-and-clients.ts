@@ -26,6 +26,16 @@ function clientNamedBy(claim: 'sub' | 'azp'): FaultRow['install'] {
     });
 }
 
+/** A scope with the ending of its number ("ies", "y" or "s") cut off its resource. */
+function stemmed(scope: string): string {
+  return scope.replace(/(ies|y|s)$/, '');
+}
+
+/** The redelivery scope spelled as the stemming fault matches it: its resource singular (deliveries as delivery). */
+function stemmedSpelling(scope: string): string {
+  return scope.endsWith('ies') ? `${scope.slice(0, -3)}y` : stemmed(scope);
+}
+
 export const scopeAndClientFaults = faultFamily([
   {
     id: '401-instead-of-403',
@@ -178,6 +188,28 @@ export const scopeAndClientFaults = faultFamily([
       const listed = token === undefined ? undefined : decodeJws(token)?.payload.scopes;
       return Array.isArray(listed) && listed.includes(cards['sso-ticket'].scope.value);
     }),
+  },
+  {
+    id: 'redeliver-scope-resource-stemmed',
+    clause: 'redeliver.scope',
+    bug: `Held scopes matched against redelivery's after the ending of its number ("ies", "y" or "s") is cut off the resource of each, so that a permission written in the singular still matches: a token holding ${stemmedSpelling(cards.redeliver.scope.value)} and not ${cards.redeliver.scope.value} redelivers instead of 403; a token holding update:events is still refused.`,
+    install: (app) =>
+      editPrincipal(app, (principal) =>
+        [...principal.scopes].some((held) => stemmed(held) === stemmed(cards.redeliver.scope.value))
+          ? { ...principal, scopes: new Set([...principal.scopes, cards.redeliver.scope.value]) }
+          : principal,
+      ),
+  },
+  {
+    id: 'redeliver-scope-action-from-http-verb',
+    clause: 'redeliver.scope',
+    bug: `Held scopes whose action is an HTTP verb read as the action a REST layer maps it onto (patch and put as update): a token holding ${cards.redeliver.scope.value.replace(/^[^:]*/, 'patch')} and not ${cards.redeliver.scope.value} redelivers instead of 403; a token holding ${cards.redeliver.scope.value.replace(/^[^:]*/, 'post')} is still refused.`,
+    install: (app) =>
+      editPrincipal(app, (principal) =>
+        [...principal.scopes].some((held) => held.replace(/^(patch|put):/, 'update:') === cards.redeliver.scope.value)
+          ? { ...principal, scopes: new Set([...principal.scopes, cards.redeliver.scope.value]) }
+          : principal,
+      ),
   },
   ...scopeFaultsOf(Object.values(cards)),
 ]);

@@ -163,6 +163,17 @@ export const tokenClaimLeniencyFaults = faultFamily([
       }),
   },
   {
+    id: 'client-claim-width-folded',
+    clause: 'auth.token.claims',
+    bug: 'The azp claim normalised with NFKC before the client is looked up by it (the client table keys its ids so, for names typed on phones): a token whose azp is the client id with a letter written in its fullwidth form, sub naming the client as issued, is accepted instead of 401; azp in capitals is still refused.',
+    install: (app) =>
+      forgiveClaim(app, (claims) =>
+        typeof claims.azp === 'string' && claims.azp.normalize('NFKC') !== claims.azp
+          ? { ...claims, azp: claims.azp.normalize('NFKC') }
+          : claims,
+      ),
+  },
+  {
     id: 'audience-host-fully-qualified',
     clause: 'redeliver.errors.401.invalid-token',
     bug: "Audiences compared after their host names are made canonical, a fully qualified name's trailing dot taken off: a token whose aud is the management audience with its host written tenant.example.com. is accepted by every operation.",

@@ -365,6 +365,22 @@ export const tokenVerificationFaults = faultFamily([
       }),
   },
   {
+    id: 'rs256-hash-read-from-signature',
+    clause: 'redeliver.errors.401.signature',
+    bug: "An RS256 check that takes the hash from the DigestInfo inside the signature instead of from the header's alg (as old RSA libraries verify): a token whose header says RS256 but whose signature is PKCS#1 v1.5 over SHA-384 or SHA-512 by the tenant's key is accepted by every operation instead of 401; a PSS signature, or one character of the signature changed, is still refused.",
+    install: (app) =>
+      alsoAccept(app, async (token, { keys }) => {
+        const decoded = decodeJws(token);
+        if (!decoded || decoded.header.alg !== observed.tokens.alg) return undefined;
+        const [header = '', payload = '', signature = ''] = token.split('.');
+        const key = KeyObject.from(keys.publicKeyFor(keys.kid)!);
+        const signed = ['sha384', 'sha512'].some((digest) =>
+          verify(digest, Buffer.from(`${header}.${payload}`), key, Buffer.from(signature, 'base64url')),
+        );
+        return signed ? decoded.payload : undefined;
+      }),
+  },
+  {
     id: 'bearer-scheme-stripped-from-credential',
     clause: 'auth.bearer.required',
     bug: 'The credential read as the value after "Bearer ", and a second "Bearer " at its start taken off (for clients that add the scheme to a stored "Bearer <token>"): "Bearer Bearer <valid token>", which carries no token, is accepted by every operation.',
@@ -389,6 +405,14 @@ export const tokenVerificationFaults = faultFamily([
       const compact = compactOfGeneralJws(/^Bearer (\{.*\})$/.exec(authorization)?.[1]);
       return compact === undefined ? undefined : `Bearer ${compact}`;
     }),
+  },
+  {
+    id: 'credential-rejoined-at-dots',
+    clause: 'auth.bearer.required',
+    bug: 'White space next to the dots of the credential taken out when the verifier refuses it (for tokens a mail client wrapped at their dots): a valid token with a space or a tab just after a dot, which is no b64token (RFC 6750 2.1), is accepted by every operation instead of 401; white space inside a segment is still refused.',
+    install: alsoReadAs((authorization) =>
+      /^Bearer \S.*\s/.test(authorization) ? `Bearer ${authorization.slice('Bearer '.length).replace(/[ \t]*\.[ \t]*/g, '.')}` : undefined,
+    ),
   },
   {
     id: 'token-end-padding-trimmed',

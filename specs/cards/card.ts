@@ -37,7 +37,13 @@ export type Forgery =
   /** Signed again with the target's own key (only a test double gives it), its kid the published key's certificate thumbprint (x5t). */
   | 'kid-as-x5t'
   /** Signed again with the target's own key (only a test double gives it), a jti chosen so that the signature starts with a zero byte, sent without that byte. */
-  | 'leading-zero-signature';
+  | 'leading-zero-signature'
+  /** Signed again with the target's own key (only a test double gives it), its header unchanged but its signature made by another RSA algorithm. */
+  | `signature-as-${OtherRsaAlgorithm}`;
+
+/** The RSA algorithms of JWA (RFC 7518 3.3, 3.5) but the one the service signs with (RS256). */
+export const otherRsaAlgorithms = ['PS256', 'PS384', 'PS512', 'RS384', 'RS512'] as const;
+export type OtherRsaAlgorithm = (typeof otherRsaAlgorithms)[number];
 
 /**
  * A change to the valid token. `resign` needs the target's signing key (only a test double gives

@@ -10,6 +10,7 @@ import { observed } from '../../observed.ts';
 import { scopeCatalogue } from '../../scopes.ts';
 import { audiencePath } from '../../openapi.ts';
 import { otherActionOf } from '../../cards/index.ts';
+import { otherRsaAlgorithms } from '../../cards/card.ts';
 import { allowedByScope, forbidden, refusedByObservedRule, status, unauthenticated, accepted, refused, observedError } from '../checks.ts';
 import type { Element } from '../elements.ts';
 import type { Expectation, Variant } from '../row.ts';
@@ -291,6 +292,7 @@ function tokenTextVariants(card: OperationCard): Made[] {
     },
     ...paddedTokens(card),
     ...jsonSerialisedTokens(card),
+    ...whitespaceInside(card),
     {
       operator: 'other-owner',
       key: 'non-global-client',
@@ -309,6 +311,40 @@ function tokenTextVariants(card: OperationCard): Made[] {
         : { none: 'whether a client that is not global may use this operation is not known (observed: exact rule inferred)' },
     },
   ];
+}
+
+/**
+ * White space inside the token: a b64token has none (RFC 6750 2.1) and neither has a compact JWS
+ * (RFC 7515 7.1), so the credential ends at it and the rest is no part of the grammar, though a
+ * server that strips white space out of the credential (for tokens pasted from a wrapped
+ * terminal or mail) reads the valid token. A space and a tab, just after a dot (where a wrapped
+ * line breaks) and in the middle of a segment; the space in the payload's middle runs on a tenant.
+ */
+function whitespaceInside(card: OperationCard): Made[] {
+  const afterFirstDot = (t: string, inserted: string) => `${t.slice(0, t.indexOf('.') + 1)}${inserted}${t.slice(t.indexOf('.') + 1)}`;
+  const inPayload = (t: string, inserted: string) => {
+    const [from, to] = [t.indexOf('.') + 1, t.lastIndexOf('.')];
+    const at = from + Math.floor((to - from) / 2);
+    return `${t.slice(0, at)}${inserted}${t.slice(at)}`;
+  };
+  return (
+    [
+      ['space-inside-segment', 'with a space in the middle of its payload segment', (t: string) => inPayload(t, ' '), false],
+      ['space-after-dot', 'with a space just after its first dot', (t: string) => afterFirstDot(t, ' '), true],
+      ['tab-inside-segment', 'with a tab in the middle of its payload segment', (t: string) => inPayload(t, '\t'), true],
+      ['tab-after-dot', 'with a tab just after its first dot', (t: string) => afterFirstDot(t, '\t'), true],
+    ] as const
+  ).map(([key, says, change, extended]) => ({
+    operator: 'whitespace',
+    key,
+    says,
+    apply: edited({ text: change }),
+    expect: {
+      checks: unauthenticated(card),
+      source: 'spec 5 rule 1: Bearer followed by the token (RFC 6750 2.1: a b64token, which has no white space)',
+    },
+    ...(extended ? { extended } : {}),
+  }));
 }
 
 /**
@@ -629,6 +665,7 @@ function signatureVariants(card: OperationCard): Made[] {
       ...(index === 0 ? { extended: true } : {}),
     })),
     leadingZeroDropped(card),
+    ...otherRsaSignatures(card),
     ...reachedIdentityForgeries(card),
     {
       operator: 'absent',
@@ -793,6 +830,35 @@ function claimVariants(card: OperationCard, member: string): Made[] {
         // though a lookup that turns the claim into text ([x] becomes "x") finds the client.
         ruled('list', 'a list holding it', 'other-type', (c) => claimSet(c, member, [current(c)])),
         ruled('case', 'in the other letter case', 'case', text(swapCase)),
+        // Written with a compatibility character NFKC maps onto the client's (a fullwidth letter,
+        // the fullwidth twin of the suffix's punctuation): another string, compared as it is
+        // (RFC 7519 4.1.2: StringOrURI, compared without normalisation, RFC 7519 2), though a
+        // comparison after Unicode normalisation (NFKC, width folding) reads the client.
+        ruled(
+          'fullwidth-first-letter',
+          'with its first letter or digit written in its fullwidth form',
+          'encoding',
+          text((v) => withFullwidth(v, /[A-Za-z0-9]/)),
+        ),
+        {
+          ...ruled(
+            'fullwidth-last-letter',
+            'with its last letter or digit written in its fullwidth form',
+            'encoding',
+            text((v) => withFullwidth(v, /[A-Za-z0-9]/, true)),
+          ),
+          extended: true,
+        },
+        ...(/[!-/:-@[-`{-~]/.test(suffix)
+          ? [
+              ruled(
+                'fullwidth-suffix-punctuation',
+                `with the punctuation of ${suffix} written in its fullwidth form (${withFullwidth(suffix, /[!-/:-@[-`{-~]/)})`,
+                'encoding',
+                text((v) => (v.endsWith(suffix) ? `${v.slice(0, -suffix.length)}${withFullwidth(suffix, /[!-/:-@[-`{-~]/)}` : v)),
+              ),
+            ]
+          : []),
         ruled(
           'truncate',
           'without its last character',
@@ -1500,6 +1566,31 @@ function reachedIdentityForgeries(card: OperationCard): Made[] {
 }
 
 /**
+ * The token's header as issued (RS256) but its signature made by the tenant's own key under each
+ * other RSA algorithm of JWA (RFC 7518 3.3, 3.5): PSS padding, or PKCS#1 v1.5 over another hash.
+ * The header's alg says how the signature is checked (RFC 7515 5.2), so none is a valid RS256
+ * signature, though a verifier that tries other paddings or hashes when RS256 fails (a fallback
+ * kept from a key rotation) finds the tenant's key signed it. Made with the target's key.
+ */
+function otherRsaSignatures(card: OperationCard): Made[] {
+  return otherRsaAlgorithms
+    .filter((alg) => alg !== observed.tokens.alg)
+    .map((alg, index) => ({
+      ...resigned({
+        operator: 'forgery',
+        key: `made-as-${alg.toLowerCase()}`,
+        says: `made by the tenant key as ${alg} (${alg.startsWith('PS') ? 'RSASSA-PSS' : 'PKCS#1 v1.5'} over SHA-${alg.slice(2)}), the header still saying ${observed.tokens.alg}`,
+        apply: edited({ forge: `signature-as-${alg}` }),
+        expect: {
+          checks: unauthenticated(card, { signature: true }),
+          source: `spec 7: the signature fails validation (RFC 7515 5.2: checked as the header's alg, ${observed.tokens.alg}, says)`,
+        },
+      }),
+      ...(index > 0 ? { extended: true } : {}),
+    }));
+}
+
+/**
  * An RS256 signature is exactly as long as the key's modulus (RFC 8017 8.2.1, RFC 7518 3.3): one
  * whose first byte is zero, sent without it, is no signature, though a verifier that reads it as a
  * big integer (or pads it to the key's size) finds it valid. Made with the target's key.
@@ -1561,6 +1652,40 @@ function authorityClaims(scope: string): Array<[string, string, (c: JsonRecord) 
     ],
     ['with-org-id', 'the token carrying an organization (org_id: "org_conformance")', () => ({ org_id: 'org_conformance' }), false],
   ];
+}
+
+/**
+ * A word in the other grammatical number, as an inflector or a hand-made rule writes it: a plural
+ * made singular (deliveries -> delivery, and the naive deliverie; tickets -> ticket), a singular
+ * made plural (delivery -> deliveries, ticket -> tickets). Each differs from the word.
+ */
+function otherNumbers(word: string): string[] {
+  if (word.endsWith('ies')) return [`${word.slice(0, -3)}y`, word.slice(0, -1)];
+  if (word.endsWith('s') && !word.endsWith('ss')) return [word.slice(0, -1)];
+  if (/[^aeiou]y$/.test(word)) return [`${word.slice(0, -1)}ies`, `${word}s`];
+  return [`${word}s`];
+}
+
+/**
+ * The scope (action:resource) with its resource in the other number: its last word, and its whole
+ * name where that is one word. Keyed number-<the near resource>.
+ */
+function otherNumberScopes(scope: string): Array<[string, string]> {
+  const at = scope.indexOf(':');
+  const [action, resource] = [scope.slice(0, at), scope.slice(at + 1)];
+  const words = resource.split('_');
+  const last = words.pop() ?? '';
+  const near = otherNumbers(last).map((other) => `${action}:${[...words, other].join('_')}`);
+  return [...new Set(near)].filter((s) => s !== scope).map((s) => [`number-${s.slice(at + 1)}`, s]);
+}
+
+/** The HTTP verbs a REST layer maps onto the catalogue's actions (delete is both, so none differs). */
+const VERB_ALIASES: Record<string, readonly string[]> = { create: ['post'], read: ['get'], update: ['patch', 'put'] };
+
+/** The scope with its action replaced by each HTTP verb that names it: [verb, scope]. */
+function verbAliasScopes(scope: string): Array<[string, string]> {
+  const at = scope.indexOf(':');
+  return (VERB_ALIASES[scope.slice(0, at)] ?? []).map((verb) => [verb, `${verb}${scope.slice(at)}`]);
 }
 
 /** A text with its first ASCII letter written in its fullwidth form ("update" as "ｕpdate"). */
@@ -1630,6 +1755,15 @@ function scopeTokenVariants(card: OperationCard): Made[] {
         ]
       : []),
     ...otherSeparators(card, source),
+    // Its resource in the other grammatical number, its action named by an HTTP verb: other
+    // strings, though a check that runs both through an inflector or a verb map first grants them.
+    ...otherNumberScopes(scope).map(([key, near]) =>
+      replaced(key, `with its resource in the other number (${near})`, 'near-value', () => [near]),
+    ),
+    ...verbAliasScopes(scope).map(([verb, near], index) => ({
+      ...replaced(`verb-alias-${verb}`, `with its action named by the HTTP verb ${verb} (${near})`, 'near-value', () => [near]),
+      ...(index > 0 ? { extended: true } : {}),
+    })),
     replaced('other-action', `replaced by ${otherActionOf(scope)} (another action on its resource)`, 'other-owner', (s) => [
       otherActionOf(s),
     ]),
