@@ -4,6 +4,7 @@
 // normalised, an audience normalised, or matched by its start or its end. Each rewrites the near
 // miss into the right value before the endpoint sees it, as the lenient comparison would have matched it.
 import { AsyncLocalStorage } from 'node:async_hooks';
+import querystring from 'node:querystring';
 import type { FaultHooks } from '../app.ts';
 import type { Components } from '../components.ts';
 import { tokenDescriptions } from '../errors.ts';
@@ -201,6 +202,21 @@ function formValuesCutAtSemicolon(app: FaultHooks): void {
     const cut = new URLSearchParams();
     for (const [name, value] of form) cut.append(name, value.split(';')[0]!);
     return { ...exchange, body: Buffer.from(cut.toString(), 'utf8') };
+  });
+}
+
+/**
+ * Form values unescaped once more after the form was read (a body parser behind a layer that had
+ * already decoded the body, or querystring.unescape left in from reading it by hand): a value
+ * whose text holds a %XX, sent as %25XX, is read as the character it escapes.
+ */
+function formValuesUnescapedAgain(app: FaultHooks): void {
+  editRequests(app, 'token', (exchange) => {
+    if (!isFormMediaType(exchange.headers['content-type'])) return exchange;
+    const form = new URLSearchParams(exchange.body.toString('utf8'));
+    const again = new URLSearchParams();
+    for (const [name, value] of form) again.append(name, querystring.unescape(value));
+    return { ...exchange, body: Buffer.from(again.toString(), 'utf8') };
   });
 }
 
@@ -542,6 +558,22 @@ export const clientCredentialFaults = faultFamily([
     clause: 'token.endpoint.wrong-secret',
     bug: 'Form values read like header values with parameters, each cut at its first ";": the secret followed by ";x" gets a token.',
     install: formValuesCutAtSemicolon,
+  },
+  {
+    id: 'token-form-values-unescaped-again',
+    clause: 'token.endpoint.wrong-secret',
+    bug: 'Form values passed through querystring.unescape once more after the form was read (left in from when the body was read by hand): the secret with its first character written %XX in its value (sent %25XX) gets a token; the client id and grant type alike.',
+    install: formValuesUnescapedAgain,
+  },
+  {
+    id: 'token-client-id-percent-decoded',
+    clause: 'token.endpoint.client-id',
+    bug: 'Client ids percent-decoded before the lookup (so that ids copied from a URL work): a client id with its first character written %XX in its value, with its secret, gets a token.',
+    install: (app) =>
+      editParameter(app, 'client_id', (sent, _parameters, { store }) => {
+        const decoded = querystring.unescape(sent);
+        return decoded !== sent && store.client(decoded) ? decoded : undefined;
+      }),
   },
   {
     id: 'token-basic-empty-password-from-body',

@@ -194,8 +194,24 @@ function textVariants(field: string, checks: ClauseCheck[], source: string, extr
     literalSemicolon(
       made('extra-part', 'semicolon-after', 'followed by ";x" (a pair separator only to a legacy form parser)', (v) => `${v};x`),
     ),
+    // The value with its first character written as its percent-escape (%XX), which the form
+    // encodes once more (%25XX): decoded once, as a form is, it is the text "%XX...", another
+    // value; a reader that decodes the value again takes it for the right one.
+    made(
+      'encoding',
+      'percent-encoded-character',
+      'with its first character written as its percent-encoding (%XX, sent %25XX: another value once form-decoded)',
+      withFirstCharacterEscaped,
+    ),
     ...extra,
   ];
+}
+
+/** A text with its first character written as the percent-escapes of its UTF-8 bytes ("a..." -> "%61..."). */
+function withFirstCharacterEscaped(text: string): string {
+  const [first = 'x', ...rest] = [...text];
+  const escaped = [...Buffer.from(first, 'utf8')].map((byte) => `%${byte.toString(16).toUpperCase().padStart(2, '0')}`).join('');
+  return `${escaped}${rest.join('')}`;
 }
 
 /**
@@ -508,7 +524,7 @@ const secretVariants = (): Made[] =>
         extended: true,
       },
     ],
-    ['empty', 'truncate', 'extra-character', 'case', 'leading-text', 'semicolon-after'],
+    ['empty', 'truncate', 'extra-character', 'case', 'leading-text', 'semicolon-after', 'percent-encoded-character'],
   );
 
 /**
