@@ -22,6 +22,8 @@ export interface TokenVariant {
   /** A configured role, or a condition on the target's context (the skip reason when it does not hold). */
   needs?: Array<{ role: string } | { context: (context: TokenRequestContext) => string | undefined }>;
   extended?: boolean;
+  /** The request carries a token the tenant issued to the client (the run's own, TokenRequestContext.clientToken). */
+  clientToken?: boolean;
   /** About the key client: its token asked for with a client assertion is a second positive control (row.ts). */
   keyClientControl?: boolean;
 }
@@ -442,6 +444,25 @@ const clientIdVariants = (): Made[] =>
       })),
       listedInJson('client_id', refusedWith('token.endpoint.client-id'), 'spec 5 rule 3: the client authenticates by its id'),
       inQuery('client_id'),
+      {
+        // An access token is no client authentication (RFC 6749 2.3: Basic, or the id and secret in
+        // the body): a request without client_id names no client, whatever token comes along; an
+        // endpoint that reads the client of a bearer token it is sent (its azp) takes it for one.
+        operator: 'placement',
+        key: 'absent-bearer-token-of-client',
+        says: "absent, with the client's secret and Authorization: Bearer <a token the tenant issued to this client>",
+        clientToken: true,
+        apply: (t, c) => ({
+          ...setField('client_id', () => undefined)(t, c),
+          ...(c.clientToken === undefined ? {} : { bearer: c.clientToken }),
+        }),
+        expect: {
+          checks: refusedWith('token.endpoint.client-id'),
+          source:
+            'spec 5 rule 3: the client authenticates by its id (RFC 6749 2.3.1); a bearer token is no client authentication method (RFC 6749 2.3), so client_id is absent',
+        },
+        extended: true,
+      },
       ...arrayIndexes(),
       displayName(),
     ],
@@ -503,6 +524,24 @@ const secretVariants = (): Made[] =>
           source: 'spec 5 rule 3: the client authenticates with its own credentials (RFC 6749 2.3)',
         },
       },
+      {
+        // A token the client was issued is no proof of it at the token endpoint (RFC 6749 2.3): a
+        // request without the secret does not authenticate, whatever token comes along.
+        operator: 'placement',
+        key: 'absent-bearer-token-of-client',
+        says: 'absent, with Authorization: Bearer <a token the tenant issued to this client>',
+        clientToken: true,
+        apply: (t, c) => ({
+          ...setField('client_secret', () => undefined)(t, c),
+          ...(c.clientToken === undefined ? {} : { bearer: c.clientToken }),
+        }),
+        expect: {
+          checks: refusedWith('token.endpoint.wrong-secret'),
+          source:
+            'spec 5 rule 3: the client authenticates by its secret (RFC 6749 2.3.1); a bearer token is no client authentication method (RFC 6749 2.3)',
+        },
+        extended: true,
+      },
       listedInJson('client_secret', refusedWith('token.endpoint.wrong-secret'), 'spec 5 rule 3: the client authenticates by its secret'),
       inQuery('client_secret'),
       ...lossyVariants(
@@ -556,6 +595,22 @@ const audienceNearMisses: Array<{ key: string; says: string; change: (url: strin
   { key: 'case', says: 'in capitals', change: (url) => url.toUpperCase(), operator: 'case' },
   { key: 'trailing-space', says: 'followed by a space', change: (url) => `${url} `, operator: 'whitespace' },
   { key: 'another-api', says: "another API's", change: () => 'https://another-api.example.com/', operator: 'other-owner' },
+  // Two other strings that name the same site to a person and to a lenient normaliser: "www."
+  // before the host (a site's marketing host, folded away by a "www." stripper), and the host alone
+  // in capitals (RFC 3986 3.2.2 compares host names ignoring case; RFC 7519 4.1.3 compares
+  // audiences as exact strings). The host's trailing dot and its port spelled out are urlNearMisses'.
+  {
+    key: 'host-www',
+    says: 'with "www." before its host name',
+    change: (url) => url.replace(/^(\w+:\/\/)/, '$1www.'),
+    operator: 'extra-part',
+  },
+  {
+    key: 'host-capitals',
+    says: 'with its host name in capitals, its path as it is',
+    change: (url) => url.replace(/^(\w+:\/\/)([^/?#]+)/, (_all, scheme: string, host: string) => `${scheme}${host.toUpperCase()}`),
+    operator: 'case',
+  },
   {
     key: 'semicolon-after',
     says: 'followed by ";x" (a pair separator only to a legacy form parser)',
@@ -577,6 +632,8 @@ const EXTENDED_AUDIENCES: readonly string[] = [
   'percent-encoded-character',
   'host-ideographic-full-stops',
   'host-dot-replaced',
+  'host-www',
+  'host-capitals',
 ];
 
 function audienceVariants(): Made[] {
@@ -591,6 +648,17 @@ function audienceVariants(): Made[] {
         key,
         says,
         apply: setField('audience', change),
+        // The host in capitals leaves a host of no letter (an IP address) as it is: no near miss there.
+        ...(key === 'host-capitals'
+          ? {
+              needs: [
+                {
+                  context: (c: TokenRequestContext) =>
+                    change(c.audience) === c.audience ? `the audience ${c.audience} has no letter in its host` : undefined,
+                },
+              ],
+            }
+          : {}),
         expect: refusal,
         ...(EXTENDED_AUDIENCES.includes(key) ? { extended: true } : {}),
       };
