@@ -189,8 +189,10 @@ conformance(
   "[§5 token.observed.discovery] the discovery document read with X-Forwarded-Host, X-Forwarded-Proto and Forwarded naming another host and scheme still names the tenant's issuer, token endpoint and JWKS",
   ownRequest,
   async ({ target }) => {
-    const { host, protocol } = new URL(target.target.authUrl);
-    const otherHost = `other-${host}`;
+    // Another host a URL can hold whatever the tenant's is (an IP address too): its name under the
+    // reserved .invalid (RFC 6761 6.4), its port kept.
+    const { hostname, port, protocol } = new URL(target.target.authUrl);
+    const otherHost = `${hostname.replace(/[^A-Za-z0-9.-]/g, '-')}.invalid${port === '' ? '' : `:${port}`}`;
     const otherProto = protocol === 'https:' ? 'http' : 'https';
     const headers = {
       'x-forwarded-host': otherHost,

@@ -450,7 +450,7 @@ const clientIdVariants = (): Made[] =>
         // endpoint that reads the client of a bearer token it is sent (its azp) takes it for one.
         operator: 'placement',
         key: 'absent-bearer-token-of-client',
-        says: "absent, with the client's secret and Authorization: Bearer <a token the tenant issued to this client>",
+        says: "absent, with the client's secret and a token the tenant issued to this client in the Authorization header (Bearer)",
         clientToken: true,
         apply: (t, c) => ({
           ...setField('client_id', () => undefined)(t, c),
@@ -529,7 +529,7 @@ const secretVariants = (): Made[] =>
         // request without the secret does not authenticate, whatever token comes along.
         operator: 'placement',
         key: 'absent-bearer-token-of-client',
-        says: 'absent, with Authorization: Bearer <a token the tenant issued to this client>',
+        says: 'absent, with a token the tenant issued to this client in the Authorization header (Bearer)',
         clientToken: true,
         apply: (t, c) => ({
           ...setField('client_secret', () => undefined)(t, c),
