@@ -393,6 +393,27 @@ function displayName(): Made {
   };
 }
 
+/**
+ * A credential field left out, with a token the tenant issued to the client in the Authorization
+ * header: an access token is no client authentication (RFC 6749 2.3: Basic, or the id and secret
+ * in the body), so the field is absent whatever token comes along; an endpoint that reads the
+ * client, or its proof, from a bearer token it is sent (its azp or sub) takes the request for one.
+ */
+function absentBesideClientToken(field: 'client_id' | 'client_secret', rest: string, checks: ClauseCheck[], by: string): Made {
+  return {
+    operator: 'placement',
+    key: 'absent-bearer-token-of-client',
+    says: `absent, ${rest}with a token the tenant issued to this client in the Authorization header (Bearer)`,
+    clientToken: true,
+    apply: (t, c) => ({ ...setField(field, () => undefined)(t, c), ...(c.clientToken === undefined ? {} : { bearer: c.clientToken }) }),
+    expect: {
+      checks,
+      source: `spec 5 rule 3: the client authenticates by ${by} (RFC 6749 2.3.1); a bearer token is no client authentication method (RFC 6749 2.3)`,
+    },
+    extended: true,
+  };
+}
+
 /** Separators a qualified id is written with: a connection's "|", a URN's ":", a path's "/", an address's "@", a domain's ".", a Windows domain's "\\". */
 const SEPARATORS = [
   ['pipe', '|'],
@@ -444,25 +465,7 @@ const clientIdVariants = (): Made[] =>
       })),
       listedInJson('client_id', refusedWith('token.endpoint.client-id'), 'spec 5 rule 3: the client authenticates by its id'),
       inQuery('client_id'),
-      {
-        // An access token is no client authentication (RFC 6749 2.3: Basic, or the id and secret in
-        // the body): a request without client_id names no client, whatever token comes along; an
-        // endpoint that reads the client of a bearer token it is sent (its azp) takes it for one.
-        operator: 'placement',
-        key: 'absent-bearer-token-of-client',
-        says: "absent, with the client's secret and a token the tenant issued to this client in the Authorization header (Bearer)",
-        clientToken: true,
-        apply: (t, c) => ({
-          ...setField('client_id', () => undefined)(t, c),
-          ...(c.clientToken === undefined ? {} : { bearer: c.clientToken }),
-        }),
-        expect: {
-          checks: refusedWith('token.endpoint.client-id'),
-          source:
-            'spec 5 rule 3: the client authenticates by its id (RFC 6749 2.3.1); a bearer token is no client authentication method (RFC 6749 2.3), so client_id is absent',
-        },
-        extended: true,
-      },
+      absentBesideClientToken('client_id', "with the client's secret and ", refusedWith('token.endpoint.client-id'), 'its id'),
       ...arrayIndexes(),
       displayName(),
     ],
@@ -524,24 +527,7 @@ const secretVariants = (): Made[] =>
           source: 'spec 5 rule 3: the client authenticates with its own credentials (RFC 6749 2.3)',
         },
       },
-      {
-        // A token the client was issued is no proof of it at the token endpoint (RFC 6749 2.3): a
-        // request without the secret does not authenticate, whatever token comes along.
-        operator: 'placement',
-        key: 'absent-bearer-token-of-client',
-        says: 'absent, with a token the tenant issued to this client in the Authorization header (Bearer)',
-        clientToken: true,
-        apply: (t, c) => ({
-          ...setField('client_secret', () => undefined)(t, c),
-          ...(c.clientToken === undefined ? {} : { bearer: c.clientToken }),
-        }),
-        expect: {
-          checks: refusedWith('token.endpoint.wrong-secret'),
-          source:
-            'spec 5 rule 3: the client authenticates by its secret (RFC 6749 2.3.1); a bearer token is no client authentication method (RFC 6749 2.3)',
-        },
-        extended: true,
-      },
+      absentBesideClientToken('client_secret', '', refusedWith('token.endpoint.wrong-secret'), 'its secret'),
       listedInJson('client_secret', refusedWith('token.endpoint.wrong-secret'), 'spec 5 rule 3: the client authenticates by its secret'),
       inQuery('client_secret'),
       ...lossyVariants(
