@@ -182,6 +182,10 @@ export function realizeTokenRequest(template: TokenRequestTemplate, target: Reso
   );
   const path = `/${template.path.join('/')}`;
   const basic: Record<string, string | string[]> = {};
+  if (template.bearer !== undefined) {
+    redactor.add(template.bearer);
+    basic.authorization = `Bearer ${template.bearer}`;
+  }
   if (template.basic) {
     const { userId, password, written, second } = template.basic;
     const value = basicCredentials(userId, password, written);

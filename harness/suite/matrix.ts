@@ -344,7 +344,10 @@ export function tokenRowTests(row: TokenMatrixRow): void {
     conformance(rowTitle('the token endpoint', check, `${row.element.label} ${row.variant.says}`), plan, async ({ target }) => {
       if (refusal) await target.control('a valid client-credentials request', () => validTokenRequestOf(target));
       if (refusal && row.variant.keyClientControl) await target.controlByToken(KEY_CLIENT_CONTROL, () => keyClientTokenOf(target));
-      const context = tokenContextOf(target.target);
+      const context = {
+        ...tokenContextOf(target.target),
+        ...(row.variant.clientToken ? { clientToken: await target.tokenFor('global') } : {}),
+      };
       const exchange = await target.sendTokenTemplate(row.variant.apply(validTokenRequest(context), context), { shared: row.id });
       checkTokenOutcome(exchange, check.outcome);
       // The answer of an accepted request is the endpoint's answer, whole (observed shape).

@@ -4,7 +4,10 @@
 // normalised, an audience normalised, or matched by its start or its end. Each rewrites the near
 // miss into the right value before the endpoint sees it, as the lenient comparison would have matched it.
 import { AsyncLocalStorage } from 'node:async_hooks';
+import querystring from 'node:querystring';
 import type { FaultHooks } from '../app.ts';
+import { bearerToken, decodeJws } from '../auth/bearer.ts';
+import { observed } from '../../specs/index.ts';
 import type { Components } from '../components.ts';
 import { tokenDescriptions } from '../errors.ts';
 import type { Exchange } from '../exchange.ts';
@@ -201,6 +204,59 @@ function formValuesCutAtSemicolon(app: FaultHooks): void {
     const cut = new URLSearchParams();
     for (const [name, value] of form) cut.append(name, value.split(';')[0]!);
     return { ...exchange, body: Buffer.from(cut.toString(), 'utf8') };
+  });
+}
+
+/**
+ * Form values unescaped once more after the form was read (a body parser behind a layer that had
+ * already decoded the body, or querystring.unescape left in from reading it by hand): a value
+ * whose text holds a %XX, sent as %25XX, is read as the character it escapes.
+ */
+function formValuesUnescapedAgain(app: FaultHooks): void {
+  editRequests(app, 'token', (exchange) => {
+    if (!isFormMediaType(exchange.headers['content-type'])) return exchange;
+    const form = new URLSearchParams(exchange.body.toString('utf8'));
+    const again = new URLSearchParams();
+    for (const [name, value] of form) again.append(name, querystring.unescape(value));
+    return { ...exchange, body: Buffer.from(again.toString(), 'utf8') };
+  });
+}
+
+/**
+ * A token request that names no client read as the client of the bearer token sent along, its
+ * subject decoded without verifying the token and its "@clients" suffix cut off: the secret in the
+ * body with that header, and no client_id, authenticates the client.
+ */
+function clientIdFromBearerSubject(app: FaultHooks): void {
+  editRequests(app, 'token', (exchange) => {
+    const token = bearerToken(exchange.headers.authorization);
+    const parameters = parametersOf(exchange);
+    if (token === undefined || !parameters || parameters.client_id !== undefined) return exchange;
+    const subject = decodeJws(token)?.payload.sub;
+    if (typeof subject !== 'string' || !subject.endsWith(observed.tokens.subject_suffix)) return exchange;
+    const { authorization: _bearer, ...headers } = exchange.headers;
+    return withParameters({ ...exchange, headers }, { ...parameters, client_id: subject.slice(0, -observed.tokens.subject_suffix.length) });
+  });
+}
+
+/**
+ * A client that sends a valid token it was issued taken as authenticated (a renewal shortcut): a
+ * request naming the client, with no secret, and Authorization: Bearer <a token whose azp is that
+ * client> gets a token as if its secret had been sent.
+ */
+function secretFromBearerToken(app: FaultHooks): void {
+  const components = captureAll(app);
+  editRequests(app, 'token', async (exchange) => {
+    const parameters = parametersOf(exchange);
+    if (bearerToken(exchange.headers.authorization) === undefined || !parameters || parameters.client_secret !== undefined) return exchange;
+    const { verifier, store } = components();
+    const verification = await verifier.verify(exchange.headers.authorization, exchange.headers.host);
+    const clientId = parameters.client_id;
+    if (!verification.ok || typeof clientId !== 'string' || verification.principal.claims.azp !== clientId) return exchange;
+    const secret = store.client(clientId)?.secret;
+    if (secret === undefined) return exchange;
+    const { authorization: _bearer, ...headers } = exchange.headers;
+    return withParameters({ ...exchange, headers }, { ...parameters, client_secret: secret });
   });
 }
 
@@ -544,6 +600,34 @@ export const clientCredentialFaults = faultFamily([
     install: formValuesCutAtSemicolon,
   },
   {
+    id: 'token-form-values-unescaped-again',
+    clause: 'token.endpoint.wrong-secret',
+    bug: 'Form values passed through querystring.unescape once more after the form was read (left in from when the body was read by hand): the secret with its first character written %XX in its value (sent %25XX) gets a token; the client id and grant type alike.',
+    install: formValuesUnescapedAgain,
+  },
+  {
+    id: 'token-client-id-percent-decoded',
+    clause: 'token.endpoint.client-id',
+    bug: 'Client ids percent-decoded before the lookup (so that ids copied from a URL work): a client id with its first character written %XX in its value, with its secret, gets a token.',
+    install: (app) =>
+      editParameter(app, 'client_id', (sent, _parameters, { store }) => {
+        const decoded = querystring.unescape(sent);
+        return decoded !== sent && store.client(decoded) ? decoded : undefined;
+      }),
+  },
+  {
+    id: 'token-client-id-from-bearer-subject',
+    clause: 'token.endpoint.client-id',
+    bug: "A token request without client_id read as the client of the bearer token sent along (its sub, decoded unverified, without its @clients suffix): the client's secret with Authorization: Bearer <its token>, and no client_id, gets a token instead of being refused.",
+    install: clientIdFromBearerSubject,
+  },
+  {
+    id: 'token-secret-from-bearer-token',
+    clause: 'token.endpoint.wrong-secret',
+    bug: 'A valid token of the client taken for its authentication (a renewal shortcut): a request naming the client, without client_secret, with Authorization: Bearer <a token whose azp is that client> gets a token.',
+    install: secretFromBearerToken,
+  },
+  {
     id: 'token-basic-empty-password-from-body',
     clause: 'token.observed.request-rules',
     bug: "A Basic header with an empty password read as the client naming itself, its secret taken from the body's client_secret: the two methods together get a token instead of 400 invalid_request.",
@@ -631,6 +715,22 @@ export const clientCredentialFaults = faultFamily([
     clause: 'token.endpoint',
     bug: 'The token route declares the Content-Types it consumes as exact strings (the form type alone, or with charset=utf-8): a valid form request with charset=ISO-8859-1 or US-ASCII, its parameters the same bytes, is refused 415.',
     install: formContentTypeListed,
+  },
+  {
+    id: 'token-audience-www-optional',
+    clause: 'token.endpoint.audience',
+    bug: 'API identifiers matched by a pattern written to accept the site with or without "www." (^https://(www\\.)?<host>/api/v2/$): a token is issued for the management audience on www.<tenant host>.',
+    install: audienceMatching((sent, audience) => sent !== audience && sent === audience.replace(/^(\w+:\/\/)/, '$1www.')),
+  },
+  {
+    id: 'token-audience-host-lowercased',
+    clause: 'token.endpoint.audience',
+    bug: "The audience's host lowercased before the API is looked up (host names are case-insensitive), its path left as sent: a token is issued for the management audience with its host in capitals.",
+    install: audienceMatching(
+      (sent, audience) =>
+        sent !== audience &&
+        sent.replace(/^(\w+:\/\/)([^/?#]+)/, (_all, scheme: string, host: string) => `${scheme}${host.toLowerCase()}`) === audience,
+    ),
   },
   {
     id: 'token-audience-case-insensitive',

@@ -301,6 +301,36 @@ export const tokenIssuingFaults = faultFamily([
       }),
   },
   {
+    id: 'discovery-built-from-forwarded-header',
+    clause: 'token.observed.discovery',
+    bug: "A discovery document built from the request's RFC 7239 Forwarded header (a framework's trust-proxy setting, turned on for the load balancer): a request with Forwarded: host=<another host>;proto=<scheme> is answered an issuer, token_endpoint and jwks_uri on that host and scheme; without the header the document is as before.",
+    install: (app) =>
+      editReplies(app, ['discovery'], (reply, exchange) => {
+        const forwarded = exchange.headers.forwarded;
+        if (reply.status !== OK || typeof forwarded !== 'string') return reply;
+        const pairs = new Map(
+          forwarded
+            .split(',')[0]!
+            .split(';')
+            .map((pair) => pair.split('=').map((part) => part.trim().replace(/^"|"$/g, '')) as [string, string]),
+        );
+        const document = reply.body as { issuer: string; token_endpoint: string; jwks_uri: string };
+        const moved = (url: string) => {
+          const parsed = new URL(url);
+          return `${pairs.get('proto') ?? parsed.protocol.slice(0, -1)}://${pairs.get('host') ?? parsed.host}${parsed.pathname}`;
+        };
+        return {
+          ...reply,
+          body: {
+            ...document,
+            issuer: moved(document.issuer),
+            token_endpoint: moved(document.token_endpoint),
+            jwks_uri: moved(document.jwks_uri),
+          },
+        };
+      }),
+  },
+  {
     id: 'jwks-modulus-with-sign-byte',
     clause: 'token.observed.jwks',
     bug: 'The JWKS modulus exported from a signed big integer, which writes a zero octet first when the top bit is set: every published n starts with 0x00 (RFC 7518 6.3.1 wants the fewest octets); the key is unchanged and still verifies tokens.',
@@ -310,6 +340,19 @@ export const tokenIssuingFaults = faultFamily([
         const { keys } = reply.body as { keys: Array<{ n: string }> };
         const signed = (n: string) => Buffer.concat([Buffer.of(0), Buffer.from(n, 'base64url')]).toString('base64url');
         return { ...reply, body: { keys: keys.map((key) => ({ ...key, n: signed(key.n) })) } };
+      }),
+  },
+  {
+    id: 'jwks-members-base64-padded',
+    clause: 'token.observed.jwks',
+    bug: 'A JWKS written by a hand-rolled base64url encoder (base64 with "+" and "/" replaced, its "=" padding kept): n (256 octets) is published ending "==", e likewise where its length wants padding (RFC 7515 2 has base64url without padding); x5t is made elsewhere and is right; a lenient reader still takes the key, which still verifies tokens.',
+    install: (app) =>
+      editReplies(app, ['jwks'], (reply) => {
+        if (reply.status !== OK) return reply;
+        const { keys } = reply.body as { keys: Array<Record<string, unknown>> };
+        const padded = (value: unknown) =>
+          typeof value === 'string' ? Buffer.from(value, 'base64url').toString('base64').replace(/\+/g, '-').replace(/\//g, '_') : value;
+        return { ...reply, body: { keys: keys.map((key) => ({ ...key, n: padded(key.n), e: padded(key.e) })) } };
       }),
   },
   {

@@ -33,6 +33,8 @@ export interface TokenRequestTemplate {
   literal?: string[];
   /** The Content-Type sent instead of the encoding's own (null: none), the body encoded all the same. */
   contentType?: string | null;
+  /** An access token sent along as Authorization: Bearer (no client authentication method of RFC 6749 2.3). */
+  bearer?: string;
 }
 
 /** What a token request is made from: the role's client and the audience. */
@@ -48,6 +50,8 @@ export interface TokenRequestContext {
   ungrantedAudience?: string;
   /** The id of a client of the tenant that authenticates with a key (private_key_jwt) and has no secret, where the target names one. */
   keyOnlyClient?: string;
+  /** An access token the tenant issued to this client, where the row asks for one (TokenVariant.clientToken). */
+  clientToken?: string;
 }
 
 export function validTokenRequest(context: TokenRequestContext): TokenRequestTemplate {

@@ -15,6 +15,7 @@ import {
   expectStatus,
   sharedKeys,
   shown,
+  type TargetSession,
 } from '../../harness/index.ts';
 import { expectNoStore } from '../../harness/suite/matrix.ts';
 import { checkScopeString, observed, operation, validator } from '../../specs/index.ts';
@@ -154,28 +155,51 @@ conformance('[§5 token.observed.jwks] the published JWKS verifies an issued tok
 // find the token endpoint and the keys. Its issuer is the URL the document was read under, less the
 // well-known suffix (section 4.3: identical), and the endpoints it names are the tenant's own, on
 // that host (a recorded document, observed.discovery).
+async function checkDiscovery(target: TargetSession, headers: Record<string, string>, sent: string): Promise<void> {
+  const base = target.target.authUrl.replace(/\/+$/, '');
+  const url = `${base}${observed.discovery.path}`;
+  const exchange = await target.send({ method: 'GET', url, headers: { accept: 'application/json', ...headers }, label: 'discovery' });
+  expectStatus(exchange, 200);
+  const document = exchange.json;
+  const member = (name: string) =>
+    typeof document === 'object' && document !== null ? (document as Record<string, unknown>)[name] : undefined;
+  const wanted = {
+    issuer: `${base}/`,
+    token_endpoint: `${base}${observed.tokens.path}`,
+    jwks_uri: `${base}${observed.tokens.jwks_path}`,
+  };
+  const problems = Object.entries(wanted)
+    .filter(([name, value]) => member(name) !== value)
+    .map(([name, value]) => `${name} is ${shown(member(name))}, not ${value}`);
+  expectNoProblems(problems, `${sent}issuer ${wanted.issuer}, token_endpoint ${wanted.token_endpoint}, jwks_uri ${wanted.jwks_uri}`, {
+    exchange,
+  });
+}
+
 conformance(
   '[§5 token.observed.discovery] the discovery document names the URL it is published under as issuer, and the token endpoint and the JWKS on it',
   ownRequest,
+  async ({ target }) => checkDiscovery(target, {}, ''),
+);
+
+// The document is the tenant's whoever asks: headers a client writes to say which host and scheme
+// a proxy was reached at (X-Forwarded-Host and -Proto, RFC 7239 Forwarded) name no other issuer or
+// endpoints, else any client could have the document point token requests at a host of its choice.
+conformance(
+  "[§5 token.observed.discovery] the discovery document read with X-Forwarded-Host, X-Forwarded-Proto and Forwarded naming another host and scheme still names the tenant's issuer, token endpoint and JWKS",
+  ownRequest,
   async ({ target }) => {
-    const base = target.target.authUrl.replace(/\/+$/, '');
-    const url = `${base}${observed.discovery.path}`;
-    const exchange = await target.send({ method: 'GET', url, headers: { accept: 'application/json' }, label: 'discovery' });
-    expectStatus(exchange, 200);
-    const document = exchange.json;
-    const member = (name: string) =>
-      typeof document === 'object' && document !== null ? (document as Record<string, unknown>)[name] : undefined;
-    const wanted = {
-      issuer: `${base}/`,
-      token_endpoint: `${base}${observed.tokens.path}`,
-      jwks_uri: `${base}${observed.tokens.jwks_path}`,
+    // Another host a URL can hold whatever the tenant's is (an IP address too): its name under the
+    // reserved .invalid (RFC 6761 6.4), its port kept.
+    const { hostname, port, protocol } = new URL(target.target.authUrl);
+    const otherHost = `${hostname.replace(/[^A-Za-z0-9.-]/g, '-')}.invalid${port === '' ? '' : `:${port}`}`;
+    const otherProto = protocol === 'https:' ? 'http' : 'https';
+    const headers = {
+      'x-forwarded-host': otherHost,
+      'x-forwarded-proto': otherProto,
+      forwarded: `host="${otherHost}";proto=${otherProto}`,
     };
-    const problems = Object.entries(wanted)
-      .filter(([name, value]) => member(name) !== value)
-      .map(([name, value]) => `${name} is ${shown(member(name))}, not ${value}`);
-    expectNoProblems(problems, `issuer ${wanted.issuer}, token_endpoint ${wanted.token_endpoint}, jwks_uri ${wanted.jwks_uri}`, {
-      exchange,
-    });
+    await checkDiscovery(target, headers, `whatever X-Forwarded-Host, X-Forwarded-Proto and Forwarded say (${otherHost}, ${otherProto}): `);
   },
 );
 
@@ -223,6 +247,44 @@ conformance(
     expectNoProblems(
       problems,
       `members ${documented.join(', ')}; n and e without leading zero octets (RFC 7518 6.3.1); x5t the base64url SHA-1 of x5c[0]'s DER, x5t#S256 its SHA-256 (RFC 7517 4.8, 4.9)`,
+    );
+  },
+);
+
+/**
+ * The JWK members RFC 7517 and 7518 write in base64url (RFC 7515 2: the URL-safe alphabet, no "="
+ * padding): an RSA key's n and e (7518 6.3.1) and private parts, an EC key's x, y and d (6.2), a
+ * symmetric key's k (6.4), and the certificate thumbprints x5t and x5t#S256 (7517 4.8, 4.9).
+ */
+const BASE64URL_MEMBERS = ['n', 'e', 'd', 'p', 'q', 'dp', 'dq', 'qi', 'x', 'y', 'k', 'x5t', 'x5t#S256'];
+const BASE64URL = /^[A-Za-z0-9_-]+$/;
+/** RFC 7517 4.7: each certificate of x5c is base64 (RFC 4648 4, the standard alphabet with its padding), not base64url. */
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+
+// A JWK reader may take n in the other alphabet or with padding (Node's does), so the keys verify
+// tokens all the same; a strict one refuses the key.
+conformance(
+  "[§5 token.observed.jwks] each published key's base64url members (n, e, x5t...) are base64url without padding, and its x5c certificates base64",
+  readsJwks,
+  async ({ target }) => {
+    const jwks = await target.jwks();
+    const problems = jwks.keys.flatMap((key, index) => {
+      const members = key as Record<string, unknown>;
+      const chain = members.x5c;
+      return [
+        ...BASE64URL_MEMBERS.filter(
+          (member) => member in members && !(typeof members[member] === 'string' && BASE64URL.test(members[member])),
+        ).map((member) => `key ${index}'s ${member} is ${shown(members[member])}, not base64url without padding`),
+        ...(Array.isArray(chain) ? chain : [])
+          .map((certificate: unknown, at) => [certificate, at] as const)
+          .filter(([certificate]) => !(typeof certificate === 'string' && certificate !== '' && BASE64.test(certificate)))
+          .map(([certificate, at]) => `key ${index}'s x5c[${at}] is ${shown(certificate)}, not base64`),
+      ];
+    });
+    expectNoProblems(
+      problems,
+      `${BASE64URL_MEMBERS.join(', ')} where present: base64url, no padding (RFC 7515 2, RFC 7518 6); x5c: base64 (RFC 7517 4.7)`,
+      { exchange: jwks.exchange },
     );
   },
 );

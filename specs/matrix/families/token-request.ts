@@ -22,6 +22,8 @@ export interface TokenVariant {
   /** A configured role, or a condition on the target's context (the skip reason when it does not hold). */
   needs?: Array<{ role: string } | { context: (context: TokenRequestContext) => string | undefined }>;
   extended?: boolean;
+  /** The request carries a token the tenant issued to the client (the run's own, TokenRequestContext.clientToken). */
+  clientToken?: boolean;
   /** About the key client: its token asked for with a client assertion is a second positive control (row.ts). */
   keyClientControl?: boolean;
 }
@@ -194,8 +196,24 @@ function textVariants(field: string, checks: ClauseCheck[], source: string, extr
     literalSemicolon(
       made('extra-part', 'semicolon-after', 'followed by ";x" (a pair separator only to a legacy form parser)', (v) => `${v};x`),
     ),
+    // The value with its first character written as its percent-escape (%XX), which the form
+    // encodes once more (%25XX): decoded once, as a form is, it is the text "%XX...", another
+    // value; a reader that decodes the value again takes it for the right one.
+    made(
+      'encoding',
+      'percent-encoded-character',
+      'with its first character written as its percent-encoding (%XX, sent %25XX: another value once form-decoded)',
+      withFirstCharacterEscaped,
+    ),
     ...extra,
   ];
+}
+
+/** A text with its first character written as the percent-escapes of its UTF-8 bytes ("a..." -> "%61..."). */
+function withFirstCharacterEscaped(text: string): string {
+  const [first = 'x', ...rest] = [...text];
+  const escaped = [...Buffer.from(first, 'utf8')].map((byte) => `%${byte.toString(16).toUpperCase().padStart(2, '0')}`).join('');
+  return `${escaped}${rest.join('')}`;
 }
 
 /**
@@ -375,6 +393,27 @@ function displayName(): Made {
   };
 }
 
+/**
+ * A credential field left out, with a token the tenant issued to the client in the Authorization
+ * header: an access token is no client authentication (RFC 6749 2.3: Basic, or the id and secret
+ * in the body), so the field is absent whatever token comes along; an endpoint that reads the
+ * client, or its proof, from a bearer token it is sent (its azp or sub) takes the request for one.
+ */
+function absentBesideClientToken(field: 'client_id' | 'client_secret', rest: string, checks: ClauseCheck[], by: string): Made {
+  return {
+    operator: 'placement',
+    key: 'absent-bearer-token-of-client',
+    says: `absent, ${rest}with a token the tenant issued to this client in the Authorization header (Bearer)`,
+    clientToken: true,
+    apply: (t, c) => ({ ...setField(field, () => undefined)(t, c), ...(c.clientToken === undefined ? {} : { bearer: c.clientToken }) }),
+    expect: {
+      checks,
+      source: `spec 5 rule 3: the client authenticates by ${by} (RFC 6749 2.3.1); a bearer token is no client authentication method (RFC 6749 2.3)`,
+    },
+    extended: true,
+  };
+}
+
 /** Separators a qualified id is written with: a connection's "|", a URN's ":", a path's "/", an address's "@", a domain's ".", a Windows domain's "\\". */
 const SEPARATORS = [
   ['pipe', '|'],
@@ -426,6 +465,7 @@ const clientIdVariants = (): Made[] =>
       })),
       listedInJson('client_id', refusedWith('token.endpoint.client-id'), 'spec 5 rule 3: the client authenticates by its id'),
       inQuery('client_id'),
+      absentBesideClientToken('client_id', "with the client's secret and ", refusedWith('token.endpoint.client-id'), 'its id'),
       ...arrayIndexes(),
       displayName(),
     ],
@@ -487,6 +527,7 @@ const secretVariants = (): Made[] =>
           source: 'spec 5 rule 3: the client authenticates with its own credentials (RFC 6749 2.3)',
         },
       },
+      absentBesideClientToken('client_secret', '', refusedWith('token.endpoint.wrong-secret'), 'its secret'),
       listedInJson('client_secret', refusedWith('token.endpoint.wrong-secret'), 'spec 5 rule 3: the client authenticates by its secret'),
       inQuery('client_secret'),
       ...lossyVariants(
@@ -508,7 +549,7 @@ const secretVariants = (): Made[] =>
         extended: true,
       },
     ],
-    ['empty', 'truncate', 'extra-character', 'case', 'leading-text', 'semicolon-after'],
+    ['empty', 'truncate', 'extra-character', 'case', 'leading-text', 'semicolon-after', 'percent-encoded-character'],
   );
 
 /**
@@ -540,6 +581,22 @@ const audienceNearMisses: Array<{ key: string; says: string; change: (url: strin
   { key: 'case', says: 'in capitals', change: (url) => url.toUpperCase(), operator: 'case' },
   { key: 'trailing-space', says: 'followed by a space', change: (url) => `${url} `, operator: 'whitespace' },
   { key: 'another-api', says: "another API's", change: () => 'https://another-api.example.com/', operator: 'other-owner' },
+  // Two other strings that name the same site to a person and to a lenient normaliser: "www."
+  // before the host (a site's marketing host, folded away by a "www." stripper), and the host alone
+  // in capitals (RFC 3986 3.2.2 compares host names ignoring case; RFC 7519 4.1.3 compares
+  // audiences as exact strings). The host's trailing dot and its port spelled out are urlNearMisses'.
+  {
+    key: 'host-www',
+    says: 'with "www." before its host name',
+    change: (url) => url.replace(/^(\w+:\/\/)/, '$1www.'),
+    operator: 'extra-part',
+  },
+  {
+    key: 'host-capitals',
+    says: 'with its host name in capitals, its path as it is',
+    change: (url) => url.replace(/^(\w+:\/\/)([^/?#]+)/, (_all, scheme: string, host: string) => `${scheme}${host.toUpperCase()}`),
+    operator: 'case',
+  },
   {
     key: 'semicolon-after',
     says: 'followed by ";x" (a pair separator only to a legacy form parser)',
@@ -561,6 +618,8 @@ const EXTENDED_AUDIENCES: readonly string[] = [
   'percent-encoded-character',
   'host-ideographic-full-stops',
   'host-dot-replaced',
+  'host-www',
+  'host-capitals',
 ];
 
 function audienceVariants(): Made[] {
@@ -575,6 +634,17 @@ function audienceVariants(): Made[] {
         key,
         says,
         apply: setField('audience', change),
+        // The host in capitals leaves a host of no letter (an IP address) as it is: no near miss there.
+        ...(key === 'host-capitals'
+          ? {
+              needs: [
+                {
+                  context: (c: TokenRequestContext) =>
+                    change(c.audience) === c.audience ? `the audience ${c.audience} has no letter in its host` : undefined,
+                },
+              ],
+            }
+          : {}),
         expect: refusal,
         ...(EXTENDED_AUDIENCES.includes(key) ? { extended: true } : {}),
       };
