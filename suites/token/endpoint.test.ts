@@ -3,7 +3,7 @@
 // the JWKS and the JSON form of the request (the endpoint's own error shape is read on the matrix's
 // refused token requests, suites/matrix/token-requests.test.ts).
 import { createHash, createPublicKey, X509Certificate, type JsonWebKey } from 'node:crypto';
-import { createLocalJWKSet, decodeJwt, decodeProtectedHeader, jwtVerify } from 'jose';
+import { createLocalJWKSet, decodeJwt, decodeProtectedHeader, jwtVerify, type JWK } from 'jose';
 import {
   conformance,
   expectEqual,
@@ -234,7 +234,7 @@ conformance(
     // RFC 7518 6.3.1: n and e are unsigned big-endian integers in the fewest octets, so with no
     // leading zero octet (a signed integer's export adds one when the top bit is set).
     const leadingZero = (member: unknown) => typeof member === 'string' && Buffer.from(member, 'base64url')[0] === 0;
-    const problems = jwks.keys.flatMap((key, index) => [
+    const problems = problemsOfEachKey(jwks, (key, index) => [
       ...Object.keys(key)
         .filter((member) => !documented.includes(member))
         .map((member) => `key ${index} has ${member}, which a published key does not`),
@@ -242,7 +242,7 @@ conformance(
       ...(['n', 'e'] as const)
         .filter((member) => leadingZero(key[member]))
         .map((member) => `key ${index}'s ${member} starts with a zero octet`),
-      ...thumbprintProblems(key as Record<string, unknown>, index),
+      ...thumbprintProblems(key, index),
     ]);
     expectNoProblems(
       problems,
@@ -268,7 +268,7 @@ conformance(
   readsJwks,
   async ({ target }) => {
     const jwks = await target.jwks();
-    const problems = jwks.keys.flatMap((key, index) => {
+    const problems = problemsOfEachKey(jwks, (key, index) => {
       const members = key as Record<string, unknown>;
       const chain = members.x5c;
       return [
@@ -293,7 +293,7 @@ conformance(
 // self-signed CA certificate over its signing key (observed.jwks.certificate, recorded).
 conformance("[§5 token.observed.jwks] each published key's x5c is one CA certificate over that key", readsJwks, async ({ target }) => {
   const jwks = await target.jwks();
-  const problems = jwks.keys.flatMap((key, index) => {
+  const problems = problemsOfEachKey(jwks, (key, index) => {
     const chain = (key as Record<string, unknown>).x5c;
     if (!Array.isArray(chain) || chain.length !== 1) return [`key ${index}'s x5c is ${shown(chain)}, not a list of one certificate`];
     const certificate = safe(() => new X509Certificate(Buffer.from(String(chain[0]), 'base64')));
@@ -316,6 +316,16 @@ conformance(
     expectPresent(token, 'access_token', { exchange });
   },
 );
+
+/**
+ * The problems of each published key; a JWKS that could not be read, or that publishes no key, is
+ * one problem itself (a check over its keys must not pass over none).
+ */
+function problemsOfEachKey(jwks: { keys: JWK[]; problem?: string }, problemsOf: (key: JWK, index: number) => string[]): string[] {
+  if (jwks.problem !== undefined) return [jwks.problem];
+  if (jwks.keys.length === 0) return ['the JWKS publishes no key'];
+  return jwks.keys.flatMap(problemsOf);
+}
 
 function safe<T>(read: () => T): T | undefined {
   try {
