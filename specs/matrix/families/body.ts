@@ -1787,10 +1787,17 @@ function fitsOnlyNormalised(made: MakeVariant, element: Element, valid: unknown)
     const value = make(start, maxLength);
     return value !== undefined && value !== start && !fieldAccepts(element, value) && fieldAccepts(element, normalised(value));
   }).map(({ key, says, make }) =>
-    made('near-value', `normalised-${key}`, says, (v) => make(base(v) ?? start, maxLength) ?? start, {
-      changesIdentity: true,
-      extended: true,
-      aloneOnly: true,
-    }),
+    made(
+      'near-value',
+      `normalised-${key}`,
+      says,
+      // Where this value's own near miss cannot be made, the one judged above: never the valid start itself.
+      (v) => make(base(v) ?? start, maxLength) ?? make(start, maxLength)!,
+      {
+        changesIdentity: true,
+        extended: true,
+        aloneOnly: true,
+      },
+    ),
   );
 }
