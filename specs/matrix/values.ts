@@ -116,11 +116,16 @@ export function idOfLength(id: string, length: number): string {
   return out;
 }
 
+/** The text with its character at `at` written as the percent-escapes of its UTF-8 bytes ("a" -> "%61"). */
+export function withCharacterEscapedAt(text: string, at: number): string {
+  const character = String.fromCodePoint(text.codePointAt(at)!);
+  const escaped = [...new TextEncoder().encode(character)].map((byte) => `%${byte.toString(16).toUpperCase().padStart(2, '0')}`).join('');
+  return `${text.slice(0, at)}${escaped}${text.slice(at + character.length)}`;
+}
+
 /** The id with its first character after the prefix written as a percent-escape ("est_A..." -> "est_%41..."). */
 export function idWithEscapedCharacter(id: string): string {
-  const at = shapeOfId(id)?.prefix.length ?? 0;
-  const code = id.charCodeAt(at).toString(16).toUpperCase().padStart(2, '0');
-  return `${id.slice(0, at)}%${code}${id.slice(at + 1)}`;
+  return withCharacterEscapedAt(id, shapeOfId(id)?.prefix.length ?? 0);
 }
 
 /** RFC 3986 2.3's unreserved characters: where a gap of an alphabet has one, it stands for the gap. */

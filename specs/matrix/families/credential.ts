@@ -15,7 +15,7 @@ import { allowedByScope, forbidden, refusedByObservedRule, status, unauthenticat
 import type { Element } from '../elements.ts';
 import type { Expectation, Variant } from '../row.ts';
 import type { RequestContext } from '../template.ts';
-import { swapCase, urlNearMisses, withFullwidth } from '../values.ts';
+import { swapCase, urlNearMisses, withCharacterEscapedAt, withFullwidth } from '../values.ts';
 
 /** Two minutes: four times the clock skew the mock allows, within the five minutes some libraries allow. */
 export const NEAR_MISS_SECONDS = 4 * observed.tokens.clock_skew_seconds.value;
@@ -557,9 +557,7 @@ function withFirstPercentEncoded(text: string): string {
 
 /** The token with the first character of its payload written as its percent-encoding (%XX). */
 export function withCharacterPercentEncoded(token: string): string {
-  const at = token.indexOf('.') + 1;
-  const hex = token.charCodeAt(at).toString(16).toUpperCase().padStart(2, '0');
-  return `${token.slice(0, at)}%${hex}${token.slice(at + 1)}`;
+  return withCharacterEscapedAt(token, token.indexOf('.') + 1);
 }
 
 /** An issuer's or audience's path spelled otherwise, the same path once normalised. */

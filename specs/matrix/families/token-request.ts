@@ -12,7 +12,7 @@ import { observed } from '../../observed.ts';
 import { accepted, refused, status } from '../checks.ts';
 import type { OperatorId } from '../operators.ts';
 import type { Expectation } from '../row.ts';
-import { FULLWIDTH_OFFSET, nameNearMisses, swapCase, urlNearMisses } from '../values.ts';
+import { FULLWIDTH_OFFSET, nameNearMisses, swapCase, urlNearMisses, withCharacterEscapedAt } from '../values.ts';
 
 export interface TokenVariant {
   operator: OperatorId;
@@ -209,11 +209,9 @@ function textVariants(field: string, checks: ClauseCheck[], source: string, extr
   ];
 }
 
-/** A text with its first character written as the percent-escapes of its UTF-8 bytes ("a..." -> "%61..."). */
+/** A text with its first character written as the percent-escapes of its UTF-8 bytes ("a..." -> "%61..."); "x" for an empty one. */
 function withFirstCharacterEscaped(text: string): string {
-  const [first = 'x', ...rest] = [...text];
-  const escaped = [...Buffer.from(first, 'utf8')].map((byte) => `%${byte.toString(16).toUpperCase().padStart(2, '0')}`).join('');
-  return `${escaped}${rest.join('')}`;
+  return withCharacterEscapedAt(text === '' ? 'x' : text, 0);
 }
 
 /**
