@@ -2,7 +2,7 @@
 // the harness sends to one target: the target's origin and base path, its fixtures, the tokens of
 // its roles with the template's edits (re-signed with its key, forged, retyped) and carried where
 // the template says. Every token made here is registered with the redactor before it can be shown.
-import type { CredentialSpec, RequestTemplate, TokenEdit } from '../specs/cards/card.ts';
+import type { CredentialSpec, OtherRsaAlgorithm, RequestTemplate, TokenEdit } from '../specs/cards/card.ts';
 import type { TokenRequestContext, TokenRequestTemplate } from '../specs/cards/token-request.ts';
 import { basePath } from '../specs/index.ts';
 import { pathOf, type RequestContext } from '../specs/matrix/template.ts';
@@ -98,8 +98,11 @@ async function edited(token: string, edit: TokenEdit, source: TokenSource): Prom
       case 'leading-zero-signature':
         out = source.forge.withLeadingZeroDropped(out);
         break;
-      default:
-        out = source.forge.withSignatureAs(out, edit.forge.slice('signature-as-'.length));
+      default: {
+        // Only the other RSA algorithms' signatures are left: a forge added to the card's list without a case here fails the type check.
+        const other: `signature-as-${OtherRsaAlgorithm}` = edit.forge;
+        out = source.forge.withSignatureAs(out, other.slice('signature-as-'.length));
+      }
     }
   }
   if (edit.text) out = edit.text(out);
