@@ -540,6 +540,25 @@ const probes: Probe[] = [
     conformant: [200, '1', 429, '1'],
     faulted: [200, '1', 429, '0'],
   },
+  {
+    id: 'ho14-remaining-read-before-take',
+    options: bucketOf(2),
+    probe: async (m) => {
+      const token = await globalToken(m);
+      const answers = [await read(m, token), await read(m, token), await read(m, token)];
+      return answers.map((answer) => [status(answer), answer.headers['x-ratelimit-remaining']]);
+    },
+    conformant: [
+      [200, '1'],
+      [200, '0'],
+      [429, '0'],
+    ],
+    faulted: [
+      [200, '2'],
+      [200, '1'],
+      [429, '0'],
+    ],
+  },
 ];
 
 heldOutRoundTests({
@@ -561,7 +580,7 @@ heldOutRoundTests({
     heldOutRound12Faults,
     heldOutRound13Faults,
   ],
-  least: { faults: 42, contract: 22 },
+  least: { faults: 43, contract: 22 },
   probes,
   signingKey,
 });

@@ -1,7 +1,7 @@
 // The limiter and its headers: a bucket kept per Authorization header (per credential), and one
 // per operation, where the tenant has one; and the observed rules: Remaining rounded to the nearest
-// whole request where it is rounded down, Reset written as a fraction of a second, and a 429's
-// Limit written from an empty quota. Each
+// whole request where it is rounded down, Reset written as a fraction of a second, a 429's Limit
+// written from an empty quota, and Remaining read before the request takes its token. Each
 // changes one count or one header; everything else is answered as before.
 import type { Clock } from '../../../clock.ts';
 import { createRateLimiter, type Quota, type RateLimitConfig, type RateLimiter } from '../../../rate-limiter.ts';
@@ -123,5 +123,19 @@ export const rateLimitFaults = heldOutFamily([
       editReplies(app, MANAGEMENT_ROUTES, (reply) =>
         reply.status === 429 && headerOf(reply, HEADERS.limit) !== undefined ? withHeader(reply, HEADERS.limit, '0') : reply,
       ),
+  },
+  {
+    id: 'ho14-remaining-read-before-take',
+    clause: 'rate-limit.remaining.falls',
+    level: 'observed',
+    bug: 'Remaining read from the bucket before the request takes its token (the middleware peeks, sets the headers, then calls take()): every served request says one more than is left, the first of a full bucket of 10 saying 10 instead of 9 and the last 1 instead of 0; a 429 still says 0.',
+    install: (app) =>
+      app.override('limiter', (limiter): RateLimiter => ({
+        config: limiter.config,
+        take(): Quota {
+          const quota = limiter.take();
+          return quota.allowed ? { ...quota, remaining: Math.min(quota.limit, quota.remaining + 1) } : quota;
+        },
+      })),
   },
 ]);
