@@ -32,6 +32,7 @@ import { heldOutRound10Faults } from '../mock/faults/held-out/round-10/catalogue
 import { heldOutRound11Faults } from '../mock/faults/held-out/round-11/catalogue.ts';
 import { heldOutRound12Faults } from '../mock/faults/held-out/round-12/catalogue.ts';
 import { heldOutRound13Faults } from '../mock/faults/held-out/round-13/catalogue.ts';
+import { heldOutRound14Faults } from '../mock/faults/held-out/round-14/catalogue.ts';
 import type { HeldOutFault } from '../mock/faults/held-out/held-out-fault.ts';
 import { createMockServer } from '../mock/index.ts';
 
@@ -64,6 +65,7 @@ const ROUNDS: Record<string, readonly HeldOutFault[]> = {
   '11': heldOutRound11Faults,
   '12': heldOutRound12Faults,
   '13': heldOutRound13Faults,
+  '14': heldOutRound14Faults,
 };
 const everyRound = Object.values(ROUNDS).flat();
 
