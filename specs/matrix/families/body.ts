@@ -570,11 +570,17 @@ function wildcardValues(made: MakeVariant, element: Element): Made[] {
     .map(({ key, says, value }) => made('near-value', key, says, () => value, { extended: true, aloneOnly: true }));
 }
 
-/** How a list may be written as one string: comma-separated (a CSV cell), with a space after each comma, space-separated (a scope string). */
+/**
+ * How a list may be written as one string: comma-separated (a CSV cell), with a space after each
+ * comma, space-separated (a scope string), "|"-separated (a multi-select stored as one column) and
+ * ";"-separated (a list in the manner of a connection string or a mail client's address line).
+ */
 const LIST_SEPARATORS: ReadonlyArray<{ key: string; says: string; separator: string }> = [
   { key: 'comma', says: 'comma-separated', separator: ',' },
   { key: 'comma-space', says: 'separated by a comma and a space', separator: ', ' },
   { key: 'space', says: 'space-separated', separator: ' ' },
+  { key: 'pipe', says: '"|"-separated', separator: '|' },
+  { key: 'semicolon', says: '";"-separated', separator: ';' },
 ];
 
 /**
@@ -1069,6 +1075,7 @@ function rootVariants(card: OperationCard, element: Element): Made[] {
       extended: true,
     },
     ...listsOfOneBody(card, element),
+    ...envelopedBodies(card, element),
   ];
 }
 
@@ -1102,6 +1109,40 @@ function listsOfOneBody(card: OperationCard, element: Element): Made[] {
       fullest(context),
     ),
   ];
+}
+
+/**
+ * The names of the envelopes a body may come wrapped in: JSON:API's and many SDKs' "data", the
+ * "payload" of message formats, and the operation's resource ("ticket", from its card).
+ */
+function envelopeNames(card: OperationCard): string[] {
+  return [...new Set(['data', 'payload', card.faultPrefix])];
+}
+
+/**
+ * The fullest valid body wrapped in an envelope, an object whose one member holds it
+ * ({"data": {...}}): the envelope's name is an unknown property all the same, though a lenient body
+ * reader that unwraps an object of one member named so reads the body inside. Judged by the body
+ * it makes, like any; against test doubles.
+ */
+function envelopedBodies(card: OperationCard, element: Element): Made[] {
+  const judge = (varied: RequestTemplate, _context: RequestContext) =>
+    bodyExpectation(card, element, jsonBodyOf(varied), { identityChanged: false, bound: false });
+  const fullest = (context: RequestContext) =>
+    card.body!.full(context.fixtures, { global: context.clients.global ?? canonicalContext.clients.global! });
+  return envelopeNames(card).map((name): Made => {
+    const apply = (template: RequestTemplate, context: RequestContext) => withBody(template, { json: { [name]: fullest(context) } });
+    const valid = { ...emptyTemplate(), body: { json: card.body!.empty } };
+    return {
+      operator: 'extra-part',
+      key: `envelope-${name}`,
+      says: `the fullest valid body wrapped in an envelope, {"${name}": {...}}`,
+      apply,
+      judge,
+      expect: judge(apply(valid, canonicalContext), canonicalContext),
+      extended: true,
+    };
+  });
 }
 
 function withoutContentType(headers: RequestTemplate['headers']): RequestTemplate['headers'] {
