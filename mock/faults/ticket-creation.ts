@@ -709,6 +709,12 @@ export const ticketCreationFaults = faultFamily([
       ),
   },
   {
+    id: 'ticket-strings-nfkc-normalised',
+    clause: 'sso-ticket.body.nested-rules',
+    bug: 'Every string of the ticket body NFKC-normalised before the checks, at any depth (a sanitiser against look-alike characters): a connection_id, organization_id or enum value with a fullwidth letter, a superscript digit, a ligature or the Kelvin sign in place of its character gets a ticket instead of 400, read as the valid value; a value that is wrong once normalised is still refused.',
+    install: (app) => editDeclaredFields(app, (value) => (typeof value === 'string' ? value.normalize('NFKC') : value)),
+  },
+  {
     id: 'ticket-object-fields-from-base64url',
     clause: 'sso-ticket.body.domain_aliases_config.type',
     bug: 'An object field given as a string decoded as base64url JSON where it decodes to an object (the settings share link carries them so), at any depth: a domain_aliases_config of the base64url of its JSON, a string, gets a ticket instead of 400; "x" is still refused.',
