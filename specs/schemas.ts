@@ -100,14 +100,16 @@ export function createAjv(options: { strictTypes?: boolean; level?: Level; coerc
   const ajv = new Ajv2020({ strict: true, allErrors: true, ...ajvOptions });
   addFormats.default(ajv);
   // RFC 3339 5.6 writes "T" (or "t") between the date and the time; ajv-formats also takes a space,
-  // which the RFC's note allows other standards and OpenAPI's date-time does not.
+  // which the RFC's note allows other standards and OpenAPI's date-time does not. Its offset is "Z"
+  // or hours and minutes with a colon (time-numoffset); ajv-formats also takes ISO 8601's basic
+  // "+0000" and the hours alone ("+00"), which RFC 3339 does not.
   const dateTime = ajv.formats['date-time'] as {
     validate: (value: string) => boolean;
     compare: (a: string, b: string) => number | undefined;
   };
   ajv.addFormat('date-time', {
     type: 'string',
-    validate: (value) => RFC3339_SEPARATOR.test(value) && dateTime.validate(value),
+    validate: (value) => RFC3339_SEPARATOR.test(value) && RFC3339_OFFSET.test(value) && dateTime.validate(value),
     compare: dateTime.compare,
   });
   for (const [name, check] of Object.entries(namedFormats)) {
@@ -118,6 +120,9 @@ export function createAjv(options: { strictTypes?: boolean; level?: Level; coerc
 
 /** The date and the time of an RFC 3339 date-time, and the "T" between them. */
 const RFC3339_SEPARATOR = /^\d{4}-\d{2}-\d{2}[Tt]/;
+
+/** The offset that ends an RFC 3339 date-time: "Z" (or "z"), or a sign, hours, a colon and minutes. */
+const RFC3339_OFFSET = /(?:[Zz]|[+-]\d{2}:\d{2})$/;
 
 /** The formats' observed checks. flows-vault-connections-id stays open: its shape is a `pattern` of the observed level. */
 const namedFormats: Record<string, (value: string) => boolean> = {

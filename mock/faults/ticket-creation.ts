@@ -514,6 +514,15 @@ export const ticketCreationFaults = faultFamily([
     install: (app) => editJsonBody(app, 'sso-ticket', (value) => (Array.isArray(value) && isRecord(value[0]) ? value[0] : value)),
   },
   {
+    id: 'ticket-body-envelope-unwrapped',
+    clause: 'sso-ticket.body.nested-rules',
+    bug: 'The body read by the shared request reader, which unwraps an envelope (an object whose one member is "data" and holds an object, as the JSON:API clients send): {"data": <a valid body>} gets a ticket instead of 400; {"data": 1} and {"payload": <a valid body>} are still refused.',
+    install: (app) =>
+      editJsonBody(app, 'sso-ticket', (value) =>
+        isRecord(value) && Object.keys(value).length === 1 && isRecord(value.data) ? value.data : value,
+      ),
+  },
+  {
     id: 'ticket-accepts-unknown-nested-properties',
     clause: 'sso-ticket.body.nested-rules',
     bug: 'A validator that refuses unknown properties at the top of the request only: ticket creation accepts them inside the nested objects (enabled_organizations items, domain_aliases_config, provisioning_config, enabled_features).',
@@ -670,6 +679,40 @@ export const ticketCreationFaults = faultFamily([
           ? value.split(',').map((part) => part.trim())
           : value,
       ),
+  },
+  {
+    id: 'ticket-string-lists-split-on-pipes',
+    clause: 'sso-ticket.body.enabled_clients.type',
+    bug: 'A list of strings given as a string holding a "|" read as the admin console\'s multi-select column (split on "|"), at any depth: enabled_clients "<id>|<id>" gets a ticket instead of 400; "<id>,<id>" and "<id>" alone are still refused.',
+    install: (app) =>
+      editDeclaredFields(app, (value, node) =>
+        typeof value === 'string' &&
+        value.includes('|') &&
+        typesOf(node).includes('array') &&
+        typesOf(node.items as JsonObject).includes('string')
+          ? value.split('|')
+          : value,
+      ),
+  },
+  {
+    id: 'ticket-string-lists-split-on-semicolons',
+    clause: 'sso-ticket.body.nested-rules',
+    bug: 'A list of strings given as a string holding a ";" read as a mail client\'s address line (split on ";", each part trimmed), at any depth: domain_aliases_config.pending_domains "login.example.com;login.example.com" gets a ticket instead of 400; a single domain as a string is still refused.',
+    install: (app) =>
+      editDeclaredFields(app, (value, node) =>
+        typeof value === 'string' &&
+        value.includes(';') &&
+        typesOf(node).includes('array') &&
+        typesOf(node.items as JsonObject).includes('string')
+          ? value.split(';').map((part) => part.trim())
+          : value,
+      ),
+  },
+  {
+    id: 'ticket-strings-nfkc-normalised',
+    clause: 'sso-ticket.body.nested-rules',
+    bug: 'Every string of the ticket body NFKC-normalised before the checks, at any depth (a sanitiser against look-alike characters): a connection_id, organization_id or enum value with a fullwidth letter, a superscript digit, a ligature or the Kelvin sign in place of its character gets a ticket instead of 400, read as the valid value; a value that is wrong once normalised is still refused.',
+    install: (app) => editDeclaredFields(app, (value) => (typeof value === 'string' ? value.normalize('NFKC') : value)),
   },
   {
     id: 'ticket-object-fields-from-base64url',

@@ -74,6 +74,18 @@ export const vaultRecordFaults = faultFamily([
     install: writesField('created_at', (createdAt) => String(createdAt).replace('T', ' ')),
   },
   {
+    id: 'vault-record-created-at-offset-without-colon',
+    clause: 'vault.record.created_at',
+    bug: 'Dates formatted with moment\'s "YYYY-MM-DDTHH:mm:ss.SSSZZ" (or strftime\'s %z): created_at is "2024-09-12T12:52:16.553+0000", an ISO 8601 basic offset, where an RFC 3339 date-time writes "Z" or "+00:00".',
+    install: writesField('created_at', (createdAt) => String(createdAt).replace(/Z$/, '+0000')),
+  },
+  {
+    id: 'vault-record-updated-at-offset-hours-only',
+    clause: 'vault.record.updated_at',
+    bug: 'The database\'s timestamptz text with the "T" put in: updated_at is "2024-09-12T12:52:16.553+00" (PostgreSQL writes the offset\'s hours alone), where an RFC 3339 date-time writes "Z" or "+00:00".',
+    install: writesField('updated_at', (updatedAt) => String(updatedAt).replace(/Z$/, '+00')),
+  },
+  {
     id: 'vault-record-refreshed-at-as-epoch-ms',
     clause: 'vault.record.refreshed_at',
     bug: 'The refresh time sent as the number a JavaScript Date holds: refreshed_at, when present, is milliseconds since 1970 instead of an ISO 8601 date-time.',

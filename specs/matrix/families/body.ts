@@ -25,7 +25,7 @@ import {
   withValueAfterValidItems,
   type RequestContext,
 } from '../template.ts';
-import { idOfLength, nameNearMisses, swapCase } from '../values.ts';
+import { idOfLength, nameNearMisses, swapCase, withFullwidth } from '../values.ts';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 
 /** How many valid items come before the one of another type, in the row that checks every item is checked. */
@@ -535,6 +535,7 @@ export function bodyVariants(card: OperationCard, element: Element): Made[] {
   variants.push(...countsWithCaseTwins(made, element));
   variants.push(...lengthsOverWithWhitespaceRuns(made, element, valid));
   variants.push(...fitsOnlyNormalised(made, element, valid));
+  variants.push(...compatibilityForms(made, element, valid));
   variants.push(...listsAsText(made, element, valid, types));
   variants.push(...wildcardValues(made, element));
   return variants;
@@ -570,11 +571,17 @@ function wildcardValues(made: MakeVariant, element: Element): Made[] {
     .map(({ key, says, value }) => made('near-value', key, says, () => value, { extended: true, aloneOnly: true }));
 }
 
-/** How a list may be written as one string: comma-separated (a CSV cell), with a space after each comma, space-separated (a scope string). */
+/**
+ * How a list may be written as one string: comma-separated (a CSV cell), with a space after each
+ * comma, space-separated (a scope string), "|"-separated (a multi-select stored as one column) and
+ * ";"-separated (a list in the manner of a connection string or a mail client's address line).
+ */
 const LIST_SEPARATORS: ReadonlyArray<{ key: string; says: string; separator: string }> = [
   { key: 'comma', says: 'comma-separated', separator: ',' },
   { key: 'comma-space', says: 'separated by a comma and a space', separator: ', ' },
   { key: 'space', says: 'space-separated', separator: ' ' },
+  { key: 'pipe', says: '"|"-separated', separator: '|' },
+  { key: 'semicolon', says: '";"-separated', separator: ';' },
 ];
 
 /**
@@ -1069,6 +1076,7 @@ function rootVariants(card: OperationCard, element: Element): Made[] {
       extended: true,
     },
     ...listsOfOneBody(card, element),
+    ...envelopedBodies(card, element),
   ];
 }
 
@@ -1102,6 +1110,40 @@ function listsOfOneBody(card: OperationCard, element: Element): Made[] {
       fullest(context),
     ),
   ];
+}
+
+/**
+ * The names of the envelopes a body may come wrapped in: JSON:API's and many SDKs' "data", the
+ * "payload" of message formats, and the operation's resource ("ticket", from its card).
+ */
+function envelopeNames(card: OperationCard): string[] {
+  return [...new Set(['data', 'payload', card.faultPrefix])];
+}
+
+/**
+ * The fullest valid body wrapped in an envelope, an object whose one member holds it
+ * ({"data": {...}}): the envelope's name is an unknown property all the same, though a lenient body
+ * reader that unwraps an object of one member named so reads the body inside. Judged by the body
+ * it makes, like any; against test doubles.
+ */
+function envelopedBodies(card: OperationCard, element: Element): Made[] {
+  const judge = (varied: RequestTemplate, _context: RequestContext) =>
+    bodyExpectation(card, element, jsonBodyOf(varied), { identityChanged: false, bound: false });
+  const fullest = (context: RequestContext) =>
+    card.body!.full(context.fixtures, { global: context.clients.global ?? canonicalContext.clients.global! });
+  return envelopeNames(card).map((name): Made => {
+    const apply = (template: RequestTemplate, context: RequestContext) => withBody(template, { json: { [name]: fullest(context) } });
+    const valid = { ...emptyTemplate(), body: { json: card.body!.empty } };
+    return {
+      operator: 'extra-part',
+      key: `envelope-${name}`,
+      says: `the fullest valid body wrapped in an envelope, {"${name}": {...}}`,
+      apply,
+      judge,
+      expect: judge(apply(valid, canonicalContext), canonicalContext),
+      extended: true,
+    };
+  });
 }
 
 function withoutContentType(headers: RequestTemplate['headers']): RequestTemplate['headers'] {
@@ -1798,6 +1840,61 @@ function fitsOnlyNormalised(made: MakeVariant, element: Element, valid: unknown)
         extended: true,
         aloneOnly: true,
       },
+    ),
+  );
+}
+
+/** The superscript digits, which NFKC maps onto the digits. */
+const SUPERSCRIPT_DIGITS = '\u2070\u00b9\u00b2\u00b3\u2074\u2075\u2076\u2077\u2078\u2079';
+
+/** Ways to write one character of a text in a compatibility form that NFKC maps back onto it. */
+const COMPATIBILITY_FORMS: ReadonlyArray<{ key: string; says: string; make: (text: string) => string }> = [
+  { key: 'fullwidth', says: 'its first letter or digit in its fullwidth form', make: (text) => withFullwidth(text, /[A-Za-z0-9]/) },
+  {
+    key: 'ligature',
+    says: 'its first "fi", "fl" or "ff" written as a ligature (U+FB01, U+FB02, U+FB00)',
+    make: (text) => text.replace(/fi|fl|ff/, (pair) => ({ fi: '\ufb01', fl: '\ufb02', ff: '\ufb00' })[pair]!),
+  },
+  {
+    key: 'superscript',
+    says: 'its first digit written as a superscript',
+    make: (text) => text.replace(/[0-9]/, (digit) => SUPERSCRIPT_DIGITS[Number(digit)]!),
+  },
+  { key: 'kelvin', says: 'its first "K" written as the Kelvin sign (U+212A)', make: (text) => text.replace('K', '\u212a') },
+];
+
+/**
+ * A string whose characters are held to a list, a pattern or a format (an enum value, an id), or a
+ * list of such strings (its first item), with one character written in a compatibility form that
+ * NFKC maps back onto it (a fullwidth letter, a ligature, a superscript digit, the Kelvin sign):
+ * another string, which the field refuses, though a server that NFKC-normalises the body's strings
+ * before its checks (against look-alikes) takes it for the valid one. Kept where the field refuses
+ * the value made and takes its normalised form. Against test doubles.
+ */
+function compatibilityForms(made: MakeVariant, element: Element, valid: unknown): Made[] {
+  const nodes = schemaNodes(element).filter((node): node is JsonObject => node !== undefined);
+  const inList = Array.isArray(valid) && typeof valid[0] === 'string';
+  const restricted = inList
+    ? nodes.some((node) => restrictsCharacters(node.items as JsonObject | undefined))
+    : typeof valid === 'string' && nodes.some(restrictsCharacters);
+  if (!restricted) return [];
+  const textOf = (value: unknown): string | undefined =>
+    inList ? (Array.isArray(value) && typeof value[0] === 'string' ? value[0] : undefined) : typeof value === 'string' ? value : undefined;
+  const withText = (value: unknown, text: string): unknown => (inList ? [text, ...(value as unknown[]).slice(1)] : text);
+  const start = textOf(valid)!;
+  return COMPATIBILITY_FORMS.filter(({ make }) => {
+    const text = make(start);
+    return text !== start && text.normalize('NFKC') === start && !fieldAccepts(element, withText(valid, text));
+  }).map(({ key, says, make }) =>
+    made(
+      'near-value',
+      `compatibility-${key}`,
+      inList ? `with ${says.replace(/^its/, "its first item's")}` : `with ${says}`,
+      (v) => {
+        const text = textOf(v);
+        return text !== undefined && make(text) !== text ? withText(v, make(text)) : withText(valid, make(start));
+      },
+      { changesIdentity: true, extended: true, aloneOnly: true },
     ),
   );
 }
