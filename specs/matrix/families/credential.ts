@@ -293,6 +293,7 @@ function tokenTextVariants(card: OperationCard): Made[] {
     ...paddedTokens(card),
     ...jsonSerialisedTokens(card),
     ...whitespaceInside(card),
+    ...foreignCharacters(card),
     {
       operator: 'other-owner',
       key: 'non-global-client',
@@ -333,6 +334,13 @@ function whitespaceInside(card: OperationCard): Made[] {
       ['space-after-dot', 'with a space just after its first dot', (t: string) => afterFirstDot(t, ' '), true],
       ['tab-inside-segment', 'with a tab in the middle of its payload segment', (t: string) => inPayload(t, '\t'), true],
       ['tab-after-dot', 'with a tab just after its first dot', (t: string) => afterFirstDot(t, '\t'), true],
+      // In the header and the signature too: a base64 decoder that skips white space (Node's
+      // Buffer.from(s, 'base64url')) reads the same bytes, and neither is part of the signed text
+      // a verifier may rebuild from the decoded header, nor of the signature's bytes.
+      ['space-inside-header', 'with a space in the middle of its header segment', (t: string) => inSegment(t, 0, ' '), true],
+      ['tab-inside-header', 'with a tab in the middle of its header segment', (t: string) => inSegment(t, 0, '\t'), true],
+      ['space-inside-signature', 'with a space in the middle of its signature segment', (t: string) => inSegment(t, 2, ' '), true],
+      ['tab-inside-signature', 'with a tab in the middle of its signature segment', (t: string) => inSegment(t, 2, '\t'), true],
     ] as const
   ).map(([key, says, change, extended]) => ({
     operator: 'whitespace',
@@ -345,6 +353,49 @@ function whitespaceInside(card: OperationCard): Made[] {
     },
     ...(extended ? { extended } : {}),
   }));
+}
+
+/** The token with `inserted` in the middle of its segment `at` (0 the header, 1 the payload, 2 the signature). */
+function inSegment(token: string, at: number, inserted: string): string {
+  const segments = token.split('.');
+  const segment = segments[at] ?? '';
+  const middle = Math.floor(segment.length / 2);
+  segments[at] = `${segment.slice(0, middle)}${inserted}${segment.slice(middle)}`;
+  return segments.join('.');
+}
+
+/**
+ * A character outside the base64url alphabet (RFC 4648 5) inside a segment: no compact JWS
+ * (RFC 7515 7.1), and "!" and "*" no b64token either (RFC 6750 2.1), though a base64 decoder that
+ * skips what it cannot read (Node's Buffer.from(s, 'base64url')) reads the same bytes, so a
+ * verifier that decodes the signature so, or re-encodes the decoded segments before checking the
+ * signature, accepts it. Each of "!", "*" and "~" (a b64token character, no base64url one) in the
+ * middle of each segment.
+ */
+function foreignCharacters(card: OperationCard): Made[] {
+  const segments = [
+    ['header', 0],
+    ['payload', 1],
+    ['signature', 2],
+  ] as const;
+  const characters = [
+    ['exclamation', '!'],
+    ['asterisk', '*'],
+    ['tilde', '~'],
+  ] as const;
+  return segments.flatMap(([segment, at]) =>
+    characters.map(([name, character]): Made => ({
+      operator: 'encoding',
+      key: `${name}-inside-${segment}`,
+      says: `with "${character}" (outside the base64url alphabet) in the middle of its ${segment} segment`,
+      apply: edited({ text: (t) => inSegment(t, at, character) }),
+      expect: {
+        checks: unauthenticated(card),
+        source: 'spec 7: the token is invalid (RFC 7515 7.1 and RFC 4648 5: each segment is base64url, which has no such character)',
+      },
+      extended: true,
+    })),
+  );
 }
 
 /**
