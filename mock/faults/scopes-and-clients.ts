@@ -211,5 +211,32 @@ export const scopeAndClientFaults = faultFamily([
           : principal,
       ),
   },
+  {
+    id: 'redeliver-scope-plural-regularised',
+    clause: 'redeliver.scope',
+    bug: `Held scopes whose resource ends in a regular plural of a word in "y" (deliverys) repaired to its irregular plural first (a helper for permissions typed by hand): a token holding ${cards.redeliver.scope.value.replace(/ies$/, 'ys')} and not ${cards.redeliver.scope.value} redelivers instead of 403; a token holding ${cards.redeliver.scope.value.replace(/ies$/, 'y')} is still refused.`,
+    install: (app) =>
+      editPrincipal(app, (principal) =>
+        [...principal.scopes].some((held) => held.replace(/([^aeiou])ys$/, '$1ies') === cards.redeliver.scope.value)
+          ? { ...principal, scopes: new Set([...principal.scopes, cards.redeliver.scope.value]) }
+          : principal,
+      ),
+  },
+  {
+    id: 'vault-scope-model-name-singular',
+    clause: 'vault.scope',
+    bug: `Held scopes compared by the model they name, each word of the resource before the last made singular (the ORM's model is FlowVaultConnection): a token holding ${cards.vault.scope.value.replace('flows_', 'flow_')} and not ${cards.vault.scope.value} reads the connection instead of 403; a token holding ${cards.vault.scope.value.replace(/s$/, '')} is still refused.`,
+    install: (app) => {
+      const model = (scope: string) => {
+        const words = scope.split('_');
+        return [...words.slice(0, -1).map((word) => word.replace(/([^s])s$/, '$1')), words.at(-1)].join('_');
+      };
+      editPrincipal(app, (principal) =>
+        [...principal.scopes].some((held) => held !== cards.vault.scope.value && model(held) === model(cards.vault.scope.value))
+          ? { ...principal, scopes: new Set([...principal.scopes, cards.vault.scope.value]) }
+          : principal,
+      );
+    },
+  },
   ...scopeFaultsOf(Object.values(cards)),
 ]);

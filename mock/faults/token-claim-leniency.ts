@@ -174,6 +174,26 @@ export const tokenClaimLeniencyFaults = faultFamily([
       ),
   },
   {
+    id: 'issuer-www-optional',
+    clause: 'redeliver.errors.401.invalid-token',
+    bug: 'The issuer matched by a pattern written to take the site with or without "www." (^https://(www\\.)?<host>/$): a token whose iss is the tenant\'s issuer with "www." before its host is accepted by every operation.',
+    install: (app) =>
+      forgiveClaim(
+        app,
+        issuerMatching((iss, issuer) => iss === issuer.replace(/^(\w+:\/\/)/, '$1www.')),
+      ),
+  },
+  {
+    id: 'audience-www-stripped',
+    clause: 'redeliver.errors.401.invalid-token',
+    bug: 'The audience\'s host taken without a leading "www." before it is compared (a helper that folds a site\'s marketing host onto its apex): a token whose aud is the management audience with "www." before its host is accepted by every operation.',
+    install: (app) =>
+      forgiveClaim(
+        app,
+        audienceMatching((aud, audience) => aud.replace(/^(\w+:\/\/)www\./, '$1') === audience),
+      ),
+  },
+  {
     id: 'audience-host-fully-qualified',
     clause: 'redeliver.errors.401.invalid-token',
     bug: "Audiences compared after their host names are made canonical, a fully qualified name's trailing dot taken off: a token whose aud is the management audience with its host written tenant.example.com. is accepted by every operation.",

@@ -301,6 +301,31 @@ export const tokenIssuingFaults = faultFamily([
       }),
   },
   {
+    id: 'discovery-host-from-x-forwarded-host-without-forwarded',
+    clause: 'token.observed.discovery',
+    bug: 'A discovery document built by a proxy-aware helper that reads RFC 7239 Forwarded first and falls back on X-Forwarded-Host: its Forwarded parser reads no quoted value, so a request carrying both (Forwarded: host="…") keeps the tenant\'s host, but one carrying X-Forwarded-Host alone is answered an issuer, token_endpoint and jwks_uri on that host.',
+    install: (app) =>
+      editReplies(app, ['discovery'], (reply, exchange) => {
+        const { forwarded } = exchange.headers;
+        const forwardedHost = exchange.headers['x-forwarded-host'];
+        if (reply.status !== OK || forwarded !== undefined || typeof forwardedHost !== 'string') return reply;
+        const document = reply.body as { issuer: string; token_endpoint: string; jwks_uri: string };
+        const moved = (url: string) => {
+          const parsed = new URL(url);
+          return `${parsed.protocol}//${forwardedHost}${parsed.pathname}`;
+        };
+        return {
+          ...reply,
+          body: {
+            ...document,
+            issuer: moved(document.issuer),
+            token_endpoint: moved(document.token_endpoint),
+            jwks_uri: moved(document.jwks_uri),
+          },
+        };
+      }),
+  },
+  {
     id: 'discovery-built-from-forwarded-header',
     clause: 'token.observed.discovery',
     bug: "A discovery document built from the request's RFC 7239 Forwarded header (a framework's trust-proxy setting, turned on for the load balancer): a request with Forwarded: host=<another host>;proto=<scheme> is answered an issuer, token_endpoint and jwks_uri on that host and scheme; without the header the document is as before.",

@@ -421,6 +421,29 @@ export const tokenVerificationFaults = faultFamily([
     install: alsoReadAs((authorization) => (authorization.endsWith('=') ? authorization.replace(/=+$/, '') : undefined)),
   },
   {
+    id: 'signature-decoded-skipping-foreign-characters',
+    clause: 'redeliver.errors.401.invalid-token',
+    bug: 'The signature segment handed to Buffer.from(signature, \'base64url\') without a check of its alphabet (the header and payload are matched against base64url, and "+", "/" and "=" refused since the padding bug): the decoder skips what it cannot read, so a valid token with "!", "*", "~", a space or a tab inside its signature segment is accepted by every operation instead of 401; the same inside the header or payload is still refused.',
+    install: alsoReadAs((authorization) => {
+      const [, header = '', payload = '', signature = ''] = /^Bearer ([^.]*)\.([^.]*)\.(.*)$/.exec(authorization) ?? [];
+      const base64url = /^[A-Za-z0-9_-]+$/;
+      return base64url.test(header) && base64url.test(payload) && !base64url.test(signature) && !/[+/=]/.test(signature)
+        ? `Bearer ${header}.${payload}.${Buffer.from(signature, 'base64url').toString('base64url')}`
+        : undefined;
+    }),
+  },
+  {
+    id: 'signature-checked-over-reencoded-header',
+    clause: 'redeliver.errors.401.invalid-token',
+    bug: 'A verifier that decodes the header (Buffer.from(segment, \'base64url\')) to pick the key and algorithm, then checks the signature over those bytes encoded again and the payload as sent, not over the text it was sent: the decoder skips what it cannot read, so a valid token with "!", "*", "~", a space or a tab inside its header segment is accepted by every operation instead of 401; the same inside the payload or the signature is still refused.',
+    install: alsoReadAs((authorization) => {
+      const [, header = '', rest = ''] = /^Bearer ([^.]*)\.([A-Za-z0-9_-]+\.[A-Za-z0-9_-]+)$/.exec(authorization) ?? [];
+      return header !== '' && !/^[A-Za-z0-9_-]+$/.test(header) && !/[+/=]/.test(header)
+        ? `Bearer ${Buffer.from(header, 'base64url').toString('base64url')}.${rest}`
+        : undefined;
+    }),
+  },
+  {
     id: 'kid-normalised-as-uri',
     clause: 'auth.token.header',
     bug: "The kid normalised as a URI before the key is looked up (RFC 3986 6.2.2.2: percent-encoded unreserved characters decoded): a token signed with the tenant's key whose kid is the published one with a letter or digit written %XX is accepted by every operation.",

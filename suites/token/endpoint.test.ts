@@ -203,6 +203,25 @@ conformance(
   },
 );
 
+// Each of the three alone: a proxy-aware helper reads one before the others and falls back on the
+// next (Forwarded first, then X-Forwarded-Host), so a document that ignores the three sent together
+// (a Forwarded whose quoted host it cannot parse, taken for none) may still follow one sent alone.
+conformance(
+  "[§5 token.observed.discovery] the discovery document read with X-Forwarded-Host alone, X-Forwarded-Proto alone, and Forwarded alone, each naming another host or scheme, still names the tenant's issuer, token endpoint and JWKS",
+  { ...ownRequest, requests: 3 },
+  async ({ target }) => {
+    const { hostname, port, protocol } = new URL(target.target.authUrl);
+    const otherHost = `${hostname.replace(/[^A-Za-z0-9.-]/g, '-')}.invalid${port === '' ? '' : `:${port}`}`;
+    const otherProto = protocol === 'https:' ? 'http' : 'https';
+    for (const [name, value] of [
+      ['x-forwarded-host', otherHost],
+      ['x-forwarded-proto', otherProto],
+      ['forwarded', `host=${otherHost.includes(':') ? `"${otherHost}"` : otherHost};proto=${otherProto}`],
+    ] as const)
+      await checkDiscovery(target, { [name]: value }, `whatever ${name} alone says (${value}): `);
+  },
+);
+
 /**
  * RFC 7517 4.8 and 4.9: x5t is the base64url SHA-1 digest of the DER of the first certificate of
  * x5c, x5t#S256 its SHA-256 digest. Each thumbprint a key publishes that is not its certificate's.

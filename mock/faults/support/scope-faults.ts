@@ -89,6 +89,11 @@ const lenientMatches: Array<{ name: string; check: (scope: string) => string; ma
     matches: (held, needed) => held.split(';').includes(needed),
   },
   {
+    name: 'pipe-read-as-separator',
+    check: () => 'A permission check that splits the scope claim on "|" too (the separator of the permission strings a role editor stores)',
+    matches: (held, needed) => held.split('|').includes(needed),
+  },
+  {
     name: 'percent-decoded',
     check: () => 'A permission check that percent-decodes the scope claim before splitting it ("%20" read as a space)',
     matches: (held, needed) => safelyDecoded(held).split(' ').includes(needed),

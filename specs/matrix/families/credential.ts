@@ -293,6 +293,7 @@ function tokenTextVariants(card: OperationCard): Made[] {
     ...paddedTokens(card),
     ...jsonSerialisedTokens(card),
     ...whitespaceInside(card),
+    ...foreignCharacters(card),
     {
       operator: 'other-owner',
       key: 'non-global-client',
@@ -333,6 +334,13 @@ function whitespaceInside(card: OperationCard): Made[] {
       ['space-after-dot', 'with a space just after its first dot', (t: string) => afterFirstDot(t, ' '), true],
       ['tab-inside-segment', 'with a tab in the middle of its payload segment', (t: string) => inPayload(t, '\t'), true],
       ['tab-after-dot', 'with a tab just after its first dot', (t: string) => afterFirstDot(t, '\t'), true],
+      // In the header and the signature too: a base64 decoder that skips white space (Node's
+      // Buffer.from(s, 'base64url')) reads the same bytes, and neither is part of the signed text
+      // a verifier may rebuild from the decoded header, nor of the signature's bytes.
+      ['space-inside-header', 'with a space in the middle of its header segment', (t: string) => inSegment(t, 0, ' '), true],
+      ['tab-inside-header', 'with a tab in the middle of its header segment', (t: string) => inSegment(t, 0, '\t'), true],
+      ['space-inside-signature', 'with a space in the middle of its signature segment', (t: string) => inSegment(t, 2, ' '), true],
+      ['tab-inside-signature', 'with a tab in the middle of its signature segment', (t: string) => inSegment(t, 2, '\t'), true],
     ] as const
   ).map(([key, says, change, extended]) => ({
     operator: 'whitespace',
@@ -345,6 +353,49 @@ function whitespaceInside(card: OperationCard): Made[] {
     },
     ...(extended ? { extended } : {}),
   }));
+}
+
+/** The token with `inserted` in the middle of its segment `at` (0 the header, 1 the payload, 2 the signature). */
+function inSegment(token: string, at: number, inserted: string): string {
+  const segments = token.split('.');
+  const segment = segments[at] ?? '';
+  const middle = Math.floor(segment.length / 2);
+  segments[at] = `${segment.slice(0, middle)}${inserted}${segment.slice(middle)}`;
+  return segments.join('.');
+}
+
+/**
+ * A character outside the base64url alphabet (RFC 4648 5) inside a segment: no compact JWS
+ * (RFC 7515 7.1), and "!" and "*" no b64token either (RFC 6750 2.1), though a base64 decoder that
+ * skips what it cannot read (Node's Buffer.from(s, 'base64url')) reads the same bytes, so a
+ * verifier that decodes the signature so, or re-encodes the decoded segments before checking the
+ * signature, accepts it. Each of "!", "*" and "~" (a b64token character, no base64url one) in the
+ * middle of each segment.
+ */
+function foreignCharacters(card: OperationCard): Made[] {
+  const segments = [
+    ['header', 0],
+    ['payload', 1],
+    ['signature', 2],
+  ] as const;
+  const characters = [
+    ['exclamation', '!'],
+    ['asterisk', '*'],
+    ['tilde', '~'],
+  ] as const;
+  return segments.flatMap(([segment, at]) =>
+    characters.map(([name, character]): Made => ({
+      operator: 'encoding',
+      key: `${name}-inside-${segment}`,
+      says: `with "${character}" (outside the base64url alphabet) in the middle of its ${segment} segment`,
+      apply: edited({ text: (t) => inSegment(t, at, character) }),
+      expect: {
+        checks: unauthenticated(card),
+        source: 'spec 7: the token is invalid (RFC 7515 7.1 and RFC 4648 5: each segment is base64url, which has no such character)',
+      },
+      extended: true,
+    })),
+  );
 }
 
 /**
@@ -778,6 +829,18 @@ function claimVariants(card: OperationCard, member: string): Made[] {
         ...urlNearMisses
           .filter(({ withPath }) => member === 'aud' || !withPath)
           .map(({ key, says, change, operator }) => invalid(key, says, operator, text(change))),
+        // "www." before its host: another string (RFC 7519 4.1.1, 4.1.3 compare them as strings) and
+        // another host, though a check written to take the site with or without "www." (a pattern
+        // ^https://(www\.)?<host>/, a "www." stripper) takes it for the right one.
+        {
+          ...invalid(
+            'host-www',
+            'with "www." before its host name',
+            'near-value',
+            text((v) => v.replace(/^(\w+:\/\/)/, '$1www.')),
+          ),
+          extended: true,
+        },
         // Its path spelled with a dot segment, an empty segment or a segment undone by "..": other
         // strings, compared as strings (RFC 7519 4.1.1, 4.1.3), though path normalisation or a URL
         // parser maps them back onto the right value.
@@ -1619,6 +1682,7 @@ function otherSeparators(card: OperationCard, source: string): Made[] {
       ['semicolon-separated', 'a semicolon', ';', 'whitespace', false],
       ['percent-space-separated', '%20 (a space percent-encoded)', '%20', 'encoding', true],
       ['tab-separated', 'a tab', '\t', 'whitespace', true],
+      ['pipe-separated', 'a pipe (|)', '|', 'whitespace', true],
     ] as const
   ).map(([key, by, separator, operator, extended]) => ({
     ...resigned({
@@ -1654,11 +1718,12 @@ function authorityClaims(scope: string): Array<[string, string, (c: JsonRecord) 
 
 /**
  * A word in the other grammatical number, as an inflector or a hand-made rule writes it: a plural
- * made singular (deliveries -> delivery, and the naive deliverie; tickets -> ticket), a singular
+ * made singular (deliveries -> delivery, and the naive deliverie; tickets -> ticket) or made plural
+ * again by a naive rule (deliveries -> deliverys, an irregular plural spelled regularly), a singular
  * made plural (delivery -> deliveries, ticket -> tickets). Each differs from the word.
  */
 function otherNumbers(word: string): string[] {
-  if (word.endsWith('ies')) return [`${word.slice(0, -3)}y`, word.slice(0, -1)];
+  if (word.endsWith('ies')) return [`${word.slice(0, -3)}y`, word.slice(0, -1), `${word.slice(0, -3)}ys`];
   if (word.endsWith('s') && !word.endsWith('ss')) return [word.slice(0, -1)];
   if (/[^aeiou]y$/.test(word)) return [`${word.slice(0, -1)}ies`, `${word}s`];
   return [`${word}s`];
@@ -1668,13 +1733,20 @@ function otherNumbers(word: string): string[] {
  * The scope (action:resource) with its resource in the other number: its last word, and its whole
  * name where that is one word. Keyed number-<the near resource>.
  */
-function otherNumberScopes(scope: string): Array<[string, string]> {
+function otherNumberScopes(scope: string): Array<[string, string, boolean]> {
   const at = scope.indexOf(':');
   const [action, resource] = [scope.slice(0, at), scope.slice(at + 1)];
   const words = resource.split('_');
   const last = words.pop() ?? '';
   const near = otherNumbers(last).map((other) => `${action}:${[...words, other].join('_')}`);
-  return [...new Set(near)].filter((s) => s !== scope).map((s) => [`number-${s.slice(at + 1)}`, s]);
+  // An earlier word in the plural made singular (flows_vault_connections as flow_vault_connections):
+  // a resource named after the singular model, as an ORM or a hand-made catalogue writes it.
+  const earlier = words.flatMap((word, index) =>
+    /[^s]s$/.test(word) ? [`${action}:${[...words.slice(0, index), word.slice(0, -1), ...words.slice(index + 1), last].join('_')}`] : [],
+  );
+  return [...new Set([...near, ...earlier])]
+    .filter((s) => s !== scope)
+    .map((s) => [`number-${s.slice(at + 1)}`, s, earlier.includes(s) || s.endsWith('ys')]);
 }
 
 /** The HTTP verbs a REST layer maps onto the catalogue's actions (delete is both, so none differs). */
@@ -1755,9 +1827,10 @@ function scopeTokenVariants(card: OperationCard): Made[] {
     ...otherSeparators(card, source),
     // Its resource in the other grammatical number, its action named by an HTTP verb: other
     // strings, though a check that runs both through an inflector or a verb map first grants them.
-    ...otherNumberScopes(scope).map(([key, near]) =>
-      replaced(key, `with its resource in the other number (${near})`, 'near-value', () => [near]),
-    ),
+    ...otherNumberScopes(scope).map(([key, near, extended]) => ({
+      ...replaced(key, `with its resource in the other number (${near})`, 'near-value', () => [near]),
+      ...(extended ? { extended } : {}),
+    })),
     ...verbAliasScopes(scope).map(([verb, near], index) => ({
       ...replaced(`verb-alias-${verb}`, `with its action named by the HTTP verb ${verb} (${near})`, 'near-value', () => [near]),
       ...(index > 0 ? { extended: true } : {}),
