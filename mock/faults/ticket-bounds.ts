@@ -8,6 +8,7 @@ import type { FaultHooks } from '../app.ts';
 import { HOST_NAME_PATTERN } from '../validators.ts';
 import { faultFamily } from './fault.ts';
 import { compileCheck, editBodySchema, fieldNode, replaceParameterCheck } from './support/check-edits.ts';
+import { capture } from './support/captured.ts';
 import { editJsonBody, editRequests } from './support/route-edits.ts';
 
 const TTL_SEC = closedLimit('sso-ticket.body.ttl_sec.range');
@@ -245,6 +246,31 @@ export const ticketBoundFaults = faultFamily([
       }),
   },
   {
+    id: 'ttl-sec-iso-duration-read',
+    clause: 'sso-ticket.body.ttl_sec.type',
+    bug: 'ttl_sec run through an ISO 8601 duration parser (a Duration.fromISO helper shared with the admin UI) before the checks: a ttl_sec of "PT3600S" or "PT1H" gets a ticket instead of 400; "3600" or "1h" (no duration) is still refused.',
+    install: (app) =>
+      editTtlSec(app, (value) => {
+        const parts = typeof value === 'string' ? /^P(?:(\d+)D)?(?:T(?:(\d+)H)?(?:(\d+)M)?(?:(\d+)S)?)?$/.exec(value) : null;
+        if (!parts || value === 'P' || value === 'PT') return undefined;
+        const [days, hours, minutes, seconds] = parts.slice(1).map((part) => Number(part ?? 0)) as [number, number, number, number];
+        return ((days * 24 + hours) * 60 + minutes) * 60 + seconds;
+      }),
+  },
+  {
+    id: 'ttl-sec-instant-read-as-seconds-left',
+    clause: 'sso-ticket.body.ttl_sec.type',
+    bug: 'ttl_sec also taken as the instant the ticket should expire (a date picker\'s ISO value), turned into the seconds left before the checks: a ttl_sec of "<a date-time a day ahead>" gets a ticket instead of 400; a date-time in the past (negative seconds) or "tomorrow" is still refused.',
+    install(app) {
+      const clock = capture(app, 'clock');
+      editTtlSec(app, (value) => {
+        if (typeof value !== 'string' || !/^\d{4}-\d{2}-\d{2}T[\d:.]+(?:Z|[+-]\d{2}:\d{2})$/.test(value)) return undefined;
+        const seconds = Math.round((Date.parse(value) - clock().now()) / 1000);
+        return Number.isFinite(seconds) ? seconds : undefined;
+      });
+    },
+  },
+  {
     id: 'custom-domain-length-without-port',
     clause: 'sso-ticket.header.custom-domain.length',
     bug: `The ${CUSTOM_DOMAIN_HEADER} value taken apart by a host:port parser and the host alone checked: a value of ${CUSTOM_DOMAIN.max + 1} characters ending in ":8443" gets a ticket instead of 400; one of ${CUSTOM_DOMAIN.max + 1} characters without a port is still refused.`,
@@ -271,3 +297,12 @@ export const ticketBoundFaults = faultFamily([
     install: (app) => customDomainLength(app, { min: CUSTOM_DOMAIN.min, max: DNS_NAME_MAX_LENGTH }),
   },
 ]);
+
+/** A JSON ticket body's ttl_sec replaced by what `read` makes of it, where it makes a number (before the checks). */
+function editTtlSec(app: FaultHooks, read: (value: unknown) => number | undefined): void {
+  editJsonBody(app, 'sso-ticket', (body) => {
+    if (body === null || typeof body !== 'object' || Array.isArray(body)) return body;
+    const number = read((body as JsonObject).ttl_sec);
+    return number === undefined ? body : { ...(body as JsonObject), ttl_sec: number };
+  });
+}

@@ -349,6 +349,29 @@ export function bodyVariants(card: OperationCard, element: Element): Made[] {
         extended: true,
       }),
     );
+    // A number of seconds written as what it stands for: an ISO 8601 duration, and the instant it
+    // ends at as a date-time (a date picker's value). A string either way, though a parser that
+    // turns a duration or the seconds left until an instant into the number takes it for one in
+    // range. The instant is the start of a UTC day one to two days ahead, where the field's range
+    // holds every such count of seconds (DAY_AHEAD_SECONDS).
+    variants.push(
+      made('other-type', 'string-iso-duration', `the string "PT${valid}S" (an ISO 8601 duration)`, (v) => `PT${String(v)}S`, {
+        extended: true,
+      }),
+    );
+    if (withinRange(element, DAY_AHEAD_SECONDS.least) && withinRange(element, DAY_AHEAD_SECONDS.most)) {
+      variants.push(
+        made(
+          'other-type',
+          'string-instant-ahead',
+          'the date-time of the start of a UTC day one to two days ahead (its seconds from now in range)',
+          () => dayStartAhead(),
+          {
+            extended: true,
+          },
+        ),
+      );
+    }
   }
   // The valid number in the typed wrapper of a storage format: a body read with that format's
   // parser (shared with the storage layer) takes the wrapper for the number it stands for.
@@ -1355,6 +1378,18 @@ function lengthsOverInCodePoints(made: MakeVariant, element: Element, valid: unk
     );
   }
   return out;
+}
+
+/** The seconds from now to the start of a UTC day one to two days ahead (dayStartAhead), at least and at most. */
+const DAY_AHEAD_SECONDS = { least: 86_400, most: 172_800 };
+
+/**
+ * The start of the UTC day after the next one, as an ISO date-time: the same for every request of a
+ * day, so two runs of one day send the same body (cli/test/seed-independence.test.ts).
+ */
+function dayStartAhead(now = Date.now()): string {
+  const day = 86_400_000;
+  return new Date((Math.floor(now / day) + 2) * day).toISOString();
 }
 
 /** Fractions JavaScript and JSON write without a dot (exponent notation), the smallest first. */
