@@ -238,5 +238,32 @@ export const scopeAndClientFaults = faultFamily([
       );
     },
   },
+  {
+    id: 'redeliver-scope-granted-by-higher-action',
+    clause: 'redeliver.scope',
+    bug: `Actions ranked on a role ladder (read < create < update < delete), a held scope granting every lower action on its resource: a token holding ${cards.redeliver.scope.value.replace(/^update:/, 'delete:')} and not ${cards.redeliver.scope.value} redelivers instead of 403; a token holding ${cards.redeliver.scope.value.replace(/^update:/, 'read:')} is still refused.`,
+    install: (app) => {
+      const ladder = ['read', 'create', 'update', 'delete'];
+      const [action, resource] = cards.redeliver.scope.value.split(':') as [string, string];
+      editPrincipal(app, (principal) =>
+        [...principal.scopes].some(
+          (held) => held.split(':')[1] === resource && ladder.indexOf(held.split(':')[0]!) > ladder.indexOf(action),
+        )
+          ? { ...principal, scopes: new Set([...principal.scopes, cards.redeliver.scope.value]) }
+          : principal,
+      );
+    },
+  },
+  {
+    id: 'ticket-scope-granted-by-create-connections',
+    clause: 'sso-ticket.scope',
+    bug: `Ticket creation also granted to create:connections, on the reasoning that the ticket only lets someone else create a connection: a token holding create:connections and not ${cards['sso-ticket'].scope.value} gets a ticket instead of 403; a token holding read:connections is still refused.`,
+    install: (app) =>
+      editPrincipal(app, (principal) =>
+        principal.scopes.has('create:connections')
+          ? { ...principal, scopes: new Set([...principal.scopes, cards['sso-ticket'].scope.value]) }
+          : principal,
+      ),
+  },
   ...scopeFaultsOf(Object.values(cards)),
 ]);

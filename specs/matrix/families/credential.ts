@@ -7,8 +7,8 @@
 // forgeries, the token alternatives of the target file and the configured roles stand in.
 import type { Carry, CredentialSpec, JsonRecord, OperationCard, RequestTemplate, TokenEdit } from '../../cards/card.ts';
 import { observed } from '../../observed.ts';
-import { scopeCatalogue } from '../../scopes.ts';
-import { audiencePath } from '../../openapi.ts';
+import { scopeActions, scopeCatalogue } from '../../scopes.ts';
+import { audiencePath, deref, resolvePointer } from '../../openapi.ts';
 import { otherActionOf } from '../../cards/index.ts';
 import { otherRsaAlgorithms } from '../../cards/card.ts';
 import { allowedByScope, forbidden, refusedByObservedRule, status, unauthenticated, accepted, refused, observedError } from '../checks.ts';
@@ -1561,6 +1561,41 @@ function pathNamedScopes(card: OperationCard): string[] {
   return [...new Set(named.map((resource) => `${action}:${resource}`))].filter((s) => s !== scope && s !== card.scope.otherResource);
 }
 
+/** Actions a scope may be spelled with beyond the catalogue's four: coarse ones some permission models use. */
+const COARSE_ACTIONS = ['write', 'manage', 'admin'] as const;
+
+/**
+ * The operation's resource with every other action (the catalogue's four and the coarse ones), but
+ * the one its other-action row already sends.
+ */
+function otherActionsOnResource(card: OperationCard): string[] {
+  const scope = card.scope.value;
+  const resource = scope.slice(scope.indexOf(':') + 1);
+  return [...scopeActions, ...COARSE_ACTIONS]
+    .map((action) => `${action}:${resource}`)
+    .filter((near) => near !== scope && near !== otherActionOf(scope));
+}
+
+/**
+ * Every scope of the catalogue on a resource the request names: a path segment's ("-" as "_"),
+ * or a top-level body field's stem ("enabled_clients" -> clients, "connection_config" and
+ * "connection_id" -> connections), matched as written or with an "s" added. Not the operation's
+ * own scope, nor the rows' other-resource and path-named ones.
+ */
+function scopesOfNamedResources(card: OperationCard): string[] {
+  const words = card.spec.pathTemplate
+    .split('/')
+    .filter((segment) => segment.length > 0 && !segment.startsWith('{'))
+    .map((segment) => segment.replace(/-/g, '_'));
+  if (card.body) {
+    const properties = (deref(resolvePointer(`#/components/schemas/${card.body.schema}`)).properties ?? {}) as Record<string, unknown>;
+    words.push(...Object.keys(properties).map((name) => name.replace(/^enabled_/, '').replace(/_(config|id)$/, '')));
+  }
+  const resources = new Set(words.flatMap((word) => [word, `${word}s`]));
+  const taken = new Set([card.scope.value, card.scope.otherResource, otherActionOf(card.scope.value), ...pathNamedScopes(card)]);
+  return scopeCatalogue.filter((scope) => resources.has(scope.slice(scope.indexOf(':') + 1)) && !taken.has(scope));
+}
+
 /**
  * The role without the scope, its request to an operation that takes no body carrying the JSON
  * body {}: a body the spec does not describe (what the service answers it is not stated) does
@@ -1841,6 +1876,23 @@ function scopeTokenVariants(card: OperationCard): Made[] {
     replaced('other-resource', `replaced by ${card.scope.otherResource} (its action on another resource)`, 'other-owner', () => [
       card.scope.otherResource,
     ]),
+    // Every other action on its resource, whether or not the catalogue has it (a role ladder that lets
+    // a "higher" action stand for a lower one, a check on the resource alone), and every scope of the
+    // catalogue on a resource the request names (a check that lets the scope of what the operation
+    // touches stand for its own): none of them is its scope.
+    ...otherActionsOnResource(card).map((near) => ({
+      ...replaced(
+        `action-${near.slice(0, near.indexOf(':'))}`,
+        `replaced by ${near} (another action on its resource)`,
+        'other-owner',
+        () => [near],
+      ),
+      extended: true,
+    })),
+    ...scopesOfNamedResources(card).map((near) => ({
+      ...replaced(`named-resource-${near}`, `replaced by ${near} (a scope of a resource the request names)`, 'other-owner', () => [near]),
+      extended: true,
+    })),
     // Wildcards: the catalogue has none (spec 5, action:resource), so a token holding one holds no scope of it.
     // The scope qualified by another API's identifier (as some issuers namespace scopes): another string.
     replaced('api-prefixed', `prefixed with another API's identifier (https://other-api.example.com/${scope})`, 'extra-part', (s) => [
