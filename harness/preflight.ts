@@ -104,6 +104,9 @@ export function tokenEndpointProblem(exchange: Exchange, tokenUrl: string): stri
   const { status } = exchange;
   if (status >= 300 && status < 400) {
     const location = exchange.headers.location;
+    if (location !== undefined && sameEndpointWithoutSlash(location, tokenUrl)) {
+      return `${where} answered ${status}, a redirect to ${shownValue(location)}: the same endpoint without the trailing slash. Section 5 (rule 3) names the token endpoint {auth_url}/oauth/token/ with the slash (token.endpoint), and the service issues tokens there as it does without it (observed, token.observed.json-request): the target breaks token.endpoint. The suite follows no redirect of the token endpoint, so it has no token to run a test with`;
+    }
     return `${where} answered ${status}, a redirect${location ? ` to ${shownValue(location)}` : ''}; the suite follows no redirect of the token endpoint: set auth_url in the target file to the origin that issues tokens`;
   }
   if (status === 404 || status === 405) {
@@ -117,6 +120,18 @@ export function tokenEndpointProblem(exchange: Exchange, tokenUrl: string): stri
     return `${where} refused the credentials of role global (status ${status}${code !== undefined ? `, error ${shownValue(code)}` : ''}); check roles.global (client_id, and the secret it names) in the target file`;
   }
   return `${where} answered ${status}${code !== undefined ? ` (error ${shownValue(code)})` : ''} instead of a token`;
+}
+
+/** Whether a redirect's Location names the token URL itself without its trailing slash (same origin, same path). */
+export function sameEndpointWithoutSlash(location: string, tokenUrl: string): boolean {
+  let to: URL;
+  const from = new URL(tokenUrl);
+  try {
+    to = new URL(location, from);
+  } catch {
+    return false;
+  }
+  return from.pathname.endsWith('/') && to.origin === from.origin && to.pathname === from.pathname.replace(/\/+$/, '');
 }
 
 /** Whether the probe's headers would keep the suite from sending anything before the bound. */

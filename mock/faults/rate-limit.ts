@@ -139,6 +139,46 @@ export const rateLimitFaults = faultFamily([
     },
   },
   {
+    id: 'reads-and-writes-limited-apart',
+    clause: 'rate-limit.remaining.falls',
+    bug: 'Two limiters, a rate-limit middleware mounted once on the router of reads (GET) and once on that of writes, where the tenant has one bucket: with the bucket spent by redeliveries, a vault read is served from a full bucket of its own and says Remaining nearly the whole Limit; redeliveries and ticket requests still share one bucket and meet 429.',
+    install: (app) => {
+      let read = false;
+      app.override('limiter', (limiter, built) => {
+        const reads = createRateLimiter(limiter.config, built.clock!);
+        return { config: limiter.config, take: () => (read ? reads.take() : limiter.take()) };
+      });
+      for (const key of MANAGEMENT_ROUTES) {
+        app.wrapRoute(key, (next) => (exchange) => {
+          read = exchange.method === 'GET';
+          return next(exchange);
+        });
+      }
+    },
+  },
+  {
+    id: '429-remaining-rounded-to-nearest',
+    clause: 'rate-limit.headers.consistent',
+    bug: "A 429 handler of its own that writes Remaining from the bucket's level rounded to the nearest request (Math.round) where successes round it down: a 429 met with half a token or more refilled says X-RateLimit-Remaining 1; a 429 met with less, and every success, as before.",
+    install: (app) =>
+      app.override('limiter', (limiter, built) => {
+        // The bucket's level in requests, kept beside the limiter's own (which decides).
+        let level = limiter.config.bucketSize;
+        let at = built.clock!.now();
+        return {
+          config: limiter.config,
+          take() {
+            const now = built.clock!.now();
+            level = Math.min(limiter.config.bucketSize, level + (Math.max(0, now - at) * limiter.config.refillPerSecond) / MS_PER_SECOND);
+            at = now;
+            const quota = limiter.take();
+            if (quota.allowed) level = Math.max(0, level - 1);
+            return quota.allowed ? quota : { ...quota, remaining: Math.round(level) };
+          },
+        };
+      }),
+  },
+  {
     id: '429-without-x-ratelimit-limit',
     clause: 'rate-limit.429.headers',
     bug: 'A separate "too many requests" handler that forgets a header: a 429 carries no X-RateLimit-Limit (the other two are there).',
