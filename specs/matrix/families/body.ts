@@ -1021,6 +1021,10 @@ function inheritedNameValues(element: Element, made: MakeVariant): Made[] {
   );
 }
 
+/**
+ * The body as a whole, varied: null, other JSON types, no JSON, wrapped, trailing data.
+ * Long: one entry per variation, read top to bottom as `--list` prints them.
+ */
 function rootVariants(card: OperationCard, element: Element): Made[] {
   const made = (operator: Made['operator'], key: string, says: string, json: unknown, extra: Partial<Made> = {}): Made => {
     const apply = (template: RequestTemplate) => withBody(template, { json });
