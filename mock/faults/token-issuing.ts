@@ -309,20 +309,7 @@ export const tokenIssuingFaults = faultFamily([
         const { forwarded } = exchange.headers;
         const forwardedHost = exchange.headers['x-forwarded-host'];
         if (reply.status !== OK || forwarded !== undefined || typeof forwardedHost !== 'string') return reply;
-        const document = reply.body as { issuer: string; token_endpoint: string; jwks_uri: string };
-        const moved = (url: string) => {
-          const parsed = new URL(url);
-          return `${parsed.protocol}//${forwardedHost}${parsed.pathname}`;
-        };
-        return {
-          ...reply,
-          body: {
-            ...document,
-            issuer: moved(document.issuer),
-            token_endpoint: moved(document.token_endpoint),
-            jwks_uri: moved(document.jwks_uri),
-          },
-        };
+        return discoveryMoved(reply, (parsed) => `${parsed.protocol}//${forwardedHost}`);
       }),
   },
   {
@@ -339,20 +326,10 @@ export const tokenIssuingFaults = faultFamily([
             .split(';')
             .map((pair) => pair.split('=').map((part) => part.trim().replace(/^"|"$/g, '')) as [string, string]),
         );
-        const document = reply.body as { issuer: string; token_endpoint: string; jwks_uri: string };
-        const moved = (url: string) => {
-          const parsed = new URL(url);
-          return `${pairs.get('proto') ?? parsed.protocol.slice(0, -1)}://${pairs.get('host') ?? parsed.host}${parsed.pathname}`;
-        };
-        return {
-          ...reply,
-          body: {
-            ...document,
-            issuer: moved(document.issuer),
-            token_endpoint: moved(document.token_endpoint),
-            jwks_uri: moved(document.jwks_uri),
-          },
-        };
+        return discoveryMoved(
+          reply,
+          (parsed) => `${pairs.get('proto') ?? parsed.protocol.slice(0, -1)}://${pairs.get('host') ?? parsed.host}`,
+        );
       }),
   },
   {
@@ -426,3 +403,21 @@ export const tokenIssuingFaults = faultFamily([
       }),
   },
 ]);
+
+/** A discovery document whose issuer, token_endpoint and jwks_uri keep their paths under the origin `origin` makes of each. */
+function discoveryMoved(reply: Reply, origin: (url: URL) => string): Reply {
+  const document = reply.body as { issuer: string; token_endpoint: string; jwks_uri: string };
+  const moved = (url: string) => {
+    const parsed = new URL(url);
+    return `${origin(parsed)}${parsed.pathname}`;
+  };
+  return {
+    ...reply,
+    body: {
+      ...document,
+      issuer: moved(document.issuer),
+      token_endpoint: moved(document.token_endpoint),
+      jwks_uri: moved(document.jwks_uri),
+    },
+  };
+}
