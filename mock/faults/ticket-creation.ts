@@ -670,43 +670,19 @@ export const ticketCreationFaults = faultFamily([
     id: 'ticket-string-lists-split-on-commas',
     clause: 'sso-ticket.body.provisioning_config.scopes.type',
     bug: 'A list of strings given as a string holding a comma read as a CSV cell (split on ",", each part trimmed), at any depth: provisioning_config.scopes "get:users,post:users" gets a ticket instead of 400; "get:users" alone is still refused.',
-    install: (app) =>
-      editDeclaredFields(app, (value, node) =>
-        typeof value === 'string' &&
-        value.includes(',') &&
-        typesOf(node).includes('array') &&
-        typesOf(node.items as JsonObject).includes('string')
-          ? value.split(',').map((part) => part.trim())
-          : value,
-      ),
+    install: (app) => stringListsSplitOn(app, ',', (part) => part.trim()),
   },
   {
     id: 'ticket-string-lists-split-on-pipes',
     clause: 'sso-ticket.body.enabled_clients.type',
     bug: 'A list of strings given as a string holding a "|" read as the admin console\'s multi-select column (split on "|"), at any depth: enabled_clients "<id>|<id>" gets a ticket instead of 400; "<id>,<id>" and "<id>" alone are still refused.',
-    install: (app) =>
-      editDeclaredFields(app, (value, node) =>
-        typeof value === 'string' &&
-        value.includes('|') &&
-        typesOf(node).includes('array') &&
-        typesOf(node.items as JsonObject).includes('string')
-          ? value.split('|')
-          : value,
-      ),
+    install: (app) => stringListsSplitOn(app, '|', (part) => part),
   },
   {
     id: 'ticket-string-lists-split-on-semicolons',
     clause: 'sso-ticket.body.nested-rules',
     bug: 'A list of strings given as a string holding a ";" read as a mail client\'s address line (split on ";", each part trimmed), at any depth: domain_aliases_config.pending_domains "login.example.com;login.example.com" gets a ticket instead of 400; a single domain as a string is still refused.',
-    install: (app) =>
-      editDeclaredFields(app, (value, node) =>
-        typeof value === 'string' &&
-        value.includes(';') &&
-        typesOf(node).includes('array') &&
-        typesOf(node.items as JsonObject).includes('string')
-          ? value.split(';').map((part) => part.trim())
-          : value,
-      ),
+    install: (app) => stringListsSplitOn(app, ';', (part) => part.trim()),
   },
   {
     id: 'ticket-strings-nfkc-normalised',
@@ -811,3 +787,15 @@ export const ticketCreationFaults = faultFamily([
     install: (app) => editStore(app, () => ({ connectionNameTaken: () => false })),
   },
 ]);
+
+/** A list of strings given as a string holding `separator`, at any depth, read as its parts (each made by `part`). */
+function stringListsSplitOn(app: FaultHooks, separator: string, part: (text: string) => string): void {
+  editDeclaredFields(app, (value, node) =>
+    typeof value === 'string' &&
+    value.includes(separator) &&
+    typesOf(node).includes('array') &&
+    typesOf(node.items as JsonObject).includes('string')
+      ? value.split(separator).map(part)
+      : value,
+  );
+}
