@@ -8,7 +8,8 @@
 import type { Carry, CredentialSpec, JsonRecord, OperationCard, RequestTemplate, TokenEdit } from '../../cards/card.ts';
 import { observed } from '../../observed.ts';
 import { scopeActions, scopeCatalogue } from '../../scopes.ts';
-import { audiencePath, deref, resolvePointer } from '../../openapi.ts';
+import { audiencePath } from '../../openapi.ts';
+import { schemaAt } from '../../limits.ts';
 import { otherActionOf } from '../../cards/index.ts';
 import { otherRsaAlgorithms } from '../../cards/card.ts';
 import { allowedByScope, forbidden, refusedByObservedRule, status, unauthenticated, accepted, refused, observedError } from '../checks.ts';
@@ -1588,7 +1589,7 @@ function scopesOfNamedResources(card: OperationCard): string[] {
     .filter((segment) => segment.length > 0 && !segment.startsWith('{'))
     .map((segment) => segment.replace(/-/g, '_'));
   if (card.body) {
-    const properties = (deref(resolvePointer(`#/components/schemas/${card.body.schema}`)).properties ?? {}) as Record<string, unknown>;
+    const properties = (schemaAt({ schema: card.body.schema }).properties ?? {}) as Record<string, unknown>;
     words.push(...Object.keys(properties).map((name) => name.replace(/^enabled_/, '').replace(/_(config|id)$/, '')));
   }
   const resources = new Set(words.flatMap((word) => [word, `${word}s`]));
