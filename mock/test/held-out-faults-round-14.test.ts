@@ -71,6 +71,11 @@ const caseSwapped = (id: string) => {
   return `${id.slice(0, at)}${c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase()}${id.slice(at + 1)}`;
 };
 const changedLast = (text: string) => `${text.slice(0, -1)}${text.endsWith('x') ? 'y' : 'x'}`;
+/**
+ * A token with a character inside its signature changed: the last character of an RS256
+ * signature carries two bits only, so changing it (changedLast) can decode to the same signature.
+ */
+const changedInSignature = (token: string) => `${token.slice(0, -10)}${token.at(-10) === 'A' ? 'B' : 'A'}${token.slice(-9)}`;
 /** A fresh token of the global client, distinct from every other (its own jti). */
 const freshToken = async (mock: MockServer, n: number) => signedWith(mock, { jti: `probe-${n}` });
 
@@ -328,7 +333,7 @@ const probes: Probe[] = [
       const vault = vaultPath(ids(m).vault);
       return [
         status(await call(m, 'GET', `${vault}?access_token=${token}`)),
-        status(await call(m, 'GET', `${vault}?access_token=${changedLast(token)}`)),
+        status(await call(m, 'GET', `${vault}?access_token=${changedInSignature(token)}`)),
         status(await call(m, 'GET', vault, { token })),
       ];
     },
