@@ -11,6 +11,7 @@ import { compileCheck, replaceParameterCheck } from './support/check-edits.ts';
 import { sameIgnoringCase } from './support/near-misses.ts';
 import { editRequests } from './support/route-edits.ts';
 import { editStore, recordLookup, VAULT_RECORDS } from './support/store-view.ts';
+import { checksOf } from '../validators.ts';
 
 /** The segment decoded once (by a proxy, before the application decodes it again); undefined when it does not decode. */
 function decoded(segment: string): string | undefined {
@@ -108,6 +109,31 @@ function queryOverPath(app: FaultHooks, key: OperationKey): void {
   });
 }
 
+/**
+ * A gateway that maps request headers onto path parameters (a mapping template written for a client
+ * that sent ids as headers): a header named as a path parameter replaces it.
+ */
+function headerOverPath(app: FaultHooks, key: OperationKey): void {
+  editRequests(app, key, (exchange) => {
+    const params = Object.fromEntries(
+      Object.entries(exchange.params).map(([name, raw]) => {
+        const given = exchange.headers[name];
+        return [name, typeof given === 'string' ? encodeURIComponent(given) : raw];
+      }),
+    );
+    return { ...exchange, params };
+  });
+}
+
+/** A validator built from every parameter of the operation, whatever its `in`: a header named as a path parameter is checked as one. */
+function pathChecksOnHeaders(app: FaultHooks, key: OperationKey): void {
+  app.override('validators', (validators) => {
+    const checks = checksOf(validators, key);
+    checks.headers.push(...checks.path.map(({ name, validate }) => ({ name, validate })));
+    return validators;
+  });
+}
+
 export const resourceLookupFaults = faultFamily([
   {
     id: 'ticket-for-any-profile',
@@ -200,6 +226,18 @@ export const resourceLookupFaults = faultFamily([
     clause: 'redeliver.errors.404.stream',
     bug: 'Redelivery reads its ids from one bag of request parameters in which the query string is merged last: an unknown stream id in the path with ?id=<the valid stream id> is redelivered (202) instead of 404.',
     install: (app) => queryOverPath(app, 'redeliver'),
+  },
+  {
+    id: 'stream-id-from-header',
+    clause: 'redeliver.errors.404.stream',
+    bug: 'Redelivery behind a gateway that maps headers onto path parameters: an unknown stream id in the path with a header id: <the valid stream id> is redelivered (202) instead of 404; without the header it is still 404.',
+    install: (app) => headerOverPath(app, 'redeliver'),
+  },
+  {
+    id: 'ticket-path-checks-on-headers',
+    clause: 'sso-ticket.body.optional',
+    bug: "Ticket creation's header validator is built from every parameter of the operation, whatever its `in`: a request for an existing profile that also carries a header named id holding a malformed id is refused 400 instead of getting a ticket; without that header it gets one.",
+    install: (app) => pathChecksOnHeaders(app, 'sso-ticket'),
   },
   {
     id: 'stream-ids-case-insensitive',

@@ -632,6 +632,41 @@ export function paramVariants(card: OperationCard, element: Element): Made[] {
       }),
     );
   }
+  // The same two ways with headers named like the parameter (and "id"), as a gateway that maps
+  // headers onto path parameters or a validator built from every parameter whatever its `in` would
+  // read them: the unknown id with the valid one in those headers is still unknown, and the valid
+  // request with a malformed id in them is still the valid request. A recipient ignores a header
+  // field it does not recognise (RFC 9110 5.1); the operation has no header of that name.
+  const headerNames = [...new Set([name, 'id'])];
+  const inHeaders = (template: RequestTemplate, value: string): RequestTemplate => ({
+    ...template,
+    headers: { ...template.headers, ...Object.fromEntries(headerNames.map((n) => [n, [value]])) },
+  });
+  if (unknownRow) {
+    variants.push(
+      bound({
+        ...unknownRow,
+        key: 'unknown-with-valid-in-header',
+        says: `well formed and naming no resource, with the valid id in headers named ${headerNames.join(' and ')}`,
+        apply: (template, context) => inHeaders(unknownRow.apply(template, context), paramOf(template, name) ?? ''),
+        extended: true,
+      }),
+    );
+  }
+  variants.push(
+    bound({
+      operator: 'extra-part',
+      key: 'valid-with-malformed-in-header',
+      says: `the valid id, with an id of another resource's shape in headers named ${headerNames.join(' and ')}`,
+      apply: (template) => inHeaders(template, `x_${paramOf(template, name) ?? ''}`),
+      expect: {
+        checks: [{ clause: card.success.clause, outcome: accepted }],
+        source:
+          'spec 8: the path names the resource; the operation has no header of that name, and a recipient ignores a header field it does not recognise (RFC 9110 5.1): the valid request',
+      },
+      extended: true,
+    }),
+  );
   if (typeof maximum === 'number' && Array.isArray(listed)) {
     const overLong = variants.find((variant) => variant.key === 'existing-at-maximum-plus-one')!;
     const queryNames = [...new Set([name, 'id'])];
