@@ -12,6 +12,7 @@ import { parseKeepingFirst } from './support/first-member.ts';
 import { editJsonBody, editRequests, editSuccessReplies, withContentType } from './support/route-edits.ts';
 import { isFormMediaType, isJsonMediaType } from '../stages/json-body.ts';
 import { editStore } from './support/store-view.ts';
+import { checksOf, compileFormBody } from '../validators.ts';
 
 /** Changes the body of each ticket created; `edit` gets the ticket URL. */
 function editTicketBody(app: FaultHooks, edit: (body: { ticket: string }) => unknown): void {
@@ -368,6 +369,17 @@ export const ticketCreationFaults = faultFamily([
           ? Object.fromEntries([...new URLSearchParams(value)].map(([name, text]) => [name, typedFormValue(text)]))
           : value,
       ),
+  },
+  {
+    id: 'ticket-form-body-checked-by-contract-schema',
+    clause: 'sso-ticket.body.nested-rules',
+    bug: "The form-encoded ticket body checked by the spec's published schema, not the service's own (the form handler kept an older generated validator, which lets unknown members through): third_party_client_access_config=x, form-encoded, gets a ticket instead of the observed 400; the same member as a string in JSON is still refused.",
+    install(app) {
+      app.override('validators', (validators) => {
+        checksOf(validators, 'sso-ticket').formBody = compileFormBody(schema('SsoTicketRequest', 'contract'));
+        return validators;
+      });
+    },
   },
   {
     id: 'ticket-nested-extension-members-allowed',
