@@ -333,6 +333,18 @@ export const tokenIssuingFaults = faultFamily([
       }),
   },
   {
+    id: 'discovery-scheme-from-lone-forwarded-proto',
+    clause: 'token.observed.discovery',
+    bug: 'A discovery document built behind a guard against spoofed proxy headers that ignores them when more than one kind is sent, and trusts one sent alone: a request with only X-Forwarded-Proto: <the other scheme> is answered an issuer, token_endpoint and jwks_uri under that scheme; with X-Forwarded-Host or Forwarded beside it, or with none, the document is as before.',
+    install: (app) =>
+      editReplies(app, ['discovery'], (reply, exchange) => {
+        const proto = exchange.headers['x-forwarded-proto'];
+        const others = ['x-forwarded-host', 'forwarded'].some((name) => exchange.headers[name] !== undefined);
+        if (reply.status !== OK || others || typeof proto !== 'string') return reply;
+        return discoveryMoved(reply, (parsed) => `${proto}://${parsed.host}`);
+      }),
+  },
+  {
     id: 'jwks-modulus-with-sign-byte',
     clause: 'token.observed.jwks',
     bug: 'The JWKS modulus exported from a signed big integer, which writes a zero octet first when the top bit is set: every published n starts with 0x00 (RFC 7518 6.3.1 wants the fewest octets); the key is unchanged and still verifies tokens.',

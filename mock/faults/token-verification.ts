@@ -444,6 +444,18 @@ export const tokenVerificationFaults = faultFamily([
     }),
   },
   {
+    id: 'signature-checked-over-reencoded-payload',
+    clause: 'redeliver.errors.401.invalid-token',
+    bug: 'A verifier that decodes the payload (Buffer.from(segment, \'base64url\')) to read the claims, then checks the signature over the header as sent and those claims encoded again, not over the text it was sent: the decoder skips what it cannot read, so a valid token with "!", "*", "~", a space or a tab inside its payload segment is accepted by every operation instead of 401; the same inside the header or the signature is still refused.',
+    install: alsoReadAs((authorization) => {
+      const [, header = '', payload = '', signature = ''] =
+        /^Bearer ([A-Za-z0-9_-]+)\.([^.]*)\.([A-Za-z0-9_-]+)$/.exec(authorization) ?? [];
+      return payload !== '' && !/^[A-Za-z0-9_-]+$/.test(payload) && !/[+/=]/.test(payload)
+        ? `Bearer ${header}.${Buffer.from(payload, 'base64url').toString('base64url')}.${signature}`
+        : undefined;
+    }),
+  },
+  {
     id: 'kid-normalised-as-uri',
     clause: 'auth.token.header',
     bug: "The kid normalised as a URI before the key is looked up (RFC 3986 6.2.2.2: percent-encoded unreserved characters decoded): a token signed with the tenant's key whose kid is the published one with a letter or digit written %XX is accepted by every operation.",
