@@ -23,6 +23,7 @@ import {
   redactor,
   waitPastBound,
   type Preflight,
+  type PreflightBreach,
   type RateLimitObservation,
   type ResolvedTarget,
   type RunSettings,
@@ -39,6 +40,7 @@ import { printRunSummary } from './reporters/console.ts';
 import { writeGithubOutput } from './reporters/github.ts';
 import { printable } from './reporters/printable.ts';
 import {
+  breachOutcome,
   BUG_REPORT,
   confirmationTally,
   summarize,
@@ -90,7 +92,11 @@ export async function conformanceRun(options: ConformanceOptions, io: RunIo): Pr
     );
     const checked = await preflightPhase(target, prepared);
     const ran: Ran = checked.stopped
-      ? { tests: [], unhandled: [], stopped: checked.stopped }
+      ? {
+          tests: checked.breach ? [breachOutcome(checked.breach, prepared.options.strict, prepared.baseline)] : [],
+          unhandled: [],
+          stopped: checked.stopped,
+        }
       : await runPhase(runSettings(prepared, planned, target, checked), planned, prepared, print);
     const result = judge(ran, prepared, planned, target, checked);
     return report(result, prepared, io, print);
@@ -275,6 +281,8 @@ interface Checked {
   preflight?: Preflight;
   /** Why the run cannot go ahead, if it cannot. */
   stopped?: RunStopped;
+  /** A clause of the contract the preflight's answer broke, where it stopped the run for it. */
+  breach?: PreflightBreach;
 }
 
 /** The preflight: a target that cannot be tested as asked stops the run here, with its reason. */
@@ -297,8 +305,12 @@ async function preflightPhase(target: ResolvedTarget, prepared: Prepared): Promi
     };
   } catch (error) {
     if (!(error instanceof HarnessError)) throw error;
-    const requests = (error as { requests?: number }).requests ?? 0;
-    return { requests, stopped: { cause: 'target', reason: `cannot run against ${target.baseUrl}: ${error.message}` } };
+    const { requests = 0, breach } = error as { requests?: number; breach?: PreflightBreach };
+    return {
+      requests,
+      stopped: { cause: 'target', reason: `cannot run against ${target.baseUrl}: ${error.message}` },
+      ...(breach ? { breach } : {}),
+    };
   }
 }
 

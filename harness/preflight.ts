@@ -70,7 +70,9 @@ export async function preflight(target: ResolvedTarget, options: PreflightOption
     const token = await tokens.tokenFor('global').catch((error: unknown) => {
       // A token endpoint that gave no usable token is said from its answer.
       const problem = seen.tokenAnswer && tokenEndpointProblem(seen.tokenAnswer, tokens.tokenUrl);
-      throw problem ? new HarnessError('TOKEN_UNAVAILABLE', problem) : error;
+      if (!problem) throw error;
+      const breach = tokenEndpointBreach(seen.tokenAnswer!, tokens.tokenUrl);
+      throw Object.assign(new HarnessError('TOKEN_UNAVAILABLE', problem), breach ? { breach } : {});
     });
     const id = target.fixtures.vaultConnections[0];
     if (id === undefined) return done();
@@ -120,6 +122,33 @@ export function tokenEndpointProblem(exchange: Exchange, tokenUrl: string): stri
     return `${where} refused the credentials of role global (status ${status}${code !== undefined ? `, error ${shownValue(code)}` : ''}); check roles.global (client_id, and the secret it names) in the target file`;
   }
   return `${where} answered ${status}${code !== undefined ? ` (error ${shownValue(code)})` : ''} instead of a token`;
+}
+
+/**
+ * A preflight answer that breaks a clause of the contract, not only a target file's setting: the
+ * test it stands for, failed. The run still stops (it has no token), but its verdict is FAIL.
+ */
+export interface PreflightBreach {
+  /** A test title citing the clause, as the suites' titles do. */
+  title: string;
+  expected: string;
+  actual: string;
+}
+
+/**
+ * The spec's token URL answered with a redirect to the same endpoint without its trailing slash:
+ * section 5 (rule 3) names {auth_url}/oauth/token/ as where tokens are issued (token.endpoint),
+ * so the target breaks it whatever it does at the other URL.
+ */
+export function tokenEndpointBreach(exchange: Exchange, tokenUrl: string): PreflightBreach | undefined {
+  const { location } = exchange.headers;
+  if (exchange.status < 300 || exchange.status >= 400 || location === undefined || !sameEndpointWithoutSlash(location, tokenUrl))
+    return undefined;
+  return {
+    title: `[§5 token.endpoint] the token endpoint issues the global role a token at ${tokenUrl}, the URL section 5 names (the preflight's request)`,
+    expected: '200 with an access_token',
+    actual: `${exchange.status}, a redirect to ${shownValue(location)} (the same endpoint without the trailing slash)`,
+  };
 }
 
 /** Whether a redirect's Location names the token URL itself without its trailing slash (same origin, same path). */

@@ -3,7 +3,7 @@
 // the errors that stop a run, and the settings that cross into the test worker.
 export { loadTargetFile, readBoundedText, resolveTarget } from './config.ts';
 export { ConfigError, HarnessError } from './errors.ts';
-export { PREFLIGHT_REQUESTS, preflight, waitPastBound, type Preflight } from './preflight.ts';
+export { PREFLIGHT_REQUESTS, preflight, waitPastBound, type Preflight, type PreflightBreach } from './preflight.ts';
 export {
   evaluatePlan,
   leavesClauseUnverified,

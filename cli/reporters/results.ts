@@ -11,6 +11,7 @@ import {
   type Confirmation,
   type EvaluatedPlan,
   type PacingReport,
+  type PreflightBreach,
   type RateLimitPoint,
   type SkipCategory,
 } from '../../harness/runner.ts';
@@ -242,6 +243,38 @@ function outcomeOf(test: TestCase, file: string, strict: boolean, baseline: Base
     ...(meta.tokens ? { tokens: meta.tokens } : {}),
     ...(meta.confirmation ? { confirmation: meta.confirmation } : {}),
     ...(meta.pacing ? { pacing: meta.pacing } : {}),
+  };
+}
+
+/**
+ * The test a preflight's answer stands for when that answer broke a clause of the contract (a
+ * redirect of the spec's token URL): failed, with the clause, expected and actual of the exchange
+ * it saw, gating as a suite's test of that clause would be (the baseline applies).
+ */
+export function breachOutcome(breach: PreflightBreach, strict: boolean, baseline: Baseline = []): TestOutcome {
+  const known = citedClause(breach.title);
+  const errors = [redactor.redact(`${breach.title}\nexpected: ${breach.expected}\nactual: ${breach.actual}`)];
+  const listed = baseline.find((entry) => entry.match === known?.id || entry.match === breach.title);
+  const level = known?.level;
+  return {
+    file: 'harness/preflight.ts',
+    name: breach.title,
+    fullName: `preflight > ${breach.title}`,
+    ...(known ? { clause: known.id, section: known.section, level: known.level } : {}),
+    state: 'failed',
+    gating: !listed && (level === undefined || level === 'contract' || (level === 'observed' && strict)),
+    failure: redactor.redact(failureSummary(breach.title, errors)),
+    errors,
+    ...(listed ? { known: { reason: listed.reason } } : {}),
+    durationMs: 0,
+    plannedRequests: 0,
+    requests: 0,
+    retries: 0,
+    paid: {},
+    waitedMs: 0,
+    unplanned429s: 0,
+    operations: {},
+    rateLimit: [],
   };
 }
 

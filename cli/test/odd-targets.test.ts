@@ -51,6 +51,23 @@ describe('a token endpoint the suite cannot use stops the run: exit 3, the reaso
     expectReportsOf(out, 'INCOMPLETE');
   }, 60_000);
 
+  // A redirect of the spec's own token URL to the same endpoint without its slash breaks
+  // token.endpoint (section 5, rule 3): the run still stops, but a gate reads FAIL, not INCOMPLETE.
+  it("a redirect of the spec's token URL to the same endpoint without its slash fails token.endpoint (exit 1)", async () => {
+    const { finished, out } = await runAgainst({ token: { kind: 'redirect', status: 308, location: '/oauth/token' } }, [], {
+      asTenant: true,
+    });
+    expect(finished.code).toBe(1);
+    expect(finished.stdout).toContain('RESULT: FAIL');
+    expect(finished.stdout).toContain('The run stopped (the target could not be tested as asked)');
+    expect(finished.stderr).toContain('the target breaks token.endpoint');
+    expectReportsOf(out, 'FAIL');
+    const results = resultsOf(out);
+    expect(results.tests.map((t) => [t.clause, t.state, t.gating])).toEqual([['token.endpoint', 'failed', true]]);
+    expect(results.tests[0]!.failure).toContain('expected 200 with an access_token; actual 308, a redirect to "/oauth/token"');
+    expect(readFileSync(join(out, 'junit.xml'), 'utf8')).toMatch(/<testsuites [^>]* failures="1"/);
+  }, 60_000);
+
   it('credentials refused, with escape codes in the error, shown escaped', async () => {
     const body = JSON.stringify({ error: `access_denied${TERMINAL_TRICKS}` });
     const { finished } = await runAgainst({ token: { kind: 'fixed', status: 401, contentType: 'application/json', body } }, [], {
