@@ -225,7 +225,7 @@ function outcomeOf(test: TestCase, file: string, strict: boolean, baseline: Base
     ...(known ? { clause: known.id, section: known.section, level: known.level } : {}),
     state,
     // An untagged test, or one citing an unknown clause, gates: the meta rule is part of the contract run.
-    gating: !listed && (level === undefined || level === 'contract' || (level === 'observed' && strict)),
+    gating: gates(level, listed !== undefined, strict),
     ...(note !== undefined ? { skip: redactSkip(parseSkipNote(note)) } : {}),
     ...(state === 'failed' ? { failure: redactor.redact(failureSummary(test.name, errors)) } : {}),
     ...(state === 'error' ? { failure: redactor.redact(`suite error (not the target's): ${failureSummary(test.name, errors)}`) } : {}),
@@ -262,10 +262,20 @@ export function breachOutcome(breach: PreflightBreach, strict: boolean, baseline
     fullName: `preflight > ${breach.title}`,
     ...(known ? { clause: known.id, section: known.section, level: known.level } : {}),
     state: 'failed',
-    gating: !listed && (level === undefined || level === 'contract' || (level === 'observed' && strict)),
+    gating: gates(level, listed !== undefined, strict),
     failure: redactor.redact(failureSummary(breach.title, errors)),
     errors,
     ...(listed ? { known: { reason: listed.reason } } : {}),
+    ...sentNothing(),
+  };
+}
+
+/** The account of an outcome that no suite test sent (a preflight's, a recording's): no time, no request. */
+export function sentNothing(): Pick<
+  TestOutcome,
+  'durationMs' | 'plannedRequests' | 'requests' | 'retries' | 'paid' | 'waitedMs' | 'unplanned429s' | 'operations' | 'rateLimit'
+> {
+  return {
     durationMs: 0,
     plannedRequests: 0,
     requests: 0,
@@ -276,6 +286,11 @@ export function breachOutcome(breach: PreflightBreach, strict: boolean, baseline
     operations: {},
     rateLimit: [],
   };
+}
+
+/** Whether an outcome's failure fails the run: a contract clause's (observed with --strict), or an untagged test's, unless the baseline knows it. */
+function gates(level: ClauseLevel | undefined, listed: boolean, strict: boolean): boolean {
+  return !listed && (level === undefined || level === 'contract' || (level === 'observed' && strict));
 }
 
 function redactSkip(skip: { category: SkipCategory | undefined; reason: string }): TestOutcome['skip'] {

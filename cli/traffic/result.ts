@@ -9,7 +9,7 @@ import { clause as clauseOf, clauses as registry, type ClauseLevel } from '../..
 import type { EndpointCounts, TrafficJudgment } from '../../traffic/judge.ts';
 import type { Judgment } from '../../traffic/judgment.ts';
 import { suiteCommit, suiteVersion } from '../paths.ts';
-import { summarize, type RunResult, type TestOutcome, type Verdict } from '../reporters/results.ts';
+import { sentNothing, summarize, type RunResult, type TestOutcome, type Verdict } from '../reporters/results.ts';
 
 export interface ClauseCoverage {
   id: string;
@@ -117,15 +117,7 @@ function testsOf(judgments: readonly Judgment[], strict: boolean): TestOutcome[]
         ? { failure: `${id}: ${failed.length} of ${exchanges} exchanges broke it; first: ${oneLine(failed[0]!)}` }
         : {}),
       errors,
-      durationMs: 0,
-      plannedRequests: 0,
-      requests: 0,
-      retries: 0,
-      paid: {},
-      waitedMs: 0,
-      unplanned429s: 0,
-      operations: {},
-      rateLimit: [],
+      ...sentNothing(),
     } satisfies TestOutcome;
   });
 }
