@@ -33,6 +33,7 @@ import { heldOutRound11Faults } from '../mock/faults/held-out/round-11/catalogue
 import { heldOutRound12Faults } from '../mock/faults/held-out/round-12/catalogue.ts';
 import { heldOutRound13Faults } from '../mock/faults/held-out/round-13/catalogue.ts';
 import { heldOutRound14Faults } from '../mock/faults/held-out/round-14/catalogue.ts';
+import { heldOutRound15Faults } from '../mock/faults/held-out/round-15/catalogue.ts';
 import type { HeldOutFault } from '../mock/faults/held-out/held-out-fault.ts';
 import { createMockServer } from '../mock/index.ts';
 
@@ -66,6 +67,7 @@ const ROUNDS: Record<string, readonly HeldOutFault[]> = {
   '12': heldOutRound12Faults,
   '13': heldOutRound13Faults,
   '14': heldOutRound14Faults,
+  '15': heldOutRound15Faults,
 };
 const everyRound = Object.values(ROUNDS).flat();
 
