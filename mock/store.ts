@@ -50,8 +50,6 @@ export interface Ticket {
   ttlSec: number;
   createdAt: number;
   expiresAt: number;
-  connectionId?: string;
-  connectionName?: string;
 }
 
 /** Tickets kept, oldest dropped first: a long-running mock must not grow without bound. */

@@ -71,7 +71,5 @@ function newTicket(deps: Components, profileId: string, request: TicketRequest, 
     ttlSec,
     createdAt,
     expiresAt: createdAt + ttlSec * 1000,
-    ...(request.connection_id !== undefined ? { connectionId: request.connection_id } : {}),
-    ...(request.connection_config !== undefined ? { connectionName: request.connection_config.name } : {}),
   };
 }
