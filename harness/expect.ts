@@ -288,7 +288,7 @@ export function expectObservedError(exchange: Exchange, kind: string, details?: 
   const expectedMessage =
     fact.message !== undefined
       ? JSON.stringify(fact.message)
-      : `starting ${JSON.stringify(fact.prefix)}${fact.details ? `, then /${fact.details}/` : ''}${details ? ` naming ${details}` : ''}${
+      : `starting ${JSON.stringify(fact.prefix)} (once)${fact.details ? `, then /${fact.details}/` : ''}${details ? ` naming ${details}` : ''}${
           notNaming.length > 0 ? ` and none of ${notNaming.join(', ')}` : ''
         }`;
   expectClause({

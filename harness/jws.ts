@@ -12,6 +12,8 @@ const DIGESTS: Record<string, { digest: string; pss: boolean }> = {
   PS256: { digest: 'sha256', pss: true },
   PS384: { digest: 'sha384', pss: true },
   PS512: { digest: 'sha512', pss: true },
+  // Not JWA's: PKCS#1 v1.5 over SHA-1, for the near miss of a verifier that falls back to it.
+  RS1: { digest: 'sha1', pss: false },
 };
 
 /** A segment of the JWS: the JSON of `value`, or `value` itself where it is already JSON text. */

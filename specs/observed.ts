@@ -151,11 +151,15 @@ export function errorFact(kind: string): ErrorFact {
   return fact;
 }
 
-/** Whether a message has a prefixed fact's form: its prefix, details of the form it states, its suffix. */
+/**
+ * Whether a message has a prefixed fact's form: its prefix, said once (the details after it do not
+ * start with it again, as when two layers each write it), details of the form it states, its suffix.
+ */
 export function hasPrefixedForm(fact: ErrorFact, message: string | undefined): boolean {
   if (message === undefined || fact.prefix === undefined || !message.startsWith(fact.prefix)) return false;
   const suffix = fact.suffix ?? '';
   if (!message.endsWith(suffix) || message.length < fact.prefix.length + suffix.length) return false;
   const details = message.slice(fact.prefix.length, message.length - suffix.length);
+  if (details.trimStart().startsWith(fact.prefix.trim())) return false;
   return fact.details === undefined || new RegExp(`^(?:${fact.details})$`).test(details);
 }

@@ -41,8 +41,12 @@ export type Forgery =
   /** Signed again with the target's own key (only a test double gives it), its header unchanged but its signature made by another RSA algorithm. */
   | `signature-as-${OtherRsaAlgorithm}`;
 
-/** The RSA algorithms of JWA (RFC 7518 3.3, 3.5) but the one the service signs with (RS256). */
-export const otherRsaAlgorithms = ['PS256', 'PS384', 'PS512', 'RS384', 'RS512'] as const;
+/**
+ * The RSA algorithms of JWA (RFC 7518 3.3, 3.5) but the one the service signs with (RS256), and
+ * PKCS#1 v1.5 over SHA-1 (RS1, WebCrypto's RSASSA-PKCS1-v1_5 with SHA-1, which JWA leaves out),
+ * the fallback of verifiers written for older tokens.
+ */
+export const otherRsaAlgorithms = ['PS256', 'PS384', 'PS512', 'RS384', 'RS512', 'RS1'] as const;
 export type OtherRsaAlgorithm = (typeof otherRsaAlgorithms)[number];
 
 /**

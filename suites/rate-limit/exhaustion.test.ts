@@ -15,6 +15,7 @@ import {
   shownHeader,
   type Exchange,
   type TargetSession,
+  type TestPlan,
 } from '../../harness/index.ts';
 import { cards } from '../../specs/cards/index.ts';
 import { observed } from '../../specs/index.ts';
@@ -415,49 +416,77 @@ const FEWEST_AWAITED = 3;
 /** Requests of the burst past the tokens awaited, for what refills while it is sent. */
 const BURST_MARGIN = 5;
 const awaitedOf = (target: { rateLimit?: { limit?: number } }) => Math.min(REFILL_AWAITED, target.rateLimit?.limit ?? REFILL_AWAITED);
+/**
+ * From a 429 of its own (a bucket's worth of refused redeliveries and more), waits for the bucket
+ * to refill some tokens, then sends one request and a burst at once made by `burst`: served no
+ * more than Remaining said were left and the bucket refilled since, and one.
+ */
+async function burstAfterRefill(target: TargetSession, burst: () => Promise<Exchange>, what: string): Promise<void> {
+  const { last, why } = await exhaustRateLimit(target);
+  target.needs(last.status === 429, `${why}, so there is no 429 to start from (see redeliver.errors.429)`);
+  const rate = knownRefill(target);
+  const awaited = Math.min(awaitedOf(target.target), Math.floor((rate * MOST_WAIT_MS) / 1000));
+  target.needs(
+    awaited >= FEWEST_AWAITED,
+    `the bucket refills ${rate} requests a second: fewer than ${FEWEST_AWAITED} within the ${MOST_WAIT_MS / 1000} s this test waits`,
+    'not-applicable',
+  );
+  const params = { id: exampleOf(target, streamId()), event_id: exampleOf(target, eventId()) };
+  const send = () => target.call('redeliver', { params, retryRateLimited: false, pace: false });
+  const bound = ownLimitBound(target.target);
+  const start = (await spendTheBucket(send, bound)).at(-1)!;
+  target.needs(
+    start.status === 429,
+    `no 429 within ${bound} requests after the exhaustion (${start.status}): the bucket refilled faster than the test spent it`,
+  );
+  // From the 429's answer, the bucket refills the tokens awaited (it held less than one then).
+  await new Promise((resolve) => setTimeout(resolve, Math.max(0, start.at + (awaited * 1000) / rate - Date.now())));
+  const first = await burst();
+  const said = rateLimitOf(first).remaining;
+  target.needs(first.status !== 429, `the request ${first.at - start.at} ms after the 429 was answered 429 too: nothing refilled`);
+  target.needs(said !== undefined, `no whole-number ${names.remaining} on the answer (see rate-limit.headers.consistent)`);
+  const burstAnswers = await Promise.all(Array.from({ length: awaited + BURST_MARGIN }, () => burst()));
+  const served = burstAnswers.filter((exchange) => exchange.status !== 429).length;
+  const ms = Math.max(...burstAnswers.map((exchange) => exchange.at)) - (first.at - first.ms);
+  const refilled = Math.floor((rate * ms) / 1000);
+  expectClause({
+    pass: served <= said! + refilled + 1,
+    expected: `at most ${said! + refilled + 1} of the ${burstAnswers.length} ${what} sent at once after ${names.remaining} ${said} served (${said} left, ${refilled} refilled at ${rate}/s in the ${ms} ms since that answer's request was sent, and one)`,
+    actual: `${served} served, ${burstAnswers.length - served} answered 429; statuses: ${[...new Set(burstAnswers.map((e) => e.status))].join(', ')}`,
+    exchange: first,
+    headers: rateLimitHeaderNames,
+  });
+}
+
+const burstPlan: TestPlan = {
+  ...plan,
+  needs: [exhaustion, extendedOnly('it spends a bucket and waits for a refill', 'a test of the exhaustion checks its lower bound')],
+  // A bucket's worth and a margin to find the 429 again, the request that says Remaining, the burst.
+  requests: (context) => ownLimitBound(context.target) + 1 + awaitedOf(context.target) + BURST_MARGIN,
+};
+
 conformance(
   '[§8 rate-limit.headers.consistent] after a 429 of its own and a refill, a burst serves no more requests than X-RateLimit-Remaining said were left and the bucket refilled since',
-  {
-    ...plan,
-    needs: [exhaustion, extendedOnly('it spends a bucket and waits for a refill', 'a test of the exhaustion checks its lower bound')],
-    // A bucket's worth and a margin to find the 429 again, the request that says Remaining, the burst.
-    requests: (context) => ownLimitBound(context.target) + 1 + awaitedOf(context.target) + BURST_MARGIN,
-  },
+  burstPlan,
   async ({ target }) => {
-    const { last, why } = await exhaustRateLimit(target);
-    target.needs(last.status === 429, `${why}, so there is no 429 to start from (see redeliver.errors.429)`);
-    const rate = knownRefill(target);
-    const awaited = Math.min(awaitedOf(target.target), Math.floor((rate * MOST_WAIT_MS) / 1000));
-    target.needs(
-      awaited >= FEWEST_AWAITED,
-      `the bucket refills ${rate} requests a second: fewer than ${FEWEST_AWAITED} within the ${MOST_WAIT_MS / 1000} s this test waits`,
-      'not-applicable',
-    );
     const params = { id: exampleOf(target, streamId()), event_id: exampleOf(target, eventId()) };
-    const send = () => target.call('redeliver', { params, retryRateLimited: false, pace: false });
-    const bound = ownLimitBound(target.target);
-    const start = (await spendTheBucket(send, bound)).at(-1)!;
-    target.needs(
-      start.status === 429,
-      `no 429 within ${bound} requests after the exhaustion (${start.status}): the bucket refilled faster than the test spent it`,
+    await burstAfterRefill(target, () => target.call('redeliver', { params, retryRateLimited: false, pace: false }), 'redeliveries');
+  },
+);
+
+// The same with requests that succeed (reads of an existing vault connection, 200): a served
+// request costs its token as a refused one does. A limiter that gives a successful request's token
+// back (express-rate-limit's skipSuccessfulRequests) serves the whole burst.
+conformance(
+  '[§8 rate-limit.headers.consistent] after a 429 of its own and a refill, a burst of successful vault reads serves no more requests than X-RateLimit-Remaining said were left and the bucket refilled since',
+  burstPlan,
+  async ({ target }) => {
+    const id = target.target.fixtures.vaultConnections[0]!;
+    await burstAfterRefill(
+      target,
+      () => target.call('vault', { params: { id }, retryRateLimited: false, pace: false }),
+      'reads of an existing vault connection',
     );
-    // From the 429's answer, the bucket refills the tokens awaited (it held less than one then).
-    await new Promise((resolve) => setTimeout(resolve, Math.max(0, start.at + (awaited * 1000) / rate - Date.now())));
-    const first = await send();
-    const said = rateLimitOf(first).remaining;
-    target.needs(first.status !== 429, `the request ${first.at - start.at} ms after the 429 was answered 429 too: nothing refilled`);
-    target.needs(said !== undefined, `no whole-number ${names.remaining} on the answer (see rate-limit.headers.consistent)`);
-    const burst = await Promise.all(Array.from({ length: awaited + BURST_MARGIN }, () => send()));
-    const served = burst.filter((exchange) => exchange.status !== 429).length;
-    const ms = Math.max(...burst.map((exchange) => exchange.at)) - (first.at - first.ms);
-    const refilled = Math.floor((rate * ms) / 1000);
-    expectClause({
-      pass: served <= said! + refilled + 1,
-      expected: `at most ${said! + refilled + 1} of the ${burst.length} requests sent at once after ${names.remaining} ${said} served (${said} left, ${refilled} refilled at ${rate}/s in the ${ms} ms since that answer's request was sent, and one)`,
-      actual: `${served} served, ${burst.length - served} answered 429`,
-      exchange: first,
-      headers: rateLimitHeaderNames,
-    });
   },
 );
 

@@ -1,6 +1,7 @@
 // Observed: a connection_config naming a connection that already exists is answered 409. Its
 // positive control is the same ticket with a connection_config that names a new connection, alone
-// in the body, accepted in the same run (the matrix's control of connection_config.name).
+// in the body, accepted in the same run (the matrix's control of connection_config.name). And the
+// contract's type of connection_config with the name of an existing connection as the value.
 import { conformance, expectRefused, expectStatus, fixture } from '../../harness/index.ts';
 import { sharedRequest, successOf } from '../../harness/suite/requests.ts';
 import { cards } from '../../specs/cards/index.ts';
@@ -54,6 +55,25 @@ conformance(
           name: target.fixture('existingConnectionName'),
         },
       },
+    });
+    expectRefused(exchange);
+  },
+);
+
+// connection_config is an object (spec 4.2): the name of an existing connection in its place, a
+// string, is of another type, though a "start from this connection" shortcut takes it for a
+// connection to copy. The matrix's other-type rows send a string that names nothing.
+conformance(
+  '[§4.2 sso-ticket.body.connection_config.type] ticket creation refuses a connection_config that is the name of an existing connection (a string, not an object)',
+  { ...ticket.plan, needs: [...(ticket.plan.needs as []), fixture('existingConnectionName')], requests: 1, shared: [CONTROL] },
+  async ({ target }) => {
+    const card = cards['sso-ticket'];
+    await target.control('a ticket whose connection_config names a new connection', () =>
+      target.sendTemplate(validTemplate(card, target.context, aloneBody(card, NAME, target.context)), { shared: CONTROL, label: card.key }),
+    );
+    const exchange = await target.call('sso-ticket', {
+      params: { id: target.fixture('selfServiceProfile') },
+      body: { connection_config: target.fixture('existingConnectionName') },
     });
     expectRefused(exchange);
   },

@@ -558,6 +558,7 @@ export function bodyVariants(card: OperationCard, element: Element): Made[] {
   variants.push(...countsWithCaseTwins(made, element));
   variants.push(...lengthsOverWithWhitespaceRuns(made, element, valid));
   variants.push(...fitsOnlyNormalised(made, element, valid));
+  variants.push(...withoutIdPrefix(made, element, valid));
   variants.push(...compatibilityForms(made, element, valid));
   variants.push(...listsAsText(made, element, valid, types));
   variants.push(...wildcardValues(made, element));
@@ -1231,6 +1232,8 @@ const DROPPED_LEADERS: ReadonlyArray<{ name: string; character: string }> = [
   { name: 'hash', character: '#' },
   { name: 'slash', character: '/' },
   { name: 'dot', character: '.' },
+  // A wildcard's first label, which a DNS checker takes off a domain before it resolves the name.
+  { name: 'wildcard-label', character: '*.' },
 ];
 
 /** The formats of a field that holds an absolute URL. */
@@ -1838,6 +1841,32 @@ const NORMALISATIONS: ReadonlyArray<{
     make: (valid) => valid.toUpperCase(),
     normalised: (value) => value.toLowerCase(),
   },
+  // Markup a sanitiser in front of the validator strips (the value stored as sent): the length is
+  // the text's as sent, tags and all.
+  {
+    key: 'html-tags-over-bound',
+    says: 'its maximum length inside HTML tags (<b>...</b>), over it as sent (at the bound once the tags are stripped)',
+    make: (valid, maxLength) => (maxLength === undefined ? undefined : `<b>${stringOfLength(valid, maxLength)}</b>`),
+    normalised: (value) => value.replace(/<[^>]*>/g, ''),
+  },
+  // A percent-escape counted as the one character it decodes to (the length of the text a helper
+  // decodes before measuring): the length is the text's as sent.
+  {
+    key: 'percent-escape-over-bound',
+    says: 'two characters over its maximum length, one of them a "%20" (at the bound once percent-decoded)',
+    make: (valid, maxLength) => {
+      if (maxLength === undefined || maxLength < 2) return undefined;
+      const text = stringOfLength(valid, maxLength - 1);
+      return `${text.slice(0, Math.floor(maxLength / 2))}%20${text.slice(Math.floor(maxLength / 2))}`;
+    },
+    normalised: (value) => {
+      try {
+        return decodeURIComponent(value);
+      } catch {
+        return value;
+      }
+    },
+  },
 ];
 
 /** A made-up id of a field's id format (observed.yaml identifier_formats), where it has one. */
@@ -1850,6 +1879,32 @@ function idOfFormat(element: Element): string | undefined {
   return (
     shape.prefix + Array.from({ length: shape.length - shape.prefix.length }, (_, i) => alphabet[(i * 7 + 3) % alphabet.length]).join('')
   );
+}
+
+/**
+ * An id field's value without its type prefix ("org_"), the rest as it was, and the rest lengthened
+ * to the whole id's length: ids pasted without their prefix, which an ensurePrefix helper repairs
+ * before the format check. Judged by the field's rules like any value (its id format wants the
+ * prefix).
+ */
+function withoutIdPrefix(made: MakeVariant, element: Element, valid: unknown): Made[] {
+  const format = schemaNodes(element).find((node) => typeof node?.format === 'string' && node.format in observed.identifier_formats)
+    ?.format as string | undefined;
+  if (format === undefined) return [];
+  const { prefix } = shapeOfFormat(format);
+  const id = typeof valid === 'string' && valid.startsWith(prefix) ? valid : idOfFormat(element);
+  if (prefix === '' || id === undefined) return [];
+  const restOf = (value: unknown) => (typeof value === 'string' && value.startsWith(prefix) ? value : id).slice(prefix.length);
+  const wholeLength = (value: unknown) => {
+    const rest = restOf(value);
+    return rest.padEnd(rest.length + prefix.length, rest);
+  };
+  return [
+    made('truncate', 'without-id-prefix', `without its id prefix ("${prefix}")`, restOf, { extended: true }),
+    made('truncate', 'without-id-prefix-whole-length', `without its id prefix ("${prefix}"), as long as a whole id`, wholeLength, {
+      extended: true,
+    }),
+  ];
 }
 
 /**

@@ -1899,6 +1899,17 @@ function scopeTokenVariants(card: OperationCard): Made[] {
     replaced('api-prefixed', `prefixed with another API's identifier (https://other-api.example.com/${scope})`, 'extra-part', (s) => [
       `https://other-api.example.com/${s}`,
     ]),
+    // The scope qualified with one instance of its resource (action:resource:id, as fine-grained
+    // scopes are written elsewhere): another string, though a check that reads a scope's first two
+    // segments takes it for the whole resource's.
+    {
+      ...replaced('instance-qualified', `qualified with one instance (${scope}:x_other)`, 'extra-part', (s) => [`${s}:x_other`]),
+      extended: true,
+    },
+    {
+      ...replaced('instance-wildcard', `qualified with every instance (${scope}:*)`, 'extra-part', (s) => [`${s}:*`]),
+      extended: true,
+    },
     replaced('wildcard-resource', `replaced by ${action}:* (its action on any resource)`, 'near-value', () => [`${action}:*`]),
     replaced('wildcard-action', `replaced by *:${resource} (any action on its resource)`, 'near-value', () => [`*:${resource}`]),
     { ...replaced('wildcard', 'replaced by *', 'near-value', () => ['*']), extended: true },

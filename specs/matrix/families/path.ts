@@ -512,6 +512,19 @@ export function paramVariants(card: OperationCard, element: Element): Made[] {
     // A character replaced by its look-alike (o and 0, l and 1): a helper that "fixes" typos reads it as the id.
     made('near-value', 'look-alike', 'with one character replaced by its look-alike (o by 0, l by 1)', idWithLookAlike),
     made('extra-part', 'encoded-slash', 'with an encoded slash and a segment after it', (value) => `${value}/x`),
+    // A segment and an encoded slash before it, a resource name in the Google API style
+    // ("connections/<id>"): a lookup of its last segment (path.basename) finds the id.
+    made(
+      'extra-part',
+      'encoded-slash-before',
+      'with a segment and an encoded slash before it (a resource name: "items/<id>")',
+      (value) => `items/${value}`,
+      { extended: true },
+    ),
+    // Trailing dots, which Windows takes off a file name and a front end hosted there off a
+    // path segment: another id, though the lookup behind such a front end finds this one.
+    made('extra-part', 'trailing-dot', 'with a dot after it', (value) => `${value}.`, { extended: true }),
+    made('extra-part', 'trailing-dots', 'with two dots after it', (value) => `${value}..`, { extended: true }),
     // A format suffix a router strips (/:id.:format): another id.
     made('extra-part', 'format-extension', 'with a file extension after it (.json)', (value) => `${value}.json`),
     // A letter in its full-width form: Unicode normalisation (NFKC) makes it the letter, an exact comparison does not.
