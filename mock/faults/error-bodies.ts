@@ -154,6 +154,17 @@ export const errorBodyFaults = faultFamily([
     install: (app) => editErrors(app, ['vault_connection_not_found'], (_reply, errors) => errors.reply('route_not_found')),
   },
   {
+    id: 'path-error-prefix-twice',
+    clause: 'errors.400.path',
+    bug: 'The "Path validation error: " prefix written by the validator and again by the error handler that formats every invalid_uri: a malformed path id is answered 400 "Path validation error: Path validation error: ..." instead of one prefix; statusCode, error and errorCode are as before.',
+    install: (app) =>
+      editErrors(app, ['invalid_uri'], (reply) => {
+        const body = reply.body as { message?: unknown };
+        const prefix = observed.errors.invalid_uri!.prefix!;
+        return typeof body.message === 'string' ? { ...reply, body: { ...body, message: `${prefix}${body.message}` } } : reply;
+      }),
+  },
+  {
     id: 'path-errors-without-error-code',
     clause: 'errors.400.path',
     bug: 'A path validation error written without its code: a malformed path id is answered 400 "Path validation error: ..." without errorCode invalid_uri.',

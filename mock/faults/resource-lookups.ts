@@ -240,6 +240,22 @@ export const resourceLookupFaults = faultFamily([
     install: (app) => pathChecksOnHeaders(app, 'sso-ticket'),
   },
   {
+    id: 'stream-id-resource-name-basename',
+    clause: 'redeliver.path.id.length',
+    bug: 'Redelivery reads its stream id as a resource name ("streams/<id>") and keeps its last segment (path.basename of the decoded id): a stream id "items%2F<the stream\'s id>" redelivers the failed event (202) instead of 400; "items-<id>" is still refused.',
+    install: (app) =>
+      editParameter(app, 'redeliver', 'id', (raw) => {
+        const value = decoded(raw);
+        return value === undefined || !value.includes('/') ? undefined : encodeURIComponent(value.slice(value.lastIndexOf('/') + 1));
+      }),
+  },
+  {
+    id: 'vault-id-trailing-dots-dropped',
+    clause: 'vault.response.record',
+    bug: 'The vault read behind a front end hosted on Windows, which takes the trailing dots off a path segment as the file system does off a name: an existing connection\'s id with "." or ".." after it is answered its record (200) instead of 400; the id with ".x" after it is still refused.',
+    install: (app) => editParameter(app, 'vault', 'id', (raw) => (/\.+$/.test(raw) ? raw.replace(/\.+$/, '') : undefined)),
+  },
+  {
     id: 'stream-ids-case-insensitive',
     clause: 'redeliver.errors.404.stream',
     bug: 'Event streams kept in a table with a case-insensitive collation: redelivery under an existing stream id with one letter in the other case is accepted (202) instead of 404.',

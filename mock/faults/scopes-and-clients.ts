@@ -101,6 +101,16 @@ export const scopeAndClientFaults = faultFamily([
       }),
   },
   {
+    id: 'scopes-read-by-two-segments',
+    clause: 'vault.scope',
+    bug: 'Scopes read as action:resource by destructuring each one\'s first two ":"-segments, for fine-grained scopes (action:resource:instance) meant to grant one instance: a token holding "read:flows_vault_connections:x_other" reads any connection instead of 403; "read:flows_vault_connection" (a letter short) is still refused.',
+    install: (app) =>
+      editPrincipal(app, (principal) => ({
+        ...principal,
+        scopes: new Set([...principal.scopes].map((scope) => scope.split(':').slice(0, 2).join(':'))),
+      })),
+  },
+  {
     id: 'global-rule-skipped-for-client-admins',
     clause: 'redeliver.errors.401.not-global',
     bug: 'The global-client rule skipped for client administrators (a token holding update:clients may act for any client): a client that is not global whose token holds update:clients and the redeliver scope redelivers instead of 401.',

@@ -382,6 +382,75 @@ export const ticketCreationFaults = faultFamily([
     },
   },
   {
+    id: 'display-name-measured-percent-decoded',
+    clause: 'sso-ticket.body.nested-rules',
+    bug: 'connection_config.display_name percent-decoded before its length is checked (the text the login page will show): a display_name two characters over its maximum that holds a "%20" gets a ticket instead of 400; one over its maximum without an escape is still refused.',
+    install: (app) =>
+      editConnectionConfig(app, (config) => {
+        if (typeof config.display_name !== 'string' || !config.display_name.includes('%')) return config;
+        try {
+          return { ...config, display_name: decodeURIComponent(config.display_name) };
+        } catch {
+          return config;
+        }
+      }),
+  },
+  {
+    id: 'authorizequery-measured-without-tags',
+    clause: 'sso-ticket.body.nested-rules',
+    bug: 'connection_config.options.idpinitiated.client_authorizequery run through an HTML sanitiser (no tags allowed) before its length is checked: the query at its maximum length inside "<b>...</b>" gets a ticket instead of 400; one over its maximum without tags is still refused.',
+    install: (app) =>
+      editConnectionConfig(app, (config) => {
+        const options = isRecord(config.options) ? config.options : undefined;
+        const idp = options && isRecord(options.idpinitiated) ? options.idpinitiated : undefined;
+        const query = idp?.client_authorizequery;
+        if (!options || !idp || typeof query !== 'string' || !/<[^>]*>/.test(query)) return config;
+        return { ...config, options: { ...options, idpinitiated: { ...idp, client_authorizequery: query.replace(/<[^>]*>/g, '') } } };
+      }),
+  },
+  {
+    id: 'domain-aliases-wildcard-label-not-counted',
+    clause: 'sso-ticket.body.nested-rules',
+    bug: 'connection_config.options.domain_aliases items measured without a leading "*." (a wildcard\'s first label, which the DNS checker takes off): an item one over its maximum starting with "*." gets a ticket instead of 400; one over its maximum starting with "." is still refused.',
+    install: (app) =>
+      editConnectionConfig(app, (config) => {
+        const options = isRecord(config.options) ? config.options : undefined;
+        const aliases = options?.domain_aliases;
+        if (!options || !Array.isArray(aliases) || !aliases.some((a) => typeof a === 'string' && a.startsWith('*.'))) return config;
+        return {
+          ...config,
+          options: {
+            ...options,
+            domain_aliases: aliases.map((a: unknown) => (typeof a === 'string' && a.startsWith('*.') ? a.slice(2) : a)),
+          },
+        };
+      }),
+  },
+  {
+    id: 'connection-id-prefix-ensured',
+    clause: 'sso-ticket.body.nested-rules',
+    bug: 'connection_id passed through an ensurePrefix("con_") helper before its format check, for ids pasted without their type: a connection_id without "con_" gets a ticket instead of the observed 400; one of another type\'s prefix ("org_...") is still refused.',
+    install: (app) =>
+      editJsonBody(app, 'sso-ticket', (body) =>
+        isRecord(body) && typeof body.connection_id === 'string' && /^[A-Za-z0-9]+$/.test(body.connection_id)
+          ? { ...body, connection_id: `${observed.identifiers.connection.prefix}${body.connection_id}` }
+          : body,
+      ),
+  },
+  {
+    id: 'connection-config-existing-name-copied',
+    clause: 'sso-ticket.body.connection_config.type',
+    bug: 'A string connection_config that names an existing connection read as "configure like that one" (the dashboard\'s duplicate action), a new connection named after it: connection_config "<an existing connection\'s name>" gets a ticket instead of 400; a string that names no connection is still refused.',
+    install(app) {
+      const store = capture(app, 'store');
+      editJsonBody(app, 'sso-ticket', (body) =>
+        isRecord(body) && typeof body.connection_config === 'string' && store().connectionNameTaken(body.connection_config)
+          ? { ...body, connection_config: { name: `${body.connection_config}-2` } }
+          : body,
+      );
+    },
+  },
+  {
     id: 'ticket-nested-extension-members-allowed',
     clause: 'sso-ticket.body.nested-rules',
     bug: 'The nested objects of the ticket body checked by schemas generated with OpenAPI\'s vendor extensions kept (patternProperties "^x-"): {"provisioning_config": {"x-origin": "cli", ...}}, an unknown member, gets a ticket instead of the observed 400; a member "origin" is still refused, and so is an "x-" member of the body itself.',

@@ -121,6 +121,13 @@ export const tokenVerificationFaults = faultFamily([
     install: (app) => alsoAccept(app, async (token, { keys }) => signedUnder(token, keys, 'RS384', 'sha384', (kid) => kid === keys.kid)),
   },
   {
+    id: 'signature-sha1-accepted-under-rs256',
+    clause: 'redeliver.errors.401.signature',
+    bug: "A verifier that, when an RS256 signature fails, tries SHA-1 with the same key (kept for tokens of an older issuer): a token whose header says RS256 but whose signature is the tenant key's PKCS#1 v1.5 over SHA-1 is accepted by every operation instead of 401; one signed over SHA-1 by another key is still refused.",
+    install: (app) =>
+      alsoAccept(app, async (token, { keys }) => signedUnder(token, keys, observed.tokens.alg, 'sha1', (kid) => kid === keys.kid)),
+  },
+  {
     id: 'kid-matched-ignoring-case',
     clause: 'auth.token.header',
     bug: "Keys looked up by kid ignoring case: a token whose kid is the tenant key's in the other letter case verifies.",
