@@ -2,23 +2,28 @@
 // positive control is the same ticket with a connection_config that names a new connection, alone
 // in the body, accepted in the same run (the matrix's control of connection_config.name). And the
 // contract's type of connection_config with the name of an existing connection as the value.
-import { conformance, expectRefused, expectStatus, fixture } from '../../harness/index.ts';
+import { conformance, expectRefused, expectStatus, fixture, type TargetSession } from '../../harness/index.ts';
 import { sharedRequest, successOf } from '../../harness/suite/requests.ts';
 import { cards } from '../../specs/cards/index.ts';
 import { aloneBody, validTemplate } from '../../specs/matrix/index.ts';
 
 const ticket = successOf('sso-ticket');
+const card = cards['sso-ticket'];
 const NAME = ['connection_config', 'name'];
 const CONTROL = sharedRequest.alone('sso-ticket', 'connection_config.name');
+
+/** The positive control: the ticket with a connection_config that names a new connection, alone in the body, accepted. */
+async function controlled(target: TargetSession): Promise<void> {
+  await target.control('a ticket whose connection_config names a new connection', () =>
+    target.sendTemplate(validTemplate(card, target.context, aloneBody(card, NAME, target.context)), { shared: CONTROL, label: card.key }),
+  );
+}
 
 conformance(
   '[§7 sso-ticket.errors.409.name-taken] ticket creation answers 409 when connection_config names an existing connection',
   { ...ticket.plan, needs: [...(ticket.plan.needs as []), fixture('existingConnectionName')], requests: 1, shared: [CONTROL] },
   async ({ target }) => {
-    const card = cards['sso-ticket'];
-    await target.control('a ticket whose connection_config names a new connection', () =>
-      target.sendTemplate(validTemplate(card, target.context, aloneBody(card, NAME, target.context)), { shared: CONTROL, label: card.key }),
-    );
+    await controlled(target);
     const exchange = await target.call('sso-ticket', {
       params: { id: target.fixture('selfServiceProfile') },
       body: { connection_config: { name: target.fixture('existingConnectionName') } },
@@ -41,10 +46,7 @@ conformance(
     shared: [CONTROL],
   },
   async ({ target }) => {
-    const card = cards['sso-ticket'];
-    await target.control('a ticket whose connection_config names a new connection', () =>
-      target.sendTemplate(validTemplate(card, target.context, aloneBody(card, NAME, target.context)), { shared: CONTROL, label: card.key }),
-    );
+    await controlled(target);
     const every = card.body.full(target.target.fixtures, { global: target.target.roles.global?.clientId ?? '' });
     const exchange = await target.call('sso-ticket', {
       params: { id: target.fixture('selfServiceProfile') },
@@ -67,10 +69,7 @@ conformance(
   '[§4.2 sso-ticket.body.connection_config.type] ticket creation refuses a connection_config that is the name of an existing connection (a string, not an object)',
   { ...ticket.plan, needs: [...(ticket.plan.needs as []), fixture('existingConnectionName')], requests: 1, shared: [CONTROL] },
   async ({ target }) => {
-    const card = cards['sso-ticket'];
-    await target.control('a ticket whose connection_config names a new connection', () =>
-      target.sendTemplate(validTemplate(card, target.context, aloneBody(card, NAME, target.context)), { shared: CONTROL, label: card.key }),
-    );
+    await controlled(target);
     const exchange = await target.call('sso-ticket', {
       params: { id: target.fixture('selfServiceProfile') },
       body: { connection_config: target.fixture('existingConnectionName') },

@@ -1869,10 +1869,15 @@ const NORMALISATIONS: ReadonlyArray<{
   },
 ];
 
+/** The id format of a field (one of observed.yaml identifier_formats), where it has one. */
+function idFormatOf(element: Element): string | undefined {
+  return schemaNodes(element).find((node) => typeof node?.format === 'string' && node.format in observed.identifier_formats)?.format as
+    string | undefined;
+}
+
 /** A made-up id of a field's id format (observed.yaml identifier_formats), where it has one. */
 function idOfFormat(element: Element): string | undefined {
-  const format = schemaNodes(element).find((node) => typeof node?.format === 'string' && node.format in observed.identifier_formats)
-    ?.format as string | undefined;
+  const format = idFormatOf(element);
   if (format === undefined) return undefined;
   const shape = shapeOfFormat(format);
   const alphabet = alphabetOf(shape);
@@ -1888,8 +1893,7 @@ function idOfFormat(element: Element): string | undefined {
  * prefix).
  */
 function withoutIdPrefix(made: MakeVariant, element: Element, valid: unknown): Made[] {
-  const format = schemaNodes(element).find((node) => typeof node?.format === 'string' && node.format in observed.identifier_formats)
-    ?.format as string | undefined;
+  const format = idFormatOf(element);
   if (format === undefined) return [];
   const { prefix } = shapeOfFormat(format);
   const id = typeof valid === 'string' && valid.startsWith(prefix) ? valid : idOfFormat(element);

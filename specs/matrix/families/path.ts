@@ -671,7 +671,7 @@ export function paramVariants(card: OperationCard, element: Element): Made[] {
       operator: 'extra-part',
       key: 'valid-with-malformed-in-header',
       says: `the valid id, with an id of another resource's shape in headers named ${headerNames.join(' and ')}`,
-      apply: (template) => inHeaders(template, `x_${paramOf(template, name) ?? ''}`),
+      apply: (template) => inHeaders(template, idOfAnotherKind(paramOf(template, name) ?? '')),
       expect: {
         checks: [{ clause: card.success.clause, outcome: accepted }],
         source:
