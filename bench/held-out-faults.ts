@@ -34,6 +34,7 @@ import { heldOutRound12Faults } from '../mock/faults/held-out/round-12/catalogue
 import { heldOutRound13Faults } from '../mock/faults/held-out/round-13/catalogue.ts';
 import { heldOutRound14Faults } from '../mock/faults/held-out/round-14/catalogue.ts';
 import { heldOutRound15Faults } from '../mock/faults/held-out/round-15/catalogue.ts';
+import { heldOutRound16Faults } from '../mock/faults/held-out/round-16/catalogue.ts';
 import type { HeldOutFault } from '../mock/faults/held-out/held-out-fault.ts';
 import { createMockServer } from '../mock/index.ts';
 
@@ -68,6 +69,7 @@ const ROUNDS: Record<string, readonly HeldOutFault[]> = {
   '13': heldOutRound13Faults,
   '14': heldOutRound14Faults,
   '15': heldOutRound15Faults,
+  '16': heldOutRound16Faults,
 };
 const everyRound = Object.values(ROUNDS).flat();
 
