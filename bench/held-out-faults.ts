@@ -201,7 +201,8 @@ function conformance(args: string[], logFile: string, timeoutMs: number): Promis
 }
 
 /** targets/mock.yaml pointed at a mock on its port, with the shared signing key. */
-function writeTarget(dir: string, mock: { url: string; audience: string }, signingKey: string): string {
+/** The target file of a mock; `bucketSize`, where given, is the bucket the mock was started with. */
+function writeTarget(dir: string, mock: { url: string; audience: string }, signingKey: string, bucketSize?: number): string {
   const description = mockTargetDescription();
   const file = join(dir, 'target.yaml');
   writeFileSync(
@@ -212,6 +213,7 @@ function writeTarget(dir: string, mock: { url: string; audience: string }, signi
       auth_url: mock.url,
       audience: mock.audience,
       signing_key_file: signingKey,
+      ...(bucketSize !== undefined ? { rate_limit: { ...(description.rate_limit as object), bucket_size: bucketSize } } : {}),
     }),
   );
   return file;
@@ -244,7 +246,14 @@ async function runSuite(
   });
   try {
     const reports = join(dir, 'reports');
-    const args = ['--target-file', writeTarget(dir, mock, signingKey), '--out', reports, '--seed', String(settings.seed)];
+    const args = [
+      '--target-file',
+      writeTarget(dir, mock, signingKey, sizing.bucketSize),
+      '--out',
+      reports,
+      '--seed',
+      String(settings.seed),
+    ];
     args.push(
       '--num-runs',
       String(EMBEDDED_NUM_RUNS),

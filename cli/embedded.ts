@@ -70,7 +70,12 @@ export async function embeddedTargetForPlanning(): Promise<ResolvedTarget> {
     { ...rest, base_url: 'http://127.0.0.1:9/api/v2', auth_url: 'http://127.0.0.1:9' },
     { source: SOURCE, baseDir: projectRoot },
   );
-  return { ...target, signingKeyJwk: '(the embedded mock shares its key when it starts)' };
+  // The bucket it will be started with is sized from this plan: known once the mock starts.
+  return {
+    ...target,
+    signingKeyJwk: '(the embedded mock shares its key when it starts)',
+    rateLimit: { ...target.rateLimit, startedBucket: 0 },
+  };
 }
 
 /**
@@ -113,7 +118,8 @@ export async function startEmbeddedTarget(options: EmbeddedOptions): Promise<Emb
   });
   try {
     const source = options.faults?.length ? `${SOURCE} with fault ${options.faults.join(', ')}` : SOURCE;
-    const target = await embeddedTargetAt({ origin: mock.url, audience: mock.audience, signingKey, source });
+    const described = await embeddedTargetAt({ origin: mock.url, audience: mock.audience, signingKey, source });
+    const target = { ...described, rateLimit: { ...described.rateLimit, startedBucket: options.bucketSize } };
     return {
       target,
       async close() {

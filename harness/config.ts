@@ -60,6 +60,7 @@ const targetFileSchema = {
       properties: {
         limit: { type: 'integer', minimum: 1 },
         refill_per_second: { type: 'number', exclusiveMinimum: 0 },
+        bucket_size: { type: 'integer', minimum: 1 },
       },
     },
     token_alternatives: {
@@ -115,7 +116,7 @@ interface RawTarget {
   ungranted_audience?: string;
   signing_key_file?: string;
   test_double?: boolean;
-  rate_limit?: { limit?: number; refill_per_second?: number };
+  rate_limit?: { limit?: number; refill_per_second?: number; bucket_size?: number };
   token_alternatives?: {
     expired_token_env?: string;
     other_audience?: RawForeignClient;
@@ -226,6 +227,7 @@ export async function resolveTarget(raw: unknown, options: ResolveOptions): Prom
     rateLimit: {
       ...(file.rate_limit?.limit !== undefined ? { limit: file.rate_limit.limit } : {}),
       ...(file.rate_limit?.refill_per_second !== undefined ? { refillPerSecond: file.rate_limit.refill_per_second } : {}),
+      ...(file.rate_limit?.bucket_size !== undefined ? { startedBucket: file.rate_limit.bucket_size } : {}),
     },
     testDouble: file.test_double === true,
   };

@@ -46,6 +46,11 @@ export interface TokenAlternatives {
 export interface DeclaredRateLimit {
   limit?: number;
   refillPerSecond?: number;
+  /**
+   * The bucket size a test double was started with (the embedded mock's, or the target file's
+   * `bucket_size`): known exactly, unlike a tier's published figure, and not a bound the suite paces by.
+   */
+  startedBucket?: number;
 }
 
 export interface ResolvedTarget {

@@ -92,7 +92,9 @@ describe('npm start against the embedded mock', () => {
       for (const shard of ['1/2', '2/2']) {
         const mock = await startMockProgram(mockArgs);
         try {
-          const target = targetFileFor(work, mock.url, keyFile, 'by-hand.yaml');
+          // The bucket the README's line starts the mock with (--rate-limit <bucket>/<refill>), as targets/mock.yaml states it.
+          const bucket = Number(commands.mock[commands.mock.indexOf('--rate-limit') + 1]!.split('/')[0]);
+          const target = targetFileFor(work, mock.url, keyFile, 'by-hand.yaml', (t) => (t.rate_limit.bucket_size = bucket));
           shards.push(
             await run(
               'cli/conformance.ts',
@@ -122,6 +124,8 @@ describe('npm start against the embedded mock', () => {
       const described = readFileSync(join(root, 'targets', 'mock.yaml'), 'utf8');
       expect(described).toContain(`npm run mock -- ${commands.mock.join(' ')}`);
       expect(described).toContain(`npm start -- --target-file targets/mock.yaml ${commands.suite.join(' ')}`);
+      const bucket = commands.mock[commands.mock.indexOf('--rate-limit') + 1]!.split('/')[0];
+      expect(described).toMatch(new RegExp(`^rate_limit: \\{.*bucket_size: ${bucket} \\}$`, 'm'));
     });
 
     it('keeps the secrets from the environment out of its output and reports', () => {

@@ -254,6 +254,12 @@ export const rateLimitFaults = faultFamily([
       editQuota(app, (quota) => ({ ...quota, remaining: Math.max(0, quota.remaining - Math.ceil(quota.limit * RESERVED_SHARE)) })),
   },
   {
+    id: 'limit-header-one-over-the-bucket',
+    clause: 'rate-limit.limit.constant',
+    bug: "X-RateLimit-Limit written from the limiter's capacity, which counts the request in flight as one more slot (capacity = bucket + 1): it says one more than the bucket's size on every answer; Remaining and Reset are as before, and Limit stays constant.",
+    install: (app) => editQuota(app, (quota) => ({ ...quota, limit: quota.limit + 1 })),
+  },
+  {
     id: 'limit-header-is-the-refill-rate',
     clause: 'rate-limit.headers.consistent',
     bug: 'X-RateLimit-Limit written from the refill rate (requests per second) instead of the bucket size: Remaining reads above Limit while the bucket holds more than a second of refill (Limit still constant).',

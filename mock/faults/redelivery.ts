@@ -78,6 +78,33 @@ export const redeliveryFaults = faultFamily([
     install: (app) => app.wrapRoute('method-not-allowed', (next) => async (exchange) => withoutHeaders(await next(exchange), ['allow'])),
   },
   {
+    id: 'redeliver-202-names-what-it-was-sent',
+    clause: 'redeliver.response.body',
+    bug: 'A redelivery handler that answers what it queued, the request\'s JSON body as the job\'s options ({"options": <body>}), where it is sent one: a redelivery carrying a JSON body is answered 202 with that object instead of {}; one without a body is answered {} as before.',
+    install: (app) =>
+      editSuccessReplies(app, 'redeliver', (reply, exchange) => {
+        if (exchange.body.length === 0) return reply;
+        try {
+          return replacing(reply, jsonReply(reply.status, { options: JSON.parse(exchange.body.toString('utf8')) as unknown }));
+        } catch {
+          return reply;
+        }
+      }),
+  },
+  {
+    id: 'trace-answered-on-operation-paths',
+    clause: 'routes.method',
+    bug: "A framework's default TRACE handler left on (it answers the method itself, before any route): TRACE on an operation's path is answered 200 with the request line as text/plain instead of being refused 405; the other methods are refused as before.",
+    install: (app) =>
+      app.wrapRoute(
+        'method-not-allowed',
+        (next) => async (exchange) =>
+          exchange.method === 'TRACE'
+            ? { status: 200, headers: { 'content-type': 'message/http' }, body: `TRACE ${exchange.path} HTTP/1.1\r\n` }
+            : next(exchange),
+      ),
+  },
+  {
     id: 'redeliver-204-instead-of-202',
     clause: 'redeliver.success.202',
     bug: 'A handler that takes "no body" for the reason of its status: redelivery of a failed event answers 204 without a body instead of 202 (the observed {} body goes too).',

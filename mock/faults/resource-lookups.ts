@@ -256,6 +256,21 @@ export const resourceLookupFaults = faultFamily([
     install: (app) => editParameter(app, 'vault', 'id', (raw) => (/\.+$/.test(raw) ? raw.replace(/\.+$/, '') : undefined)),
   },
   {
+    id: 'vault-id-json-parsed-when-quoted',
+    clause: 'vault.response.record',
+    bug: "The vault read behind a router that runs a path parameter through JSON.parse when it starts and ends with a double quote (parameters described with content: application/json): an existing connection's id in double quotes is answered its record (200) instead of 400; the id with one quote only is still refused.",
+    install: (app) =>
+      editParameter(app, 'vault', 'id', (raw) => {
+        if (!/^".*"$/.test(raw)) return undefined;
+        try {
+          const parsed: unknown = JSON.parse(raw);
+          return typeof parsed === 'string' ? parsed : undefined;
+        } catch {
+          return undefined;
+        }
+      }),
+  },
+  {
     id: 'stream-ids-case-insensitive',
     clause: 'redeliver.errors.404.stream',
     bug: 'Event streams kept in a table with a case-insensitive collation: redelivery under an existing stream id with one letter in the other case is accepted (202) instead of 404.',

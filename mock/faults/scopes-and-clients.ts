@@ -190,6 +190,12 @@ export const scopeAndClientFaults = faultFamily([
     ),
   },
   {
+    id: 'ticket-scope-waived-for-custom-domains',
+    clause: 'sso-ticket.scope',
+    bug: `Ticket requests that name a custom domain routed to a handler of the domain's own, mounted after authentication and before the scope check ("the domain's owner is already trusted"): a token lacking ${cards['sso-ticket'].scope.value} gets a ticket when the request carries tenant-custom-domain (any domain) instead of 403; without the header it is still refused.`,
+    install: scopeGrantedWhen(cards['sso-ticket'], (exchange) => typeof exchange.headers['tenant-custom-domain'] === 'string'),
+  },
+  {
     id: 'ticket-scopes-merged-from-scopes-list',
     clause: 'sso-ticket.scope',
     bug: `Ticket creation's scopes read by a helper written for an SDK that issues a "scopes" list: the scope claim's scopes and the scopes list's, merged. A token lacking ${cards['sso-ticket'].scope.value} whose scopes list holds it gets a ticket instead of 403.`,

@@ -25,7 +25,7 @@ import { cards } from '../../specs/cards/index.ts';
 import type { OperationCard } from '../../specs/cards/card.ts';
 import { fixtureField, fixtureTable, recordsOf, type StatedRecord } from '../../specs/cards/fixtures.ts';
 import { clause, compileNode, hasClause, observed, schema, validator, type JsonObject, type OperationKey } from '../../specs/index.ts';
-import { asFormTemplate, baseTemplate, matrix, validTemplate, type MatrixRow } from '../../specs/matrix/index.ts';
+import { asFormTemplate, baseTemplate, matrix, validTemplate, withBody, type MatrixRow } from '../../specs/matrix/index.ts';
 
 /** A test's title tag: `[§<section> <clause>]`. */
 const tag = (id: string) => `[§${clause(id).section} ${id}]`;
@@ -87,6 +87,34 @@ for (const card of Object.values(cards) as OperationCard[]) {
         expectEqual(exchange.json, observed.operations[op].success.body, 'body', { exchange });
       },
     );
+    // A POST that takes no body, sent one all the same (a client's {"reason": "retry"}): what the
+    // service does with it is not stated, but if it accepts it, its answer is the success's, not the
+    // request's body echoed back (a stub's res.json(req.body) left in). It performs the operation
+    // once more, so against test doubles only, after the valid request.
+    if (!card.body && card.spec.method === 'POST') {
+      const testDoublesOnly = {
+        check: (context: { target: { testDouble: boolean } }) =>
+          context.target.testDouble ? undefined : `${card.name} performed once more: against test doubles only`,
+        category: 'extended' as const,
+      };
+      conformance(
+        `${tag(emptyBodyClause)} the ${card.success.status} of ${card.name}, if it accepts a request carrying a JSON body it does not take, carries ${JSON.stringify(observed.operations[op].success.body)}`,
+        { ...success.plan, needs: [...(success.plan.needs as []), testDoublesOnly], requests: 1 },
+        async ({ target }) => {
+          await target.control(`the valid request of ${card.name}`, () => success.send(target));
+          const template = validTemplate(card, target.context);
+          const exchange = await target.sendTemplate(
+            withBody(
+              { ...template, headers: { ...template.headers, 'content-type': ['application/json'] } },
+              { json: { reason: 'retry' } },
+            ),
+            { label: op },
+          );
+          if (exchange.status !== card.success.status) return expectClientRefusal(exchange);
+          expectEqual(exchange.json, observed.operations[op].success.body, 'body', { exchange });
+        },
+      );
+    }
   }
 
   if (answer.body) {

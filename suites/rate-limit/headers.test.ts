@@ -43,6 +43,32 @@ conformance(
   },
 );
 
+// Limit is the bucket's size: not the requests a client may make in its first second (the bucket
+// and a second's refill, the figure a plan's page may show). Where the run started the target
+// (the embedded mock) it knows the bucket exactly; a target file's published tier limit stands
+// for it elsewhere.
+conformance(
+  '[§8 rate-limit.limit.constant] X-RateLimit-Limit is the bucket size the target was started with, or the limit its target file states',
+  {
+    ...firstRead.plan,
+    needs: [
+      ...(firstRead.plan.needs as []),
+      {
+        check: ({ target }: { target: { rateLimit: { limit?: number; startedBucket?: number } } }) =>
+          (target.rateLimit.startedBucket ?? target.rateLimit.limit) === undefined
+            ? 'the bucket size is not known: the target file states no rate_limit.limit'
+            : undefined,
+        category: 'not-applicable' as const,
+      },
+    ],
+  },
+  async ({ target }) => {
+    const exchange = await firstRead.send(target);
+    const bucket = target.target.rateLimit.startedBucket ?? target.target.rateLimit.limit;
+    expectEqual(rateLimitOf(exchange).limit, bucket, names.limit, { exchange, headers: rateLimitHeaderNames });
+  },
+);
+
 conformance(
   '[§8 rate-limit.reset.unix-seconds] X-RateLimit-Reset is a Unix time in seconds, not in the past',
   firstRead.plan,

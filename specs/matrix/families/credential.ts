@@ -1629,6 +1629,43 @@ function withBodyWithoutScope(card: OperationCard): Made[] {
 }
 
 /**
+ * The role without the scope, its request carrying each optional header parameter of the
+ * operation at a valid value (the custom domain a ticket is made for): the scope rule holds for
+ * every request, though a proxy in front that handles such requests may pass them on under a
+ * credential of its own (a confused deputy). 403 as without the header.
+ */
+function withOptionalHeadersWithoutScope(card: OperationCard): Made[] {
+  return card.spec.parameters
+    .filter((parameter) => parameter.in === 'header' && !parameter.required)
+    .map((parameter) => ({
+      operator: 'other-owner' as const,
+      key: `role-without-scope-${parameter.name}`,
+      says: `missing, the request carrying the ${parameter.name} header (${A_HEADER_VALUE})`,
+      apply: (t: RequestTemplate, context: RequestContext) => ({
+        ...withCredential({ kind: 'role', role: card.roleWithoutScope })(t),
+        headers: {
+          ...t.headers,
+          [parameter.name === 'tenant-custom-domain' ? context.customDomainHeader.toLowerCase() : parameter.name.toLowerCase()]: [
+            A_HEADER_VALUE,
+          ],
+        },
+      }),
+      needs: [{ role: card.roleWithoutScope }],
+      extended: true,
+      expect: {
+        checks: [
+          { clause: card.scope.clause, outcome: refused },
+          { clause: 'auth.order', outcome: status(403) },
+        ],
+        source: 'the scope is required whatever the request carries; observed: authorization (403) before the parameters are read',
+      },
+    }));
+}
+
+/** A header parameter's value for the rows above: a custom domain of a plausible length. */
+const A_HEADER_VALUE = 'login.example.com';
+
+/**
  * The forgeries that need no key, made of a token naming the tenant as the request reached it (iss
  * <origin>/, aud <origin>/api/v2/; a test double issues tokens under that identity too, as it is
  * reached on a loopback address): the signature is checked for every issuer, though a shortcut for
@@ -1975,6 +2012,7 @@ function scopeTokenVariants(card: OperationCard): Made[] {
     ),
     ...respelledWithoutScope(card, source),
     ...withBodyWithoutScope(card),
+    ...withOptionalHeadersWithoutScope(card),
   ];
   // Alone: the scope claim holds the operation's scope and nothing else, so a check that asks for
   // another scope besides it refuses the one token it must accept.

@@ -29,8 +29,12 @@ import {
 
 type Made = Variant & { expect: Expectation };
 
-// OPTIONS last: a CORS layer in front of the interface may answer it on its own (a preflight).
-const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
+// TRACE: a debugging route left mounted (an echo of the request, its Authorization header
+// included) answers it on every path. OPTIONS last: a CORS layer in front of the interface may
+// answer it on its own (a preflight).
+const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'TRACE', 'OPTIONS'] as const;
+/** Methods whose request carries no content (RFC 9110 9.3.1, 9.3.8). */
+const WITHOUT_CONTENT: ReadonlySet<string> = new Set(['GET', 'TRACE']);
 
 export function methodVariants(card: OperationCard, own: string): Made[] {
   return [...otherMethods(card, own), ...overriddenMethods(card, own), ...(own === 'GET' ? headVariants() : [])];
@@ -114,7 +118,7 @@ function otherMethods(card: OperationCard, own: string): Made[] {
     ...(index > 0 ? { extended: true } : {}),
     apply: (template: RequestTemplate) => {
       const { body, ...rest } = template;
-      return method === 'GET' || body === undefined
+      return WITHOUT_CONTENT.has(method) || body === undefined
         ? { ...rest, method, headers: withoutContentType(rest.headers) }
         : { ...template, method };
     },
@@ -521,6 +525,10 @@ export function paramVariants(card: OperationCard, element: Element): Made[] {
       (value) => `items/${value}`,
       { extended: true },
     ),
+    // The id as a JSON string, in double quotes: a router that runs parameters described with
+    // content: application/json through JSON.parse (and SDKs that serialise every parameter as
+    // JSON) reads it as the id; it is another, malformed, id.
+    made('extra-part', 'json-quoted', 'in double quotes, as a JSON string', (value) => `"${value}"`, { extended: true }),
     // Trailing dots, which Windows takes off a file name and a front end hosted there off a
     // path segment: another id, though the lookup behind such a front end finds this one.
     made('extra-part', 'trailing-dot', 'with a dot after it', (value) => `${value}.`, { extended: true }),
