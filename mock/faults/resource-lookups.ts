@@ -261,9 +261,10 @@ export const resourceLookupFaults = faultFamily([
     bug: "The vault read behind a router that runs a path parameter through JSON.parse when it starts and ends with a double quote (parameters described with content: application/json): an existing connection's id in double quotes is answered its record (200) instead of 400; the id with one quote only is still refused.",
     install: (app) =>
       editParameter(app, 'vault', 'id', (raw) => {
-        if (!/^".*"$/.test(raw)) return undefined;
         try {
-          const parsed: unknown = JSON.parse(raw);
+          const decoded = decodeURIComponent(raw);
+          if (!/^".*"$/.test(decoded)) return undefined;
+          const parsed: unknown = JSON.parse(decoded);
           return typeof parsed === 'string' ? parsed : undefined;
         } catch {
           return undefined;
