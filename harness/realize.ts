@@ -213,7 +213,9 @@ export function realizeTokenRequest(template: TokenRequestTemplate, target: Reso
       ...basic,
     },
     label: 'token',
-    body: json ? JSON.stringify(wrappedAs(template.wrapped, object)) : fields,
+    body: json
+      ? `${template.surrounded?.before ?? ''}${JSON.stringify(wrappedAs(template.wrapped, object))}${template.surrounded?.after ?? ''}`
+      : fields,
   };
 }
 

@@ -25,6 +25,8 @@ export interface TokenRequestTemplate {
    * text (encoded twice).
    */
   wrapped?: 'list' | 'json-text';
+  /** In a JSON request, JSON whitespace (RFC 8259 2) written before and after the body's text. */
+  surrounded?: { before: string; after: string };
   /** Parameters sent in the query string of the request as well as its body. */
   query?: Array<[string, string]>;
   /** In a JSON request, the fields written as a list holding their value. */

@@ -283,6 +283,11 @@ export function bodyVariants(card: OperationCard, element: Element): Made[] {
     variants.push(made('empty', 'empty', 'an empty string', () => '', { changesIdentity: true, extended: true }));
   if (types.includes('array')) variants.push(made('empty', 'empty', 'an empty array', () => [], { extended: true }));
   if (types.includes('object')) variants.push(made('empty', 'empty', 'an empty object', () => ({}), { extended: true }));
+  // An empty string where an object goes (no string is allowed there): the empty value of the other
+  // kind, which the empty object above does not make. A binder that reads "" as a null object
+  // (Jackson's ACCEPT_EMPTY_STRING_AS_NULL_OBJECT) and leaves null members out takes it for absent.
+  if (types.includes('object') && !types.includes('string'))
+    variants.push(made('empty', 'empty-string', 'an empty string, where an object goes', () => '', nested ? { extended: true } : {}));
   otherTypes(types, valid).forEach((other, index) => {
     variants.push(
       made(
@@ -562,7 +567,126 @@ export function bodyVariants(card: OperationCard, element: Element): Made[] {
   variants.push(...compatibilityForms(made, element, valid));
   variants.push(...listsAsText(made, element, valid, types));
   variants.push(...wildcardValues(made, element));
+  variants.push(...mapEntries(made, element));
+  variants.push(...strategyNamedConnections(element, made));
   return variants;
+}
+
+/** Keys a map's rules allow (they hold no rule on keys) that a store's own rules on field names may refuse. */
+const UNUSUAL_KEYS: ReadonlyArray<{ key: string; says: string; name: string }> = [
+  // MongoDB's field names: no "." (a path into a subdocument), none starting with "$" (an operator).
+  { key: 'dotted', says: 'a dot in it ("team.name")', name: 'team.name' },
+  { key: 'dollar', says: 'a leading "$" ("$owner")', name: '$owner' },
+  { key: 'space', says: 'a space in it ("cost centre")', name: 'cost centre' },
+  { key: 'non-ascii', says: 'letters outside ASCII ("équipe")', name: 'équipe' },
+  { key: 'hyphen', says: 'a hyphen in it ("team-name")', name: 'team-name' },
+  { key: 'empty', says: 'no characters (""), the empty key', name: '' },
+];
+
+/**
+ * A map's entries of the unusual kinds (an object whose members' values share one schema, and no
+ * rule on its keys: metadata): one entry whose value is an object of strings, and one whose value
+ * is a list of strings, where the values are scalars (refused, though a store that flattens nested
+ * members into dotted keys, or joins a list, takes either); and one entry under each key of
+ * UNUSUAL_KEYS that the rules allow (accepted, though a store with rules on field names refuses it).
+ * Judged by the body they make, like any; against test doubles.
+ */
+function mapEntries(made: MakeVariant, element: Element): Made[] {
+  const out: Made[] = [];
+  const maps = schemaNodes(element).filter(
+    (node): node is JsonObject =>
+      node !== undefined &&
+      node.additionalProperties !== null &&
+      typeof node.additionalProperties === 'object' &&
+      !Array.isArray(node.additionalProperties),
+  );
+  if (maps.length === 0) return [];
+  const members = maps.map((node) => node.additionalProperties as JsonObject);
+  const scalarValues = members.every((member) => !typesOf(member).includes('object') && !typesOf(member).includes('array'));
+  if (scalarValues) {
+    out.push(
+      made(
+        'other-type',
+        'entry-value-object',
+        'with an entry whose value is an object of strings ({"team": {"name": "payments"}})',
+        () => ({
+          team: { name: 'payments' },
+        }),
+        { extended: true, aloneOnly: true },
+      ),
+      made(
+        'other-type',
+        'entry-value-list',
+        'with an entry whose value is a list of strings ({"teams": ["payments", "billing"]})',
+        () => ({
+          teams: ['payments', 'billing'],
+        }),
+        { extended: true, aloneOnly: true },
+      ),
+    );
+  }
+  const keysFree = maps.every((node) => node.propertyNames === undefined && node.patternProperties === undefined);
+  if (keysFree && members.every((member) => nodeAccepts(member, 'observed', 'payments'))) {
+    for (const { key, says, name } of UNUSUAL_KEYS) {
+      out.push(
+        made('near-value', `entry-key-${key}`, `with an entry whose key has ${says}`, () => ({ [name]: 'payments' }), {
+          extended: true,
+          aloneOnly: true,
+        }),
+      );
+    }
+  }
+  return out;
+}
+
+/**
+ * Names of connection strategies (the identity providers a connection is of: the social ones, the
+ * enterprise ones, the passwordless ones, the database's), each of which fits a connection name's
+ * pattern.
+ */
+const CONNECTION_STRATEGIES = [
+  'auth0',
+  'google-oauth2',
+  'github',
+  'facebook',
+  'twitter',
+  'linkedin',
+  'apple',
+  'windowslive',
+  'samlp',
+  'waad',
+  'adfs',
+  'oidc',
+  'okta',
+  'pingfederate',
+  'google-apps',
+  'ad',
+  'email',
+  'sms',
+];
+
+/**
+ * A connection's name (a "name" member of an object named for a connection: connection_config)
+ * that is a strategy's name (CONNECTION_STRATEGIES), where its rules take it: nothing reserves
+ * them, though a server that keeps a reserved list copied from its strategy table refuses them.
+ * Judged by the body it makes, like any; not where the target file names it as an existing
+ * connection (a taken name is a 409), and against test doubles only (a tenant may have a
+ * connection of that name, as a social connection is named after its strategy).
+ */
+function strategyNamedConnections(element: Element, made: MakeVariant): Made[] {
+  const path = element.path!;
+  if (path.length < 2 || path[path.length - 1] !== 'name' || !/connection/.test(path[path.length - 2]!)) return [];
+  return CONNECTION_STRATEGIES.filter((name) => fieldAccepts(element, name)).map((name) => {
+    const variant = made('near-value', `strategy-name-${name}`, `"${name}", the name of a connection strategy`, () => name, {
+      extended: true,
+      aloneOnly: true,
+    });
+    const judge = (varied: RequestTemplate, context: RequestContext): Expectation =>
+      context.fixtures.existingConnectionName === name
+        ? { none: `"${name}" is the name of the target's existing connection (existing_connection_name)` }
+        : variant.judge!(varied, context);
+    return { ...variant, judge };
+  });
 }
 
 /**
@@ -1115,7 +1239,48 @@ function rootVariants(card: OperationCard, element: Element): Made[] {
     },
     ...listsOfOneBody(card, element),
     ...envelopedBodies(card, element),
+    ...bodiesInWhitespace(card, element),
   ];
+}
+
+/**
+ * JSON whitespace around a body's text (RFC 8259 2: ws = space, tab, line feed, carriage return, on
+ * either side of the value): a line feed after it (what curl --data-binary @file and most editors
+ * leave), a CR LF after it, a space and a tab before it.
+ */
+const SURROUNDING_WHITESPACE: ReadonlyArray<{ key: string; says: string; before: string; after: string }> = [
+  { key: 'trailing-line-feed', says: 'followed by a line feed', before: '', after: '\n' },
+  { key: 'trailing-crlf', says: 'followed by a CR LF', before: '', after: '\r\n' },
+  { key: 'leading-space', says: 'after a space', before: ' ', after: '' },
+  { key: 'leading-tab', says: 'after a tab', before: '\t', after: '' },
+  { key: 'surrounded-by-line-feeds', says: 'between line feeds', before: '\n', after: '\n' },
+];
+
+/**
+ * The valid body with JSON whitespace around its text (SURROUNDING_WHITESPACE): the same JSON text
+ * (RFC 8259 2), judged by the body JSON.parse makes of it, like any; a server that sniffs the text
+ * for JSON by its first and last characters ("{" ... "}", without a trim) refuses it as malformed.
+ */
+function bodiesInWhitespace(card: OperationCard, element: Element): Made[] {
+  const judge = (varied: RequestTemplate, _context: RequestContext) =>
+    bodyExpectation(card, element, varied.body !== undefined && 'raw' in varied.body ? JSON.parse(varied.body.raw) : undefined, {
+      identityChanged: false,
+      bound: false,
+    });
+  const valid = { ...emptyTemplate(), body: { json: card.body!.empty } };
+  return SURROUNDING_WHITESPACE.map(({ key, says, before, after }): Made => {
+    const apply = (template: RequestTemplate) =>
+      withBody(template, { raw: `${before}${JSON.stringify(jsonBodyOf(template) ?? card.body!.empty)}${after}` });
+    return {
+      operator: 'whitespace',
+      key,
+      says: `the valid body's JSON text ${says}`,
+      apply,
+      judge,
+      expect: judge(apply(valid), canonicalContext),
+      ...(key === 'trailing-line-feed' ? {} : { extended: true }),
+    };
+  });
 }
 
 /**

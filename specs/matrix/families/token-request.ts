@@ -1149,6 +1149,32 @@ function singleVariants(): Array<{ element: TokenElement; variants: Made[] }> {
             source: 'observed: the endpoint takes JSON too',
           },
         },
+        // The JSON body with JSON whitespace around its text (RFC 8259 2): a line feed after it (what
+        // curl --data-binary @file leaves), a space before it. The same JSON text, though a server
+        // that sniffs the text for JSON by its first and last characters (without a trim) refuses it.
+        // Accepted, it mints a token: against test doubles (or --matrix full).
+        {
+          operator: 'whitespace',
+          key: 'json-trailing-line-feed',
+          says: 'as a JSON body followed by a line feed',
+          apply: (t) => ({ ...t, encoding: 'json', surrounded: { before: '', after: '\n' } }),
+          extended: true,
+          expect: {
+            checks: [{ clause: 'token.observed.json-request', outcome: accepted }],
+            source: 'observed: the endpoint takes JSON too; RFC 8259 2: whitespace is allowed after the value',
+          },
+        },
+        {
+          operator: 'whitespace',
+          key: 'json-leading-space',
+          says: 'as a JSON body after a space',
+          apply: (t) => ({ ...t, encoding: 'json', surrounded: { before: ' ', after: '' } }),
+          extended: true,
+          expect: {
+            checks: [{ clause: 'token.observed.json-request', outcome: accepted }],
+            source: 'observed: the endpoint takes JSON too; RFC 8259 2: whitespace is allowed before the value',
+          },
+        },
         {
           // A client assertion that proves nothing beside the right secret: two methods in one
           // request (RFC 6749 2.3); a server that prefers the secret when both come takes it for one.
