@@ -867,7 +867,67 @@ export const ticketCreationFaults = faultFamily([
     bug: 'A server that leaves the name clash to when the flow runs: ticket creation accepts a connection_config naming an existing connection instead of answering 409.',
     install: (app) => editStore(app, () => ({ connectionNameTaken: () => false })),
   },
+  {
+    id: 'connection-options-empty-string-as-null',
+    clause: 'sso-ticket.body.nested-rules',
+    bug: 'connection_config.options bound by a mapper that reads "" for an object as null (Jackson\'s ACCEPT_EMPTY_STRING_AS_NULL_OBJECT), and options may be null: an options of "" gets a ticket instead of the observed 400; an options of "x" is still refused.',
+    install: (app) => editConnectionConfig(app, (config) => (config.options === '' ? { ...config, options: null } : config)),
+  },
+  {
+    id: 'ticket-json-sniffed-by-first-character',
+    clause: 'sso-ticket.body.optional',
+    bug: 'The JSON ticket body let through to the parser only when its first character is "{" (a sniff without trimLeft): a body " {}" or "\\t{}", with JSON whitespace before the object (RFC 8259 2), is refused 400 as malformed instead of creating a ticket; "{}" followed by a line feed creates one as before.',
+    install: (app) =>
+      editRequests(app, 'sso-ticket', (exchange) => {
+        if (!isJsonMediaType(exchange.headers['content-type'])) return exchange;
+        const text = exchange.body.toString('utf8');
+        if (text.trim() === '' || text.startsWith('{') || !text.trim().startsWith('{')) return exchange;
+        // What the parser is handed when the sniff fails: a text JSON.parse refuses.
+        return { ...exchange, body: Buffer.concat([exchange.body, Buffer.from([0])]) };
+      }),
+  },
+  {
+    id: 'connection-metadata-lists-joined',
+    clause: 'sso-ticket.body.nested-rules',
+    bug: 'connection_config.metadata values that are lists of strings joined with "," before they are checked (a store of one string per key, "a,b"): a metadata of {"teams": ["payments", "billing"]} gets a ticket instead of the observed 400; {"teams": [1, 2]} is still refused.',
+    install: (app) =>
+      editConnectionConfig(app, (config) => {
+        const metadata = config.metadata;
+        if (!isRecord(metadata) || !Object.values(metadata).some(isStringList)) return config;
+        return {
+          ...config,
+          metadata: Object.fromEntries(
+            Object.entries(metadata).map(([key, value]) => [key, isStringList(value) ? value.join(',') : value]),
+          ),
+        };
+      }),
+  },
+  {
+    id: 'connection-metadata-keys-header-tokens',
+    clause: 'sso-ticket.body.nested-rules',
+    bug: 'connection_config.metadata keys held to the characters of an HTTP header name (RFC 9110 token), as each entry is forwarded to the connection\'s hooks as an "X-Meta-<key>" header: a key "cost centre", "équipe" or "" is refused 400 instead of getting a ticket, though the published rules allow any key; "team_name" is accepted as before.',
+    install: (app) =>
+      editBodySchema(app, 'sso-ticket', (body) => {
+        fieldNode(body, 'connection_config.metadata').propertyNames = { pattern: "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$" };
+      }),
+  },
+  {
+    id: 'connection-name-passwordless-strategy-reserved',
+    clause: 'sso-ticket.body.nested-rules',
+    bug: 'connection_config.name refused when it is the name of the database or a passwordless strategy (auth0, email, sms), which the login page routes by name: a name "email" is refused 400 instead of getting a ticket, though it fits the name rules; "email-partners" gets one as before.',
+    install: (app) =>
+      editConnectionConfig(app, (config) =>
+        typeof config.name === 'string' && ['auth0', 'email', 'sms'].includes(config.name)
+          ? { ...config, name: `${config.name}!` }
+          : config,
+      ),
+  },
 ]);
+
+/** A list whose items are all strings. */
+function isStringList(value: unknown): value is string[] {
+  return Array.isArray(value) && value.every((item) => typeof item === 'string');
+}
 
 /** A list of strings given as a string holding `separator`, at any depth, read as its parts (each made by `part`). */
 function stringListsSplitOn(app: FaultHooks, separator: string, part: (text: string) => string): void {

@@ -206,6 +206,21 @@ export const tokenIssuingFaults = faultFamily([
     },
   },
   {
+    id: 'token-json-sniffed-by-braces',
+    clause: 'token.observed.json-request',
+    bug: 'A JSON token request read as JSON only when its text starts with "{" and ends with "}" (a sniff without a trim), else refused 400 invalid_request: a JSON body followed by a line feed (what curl --data-binary @file sends), or after a space, gets no token, though RFC 8259 2 allows whitespace around the value; the same body without it gets one.',
+    install(app) {
+      const errors = capture(app, 'errors');
+      app.wrapRoute('token', (next) => async (exchange) => {
+        if (!isJsonMediaType(exchange.headers['content-type'])) return next(exchange);
+        const text = exchange.body.toString('utf8');
+        return text.trim() !== '' && text.trim() !== text
+          ? errors().tokenReply('invalid_request', 'The request body is not valid JSON.')
+          : next(exchange);
+      });
+    },
+  },
+  {
     id: 'token-errors-in-api-shape',
     clause: 'token.observed.errors',
     bug: "Token endpoint errors written by the management interface's error serializer: {statusCode, error: <reason phrase>, message} instead of {error, error_description}.",
