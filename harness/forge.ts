@@ -17,6 +17,7 @@ import {
 } from 'jose';
 import { webcrypto, type KeyObject } from 'node:crypto';
 import { createServer } from 'node:http';
+import { deflateRawSync } from 'node:zlib';
 import type { AddressInfo } from 'node:net';
 // @peculiar/x509 resolves its algorithm providers with tsyringe, which needs the Reflect metadata.
 import 'reflect-metadata';
@@ -252,10 +253,15 @@ export class TokenForge {
   /**
    * A client assertion of the key client wrong in one way, for the token endpoint's refusals: its
    * claims changed (`claims` gets the valid ones and the time in seconds; a claim set to undefined
-   * is left out), or signed with a foreign key, or unsigned (alg none). Made as `clientAssertion()`.
+   * is left out), or signed with a foreign key, or unsigned (alg none), or MAC'd with a secret
+   * (`hmac`: HS256, HS384 or HS512 keyed with its UTF-8 bytes, as client_secret_jwt is). Made as
+   * `clientAssertion()`.
    */
   async clientAssertionWith(
-    edit: { claims?: (claims: JWTPayload, now: number) => JWTPayload; signer?: 'own' | 'foreign' | 'none' } = {},
+    edit: {
+      claims?: (claims: JWTPayload, now: number) => JWTPayload;
+      signer?: 'own' | 'foreign' | 'none' | { hmac: 'HS256' | 'HS384' | 'HS512'; secret: string };
+    } = {},
   ): Promise<string> {
     const keyClient = this.#target.tokenAlternatives.keyClient;
     if (!keyClient) throw new Error('suite bug: a client assertion was asked of a target without token_alternatives.key_client');
@@ -272,6 +278,7 @@ export class TokenForge {
     const signer = edit.signer ?? 'own';
     if (signer === 'none') return `${encodeSegment({ alg: 'none', typ: 'JWT' })}.${encodeSegment(claims)}.`;
     if (signer === 'foreign') return sign(claims, (await foreignKeys()).privateKey, { alg: 'RS256' });
+    if (typeof signer === 'object') return sign(claims, new TextEncoder().encode(signer.secret), { alg: signer.hmac });
     const jwk = JSON.parse(keyClient.privateKeyJwk) as JWK;
     return sign(claims, await importJWK({ ...jwk, alg: 'RS256' }, 'RS256'), { alg: 'RS256' });
   }
@@ -311,6 +318,7 @@ export class TokenForge {
       header?: (header: Record<string, unknown>) => Record<string, unknown>;
       claims?: (claims: Record<string, unknown>, now: number) => Record<string, unknown>;
       claimsText?: (claims: Record<string, unknown>, now: number) => string;
+      deflated?: boolean;
     },
     signedAs?: string,
   ): string {
@@ -321,7 +329,9 @@ export class TokenForge {
     const now = Math.floor(Date.now() / 1000);
     const payload = edit.claimsText ? edit.claimsText(claims, now) : edit.claims ? edit.claims(claims, now) : claims;
     const made = edit.header ? edit.header(header) : header;
-    return signJws(made, payload, this.#key, signedAs ?? made.alg);
+    // The payload segment the raw DEFLATE (RFC 1951) of the claims' JSON, as a JWE's "zip": "DEF" has its plaintext.
+    const bytes = edit.deflated ? deflateRawSync(typeof payload === 'string' ? payload : JSON.stringify(payload)) : payload;
+    return signJws(made, bytes, this.#key, signedAs ?? made.alg);
   }
 
   /** The token signed again with the target's own key, its header as it is but its signature made as `alg` (another RSA algorithm). */

@@ -16,8 +16,9 @@ const DIGESTS: Record<string, { digest: string; pss: boolean }> = {
   RS1: { digest: 'sha1', pss: false },
 };
 
-/** A segment of the JWS: the JSON of `value`, or `value` itself where it is already JSON text. */
-const segment = (value: unknown) => Buffer.from(typeof value === 'string' ? value : JSON.stringify(value)).toString('base64url');
+/** A segment of the JWS: the JSON of `value`, or `value` itself where it is already JSON text or bytes. */
+const segment = (value: unknown) =>
+  (Buffer.isBuffer(value) ? value : Buffer.from(typeof value === 'string' ? value : JSON.stringify(value))).toString('base64url');
 
 /** A private key from the target file's JWK (JSON). */
 export function privateKeyOf(jwk: string): KeyObject {
@@ -27,11 +28,11 @@ export function privateKeyOf(jwk: string): KeyObject {
 /**
  * header.payload.signature, signed with `key` as the header's alg says (RS256 where it names none
  * known), or as `signedAs` says where given (the header unchanged); `claims` as JSON text is signed
- * as written (a member twice, which no object holds).
+ * as written (a member twice, which no object holds), as bytes too (a compressed payload).
  */
 export function signJws(
   header: Record<string, unknown>,
-  claims: Record<string, unknown> | string,
+  claims: Record<string, unknown> | string | Buffer,
   key: KeyObject,
   signedAs: unknown = header.alg,
 ): string {

@@ -60,6 +60,8 @@ export interface TokenEdit {
     claims?: (claims: JsonRecord, nowSeconds: number) => JsonRecord;
     /** The payload as this JSON text instead (a member twice, which a claims object cannot hold). */
     claimsText?: (claims: JsonRecord, nowSeconds: number) => string;
+    /** The payload segment the raw DEFLATE (RFC 1951) of the claims' JSON instead of the JSON itself. */
+    deflated?: boolean;
   };
   forge?: Forgery;
   text?: (token: string) => string;

@@ -56,7 +56,7 @@ export interface Element {
 /** Claims of an access token the service issues (observed.yaml `tokens`), each varied. */
 export const TOKEN_CLAIMS = ['iss', 'aud', 'sub', 'azp', 'exp', 'iat', 'nbf', 'scope', 'gty'] as const;
 /** Members of the token's JOSE header, each varied. */
-export const JOSE_MEMBERS = ['alg', 'kid', 'typ', 'crit'] as const;
+export const JOSE_MEMBERS = ['alg', 'kid', 'typ', 'crit', 'zip'] as const;
 
 /** Labels of the claims and header members, for titles. */
 const MEMBER_LABELS: Record<string, string> = {
@@ -73,6 +73,7 @@ const MEMBER_LABELS: Record<string, string> = {
   kid: "the token's key id (kid)",
   typ: "the token's type (typ)",
   crit: "the token's critical header parameters (crit)",
+  zip: "the token's compression (zip)",
 };
 
 function pathElements(card: OperationCard): Element[] {

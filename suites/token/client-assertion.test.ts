@@ -105,6 +105,37 @@ conformance(
   },
 );
 
+// client_secret_jwt (OpenID Connect Core 9: an assertion MAC'd with the client's own secret) is a
+// method the tenant does not offer: its discovery lists client_secret_basic, client_secret_post and
+// private_key_jwt (observed.tokens.client_assertion: signed with the client's key). An assertion of
+// the global client, made as the key client's are but MAC'd with the global client's own secret
+// under each HMAC algorithm of JWA (RFC 7518 3.2), is refused, with the client_id beside it and
+// without: a check extended to client_secret_jwt for clients that have a secret accepts it.
+const secretAssertions = [
+  { hmac: 'HS256', withClientId: true },
+  { hmac: 'HS256', withClientId: false },
+  { hmac: 'HS512', withClientId: true },
+] as const;
+for (const { hmac, withClientId } of secretAssertions) {
+  conformance(
+    `[§5 token.observed.client-assertion] the token endpoint refuses a client assertion of the global client MAC'd with its own client secret (${hmac}, client_secret_jwt)${withClientId ? ' beside its client_id' : ', no client_id'} with 401 invalid_client`,
+    refusalPlan,
+    async ({ target }) => {
+      await target.controlByToken(KEY_CLIENT_CONTROL, () => keyClientTokenOf(target));
+      const global = target.target.roles.global!;
+      const assertion = await target.forge.clientAssertionWith({
+        claims: (c) => ({ ...c, iss: global.clientId, sub: global.clientId }),
+        signer: { hmac, secret: global.clientSecret },
+      });
+      const exchange = await sendAssertion(target, {
+        client_id: withClientId ? global.clientId : undefined,
+        client_assertion: assertion,
+      });
+      expectRefused(exchange, 401);
+    },
+  );
+}
+
 // An assertion is for one use (observed single_use): the first use is accepted (the control), the
 // second, the same assertion with the same jti, is refused.
 conformance(

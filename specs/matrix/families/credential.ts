@@ -8,7 +8,7 @@
 import type { Carry, CredentialSpec, JsonRecord, OperationCard, RequestTemplate, TokenEdit } from '../../cards/card.ts';
 import { observed } from '../../observed.ts';
 import { scopeActions, scopeCatalogue } from '../../scopes.ts';
-import { audiencePath } from '../../openapi.ts';
+import { audiencePath, tokenPath } from '../../openapi.ts';
 import { schemaAt } from '../../limits.ts';
 import { otherActionOf } from '../../cards/index.ts';
 import { otherRsaAlgorithms } from '../../cards/card.ts';
@@ -18,6 +18,8 @@ import type { Expectation, Variant } from '../row.ts';
 import type { RequestContext } from '../template.ts';
 import { swapCase, urlNearMisses, withCharacterEscapedAt, withFullwidth } from '../values.ts';
 
+/** The token endpoint's path without its slashes (oauth/token), as discovery names it after the issuer. */
+const tokenEndpointPath = tokenPath.replace(/^\/+|\/+$/g, '');
 /** Two minutes: four times the clock skew the mock allows, within the five minutes some libraries allow. */
 export const NEAR_MISS_SECONDS = 4 * observed.tokens.clock_skew_seconds.value;
 /** How long a token near its expiry has left: less than the usual clock-skew leeways (30 s and up), more than a paced request waits. */
@@ -576,6 +578,23 @@ function joseVariants(card: OperationCard, member: string): Made[] {
         unknown('case', 'in lower case (jwt)', 'case', set('jwt')),
         unknown('at+jwt', 'at+jwt', 'near-value', set('at+jwt')),
       ];
+    case 'zip':
+      return [
+        // "zip": "DEF" and the payload segment the DEFLATE of the claims, signed as sent: "zip" is a
+        // JWE header parameter (RFC 7516 4.1.3), which RFC 7515 does not define for a JWS, whose
+        // payload is the octets signed; a JOSE layer that applies it to signed tokens too (one
+        // header parser for JWS and JWE) inflates the payload and reads the valid claims.
+        resigned({
+          operator: 'extra-part',
+          key: 'deflated-payload',
+          says: '"DEF", the payload segment the DEFLATE of the valid claims (a JWE\'s compression, RFC 7516 4.1.3)',
+          apply: edited({ resign: { header: (h) => ({ ...h, zip: 'DEF' }), deflated: true } }),
+          expect: {
+            checks: refusedByObservedRule('auth.token.header'),
+            source: 'observed: RS256 tokens of JSON claims (RFC 7515 defines no "zip"; RFC 7516 4.1.3 has it for JWE only)',
+          },
+        }),
+      ];
     default:
       return [
         {
@@ -849,10 +868,37 @@ function claimVariants(card: OperationCard, member: string): Made[] {
           ...invalid(key, says, 'near-value', text(change)),
           ...(extended ? { extended } : {}),
         })),
+        // The same host on another port: another origin (RFC 6454 4) and another string, though a
+        // check that compares scheme and host name alone (URL.hostname, a development convenience
+        // for services whose port changes from run to run) takes it for the right one.
+        invalid('another-port', 'on the same host name at another port', 'near-value', text(withAnotherPort)),
+        // Another identifier of the same tenant, not the management interface (RFC 7519 4.1.3: the
+        // audience must name the recipient): the tenant's userinfo endpoint (<issuer>userinfo, an
+        // OpenID Connect token's second audience), the issuer itself and its token endpoint (the
+        // audience of a client assertion, RFC 7523 3). A verifier configured with a sample's list of
+        // audiences, or one that takes whatever names the tenant, accepts them.
+        ...(member === 'aud'
+          ? (
+              [
+                ['tenant-userinfo', "the tenant's userinfo endpoint (<issuer>userinfo)", (iss: string) => `${iss}userinfo`, false],
+                ['tenant-issuer', "the tenant's issuer (the token's iss)", (iss: string) => iss, true],
+                [
+                  'tenant-token-endpoint',
+                  "the tenant's token endpoint (<issuer>oauth/token)",
+                  (iss: string) => `${iss}${tokenEndpointPath}`,
+                  true,
+                ],
+              ] as const
+            ).map(([key, says, audience, extended]) => ({
+              ...invalid(key, says, 'other-owner', (c) => claimSet(c, 'aud', audience(String(c.iss)))),
+              ...(extended ? { extended } : {}),
+            }))
+          : []),
         // A list holding a list holding it names nothing (RFC 7519 4.1.3: aud is a string or a list
         // of strings; iss a string), though a reader that flattens lists finds the value.
         invalid('nested-list', 'a list holding a list holding it', 'other-type', (c) => claimSet(c, member, [[current(c)]])),
         ...(member === 'iss' ? [invalid('list', 'a list holding it', 'other-type', (c) => claimSet(c, member, [current(c)]))] : []),
+        ...(member === 'iss' ? reachedIdentityOtherPort(card) : []),
         {
           // A token of another tenant, or of this one for another API: made with the target's key
           // where the suite holds it, else got from the target file's token alternatives.
@@ -1664,6 +1710,66 @@ function withOptionalHeadersWithoutScope(card: OperationCard): Made[] {
 
 /** A header parameter's value for the rows above: a custom domain of a plausible length. */
 const A_HEADER_VALUE = 'login.example.com';
+
+/**
+ * The host and port of a URL's authority: the port one more than the one it names (or its
+ * scheme's default port's), 8443 or 8080 where that would not be a port; the rest as written.
+ */
+export function withAnotherPort(url: string): string {
+  const match = /^([a-z][a-z0-9+.-]*:\/\/(?:[^/?#@]*@)?(?:\[[^\]]*\]|[^/?#:]*))(?::(\d*))?/i.exec(url);
+  if (!match) return url;
+  const written = match[2] ? Number(match[2]) : /^https:/i.test(url) ? 443 : 80;
+  const port = written + 1 <= 65535 && written !== 442 ? written + 1 : /^https:/i.test(url) ? 8443 : 8080;
+  return `${match[1]}:${port}${url.slice(match[0].length)}`;
+}
+
+/**
+ * Tokens naming the tenant as the request reached it, on the same host at another port (iss
+ * <scheme>://<host>:<another port>/, aud that origin's /api/v2/), signed with the tenant's key:
+ * another origin, another issuer, though a check that matches loopback issuers by scheme and host
+ * name alone (the port changing from one run to the next) takes a service on another port of the
+ * same machine for the tenant. The issuer alone at another port, and the audience alone, too.
+ */
+function reachedIdentityOtherPort(card: OperationCard): Made[] {
+  return (
+    [
+      [
+        'reached-issuer-another-port',
+        "the tenant's address as the request reached it but at another port, aud that origin's /api/v2/",
+        true,
+        true,
+      ],
+      [
+        'reached-issuer-only-another-port',
+        "the tenant's address as the request reached it but at another port, aud the tenant's as the request reached it",
+        true,
+        false,
+      ],
+    ] as const
+  ).map(([key, says, issuer, audience], index) => ({
+    ...resigned({
+      operator: 'near-value',
+      key,
+      says,
+      apply: (template, context) =>
+        resignClaims((c) => {
+          if (context.origin === undefined) return c;
+          const other = withAnotherPort(context.origin);
+          return {
+            ...c,
+            iss: `${issuer ? other : context.origin}/`,
+            aud: `${audience ? other : context.origin}${audiencePath}`,
+          };
+        })(template),
+      needs: [{ context: (c: RequestContext) => (c.origin ? undefined : 'the target names no origin the interface is reached at') }],
+      expect: {
+        checks: unauthenticated(card),
+        source: 'spec 7: the token is invalid (its issuer names another origin: RFC 6454 4, a port is part of it)',
+      },
+    }),
+    ...(index > 0 ? { extended: true } : {}),
+  }));
+}
 
 /**
  * The forgeries that need no key, made of a token naming the tenant as the request reached it (iss

@@ -9,6 +9,7 @@ import type { ClauseCheck } from '../../cards/card.ts';
 import type { TokenRequestContext, TokenRequestTemplate } from '../../cards/token-request.ts';
 import { cards } from '../../cards/index.ts';
 import { observed } from '../../observed.ts';
+import { tokenPath } from '../../openapi.ts';
 import { accepted, refused, status } from '../checks.ts';
 import type { OperatorId } from '../operators.ts';
 import type { Expectation } from '../row.ts';
@@ -602,7 +603,35 @@ const audienceNearMisses: Array<{ key: string; says: string; change: (url: strin
     operator: 'extra-part',
   },
   ...audienceReferences,
+  // Another identifier of the same tenant, which names no API: its issuer (the origin and "/") and
+  // its token endpoint, both the audience of a client assertion (RFC 7523 3), and its userinfo
+  // endpoint (an OpenID Connect token's other audience). A check written for client assertions,
+  // or one that takes whatever names the tenant, gives the management interface's token for them.
+  {
+    key: 'tenant-issuer',
+    says: 'the tenant\'s issuer (its origin and "/")',
+    change: (url) => `${originOf(url)}/`,
+    operator: 'other-owner',
+  },
+  {
+    key: 'tenant-token-endpoint',
+    says: "the tenant's token endpoint (<origin>/oauth/token)",
+    change: (url) => `${originOf(url)}/${tokenPath.replace(/^\/+|\/+$/g, '')}`,
+    operator: 'other-owner',
+  },
+  {
+    key: 'tenant-userinfo',
+    says: "the tenant's userinfo endpoint (<origin>/userinfo)",
+    change: (url) => `${originOf(url)}/userinfo`,
+    operator: 'other-owner',
+  },
 ];
+
+/** The scheme and authority of a URL as written (no trailing slash); the text before its first "/" after "//" otherwise. */
+function originOf(url: string): string {
+  const match = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i.exec(url);
+  return match ? match[0] : url;
+}
 
 /** The audience near misses that run against test doubles only (or with --matrix full). */
 const EXTENDED_AUDIENCES: readonly string[] = [
@@ -618,6 +647,8 @@ const EXTENDED_AUDIENCES: readonly string[] = [
   'host-dot-replaced',
   'host-www',
   'host-capitals',
+  'tenant-token-endpoint',
+  'tenant-userinfo',
 ];
 
 function audienceVariants(): Made[] {
