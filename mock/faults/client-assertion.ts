@@ -2,7 +2,8 @@
 // what it must refuse: a signature it does not check, a jti it does not remember, an exp it does
 // not read, a client_assertion_type it does not compare. Each is answered as the conformant mock
 // answers a valid assertion of the client the assertion's iss names; every other check stands.
-import { decodeJws } from '../auth/bearer.ts';
+import { compactVerify } from 'jose';
+import { audiencesOf, decodeJws } from '../auth/bearer.ts';
 import type { AssertionCheck } from '../auth/client-assertion.ts';
 import { tokenDescriptions } from '../errors.ts';
 import type { FaultHooks } from '../app.ts';
@@ -49,6 +50,33 @@ export const clientAssertionFaults = faultFamily([
     clause: CLAUSE,
     bug: "A verifier that forgets the assertion's exp (verify options without the clock): an expired assertion is accepted (its lifetime and jti unchecked then too).",
     install: forgives(why.expired),
+  },
+  {
+    id: 'client-assertion-hs512-secret-accepted',
+    clause: CLAUSE,
+    bug: "The client assertion's check extended to client_secret_jwt with the stronger HMACs only (algorithms: ['HS384', 'HS512'], a hardening that left HS256 out), which the tenant does not offer: an HS512 assertion of a client that has a secret, keyed with that secret, gets a token instead of 401 invalid_client; an HS256 one is still refused.",
+    install: (app) =>
+      app.override('assertions', (assertions, built) => ({
+        async verify(assertion, clientId, host): Promise<AssertionCheck> {
+          const check = await assertions.verify(assertion, clientId, host);
+          const decoded = check.ok ? undefined : decodeJws(assertion);
+          const iss = decoded?.payload.iss;
+          if (!decoded || !['HS384', 'HS512'].includes(String(decoded.header.alg)) || typeof iss !== 'string') return check;
+          const client = iss === decoded.payload.sub && (clientId === undefined || clientId === iss) ? built.store?.client(iss) : undefined;
+          if (!client?.secret) return check;
+          try {
+            await compactVerify(assertion, new TextEncoder().encode(client.secret), { algorithms: ['HS384', 'HS512'] });
+          } catch {
+            return check;
+          }
+          const addressed = audiencesOf(decoded.payload.aud).some(
+            (aud) => typeof aud === 'string' && built.tenant?.identityForIssuer(aud, host),
+          );
+          const { exp, jti } = decoded.payload;
+          const fresh = typeof exp === 'number' && built.clock !== undefined && exp * 1000 > built.clock.now();
+          return addressed && fresh && typeof jti === 'string' && jti !== '' ? { ok: true, client } : check;
+        },
+      })),
   },
   {
     id: 'client-assertion-type-unchecked',

@@ -594,6 +594,15 @@ export const clientCredentialFaults = faultFamily([
     install: audienceMatching((sent, audience) => !/^[a-z][a-z0-9+.-]*:/i.test(sent) && resolvedAgainst(sent, audience) === audience),
   },
   {
+    id: 'token-audience-tenant-userinfo-accepted',
+    clause: 'token.endpoint.audience',
+    bug: "The audiences of an OpenID Connect login accepted beside the APIs (the tenant's userinfo endpoint, which a token asked for with the openid scope also names), and the management interface's token issued for it: an audience of https://<tenant domain>/userinfo gets a token; the tenant's issuer is still refused.",
+    install: audienceMatching((sent, audience) => {
+      const origin = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i.exec(audience)?.[0];
+      return origin !== undefined && sent === `${origin}/userinfo`;
+    }),
+  },
+  {
     id: 'token-form-values-cut-at-semicolon',
     clause: 'token.endpoint.wrong-secret',
     bug: 'Form values read like header values with parameters, each cut at its first ";": the secret followed by ";x" gets a token.',

@@ -3,7 +3,7 @@
 // normalised (trailing slash, letter case), matched by its start, its end or its path. Some are the
 // shared verifier's (every operation), some one route's own token check (forgiveClaimAt): those
 // break the clause at that operation only, so only its row of the near-miss table catches them.
-import { observed } from '../../specs/index.ts';
+import { audiencePath, observed } from '../../specs/index.ts';
 import { faultFamily } from './fault.ts';
 import {
   endsWithItsHost,
@@ -26,6 +26,9 @@ const LIBRARY_LEEWAY_SECONDS = 300;
 const A_DAY_SECONDS = 86_400;
 /** What a forgiven time claim is set to: far enough that the verifier's own check passes. */
 const FAR_FUTURE_SECONDS = Number.MAX_SAFE_INTEGER;
+
+/** An issuer on a loopback address: scheme, host name and port. */
+const LOOPBACK_ISSUER = /^(https?):\/\/(127\.0\.0\.1|localhost|\[::1\]):(\d{1,5})\/$/;
 
 const nowSeconds = ({ clock }: ForgivingParts) => clock.now() / 1000;
 const audienceOf = (claims: Claims) => String(Array.isArray(claims.aud) ? claims.aud[0] : claims.aud);
@@ -349,6 +352,28 @@ export const tokenClaimLeniencyFaults = faultFamily([
         'vault',
         audienceMatching((aud, audience) => pathOf(aud) !== undefined && pathOf(aud) === pathOf(audience)),
       ),
+  },
+  {
+    id: 'audience-tenant-issuer-accepted',
+    clause: 'redeliver.errors.401.invalid-token',
+    bug: "A token addressed to the tenant itself taken for one addressed to the interface (an audience list that holds the issuer, as an ID token's or a client assertion's aud names it): a correctly signed token whose aud is the tenant's issuer (its iss) is accepted by every operation instead of 401; another API's audience is still refused.",
+    install: (app) =>
+      forgiveClaim(app, (claims, { tenant }) =>
+        audienceOf(claims) === tenant.issuer && claims.iss === tenant.issuer ? { ...claims, aud: tenant.audience } : claims,
+      ),
+  },
+  {
+    id: 'ticket-loopback-issuer-any-port',
+    clause: 'errors.401.all-operations',
+    bug: "Ticket creation's own token check matches issuers on a loopback address by scheme and host name, the port left out (a development convenience): a token whose iss is the tenant as the request reached it at another port, and aud that origin's /api/v2/, is accepted there (401 elsewhere).",
+    install: (app) =>
+      forgiveClaimAt(app, 'sso-ticket', (claims, { tenant }) => {
+        const iss = typeof claims.iss === 'string' ? LOOPBACK_ISSUER.exec(claims.iss) : null;
+        const { port } = new URL(tenant.identityReachedAt(undefined).issuer);
+        if (!iss || iss[3] === port || audienceOf(claims) !== `${iss[1]}://${iss[2]}:${iss[3]}${audiencePath}`) return claims;
+        const own = `${iss[1]}://${iss[2]}:${port}`;
+        return { ...claims, iss: `${own}/`, aud: `${own}${audiencePath}` };
+      }),
   },
   {
     id: 'ticket-audience-case-insensitive',

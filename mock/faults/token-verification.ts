@@ -5,6 +5,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { KeyObject, verify } from 'node:crypto';
 import { unescape } from 'node:querystring';
+import { inflateRawSync } from 'node:zlib';
 import { compactVerify, exportSPKI, importJWK, type JWK } from 'jose';
 import type { SigningKeys } from '../auth/keys.ts';
 import { observed } from '../../specs/index.ts';
@@ -497,6 +498,23 @@ export const tokenVerificationFaults = faultFamily([
           return verification.ok || !own ? verification : verifier.checkClaims(claims!, host);
         },
       })),
+  },
+  {
+    id: 'jws-payload-inflated-when-not-json',
+    clause: 'auth.token.header',
+    bug: "A verifier that, when a signed payload is not JSON, tries it as raw DEFLATE (a fallback kept from a service whose tokens were compressed, whatever the header says): a token whose payload segment is the DEFLATE of the claims, signed with the tenant's key, is inflated and accepted by every operation instead of 401; a payload that is not JSON once inflated is still refused.",
+    install: (app) =>
+      alsoAccept(app, async (token, { keys }) => {
+        const [header = '', payload = '', signature = ''] = token.split('.');
+        if (jsonObjectOf(header)?.alg !== observed.tokens.alg || !signedByTenant(`${header}.${payload}`, signature, keys)) return undefined;
+        if (jsonObjectOf(payload)) return undefined;
+        try {
+          const claims: unknown = JSON.parse(inflateRawSync(Buffer.from(payload, 'base64url')).toString('utf8'));
+          return claims !== null && typeof claims === 'object' && !Array.isArray(claims) ? (claims as Record<string, unknown>) : undefined;
+        } catch {
+          return undefined;
+        }
+      }),
   },
   {
     id: 'accepts-unknown-kid',
