@@ -35,6 +35,7 @@ import { heldOutRound13Faults } from '../mock/faults/held-out/round-13/catalogue
 import { heldOutRound14Faults } from '../mock/faults/held-out/round-14/catalogue.ts';
 import { heldOutRound15Faults } from '../mock/faults/held-out/round-15/catalogue.ts';
 import { heldOutRound16Faults } from '../mock/faults/held-out/round-16/catalogue.ts';
+import { heldOutRound17Faults } from '../mock/faults/held-out/round-17/catalogue.ts';
 import type { HeldOutFault } from '../mock/faults/held-out/held-out-fault.ts';
 import { createMockServer } from '../mock/index.ts';
 
@@ -70,6 +71,7 @@ const ROUNDS: Record<string, readonly HeldOutFault[]> = {
   '14': heldOutRound14Faults,
   '15': heldOutRound15Faults,
   '16': heldOutRound16Faults,
+  '17': heldOutRound17Faults,
 };
 const everyRound = Object.values(ROUNDS).flat();
 
