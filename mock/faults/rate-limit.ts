@@ -45,7 +45,7 @@ const PRIVATE_ADDRESS = /^(10\.|127\.|192\.168\.)/;
  * wrapper decides before the limiter is asked (it runs outside the limiter, and the limiter's
  * take() is synchronous within it).
  */
-function exemptFromLimit(app: FaultHooks, exempt: (headers: IncomingHttpHeaders) => boolean): void {
+function exemptFromLimit(app: FaultHooks, exempt: (exchange: { headers: IncomingHttpHeaders; query: string }) => boolean): void {
   let exempting = false;
   app.override('limiter', (limiter) => ({
     config: limiter.config,
@@ -56,7 +56,7 @@ function exemptFromLimit(app: FaultHooks, exempt: (headers: IncomingHttpHeaders)
   }));
   for (const key of MANAGEMENT_ROUTES) {
     app.wrapRoute(key, (next) => (exchange) => {
-      exempting = exempt(exchange.headers);
+      exempting = exempt(exchange);
       try {
         return next(exchange);
       } finally {
@@ -85,7 +85,7 @@ export const rateLimitFaults = faultFamily([
     clause: 'redeliver.errors.429',
     bug: "An allow-list for the load balancer's health checks read from X-Real-IP, which a client may set itself: with the bucket spent, a request that says X-Real-IP: 10.0.0.1 is served instead of 429; without the header it is refused.",
     install: (app) =>
-      exemptFromLimit(app, (headers) => {
+      exemptFromLimit(app, ({ headers }) => {
         const claimed = headers['x-real-ip'];
         return typeof claimed === 'string' && PRIVATE_ADDRESS.test(claimed.trim());
       }),
@@ -95,10 +95,16 @@ export const rateLimitFaults = faultFamily([
     clause: 'redeliver.errors.429',
     bug: 'The tenant\'s limiter looked up in a table keyed by its host name in lower case, with the Host header as sent, and a request whose limiter is not found let through (fail open, so a limiter\'s outage never takes the service down): with the bucket spent, a request whose Host has a capital letter ("Tenant.example.com") is served instead of 429; with the Host in lower case it is refused.',
     install: (app) =>
-      exemptFromLimit(app, (headers) => {
+      exemptFromLimit(app, ({ headers }) => {
         const host = headers.host ?? '';
         return host !== host.toLowerCase();
       }),
+  },
+  {
+    id: 'limiter-path-pattern-misses-query',
+    clause: 'redeliver.errors.429',
+    bug: 'The limiter mounted on a path pattern anchored at its end ("^/api/v2/.*[^?]*$" tested against the URL as sent, query included, where the router tests the path alone): a request with any query string is routed but never reaches the limiter, so with the bucket spent it is served instead of 429; a request without a query is refused as before.',
+    install: (app) => exemptFromLimit(app, (exchange) => exchange.query !== ''),
   },
   {
     id: 'refill-timer-started-twice',

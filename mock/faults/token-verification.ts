@@ -429,6 +429,16 @@ export const tokenVerificationFaults = faultFamily([
     install: alsoReadAs((authorization) => (authorization.endsWith('=') ? authorization.replace(/=+$/, '') : undefined)),
   },
   {
+    id: 'credential-empty-parts-collapsed',
+    clause: 'redeliver.errors.401.invalid-token',
+    bug: 'A refused credential read again with its empty parts taken out (parts.filter(Boolean).join(".")) for tokens whose dots were doubled by a template: a valid token with a leading dot or a doubled dot, which has four parts and is no compact JWS, is accepted by every operation instead of 401; a fourth part that is not empty is still refused.',
+    install: alsoReadAs((authorization) => {
+      const credential = /^Bearer (\S+)$/.exec(authorization)?.[1];
+      const parts = credential?.split('.');
+      return parts === undefined || !parts.slice(0, -1).includes('') ? undefined : `Bearer ${parts.filter(Boolean).join('.')}`;
+    }),
+  },
+  {
     id: 'signature-decoded-skipping-foreign-characters',
     clause: 'redeliver.errors.401.invalid-token',
     bug: 'The signature segment handed to Buffer.from(signature, \'base64url\') without a check of its alphabet (the header and payload are matched against base64url, and "+", "/" and "=" refused since the padding bug): the decoder skips what it cannot read, so a valid token with "!", "*", "~", a space or a tab inside its signature segment is accepted by every operation instead of 401; the same inside the header or payload is still refused.',

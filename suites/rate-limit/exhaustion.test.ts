@@ -291,6 +291,43 @@ conformance(
   },
 );
 
+// The limit is the caller's whatever URL it asks with: a query string the operation does not define
+// names the same operation and the same caller, so right after a 429 of its own (a bucket's worth of
+// the exhaustion's request and five more, at once, as the Host test above), a burst of the request
+// each with a query string never sent before may be served only as far as the bucket refilled since
+// the last 429's request was sent, and one. A limiter that keys its buckets by the URL as sent (a
+// cache-key habit: req.originalUrl) gives each new query string a fresh bucket. Served: not 429,
+// and answered as the same request was before the limit was spent (a target that refuses a query it
+// does not define is not served).
+const QUERY_BURST = 6;
+conformance(
+  '[§7 redeliver.errors.429] right after a 429 of its own, requests each with a query string not sent before are limited too',
+  { ...plan, requests: (context) => ownLimitBound(context.target) + QUERY_BURST },
+  async ({ target }) => {
+    const { exchanges, last, why } = await exhaustRateLimit(target);
+    target.needs(last.status === 429, `${why}, so the limit was never spent (see redeliver.errors.429)`);
+    const params = { id: exampleOf(target, streamId()), event_id: exampleOf(target, eventId()) };
+    const send = (query?: string) =>
+      target.call('redeliver', { params, ...(query === undefined ? {} : { query }), retryRateLimited: false, pace: false });
+    const { spent, limited } = await spendAtOnce(target, () => send());
+    // Unique in this run and any other: the time of this test's start, and the request's place in the burst.
+    const queries = Array.from({ length: QUERY_BURST }, (_, i) => `page=${i}&_=${last.at.toString(36)}.${i}`);
+    const burst = await Promise.all(queries.map((query) => send(query)));
+    const before = new Set([...exchanges, ...spent].filter((exchange) => exchange.status !== 429).map((exchange) => exchange.status));
+    const served = burst.filter((exchange) => exchange.status !== 429 && (before.size === 0 || before.has(exchange.status)));
+    const from = Math.max(...limited.map((exchange) => exchange.at - exchange.ms));
+    const ms = Math.max(...burst.map((exchange) => exchange.at)) - from;
+    const refilled = Math.floor((target.runtime.pacer.estimate().refillPerSecond * ms) / 1000) + 1;
+    expectClause({
+      pass: served.length <= refilled,
+      expected: `at most ${refilled} of ${QUERY_BURST} requests, each with a query string not sent before, sent at once served (what the bucket refilled in the ${ms} ms since the last 429's request was sent, and one)`,
+      actual: `${served.length} answered ${[...before].join(' or ') || 'other than 429'} as before the limit was spent: ${burst.map((exchange) => exchange.status).join(', ')}`,
+      exchange: served[0] ?? burst.at(-1)!,
+      headers: rateLimitHeaderNames,
+    });
+  },
+);
+
 /**
  * A 429 of the test's own: a bucket's worth of `send` and five more at once (spendAtOnce), always,
  * so that the test sends what `--list` said it would. When the bucket held less than a token: the

@@ -272,6 +272,7 @@ function tokenTextVariants(card: OperationCard): Made[] {
     text('truncate', 'without its last character', (t) => t.slice(0, -1), 'truncate', true),
     text('extra-character', 'with one character added', (t) => `${t}A`, 'extra-part', true),
     { ...text('fourth-segment', 'with a fourth segment', (t) => `${t}.AAAA`, 'extra-part', false), extended: true },
+    ...emptySegments(card),
     { ...text('case', 'in the other letter case', swapCase, 'case', false), extended: true },
     // A b64token has no "%" (RFC 6750 2.1): the token percent-encoded is another credential, though
     // a server that URL-decodes the credential (for tokens copied out of a URL) reads the valid one.
@@ -399,6 +400,34 @@ function foreignCharacters(card: OperationCard): Made[] {
       extended: true,
     })),
   );
+}
+
+/**
+ * A compact JWS has exactly three parts and two dots (RFC 7515 7.1), and a b64token may hold a dot
+ * anywhere (RFC 6750 2.1), so an empty part is no part of the grammar that a server can lean on: the
+ * token with a fourth, empty part after a trailing dot, an empty part before a leading dot, and an
+ * empty part between two dots is each a credential of four parts, though a split that filters empty
+ * parts (split(".").filter(Boolean)) reads the valid token in each.
+ */
+function emptySegments(card: OperationCard): Made[] {
+  return (
+    [
+      ['trailing-dot', 'followed by a dot (a fourth, empty part)', (t: string) => `${t}.`],
+      ['leading-dot', 'preceded by a dot (an empty first part)', (t: string) => `.${t}`],
+      [
+        'doubled-dot',
+        'with its last dot doubled (an empty part before the signature)',
+        (t: string) => `${t.slice(0, t.lastIndexOf('.'))}.${t.slice(t.lastIndexOf('.'))}`,
+      ],
+    ] as const
+  ).map(([key, says, change]) => ({
+    operator: 'extra-part',
+    key,
+    says,
+    apply: edited({ text: change }),
+    expect: { checks: unauthenticated(card), source: 'spec 7: the token is invalid (RFC 7515 7.1: three parts, separated by two dots)' },
+    extended: true,
+  }));
 }
 
 /**
