@@ -63,6 +63,8 @@ export interface ObservedFacts {
   >;
   /** The name the service gives the header the spec calls tenant-custom-domain. */
   custom_domain_header: Fact<string>;
+  /** The strategies a connection may be of, as the service's description enumerates them. */
+  connection_strategies: Fact<string[]>;
   reason_phrases: Record<string, string>;
   errors: Record<string, ErrorFact>;
   tokens: {

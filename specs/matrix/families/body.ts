@@ -640,35 +640,10 @@ function mapEntries(made: MakeVariant, element: Element): Made[] {
 }
 
 /**
- * Names of connection strategies (the identity providers a connection is of: the social ones, the
- * enterprise ones, the passwordless ones, the database's), each of which fits a connection name's
- * pattern.
- */
-const CONNECTION_STRATEGIES = [
-  'auth0',
-  'google-oauth2',
-  'github',
-  'facebook',
-  'twitter',
-  'linkedin',
-  'apple',
-  'windowslive',
-  'samlp',
-  'waad',
-  'adfs',
-  'oidc',
-  'okta',
-  'pingfederate',
-  'google-apps',
-  'ad',
-  'email',
-  'sms',
-];
-
-/**
  * A connection's name (a "name" member of an object named for a connection: connection_config)
- * that is a strategy's name (CONNECTION_STRATEGIES), where its rules take it: nothing reserves
- * them, though a server that keeps a reserved list copied from its strategy table refuses them.
+ * that is a strategy's name (each the description enumerates: observed connection_strategies),
+ * where its rules take it: nothing reserves them, though a server that keeps a reserved list copied
+ * from its strategy table refuses them.
  * Judged by the body it makes, like any; not where the target file names it as an existing
  * connection (a taken name is a 409), and against test doubles only (a tenant may have a
  * connection of that name, as a social connection is named after its strategy).
@@ -676,17 +651,19 @@ const CONNECTION_STRATEGIES = [
 function strategyNamedConnections(element: Element, made: MakeVariant): Made[] {
   const path = element.path!;
   if (path.length < 2 || path[path.length - 1] !== 'name' || !/connection/.test(path[path.length - 2]!)) return [];
-  return CONNECTION_STRATEGIES.filter((name) => fieldAccepts(element, name)).map((name) => {
-    const variant = made('near-value', `strategy-name-${name}`, `"${name}", the name of a connection strategy`, () => name, {
-      extended: true,
-      aloneOnly: true,
+  return observed.connection_strategies.value
+    .filter((name) => fieldAccepts(element, name))
+    .map((name) => {
+      const variant = made('near-value', `strategy-name-${name}`, `"${name}", the name of a connection strategy`, () => name, {
+        extended: true,
+        aloneOnly: true,
+      });
+      const judge = (varied: RequestTemplate, context: RequestContext): Expectation =>
+        context.fixtures.existingConnectionName === name
+          ? { none: `"${name}" is the name of the target's existing connection (existing_connection_name)` }
+          : variant.judge!(varied, context);
+      return { ...variant, judge };
     });
-    const judge = (varied: RequestTemplate, context: RequestContext): Expectation =>
-      context.fixtures.existingConnectionName === name
-        ? { none: `"${name}" is the name of the target's existing connection (existing_connection_name)` }
-        : variant.judge!(varied, context);
-    return { ...variant, judge };
-  });
 }
 
 /**

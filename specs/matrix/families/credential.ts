@@ -14,6 +14,7 @@ import { otherActionOf } from '../../cards/index.ts';
 import { otherRsaAlgorithms } from '../../cards/card.ts';
 import { allowedByScope, forbidden, refusedByObservedRule, status, unauthenticated, accepted, refused, observedError } from '../checks.ts';
 import type { Element } from '../elements.ts';
+import { headerNamed } from './headers.ts';
 import type { Expectation, Variant } from '../row.ts';
 import type { RequestContext } from '../template.ts';
 import { swapCase, urlNearMisses, withCharacterEscapedAt, withFullwidth } from '../values.ts';
@@ -1718,12 +1719,7 @@ function withOptionalHeadersWithoutScope(card: OperationCard): Made[] {
       says: `missing, the request carrying the ${parameter.name} header (${A_HEADER_VALUE})`,
       apply: (t: RequestTemplate, context: RequestContext) => ({
         ...withCredential({ kind: 'role', role: card.roleWithoutScope })(t),
-        headers: {
-          ...t.headers,
-          [parameter.name === 'tenant-custom-domain' ? context.customDomainHeader.toLowerCase() : parameter.name.toLowerCase()]: [
-            A_HEADER_VALUE,
-          ],
-        },
+        headers: { ...t.headers, [headerNamed(parameter.name, context)]: [A_HEADER_VALUE] },
       }),
       needs: [{ role: card.roleWithoutScope }],
       extended: true,

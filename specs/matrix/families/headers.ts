@@ -22,9 +22,13 @@ const SPEC_CUSTOM_DOMAIN = 'tenant-custom-domain';
 /** A plausible custom domain, for the variations that are not about length. */
 const A_DOMAIN = 'login.example.com';
 
+/** A header parameter's name as the target reads it: the spec's tenant-custom-domain as the target names it (the real service: auth0-custom-domain). */
+export function headerNamed(name: string, context: RequestContext): string {
+  return name === SPEC_CUSTOM_DOMAIN ? context.customDomainHeader.toLowerCase() : name.toLowerCase();
+}
+
 function headerNameOf(element: Element, context: RequestContext): string {
-  // The spec's tenant-custom-domain is named as the target names it (the real service: auth0-custom-domain).
-  return element.name === 'tenant-custom-domain' ? context.customDomainHeader.toLowerCase() : element.name!.toLowerCase();
+  return headerNamed(element.name!, context);
 }
 
 function withHeader(element: Element, values: string[]): (template: RequestTemplate, context: RequestContext) => RequestTemplate {
