@@ -188,18 +188,22 @@ conformance(
   },
 );
 
-// The limit is the tenant's whatever its host name is written like: a host name is case-insensitive
-// (RFC 3986 3.2.2), so requests whose Host header names the tenant's host in other letter case
-// (hostCaseSpellings: in capitals, each label capitalised) name the same tenant and its bucket. The
-// test spends the bucket itself right before it looks: a bucket's worth of the exhaustion's request
-// and five more at once (so it sends what it plans, a 429 or not), then at once a burst of it with
-// the Host in each other spelling, of which at most what refilled since the last 429's request was
-// sent, and one, may be served. A limiter that keys tenants'
-// buckets by the Host as sent gives each spelling a fresh bucket (or finds none and lets it
-// through). A target addressed by a loopback address is named "localhost"; another address has no
-// letters to change. Served: not 429, and answered as the same request was before the limit was spent.
+// The limit is the tenant's whatever its host name is written like, and the caller's whatever URL it
+// asks with. A host name is case-insensitive (RFC 3986 3.2.2), so requests whose Host header names
+// the tenant's host in other letter case (hostCaseSpellings: in capitals, each label capitalised)
+// name the same tenant and its bucket; and a query string the operation does not define names the
+// same operation and caller. The test spends the bucket itself right before it looks: a bucket's
+// worth of the exhaustion's request and five more at once (so it sends what it plans, a 429 or
+// not), then at once a burst of it, half with the Host in each other spelling and half each with a
+// query string never sent before, of which at most what refilled since the last 429's request was
+// sent, and one, may be served. A limiter that keys tenants' buckets by the Host as sent gives each
+// spelling a fresh bucket (or finds none and lets it through); one that keys its buckets by the URL
+// as sent (a cache-key habit: req.originalUrl) gives each new query string one. A target addressed
+// by a loopback address is named "localhost"; another address has no letters to change, and then
+// the whole burst carries query strings. Served: not 429, and answered as the same request was
+// before the limit was spent (a target that refuses a query it does not define is not served).
 // It runs right after the test above, whose burst left the bucket spent.
-const HOST_BURST = 6;
+const URL_BURST = 8;
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|\[::1\])$/;
 /** The Host header's spellings in other letter case, with the port as the base URL has it. */
 function hostSpellings(baseUrl: string): string[] {
@@ -211,33 +215,42 @@ function hostSpellings(baseUrl: string): string[] {
   );
 }
 conformance(
-  "[§7 redeliver.errors.429] right after a 429 of its own, requests naming the tenant's host in other letter case are limited too",
-  { ...plan, requests: (context) => ownLimitBound(context.target) + HOST_BURST },
+  "[§7 redeliver.errors.429] right after a 429 of its own, requests naming the tenant's host in other letter case, or each with a query string not sent before, are limited too",
+  { ...plan, requests: (context) => ownLimitBound(context.target) + URL_BURST },
   async ({ target }) => {
     const { exchanges, last, why } = await exhaustRateLimit(target);
     target.needs(last.status === 429, `${why}, so the limit was never spent (see redeliver.errors.429)`);
     const hosts = hostSpellings(target.target.baseUrl);
-    target.needs(
-      hosts.length > 0,
-      `the target's host (${new URL(target.target.baseUrl).host}) has no letter to write in another case`,
-      'not-applicable',
-    );
     const params = { id: exampleOf(target, streamId()), event_id: exampleOf(target, eventId()) };
-    const send = (headers?: Record<string, string>) =>
-      target.call('redeliver', { params, ...(headers ? { headers } : {}), retryRateLimited: false, pace: false });
+    const send = (change: { host?: string; query?: string } = {}) =>
+      target.call('redeliver', {
+        params,
+        ...(change.host === undefined ? {} : { headers: { host: change.host } }),
+        ...(change.query === undefined ? {} : { query: change.query }),
+        retryRateLimited: false,
+        pace: false,
+      });
     const { spent, limited } = await spendAtOnce(target, () => send());
-    const burst = await Promise.all(Array.from({ length: HOST_BURST }, (_, i) => send({ host: hosts[i % hosts.length]! })));
+    // Each query unique in this run and any other: the exhaustion's time, and the request's place in the burst.
+    const changes = Array.from({ length: URL_BURST }, (_, i) =>
+      hosts.length > 0 && i % 2 === 0 ? { host: hosts[(i / 2) % hosts.length]! } : { query: `page=${i}&_=${last.at.toString(36)}.${i}` },
+    );
+    const burst = await Promise.all(changes.map((change) => send(change)));
     // How the request is answered when the limit lets it through (a 404 of the unknown event), as seen before a 429.
     const before = new Set([...exchanges, ...spent].filter((exchange) => exchange.status !== 429).map((exchange) => exchange.status));
-    const served = burst.filter((exchange) => exchange.status !== 429 && (before.size === 0 || before.has(exchange.status)));
+    const isServed = (exchange: Exchange) => exchange.status !== 429 && (before.size === 0 || before.has(exchange.status));
+    const served = burst.filter(isServed);
     // The bucket held less than a token when the target took the last 429's request, sent no earlier than this.
     const from = Math.max(...limited.map((exchange) => exchange.at - exchange.ms));
     const ms = Math.max(...burst.map((exchange) => exchange.at)) - from;
     const refilled = Math.floor((target.runtime.pacer.estimate().refillPerSecond * ms) / 1000) + 1;
+    const sent = changes.map(
+      (change, i) => `${change.host === undefined ? `?${change.query}` : `Host ${change.host}`}: ${burst[i]!.status}`,
+    );
     expectClause({
       pass: served.length <= refilled,
-      expected: `at most ${refilled} of ${HOST_BURST} requests with Host ${hosts.join(', ')} sent at once served (what the bucket refilled in the ${ms} ms since the last 429's request was sent, and one)`,
-      actual: `${served.length} answered ${[...before].join(' or ') || 'other than 429'} as before the limit was spent: ${burst.map((exchange) => exchange.status).join(', ')}`,
+      expected: `at most ${refilled} of ${URL_BURST} requests sent at once (${hosts.length > 0 ? `Host ${hosts.join(', ')}, or ` : ''}each with a query string not sent before) served (what the bucket refilled in the ${ms} ms since the last 429's request was sent, and one)`,
+      actual: `${served.length} answered ${[...before].join(' or ') || 'other than 429'} as before the limit was spent: ${sent.join('; ')}`,
       exchange: served[0] ?? burst.at(-1)!,
       headers: rateLimitHeaderNames,
     });
@@ -286,43 +299,6 @@ conformance(
       expected: `at most ${refilled} of ${INTERLEAVED_PAIRS} redeliveries, each sent after a vault read, served (what the bucket refilled at ${rate}/s in the ${ms} ms since the last 429's request was sent, and one)`,
       actual: `${served.length} served; in order, vault read then redelivery: ${answers.map(({ exchange }) => exchange.status).join(', ')}`,
       exchange: served[0] ?? redeliveries.at(-1)!,
-      headers: rateLimitHeaderNames,
-    });
-  },
-);
-
-// The limit is the caller's whatever URL it asks with: a query string the operation does not define
-// names the same operation and the same caller, so right after a 429 of its own (a bucket's worth of
-// the exhaustion's request and five more, at once, as the Host test above), a burst of the request
-// each with a query string never sent before may be served only as far as the bucket refilled since
-// the last 429's request was sent, and one. A limiter that keys its buckets by the URL as sent (a
-// cache-key habit: req.originalUrl) gives each new query string a fresh bucket. Served: not 429,
-// and answered as the same request was before the limit was spent (a target that refuses a query it
-// does not define is not served).
-const QUERY_BURST = 6;
-conformance(
-  '[§7 redeliver.errors.429] right after a 429 of its own, requests each with a query string not sent before are limited too',
-  { ...plan, requests: (context) => ownLimitBound(context.target) + QUERY_BURST },
-  async ({ target }) => {
-    const { exchanges, last, why } = await exhaustRateLimit(target);
-    target.needs(last.status === 429, `${why}, so the limit was never spent (see redeliver.errors.429)`);
-    const params = { id: exampleOf(target, streamId()), event_id: exampleOf(target, eventId()) };
-    const send = (query?: string) =>
-      target.call('redeliver', { params, ...(query === undefined ? {} : { query }), retryRateLimited: false, pace: false });
-    const { spent, limited } = await spendAtOnce(target, () => send());
-    // Unique in this run and any other: the time of this test's start, and the request's place in the burst.
-    const queries = Array.from({ length: QUERY_BURST }, (_, i) => `page=${i}&_=${last.at.toString(36)}.${i}`);
-    const burst = await Promise.all(queries.map((query) => send(query)));
-    const before = new Set([...exchanges, ...spent].filter((exchange) => exchange.status !== 429).map((exchange) => exchange.status));
-    const served = burst.filter((exchange) => exchange.status !== 429 && (before.size === 0 || before.has(exchange.status)));
-    const from = Math.max(...limited.map((exchange) => exchange.at - exchange.ms));
-    const ms = Math.max(...burst.map((exchange) => exchange.at)) - from;
-    const refilled = Math.floor((target.runtime.pacer.estimate().refillPerSecond * ms) / 1000) + 1;
-    expectClause({
-      pass: served.length <= refilled,
-      expected: `at most ${refilled} of ${QUERY_BURST} requests, each with a query string not sent before, sent at once served (what the bucket refilled in the ${ms} ms since the last 429's request was sent, and one)`,
-      actual: `${served.length} answered ${[...before].join(' or ') || 'other than 429'} as before the limit was spent: ${burst.map((exchange) => exchange.status).join(', ')}`,
-      exchange: served[0] ?? burst.at(-1)!,
       headers: rateLimitHeaderNames,
     });
   },
