@@ -36,6 +36,7 @@ import { heldOutRound14Faults } from '../mock/faults/held-out/round-14/catalogue
 import { heldOutRound15Faults } from '../mock/faults/held-out/round-15/catalogue.ts';
 import { heldOutRound16Faults } from '../mock/faults/held-out/round-16/catalogue.ts';
 import { heldOutRound17Faults } from '../mock/faults/held-out/round-17/catalogue.ts';
+import { heldOutRound18Faults } from '../mock/faults/held-out/round-18/catalogue.ts';
 import type { HeldOutFault } from '../mock/faults/held-out/held-out-fault.ts';
 import { createMockServer } from '../mock/index.ts';
 
@@ -72,6 +73,7 @@ const ROUNDS: Record<string, readonly HeldOutFault[]> = {
   '15': heldOutRound15Faults,
   '16': heldOutRound16Faults,
   '17': heldOutRound17Faults,
+  '18': heldOutRound18Faults,
 };
 const everyRound = Object.values(ROUNDS).flat();
 
