@@ -255,6 +255,10 @@ export const urlNearMisses: ReadonlyArray<{
   { key: 'host-prefix', says: 'with its host name prefixed', change: (url) => url.replace('://', '://other-'), operator: 'near-value' },
   { key: 'http', says: 'over http instead of https', change: (url) => url.replace(/^https:/, 'http:'), operator: 'near-value' },
   { key: 'query', says: 'with a query string added', change: (url) => `${url}?x=1`, operator: 'extra-part' },
+  // A fragment names a part of the same resource to a browser, and is no part of what a server is
+  // sent, so a check that parses the URL and compares its origin and path takes it for the right
+  // one; another string all the same.
+  { key: 'fragment', says: 'with a fragment added (#x)', change: (url) => `${url}#x`, operator: 'extra-part' },
   {
     key: 'port-spelled-out',
     says: 'naming the same origin with its port written out (the default port, or a leading zero)',

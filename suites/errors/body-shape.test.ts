@@ -83,7 +83,8 @@ for (const card of Object.values(cards)) {
 }
 
 // A method an operation's path does not take, where the target refuses it 405, is refused with the
-// same error body, its error "Method Not Allowed" (a proxy's or framework's own 405 page is not).
+// same error body, its error "Method Not Allowed", and the same content type (a proxy's or
+// framework's own 405 page, or its text/plain default, is not).
 // Read on the matrix's rows of another method (routes.method sends them): no request of its own.
 // A method whose answer the matrix leaves open (HEAD: GET without its body) has no row to read.
 for (const card of Object.values(cards)) {
@@ -105,6 +106,15 @@ for (const card of Object.values(cards)) {
             exchange,
           },
         );
+      },
+    );
+    conformance(
+      `[§7 errors.body.content-type] ${card.name} sent as ${row.variant.says}, where refused 405, is application/json; charset=utf-8`,
+      call.plan,
+      async ({ target }) => {
+        const exchange = await call.send(target);
+        target.needs(exchange.status === 405, `the target answered ${exchange.status}, not 405: no 405 to read`, 'not-applicable');
+        expectObservedContentType(exchange);
       },
     );
   }

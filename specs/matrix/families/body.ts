@@ -346,6 +346,7 @@ export function bodyVariants(card: OperationCard, element: Element): Made[] {
   }
   variants.push(...objectsAsText(made, types, valid));
   variants.push(...bigIntegerFor(card, element, types, valid));
+  variants.push(...integerSpellings(card, element, types, valid));
   // A whole number written as a string a lenient parser reads as one: with a unit, in exponent notation.
   if (types.includes('integer') && typeof valid === 'number') {
     variants.push(
@@ -1692,6 +1693,62 @@ function bigIntegerFor(card: OperationCard, element: Element, types: JsonType[],
       varied.body !== undefined && 'raw' in varied.body ? (JSON.parse(varied.body.raw) as unknown) : undefined,
     ),
   ];
+}
+
+const INTEGER_TEXT_MARK = 'x-conformance-integer-text';
+
+/** Other JSON texts of a whole number (RFC 8259 6): in exponent notation, and with a zero fraction. */
+const INTEGER_SPELLINGS: ReadonlyArray<{ key: string; says: string; text: (n: number) => string }> = [
+  { key: 'exponent-notation', says: 'in exponent notation', text: (n) => n.toExponential().replace('e+', 'e') },
+  { key: 'zero-fraction', says: 'with a zero fraction', text: (n) => `${n}.0` },
+];
+
+/**
+ * An integer field's valid value written as other JSON texts of the same number (INTEGER_SPELLINGS):
+ * the same number (RFC 8259 6; JSON Schema's integer is a number with no fractional part, however it
+ * is written), judged on the body JSON.parse makes of it, like any; a server that parses the
+ * number's text as digits only (strconv.ParseInt, a /^-?\d+$/ test) refuses it. Written in the JSON
+ * text itself (JSON.stringify writes the shortest form).
+ */
+function integerSpellings(card: OperationCard, element: Element, types: JsonType[], valid: unknown): Made[] {
+  if (!types.includes('integer') || typeof valid !== 'number' || !Number.isInteger(valid)) return [];
+  const path = element.path!;
+  // Zero written with a minus sign, where the range holds zero: the number 0 (RFC 8259 6 allows
+  // "-0"; JSON.parse reads -0, which every range comparison takes for 0), though a check of the
+  // number's text for a leading "-", or Object.is(value, -0), takes it for a negative number.
+  const zero = withinRange(element, 0) ? [{ key: 'negative-zero', says: 'zero written with a minus sign', text: () => '-0' }] : [];
+  return [...INTEGER_SPELLINGS, ...zero].map(({ key, says, text }) => {
+    const number = (context: RequestContext) => {
+      const value = validValueAt(card, path, context);
+      return typeof value === 'number' ? value : valid;
+    };
+    const apply = (template: RequestTemplate, context: RequestContext) => {
+      const body = JSON.stringify(withValueAt(jsonBodyOf(template), path, INTEGER_TEXT_MARK));
+      return withBody(template, { raw: body.replace(JSON.stringify(INTEGER_TEXT_MARK), text(number(context))) });
+    };
+    // Accepted, it bears on the field's range (zero) or its type (a spelling): the clause a server
+    // that reads the text breaks.
+    const typeClause = `${card.key}.body.${fieldName(path)}.type`;
+    const judge = (varied: RequestTemplate, _context: RequestContext): Expectation => {
+      const body = varied.body !== undefined && 'raw' in varied.body ? (JSON.parse(varied.body.raw) as unknown) : undefined;
+      const expectation = bodyExpectation(card, element, body, { identityChanged: false, bound: key === 'negative-zero' });
+      if (key === 'negative-zero' || !hasClause(typeClause) || !('checks' in expectation)) return expectation;
+      const checks = expectation.checks.map((check) =>
+        check.outcome.kind === 'accept' && check.clause === card.body!.optionalClause ? { ...check, clause: typeClause } : check,
+      );
+      return { ...expectation, checks };
+    };
+    return {
+      operator: 'encoding' as const,
+      key,
+      says: key === 'negative-zero' ? `${says} (-0)` : `its valid value ${says} (${text(number(canonicalContext))})`,
+      apply,
+      judge,
+      expect: judge(apply({ ...emptyTemplate(), body: { json: {} } }, canonicalContext), canonicalContext),
+      extended: true,
+      aloneOnly: true,
+    };
+  });
 }
 
 /** A variation judged by the body it makes (read by `bodyOf`), like any; its expectation that in the canonical context. */

@@ -1286,6 +1286,8 @@ function claimVariants(card: OperationCard, member: string): Made[] {
           ),
           extended: true,
         },
+        // null: no time at all, though a check written "if (nbf != null)" takes it for a claim not sent.
+        ruled('null', 'null', 'null', (c) => ({ ...c, nbf: null })),
         ruled('string', 'a string', 'other-type', (c, now) => ({ ...c, nbf: String(now - 60) })),
         ruled('list', 'a list holding a minute ago', 'other-type', (c, now) => ({ ...c, nbf: [now - 60] })),
       ];
@@ -1299,6 +1301,14 @@ function claimVariants(card: OperationCard, member: string): Made[] {
           })),
           extended: true,
         },
+        // Ahead, beside an nbf already past: each time claim is checked for itself, though a check
+        // that reads one "not before" instant (nbf ?? iat) looks only at nbf.
+        ruled('future-beside-past-nbf', `${NEAR_MISS_SECONDS} seconds from now, nbf a minute ago`, 'near-value', (c, now) => ({
+          ...c,
+          iat: now + NEAR_MISS_SECONDS,
+          nbf: now - 60,
+        })),
+        ruled('null', 'null', 'null', (c) => ({ ...c, iat: null })),
         ruled('string', 'a string', 'other-type', (c) => ({ ...c, iat: String(c.iat) })),
         ruled('date-string', 'its own value written as an ISO 8601 date', 'other-type', (c) => ({ ...c, iat: isoDate(c.iat) })),
         ruled('list', 'a list holding its own value', 'other-type', (c) => ({ ...c, iat: [c.iat] })),
@@ -1962,6 +1972,12 @@ function verbAliasScopes(scope: string): Array<[string, string]> {
   return (VERB_ALIASES[scope.slice(0, at)] ?? []).map((verb) => [verb, `${verb}${scope.slice(at)}`]);
 }
 
+/** A scope with `character` put after its resource's first underscore, or else after its colon. */
+function withInvisibleInside(scope: string, character: string): string {
+  const at = scope.includes('_') ? scope.indexOf('_') + 1 : scope.indexOf(':') + 1;
+  return `${scope.slice(0, at)}${character}${scope.slice(at)}`;
+}
+
 /** A text with its first ASCII letter written in its fullwidth form ("update" as "ｕpdate"). */
 const withFullwidthFirstLetter = (text: string): string => withFullwidth(text, /[A-Za-z]/);
 
@@ -2019,6 +2035,23 @@ function scopeTokenVariants(card: OperationCard): Made[] {
       ),
       extended: true,
     },
+    // With an invisible format character (Unicode Cf) inside it or before it: another string, as
+    // scopes are compared whole, though a check that "sanitises" input of zero-width characters,
+    // soft hyphens and byte-order marks first grants it. Inside its resource, after the first
+    // underscore or else the colon, where a copy and paste from a document would leave one.
+    ...(
+      [
+        ['zero-width-space', 'a zero-width space U+200B inside it', '\u200b', false],
+        ['soft-hyphen', 'a soft hyphen U+00AD inside it', '\u00ad', true],
+        ['word-joiner', 'a word joiner U+2060 inside it', '\u2060', true],
+        ['byte-order-mark', 'a byte-order mark U+FEFF before it', '\ufeff', true],
+      ] as const
+    ).map(([key, says, character, extended]) => ({
+      ...replaced(key, `with ${says}`, 'encoding', (s) => [
+        key === 'byte-order-mark' ? `${character}${s}` : withInvisibleInside(s, character),
+      ]),
+      ...(extended ? { extended } : {}),
+    })),
     // Its underscores written as hyphens (update:event-deliveries): another string, which a check
     // that folds the two separators of a resource name (a URL slug's and an identifier's) takes for it.
     ...(scope.includes('_')

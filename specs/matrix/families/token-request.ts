@@ -192,6 +192,9 @@ function textVariants(field: string, checks: ClauseCheck[], source: string, extr
     made('extra-part', 'leading-text', 'with text before it (urn:x:...)', (v) => `urn:x:${v}`),
     made('case', 'case', 'in the other letter case', swapCase),
     made('whitespace', 'trailing-space', 'followed by a space', (v) => `${v} `),
+    // A NUL and more text after the value: another value, though a lookup that hands it on as a C
+    // string (which ends at the first NUL) reads the value alone.
+    made('extra-part', 'nul-then-text', 'followed by a NUL character and text (where a C string would end)', (v) => `${v}\0x`),
     // ";" is an ordinary character of a form value (WHATWG URL, application/x-www-form-urlencoded):
     // a legacy query parser that also splits pairs on ";" reads the value alone.
     literalSemicolon(
@@ -602,6 +605,12 @@ const audienceNearMisses: Array<{ key: string; says: string; change: (url: strin
     change: (url) => `${url};x`,
     operator: 'extra-part',
   },
+  {
+    key: 'nul-then-text',
+    says: 'followed by a NUL character and text (where a C string would end)',
+    change: (url) => `${url}\0x`,
+    operator: 'extra-part',
+  },
   ...audienceReferences,
   // Another identifier of the same tenant, which names no API: its issuer (the origin and "/") and
   // its token endpoint, both the audience of a client assertion (RFC 7523 3), and its userinfo
@@ -635,6 +644,8 @@ function originOf(url: string): string {
 
 /** The audience near misses that run against test doubles only (or with --matrix full). */
 const EXTENDED_AUDIENCES: readonly string[] = [
+  'fragment',
+  'nul-then-text',
   'segment-before-path',
   'trailing-space',
   'semicolon-after',
