@@ -522,6 +522,18 @@ export const clientCredentialFaults = faultFamily([
     install: secretMatching((sent, stored) => sent.split('\0')[0] === stored),
   },
   {
+    id: 'token-client-id-read-as-c-string',
+    clause: 'token.endpoint.client-id',
+    bug: 'Client ids looked up by a native binding that reads them as C strings, up to their first NUL: the client id followed by a NUL and anything, with the right secret, gets a token instead of invalid_client.',
+    install: clientIdMatching((sent, stored) => sent !== stored && sent.split('\0')[0] === stored),
+  },
+  {
+    id: 'token-audience-fragment-ignored',
+    clause: 'token.endpoint.audience',
+    bug: 'Audiences looked up without their fragment (the part after "#", which a browser never sends): the management audience followed by "#x" gets a token instead of a refusal.',
+    install: audienceMatching((sent, audience) => sent !== audience && sent.split('#')[0] === audience),
+  },
+  {
     id: 'token-audience-parsed-as-url',
     clause: 'token.endpoint.audience',
     bug: 'Audiences parsed with new URL() and looked up by their href, which deletes tabs and line breaks anywhere and zero-width characters in the host: the management audience with a line feed or a zero-width space inside it gets a token.',

@@ -67,6 +67,12 @@ export const errorBodyFaults = faultFamily([
     install: (app) => phraseOf(app, TOO_MANY_REQUESTS, 'API rate limit exceeded'),
   },
   {
+    id: 'method-not-allowed-as-html',
+    clause: 'errors.body.content-type',
+    bug: "A method the path does not take answered by the web server's own 405 page type (text/html) around the JSON error body: Content-Type text/html; charset=utf-8 instead of application/json; the status and body are as before.",
+    install: (app) => editReplies(app, ['method-not-allowed'], (reply) => withContentType(reply, 'text/html; charset=utf-8')),
+  },
+  {
     id: 'error-content-type-without-charset',
     clause: 'errors.body.content-type',
     bug: 'Errors written by another handler than successes: error responses have content type application/json without "; charset=utf-8".',

@@ -107,6 +107,24 @@ export const rateLimitFaults = faultFamily([
     install: (app) => exemptFromLimit(app, (exchange) => exchange.query !== ''),
   },
   {
+    id: 'bucket-rebuilt-by-token-requests',
+    clause: 'redeliver.errors.429',
+    bug: "The tenant's limiter looked up through a cache that the token endpoint invalidates on every request it takes (meant to pick up a changed subscription when a client signs in): after any token request the bucket is built again, full, so a client that spent its bucket and asked for a token is served instead of 429; without a token request it is refused as before.",
+    install: (app) => {
+      let rebuild: (() => RateLimiter) | undefined;
+      let current: RateLimiter | undefined;
+      app.override('limiter', (limiter, built) => {
+        rebuild = () => createRateLimiter(limiter.config, built.clock!);
+        current = limiter;
+        return { config: limiter.config, take: () => current!.take() };
+      });
+      app.wrapRoute('token', (next) => (exchange) => {
+        if (rebuild) current = rebuild();
+        return next(exchange);
+      });
+    },
+  },
+  {
     id: 'refill-timer-started-twice',
     clause: 'redeliver.errors.429',
     bug: 'The refill timer started twice (once when the limiter module is loaded, again when the server starts), each adding the whole rate: the bucket refills at twice its rate, so requests paced over a few refill intervals after a 429 are served twice as often as the bucket allows; a short burst right after the 429 is still refused.',

@@ -206,6 +206,16 @@ export const scopeAndClientFaults = faultFamily([
     }),
   },
   {
+    id: 'scopes-format-characters-removed',
+    clause: 'vault.scope',
+    bug: "Held scopes cleaned of every Unicode format character (/\\p{Cf}/gu: zero-width characters, soft hyphens, byte-order marks, bidirectional marks) before they are compared, for scopes pasted from a document: a token holding the operation's scope with a word joiner or a byte-order mark in it, another string, is granted by every operation instead of 403; a token holding the scope with a letter changed is still refused.",
+    install: (app) =>
+      editPrincipal(app, (principal) => ({
+        ...principal,
+        scopes: new Set([...principal.scopes].map((held) => held.replace(/\p{Cf}/gu, ''))),
+      })),
+  },
+  {
     id: 'redeliver-scope-resource-stemmed',
     clause: 'redeliver.scope',
     bug: `Held scopes matched against redelivery's after the ending of its number ("ies", "y" or "s") is cut off the resource of each, so that a permission written in the singular still matches: a token holding ${stemmedSpelling(cards.redeliver.scope.value)} and not ${cards.redeliver.scope.value} redelivers instead of 403; a token holding update:events is still refused.`,

@@ -5,6 +5,7 @@
 import type { ValidateFunction } from 'ajv';
 import { closedLimit, type JsonObject } from '../../specs/index.ts';
 import type { FaultHooks } from '../app.ts';
+import type { Exchange } from '../exchange.ts';
 import { HOST_NAME_PATTERN } from '../validators.ts';
 import { faultFamily } from './fault.ts';
 import { compileCheck, editBodySchema, fieldNode, replaceParameterCheck } from './support/check-edits.ts';
@@ -106,12 +107,42 @@ function ttlSecNearZeroAsZero(app: FaultHooks): void {
   });
 }
 
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** The request with ttl_sec written as a string of its value, which the body's rules refuse as another type. */
+function withTtlSecAsText(exchange: Exchange): Exchange {
+  try {
+    const value: unknown = JSON.parse(exchange.body.toString('utf8'));
+    return isRecord(value)
+      ? { ...exchange, body: Buffer.from(JSON.stringify({ ...value, ttl_sec: String(value.ttl_sec) }), 'utf8') }
+      : exchange;
+  } catch {
+    return exchange;
+  }
+}
+
 export const ticketBoundFaults = faultFamily([
   {
     id: 'accepts-fractional-ttl-sec',
     clause: 'sso-ticket.body.ttl_sec.type',
     bug: 'ttl_sec typed number instead of integer: ticket creation accepts a ttl_sec with a fraction such as 1.5; the range is still checked.',
     install: (app) => patchTtlSec(app, { type: 'number' }),
+  },
+  {
+    id: 'ttl-sec-decimal-text-refused',
+    clause: 'sso-ticket.body.ttl_sec.type',
+    bug: 'ttl_sec told whole from fractional by a "." in its JSON text (a decimal separator test written for form input): 3600.0, the whole number 3600, is refused 400 instead of creating the ticket; 3600 is accepted and 3600.5 refused as before.',
+    install: (app) =>
+      editRequests(app, 'sso-ticket', (exchange) =>
+        /"ttl_sec"\s*:\s*-?\d+\.\d/.test(exchange.body.toString('utf8')) ? withTtlSecAsText(exchange) : exchange,
+      ),
+  },
+  {
+    id: 'ttl-sec-negative-zero-refused',
+    clause: 'sso-ticket.body.ttl_sec.range',
+    bug: 'ttl_sec told negative by Object.is(value, -0) || value < 0 (a sign test copied from a formatter): -0, which is 0 and in range, is refused 400 instead of creating the ticket of the default lifetime; 0 is accepted as before.',
+    install: (app) =>
+      editJsonBody(app, 'sso-ticket', (value) => (isRecord(value) && Object.is(value.ttl_sec, -0) ? { ...value, ttl_sec: -1 } : value)),
   },
   {
     id: 'ttl-sec-integer-within-tolerance',

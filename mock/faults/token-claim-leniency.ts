@@ -64,6 +64,28 @@ export const tokenClaimLeniencyFaults = faultFamily([
     install: (app) => forgiveClaim(app, (claims) => (claims.exp === undefined ? { ...claims, exp: FAR_FUTURE_SECONDS } : claims)),
   },
   {
+    id: 'iat-null-taken-for-absent',
+    clause: 'auth.token.claims',
+    bug: 'iat checked only when it is not null (claims.iat != null, null taken for a claim not sent): a token with "iat": null is accepted instead of 401; an iat that is a string is still refused.',
+    install: (app) =>
+      forgiveClaim(app, (claims) => {
+        if (claims.iat !== null) return claims;
+        const { iat: _ignored, ...rest } = claims;
+        return rest;
+      }),
+  },
+  {
+    id: 'iat-unchecked-beside-nbf',
+    clause: 'auth.token.claims',
+    bug: 'The start of validity checked once, on nbf where the token has one and on iat only otherwise (a validator that takes nbf for the more precise claim): a token with an nbf in the past and an iat in the future is accepted instead of 401; the same iat without nbf is still refused.',
+    install: (app) =>
+      forgiveClaim(app, (claims, parts) =>
+        claims.nbf !== undefined && typeof claims.iat === 'number' && claims.iat > nowSeconds(parts)
+          ? { ...claims, iat: Math.floor(nowSeconds(parts)) }
+          : claims,
+      ),
+  },
+  {
     id: 'accepts-iat-in-the-future',
     clause: 'auth.token.claims',
     bug: 'A verifier that does not look at iat: a token issued two minutes in the future is accepted.',
@@ -194,6 +216,16 @@ export const tokenClaimLeniencyFaults = faultFamily([
       forgiveClaim(
         app,
         audienceMatching((aud, audience) => aud.replace(/^(\w+:\/\/)www\./, '$1') === audience),
+      ),
+  },
+  {
+    id: 'audience-fragment-dropped',
+    clause: 'redeliver.errors.401.invalid-token',
+    bug: 'The audience compared without its fragment (url.origin + url.pathname + url.search): a token whose aud is the management audience followed by "#x" is accepted by every operation.',
+    install: (app) =>
+      forgiveClaim(
+        app,
+        audienceMatching((aud, audience) => aud !== audience && aud.split('#')[0] === audience),
       ),
   },
   {
