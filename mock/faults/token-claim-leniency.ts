@@ -175,6 +175,15 @@ export const tokenClaimLeniencyFaults = faultFamily([
       ),
   },
   {
+    id: 'nbf-in-milliseconds-scaled',
+    clause: 'redeliver.errors.401.invalid-token',
+    bug: 'nbf above 10^11 taken for milliseconds and divided by 1000 (the same heuristic, written into the not-before check alone): a token whose nbf is a minute ago in milliseconds, some fifty thousand years ahead, is accepted by every operation instead of 401.',
+    install: (app) =>
+      forgiveClaim(app, (claims) =>
+        typeof claims.nbf === 'number' && claims.nbf > 1e11 ? { ...claims, nbf: Math.floor(claims.nbf / 1000) } : claims,
+      ),
+  },
+  {
     id: 'subject-suffix-case-insensitive',
     clause: 'auth.token.claims',
     bug: `The subject's suffix compared ignoring case: a token whose sub is <client id>${observed.tokens.subject_suffix.toUpperCase()} is accepted.`,

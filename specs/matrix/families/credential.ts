@@ -1288,6 +1288,10 @@ function claimVariants(card: OperationCard, member: string): Made[] {
         },
         // null: no time at all, though a check written "if (nbf != null)" takes it for a claim not sent.
         ruled('null', 'null', 'null', (c) => ({ ...c, nbf: null })),
+        ruled('date-string', 'a minute ago, written as an ISO 8601 date', 'other-type', (c, now) => ({ ...c, nbf: isoDate(now - 60) })),
+        // A minute ago in milliseconds: some fifty thousand years ahead, though a reader that takes
+        // large times for milliseconds divides it back to a minute ago.
+        invalid('milliseconds', 'a minute ago in milliseconds', 'near-value', (c, now) => ({ ...c, nbf: (now - 60) * 1000 })),
         ruled('string', 'a string', 'other-type', (c, now) => ({ ...c, nbf: String(now - 60) })),
         ruled('list', 'a list holding a minute ago', 'other-type', (c, now) => ({ ...c, nbf: [now - 60] })),
       ];
