@@ -37,6 +37,7 @@ import { heldOutRound15Faults } from '../mock/faults/held-out/round-15/catalogue
 import { heldOutRound16Faults } from '../mock/faults/held-out/round-16/catalogue.ts';
 import { heldOutRound17Faults } from '../mock/faults/held-out/round-17/catalogue.ts';
 import { heldOutRound18Faults } from '../mock/faults/held-out/round-18/catalogue.ts';
+import { heldOutRound19Faults } from '../mock/faults/held-out/round-19/catalogue.ts';
 import type { HeldOutFault } from '../mock/faults/held-out/held-out-fault.ts';
 import { createMockServer } from '../mock/index.ts';
 
@@ -74,6 +75,7 @@ const ROUNDS: Record<string, readonly HeldOutFault[]> = {
   '16': heldOutRound16Faults,
   '17': heldOutRound17Faults,
   '18': heldOutRound18Faults,
+  '19': heldOutRound19Faults,
 };
 const everyRound = Object.values(ROUNDS).flat();
 
