@@ -40,7 +40,7 @@ export const ticketBodyFaults = heldOutFamily([
     install: (app) =>
       editJsonBody(app, 'sso-ticket', (body) => {
         if (!isObject(body) || !Array.isArray(body.enabled_organizations)) return body;
-        const items = body.enabled_organizations;
+        const items: unknown[] = body.enabled_organizations;
         const tiny = (item: unknown) => isObject(item) && (item.assign_membership_on_login === 0 || item.assign_membership_on_login === 1);
         if (!items.some(tiny)) return body;
         return {

@@ -35,7 +35,9 @@ export const ticketNestedFaults = heldOutFamily([
           !config.pending_domains.some((d) => typeof d === 'string' && d.length === PENDING_MAX + 1)
         )
           return body;
-        const pending_domains = config.pending_domains.map((d) => (typeof d === 'string' && d.length === PENDING_MAX + 1 ? d.slice(1) : d));
+        const pending_domains = (config.pending_domains as unknown[]).map((d) =>
+          typeof d === 'string' && d.length === PENDING_MAX + 1 ? d.slice(1) : d,
+        );
         return { ...body, domain_aliases_config: { ...config, pending_domains } };
       }),
   },
