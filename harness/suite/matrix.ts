@@ -268,6 +268,23 @@ export function matrixRowCall(op: OperationKey, id: string): SharedCall {
   };
 }
 
+/**
+ * A row's request changed by `edit` (a header added, say), sent as one of the test's own: for tests
+ * that compare a target's answer to a row's request with its answer to the same request changed.
+ */
+export function matrixRowEdited(op: OperationKey, id: string, edit: (template: RequestTemplate) => RequestTemplate): SharedCall {
+  const card: OperationCard = cards[op];
+  const row = matrix().operations[op].find((r) => r.id === id);
+  if (!row) throw new Error(`the matrix has no row "${id}"`);
+  return {
+    plan: { operation: op, needs: rowNeeds(card, row), requests: 1 },
+    send: (target) => {
+      const context = target.context;
+      return target.sendTemplate(edit(row.variant.apply(baseTemplate(card, row.base, row.element, context), context)), { label: op });
+    },
+  };
+}
+
 /** Registers the tests of one row of an operation's matrix. */
 export function rowTests(card: OperationCard, row: MatrixRow): void {
   if (!('checks' in row.expectation)) return;

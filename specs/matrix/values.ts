@@ -74,6 +74,35 @@ export function idWithPrefixSeparatorReplaced(id: string): string | undefined {
   return `${prefix.slice(0, -1)}${separator === '-' ? '.' : '-'}${id.slice(prefix.length)}`;
 }
 
+/**
+ * The id with the last letter of its prefix written twice ("ac_" as "acc_", "evt_" as "evtt_"):
+ * the random part kept, no id of its shape, though a prefix removed as a set of characters
+ * (Python's lstrip("ac_")) or by a pattern with a quantifier (^ac+_) leaves the random part to
+ * look up. Undefined for an id of no prefixed shape.
+ */
+export function idWithPrefixLetterDoubled(id: string): string | undefined {
+  const prefix = shapeOfId(id)?.prefix;
+  if (!prefix || prefix.length < 2) return undefined;
+  const letters = prefix.slice(0, -1);
+  return `${letters}${letters.slice(-1)}${prefix.slice(-1)}${id.slice(prefix.length)}`;
+}
+
+/**
+ * The id's random part behind another kind's prefix ("evt_<random>" as "est_<random>"), of the
+ * same length where a prefix of it has one: no id of its own kind, though a lookup that cuts the
+ * prefix off by its length, whatever it says, finds the resource. Undefined for an id of no
+ * prefixed shape.
+ */
+export function idWithAnotherKindsPrefix(id: string): string | undefined {
+  const own = shapeOfId(id);
+  if (!own?.prefix) return undefined;
+  const others = Object.values(observed.identifiers)
+    .filter((entry): entry is IdentifierShape => typeof entry === 'object')
+    .filter((shape) => shape.prefix !== '' && shape.prefix !== own.prefix);
+  const other = others.find((shape) => shape.prefix.length === own.prefix.length) ?? others[0];
+  return other ? `${other.prefix}${id.slice(own.prefix.length)}` : undefined;
+}
+
 /** The distance from a printable ASCII character to its fullwidth form (U+FF01 to U+FF5E), which NFKC maps back. */
 export const FULLWIDTH_OFFSET = 0xfee0;
 

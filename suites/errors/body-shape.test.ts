@@ -10,7 +10,7 @@ import {
   expectObservedContentType,
   expectObservedErrorBody,
 } from '../../harness/index.ts';
-import { matrixRowCall } from '../../harness/suite/matrix.ts';
+import { matrixRowCall, matrixRowEdited } from '../../harness/suite/matrix.ts';
 import { sharedRequest, successOf, type SharedCall } from '../../harness/suite/requests.ts';
 import { card as cardOf, cards } from '../../specs/cards/index.ts';
 import { basePath, observed, type OperationKey } from '../../specs/index.ts';
@@ -48,6 +48,44 @@ for (const card of Object.values(cards)) {
       },
     );
   }
+}
+
+// The errors do not change with the language the caller prefers: the service's messages are its
+// own, in one language (observed: each error's message is one text, errors.yaml), so the 404 of an
+// unknown resource asked for with Accept-Language preferring German, then French, is the answer
+// the same request gets without it, status and body alike. A server that translates its messages
+// by Accept-Language (an i18n middleware) gives callers another text to match.
+const OTHER_LANGUAGES = 'de-DE, de;q=0.9, fr;q=0.8';
+for (const card of Object.values(cards).map((c) => cardOf(c.key))) {
+  const param = Object.keys(card.params)[0]!;
+  const row = `${card.key} path.{${param}} near-value:unknown valid`;
+  const without = matrixRowCall(card.key, row);
+  const withLanguage = matrixRowEdited(card.key, row, (template) => ({
+    ...template,
+    headers: { ...template.headers, 'accept-language': [OTHER_LANGUAGES] },
+  }));
+  const plan = { ...withLanguage.plan, shared: [...(without.plan.shared as string[])] };
+  conformance(
+    `[§7 errors.body.shape] the 404 (unknown ${card.params[param]!.names}) error of ${card.key} is the same whatever language Accept-Language prefers`,
+    plan,
+    async ({ target }) => {
+      const plain = await without.send(target);
+      target.needs(
+        plain.status === 404,
+        `the target answered ${plain.status} to the unknown ${card.params[param]!.names}: no 404 to compare`,
+      );
+      const asked = await withLanguage.send(target);
+      expectNoProblems(
+        asked.status === plain.status && JSON.stringify(asked.json) === JSON.stringify(plain.json)
+          ? []
+          : [
+              `${asked.status} ${JSON.stringify(asked.json)} with Accept-Language: ${OTHER_LANGUAGES}, where the same request without it got ${plain.status} ${JSON.stringify(plain.json)}`,
+            ],
+        `the same status and error body as without Accept-Language`,
+        { exchange: asked },
+      );
+    },
+  );
 }
 
 /** The operation's path with its first segment after the base path in capitals: a path under the interface that no route takes. */

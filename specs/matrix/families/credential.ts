@@ -1976,6 +1976,11 @@ function verbAliasScopes(scope: string): Array<[string, string]> {
   return (VERB_ALIASES[scope.slice(0, at)] ?? []).map((verb) => [verb, `${verb}${scope.slice(at)}`]);
 }
 
+/** A scope with its resource in camel case (update:event_deliveries as update:eventDeliveries). */
+function camelCased(scope: string): string {
+  return scope.replace(/_([a-z])/g, (_all, letter: string) => letter.toUpperCase());
+}
+
 /** A scope with `character` put after its resource's first underscore, or else after its colon. */
 function withInvisibleInside(scope: string, character: string): string {
   const at = scope.includes('_') ? scope.indexOf('_') + 1 : scope.indexOf(':') + 1;
@@ -2056,6 +2061,17 @@ function scopeTokenVariants(card: OperationCard): Made[] {
       ]),
       ...(extended ? { extended } : {}),
     })),
+    // In quotes, or followed by a punctuation mark (as a scope copied out of prose or a JSON list):
+    // another string, though a check that strips quotes and trailing punctuation first grants it.
+    replaced('double-quoted', `in double quotes ("${scope}")`, 'extra-part', (s) => [`"${s}"`]),
+    { ...replaced('single-quoted', `in single quotes ('${scope}')`, 'extra-part', (s) => [`'${s}'`]), extended: true },
+    replaced('trailing-period', `followed by a period (${scope}.)`, 'extra-part', (s) => [`${s}.`]),
+    { ...replaced('trailing-semicolon', `followed by a semicolon (${scope};)`, 'extra-part', (s) => [`${s};`]), extended: true },
+    // Its resource in camel case (update:eventDeliveries): another string, though a check that folds
+    // a resource's word boundaries (as one written for code identifiers) grants it.
+    ...(scope.includes('_')
+      ? [replaced('camel-case', `with its resource in camel case (${camelCased(scope)})`, 'near-value', (s) => [camelCased(s)])]
+      : []),
     // Its underscores written as hyphens (update:event-deliveries): another string, which a check
     // that folds the two separators of a resource name (a URL slug's and an identifier's) takes for it.
     ...(scope.includes('_')

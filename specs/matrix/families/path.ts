@@ -22,6 +22,9 @@ import {
   idWithLastCharacter,
   idWithLookAlike,
   idWithPrefixSeparatorReplaced,
+  idWithPrefixLetterDoubled,
+  idWithAnotherKindsPrefix,
+  shapeOfId,
   swapCase,
   unknownIdLike,
   withFullwidth,
@@ -328,6 +331,17 @@ export function paramExpectation(card: OperationCard, element: Element, value: s
   return { checks: rule.unknown, source: `a well-formed id that names no ${rule.names}` };
 }
 
+/** The length of an id's prefix (0 for an id of no prefixed shape). */
+function shapeOfIdPrefixLength(id: string): number {
+  return shapeOfId(id)?.prefix.length ?? 0;
+}
+
+/** The id with the last `from` of its random part written `to`; the id with its last character `to` where it has none. */
+function withLastReplaced(id: string, from: string, to: string): string {
+  const at = id.lastIndexOf(from);
+  return at >= shapeOfIdPrefixLength(id) ? `${id.slice(0, at)}${to}${id.slice(at + 1)}` : `${id.slice(0, -1)}${to}`;
+}
+
 /** The value of a path parameter in a template. */
 function paramOf(template: RequestTemplate, name: string): string | undefined {
   const part = template.path.find((p) => 'param' in p && p.param === name);
@@ -551,6 +565,41 @@ export function paramVariants(card: OperationCard, element: Element): Made[] {
         { extended: true },
       ),
     );
+  }
+  // The prefix with its last letter written twice, and the random part behind another kind's
+  // prefix: no id of its shape, though a prefix removed as a set of characters, or cut off by its
+  // length whatever it says, leaves the random part to find. Ids of a prefixed shape only.
+  for (const [key, says, change] of [
+    ['prefix-letter-doubled', 'with the last letter of its prefix written twice (acc_ for ac_)', idWithPrefixLetterDoubled],
+    ['another-kinds-prefix', "with its random part behind another kind's prefix", idWithAnotherKindsPrefix],
+  ] as const) {
+    if (change(paramValue(card, name, canonicalContext)) !== undefined)
+      variants.push(made('near-value', key, says, (value) => change(value) ?? value, { extended: true }));
+  }
+  // A character and its look-alike each way the id's alphabet allows (l and I for 1, 0 for o, O for
+  // 0): another id, though a reader that folds look-alikes (Crockford's base32 decoding) finds it.
+  for (const [from, to] of [
+    ['1', 'l'],
+    ['1', 'I'],
+    ['o', '0'],
+    ['0', 'O'],
+  ] as const) {
+    if (
+      paramValue(card, name, canonicalContext)
+        .slice(shapeOfIdPrefixLength(paramValue(card, name, canonicalContext)))
+        .includes(from)
+    )
+      variants.push(
+        made(
+          'near-value',
+          `look-alike-${to}-for-${from}`,
+          `with its last "${from}" written "${to}"`,
+          (value) => withLastReplaced(value, from, to),
+          {
+            extended: true,
+          },
+        ),
+      );
   }
   // The last character replaced by one just outside the id's alphabet, one of each gap of it in
   // code-point order and one beyond each end ("0", ":", "I", "O", "_", "l", "{" for base58): a

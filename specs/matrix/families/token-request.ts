@@ -569,6 +569,15 @@ const audienceReferences: Array<{ key: string; says: string; change: (url: strin
     operator: 'truncate',
   },
   { key: 'dot-segment', says: 'with a "./" segment after its path', change: (url) => `${url}./`, operator: 'extra-part' },
+  // A slash doubled inside its path (an empty segment): another path, though a router's clean-up
+  // that merges repeated slashes (path.Clean, merge_slashes) reads the audience.
+  {
+    key: 'slash-doubled-inside',
+    says: 'with a slash doubled inside its path (/api//v2/)',
+    change: (url) =>
+      /^\w+:\/\/[^/]+\/[^/]+\//.test(url) ? url.replace(/^(\w+:\/\/[^/]+\/[^/]+)\//, '$1//') : url.replace(/^(\w+:\/\/[^/]+)\//, '$1//'),
+    operator: 'extra-part',
+  },
   {
     key: 'dot-dot-segment',
     says: 'with another segment and ".." before its last segment (/api/other/../v2/)',
@@ -644,6 +653,7 @@ function originOf(url: string): string {
 
 /** The audience near misses that run against test doubles only (or with --matrix full). */
 const EXTENDED_AUDIENCES: readonly string[] = [
+  'slash-doubled-inside',
   'fragment',
   'nul-then-text',
   'segment-before-path',
@@ -882,6 +892,17 @@ function basicVariants(): Made[] {
       says: 'with a wrong secret',
       apply: withBasic({ password: () => 'a-wrong-secret-for-the-conformance-suite' }),
       expect: { checks: refusedWith('token.endpoint.wrong-secret', 'invalid_client'), source },
+    },
+    // The password followed by a colon and text: RFC 7617 2 splits user-id and password at the first
+    // colon only, so this is another password (the secret and ":x"), though a reader that splits at
+    // every colon and keeps the second part reads the secret.
+    {
+      operator: 'extra-part',
+      key: 'secret-colon-text',
+      extended: true,
+      says: 'with its password followed by a colon and text (<secret>:x)',
+      apply: withBasic({ password: (secret) => `${formEncoded(secret)}:x` }),
+      expect: wrongSecret,
     },
     {
       operator: 'encoding',
