@@ -13,7 +13,7 @@ import {
 import { matrixRowCall, matrixRowEdited } from '../../harness/suite/matrix.ts';
 import { sharedRequest, successOf, type SharedCall } from '../../harness/suite/requests.ts';
 import { card as cardOf, cards } from '../../specs/cards/index.ts';
-import { basePath, observed, type OperationKey } from '../../specs/index.ts';
+import { basePath, clause as clauseOf, observed, type OperationKey } from '../../specs/index.ts';
 import { matrix } from '../../specs/matrix/index.ts';
 
 /** The errors of each operation, each a row of its matrix: what the error is, and the row's id. */
@@ -65,8 +65,11 @@ for (const card of Object.values(cards).map((c) => cardOf(c.key))) {
     headers: { ...template.headers, 'accept-language': [OTHER_LANGUAGES] },
   }));
   const plan = { ...withLanguage.plan, shared: [...(without.plan.shared as string[])] };
+  // Filed under the operation's observed clause of that 404 (its message), or the body's shape.
+  const tag =
+    card.params[param]!.unknown.map((check) => check.clause).find((id) => clauseOf(id).level === 'observed') ?? 'errors.body.shape';
   conformance(
-    `[§7 errors.body.shape] the 404 (unknown ${card.params[param]!.names}) error of ${card.key} is the same whatever language Accept-Language prefers`,
+    `[§${clauseOf(tag).section} ${tag}] the 404 (unknown ${card.params[param]!.names}) error of ${card.key} is the same whatever language Accept-Language prefers`,
     plan,
     async ({ target }) => {
       const plain = await without.send(target);
