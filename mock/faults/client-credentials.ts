@@ -3,6 +3,7 @@
 // case or after a lossy encoding, a client id of digits taken for a position, a grant type
 // normalised, an audience normalised, or matched by its start or its end. Each rewrites the near
 // miss into the right value before the endpoint sees it, as the lenient comparison would have matched it.
+import { posix } from 'node:path';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import querystring from 'node:querystring';
 import type { FaultHooks } from '../app.ts';
@@ -534,6 +535,15 @@ export const clientCredentialFaults = faultFamily([
     install: audienceMatching((sent, audience) => sent !== audience && sent.split('#')[0] === audience),
   },
   {
+    id: 'token-audience-path-normalised',
+    clause: 'token.endpoint.audience',
+    bug: 'Audiences looked up after the path is normalised with path.posix.normalize (written to tolerate hand-typed URLs), which merges repeated slashes and resolves dot segments: the management audience with a slash doubled inside its path gets a token.',
+    install: audienceMatching((sent, audience) => {
+      const match = /^(\w+:\/\/[^/]+)(\/.*)$/.exec(sent);
+      return match !== null && sent !== audience && `${match[1]}${posix.normalize(match[2]!)}` === audience;
+    }),
+  },
+  {
     id: 'token-audience-parsed-as-url',
     clause: 'token.endpoint.audience',
     bug: 'Audiences parsed with new URL() and looked up by their href, which deletes tabs and line breaks anywhere and zero-width characters in the host: the management audience with a line feed or a zero-width space inside it gets a token.',
@@ -659,6 +669,17 @@ export const clientCredentialFaults = faultFamily([
     clause: 'token.endpoint.wrong-secret',
     bug: 'Basic credentials that are no base64 read as the text they are (a fallback for clients that forget to encode): "Basic <id>:<secret>" gets a token.',
     install: (app) => basicReadLeniently(app, (value) => (!isBase64(value) && value.includes(':') ? value : undefined)),
+  },
+  {
+    id: 'token-basic-split-with-a-limit',
+    clause: 'token.endpoint.wrong-secret',
+    bug: 'Basic credentials split with decoded.split(":", 2), whose limit drops what follows a second colon instead of keeping it in the password (RFC 7617 2 splits at the first colon only): the secret followed by ":x" gets a token.',
+    install: (app) =>
+      basicReadLeniently(app, (value) => {
+        if (!isBase64(value)) return undefined;
+        const parts = Buffer.from(value, 'base64').toString('utf8').split(':');
+        return parts.length > 2 ? parts.slice(0, 2).join(':') : undefined;
+      }),
   },
   {
     id: 'token-basic-split-after-known-client-id',

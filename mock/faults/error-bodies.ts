@@ -3,7 +3,7 @@
 // The status-and-message faults change entries of the error catalogue, wherever they are answered.
 import type { FaultHooks } from '../app.ts';
 import type { Reply, RouteKey } from '../exchange.ts';
-import { observed } from '../../specs/index.ts';
+import { observed, operationKeys } from '../../specs/index.ts';
 import { faultFamily } from './fault.ts';
 import { editErrors } from './support/error-edits.ts';
 import {
@@ -71,6 +71,17 @@ export const errorBodyFaults = faultFamily([
     clause: 'errors.body.content-type',
     bug: "A method the path does not take answered by the web server's own 405 page type (text/html) around the JSON error body: Content-Type text/html; charset=utf-8 instead of application/json; the status and body are as before.",
     install: (app) => editReplies(app, ['method-not-allowed'], (reply) => withContentType(reply, 'text/html; charset=utf-8')),
+  },
+  {
+    id: 'not-found-messages-localised',
+    clause: 'errors.404.vault',
+    bug: 'Error messages translated by an i18n middleware that reads Accept-Language: a 404 asked for with German first says its message in German ("Verbindung nicht gefunden"); without the header it is the service\'s own text.',
+    install: (app) =>
+      editReplies(app, operationKeys, (reply, exchange) =>
+        reply.status === 404 && /^de\b/i.test(String(exchange.headers['accept-language'] ?? '')) && isErrorBody(reply.body)
+          ? { ...reply, body: { ...reply.body, message: 'Verbindung nicht gefunden' } }
+          : reply,
+      ),
   },
   {
     id: 'error-content-type-without-charset',

@@ -167,6 +167,29 @@ export const resourceLookupFaults = faultFamily([
     install: (app) => editParameter(app, 'vault', 'id', decoded),
   },
   {
+    id: 'stream-id-prefix-matched-by-quantifier',
+    clause: 'redeliver.path.id.length',
+    bug: "Stream ids normalised with a pattern that lets each letter of the prefix repeat (/^e+s+t+_/, written to accept a typo), before the lookup: an existing stream id with the last letter of its prefix written twice (estt_), one character over the id's length, is found and its event redelivered instead of 400/404.",
+    install: (app) =>
+      editParameter(app, 'redeliver', 'id', (raw) => {
+        const value = decoded(raw);
+        return value !== undefined && /^e+s+t+_/.test(value) && !value.startsWith('est_')
+          ? encodeURIComponent(value.replace(/^e+s+t+_/, 'est_'))
+          : undefined;
+      }),
+  },
+  {
+    id: 'vault-id-found-by-random-part',
+    clause: 'vault.response.record',
+    bug: "Vault connections looked up by the random part of their id (what follows the first \"_\"), the prefix only checked to have a known shape: an existing connection's random part behind another kind's prefix is answered with that connection's record instead of 400/404.",
+    install: (app) =>
+      editParameter(app, 'vault', 'id', (raw) => {
+        const value = decoded(raw);
+        const at = value?.indexOf('_') ?? -1;
+        return value !== undefined && at > 0 && !value.startsWith('ac_') ? encodeURIComponent(`ac_${value.slice(at + 1)}`) : undefined;
+      }),
+  },
+  {
     id: 'vault-ids-look-alikes-folded',
     clause: 'vault.response.record',
     bug: "Connection ids passed through a helper that corrects look-alikes (0 read as o, l and I as 1) before the lookup: an existing id with its o written 0 is answered with that connection's record.",

@@ -216,6 +216,26 @@ export const scopeAndClientFaults = faultFamily([
       })),
   },
   {
+    id: 'scopes-quotes-and-trailing-punctuation-trimmed',
+    clause: 'vault.scope',
+    bug: "Held scopes trimmed of surrounding quotes and trailing punctuation before they are compared (for scopes copied out of a JSON list or a sentence): a token holding the operation's scope in quotes, or followed by a period, is granted by every operation instead of 403.",
+    install: (app) =>
+      editPrincipal(app, (principal) => ({
+        ...principal,
+        scopes: new Set([...principal.scopes].map((held) => held.replace(/^(["'])(.*)\1$/, '$2').replace(/[.;,]+$/, ''))),
+      })),
+  },
+  {
+    id: 'scopes-word-boundaries-folded',
+    clause: 'sso-ticket.scope',
+    bug: "Held scopes compared with their resource in snake case (camel case humps turned into underscores, as a helper for code identifiers does): a token holding the operation's scope with its resource in camel case is granted by every operation instead of 403.",
+    install: (app) =>
+      editPrincipal(app, (principal) => ({
+        ...principal,
+        scopes: new Set([...principal.scopes].map((held) => held.replace(/([a-z])([A-Z])/g, '$1_$2').toLowerCase())),
+      })),
+  },
+  {
     id: 'redeliver-scope-resource-stemmed',
     clause: 'redeliver.scope',
     bug: `Held scopes matched against redelivery's after the ending of its number ("ies", "y" or "s") is cut off the resource of each, so that a permission written in the singular still matches: a token holding ${stemmedSpelling(cards.redeliver.scope.value)} and not ${cards.redeliver.scope.value} redelivers instead of 403; a token holding update:events is still refused.`,
