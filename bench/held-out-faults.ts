@@ -10,6 +10,7 @@
 // up as the embedded target is (targets/mock.yaml, the shared signing key, the embedded bucket
 // and refill, the embedded mock's default of generated cases). Runs go two at a time at most, each
 // under a time bound, and the whole script under another.
+import { heldOutRounds } from '../mock/faults/held-out/rounds.ts';
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, openSync, closeSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,25 +20,6 @@ import { parseArgs } from 'node:util';
 import { stringify } from 'yaml';
 import { EMBEDDED_BUCKET_MARGIN, EMBEDDED_REFILL_PER_SECOND, exhaustionCapFor, mockTargetDescription } from '../cli/embedded.ts';
 import type { FaultHooks } from '../mock/app.ts';
-import { heldOutFaults } from '../mock/faults/held-out/catalogue.ts';
-import { heldOutRound2Faults } from '../mock/faults/held-out/round-2/catalogue.ts';
-import { heldOutRound3Faults } from '../mock/faults/held-out/round-3/catalogue.ts';
-import { heldOutRound4Faults } from '../mock/faults/held-out/round-4/catalogue.ts';
-import { heldOutRound5Faults } from '../mock/faults/held-out/round-5/catalogue.ts';
-import { heldOutRound6Faults } from '../mock/faults/held-out/round-6/catalogue.ts';
-import { heldOutRound7Faults } from '../mock/faults/held-out/round-7/catalogue.ts';
-import { heldOutRound8Faults } from '../mock/faults/held-out/round-8/catalogue.ts';
-import { heldOutRound9Faults } from '../mock/faults/held-out/round-9/catalogue.ts';
-import { heldOutRound10Faults } from '../mock/faults/held-out/round-10/catalogue.ts';
-import { heldOutRound11Faults } from '../mock/faults/held-out/round-11/catalogue.ts';
-import { heldOutRound12Faults } from '../mock/faults/held-out/round-12/catalogue.ts';
-import { heldOutRound13Faults } from '../mock/faults/held-out/round-13/catalogue.ts';
-import { heldOutRound14Faults } from '../mock/faults/held-out/round-14/catalogue.ts';
-import { heldOutRound15Faults } from '../mock/faults/held-out/round-15/catalogue.ts';
-import { heldOutRound16Faults } from '../mock/faults/held-out/round-16/catalogue.ts';
-import { heldOutRound17Faults } from '../mock/faults/held-out/round-17/catalogue.ts';
-import { heldOutRound18Faults } from '../mock/faults/held-out/round-18/catalogue.ts';
-import { heldOutRound19Faults } from '../mock/faults/held-out/round-19/catalogue.ts';
 import type { HeldOutFault } from '../mock/faults/held-out/held-out-fault.ts';
 import { createMockServer } from '../mock/index.ts';
 
@@ -56,27 +38,7 @@ const TITLES_SHOWN = 2;
  * The rounds of held-out faults, each written apart from the suite at its own time: a round
  * measures the suite as it stood when the round was written (docs/held-out-faults.md).
  */
-const ROUNDS: Record<string, readonly HeldOutFault[]> = {
-  '1': heldOutFaults,
-  '2': heldOutRound2Faults,
-  '3': heldOutRound3Faults,
-  '4': heldOutRound4Faults,
-  '5': heldOutRound5Faults,
-  '6': heldOutRound6Faults,
-  '7': heldOutRound7Faults,
-  '8': heldOutRound8Faults,
-  '9': heldOutRound9Faults,
-  '10': heldOutRound10Faults,
-  '11': heldOutRound11Faults,
-  '12': heldOutRound12Faults,
-  '13': heldOutRound13Faults,
-  '14': heldOutRound14Faults,
-  '15': heldOutRound15Faults,
-  '16': heldOutRound16Faults,
-  '17': heldOutRound17Faults,
-  '18': heldOutRound18Faults,
-  '19': heldOutRound19Faults,
-};
+const ROUNDS = heldOutRounds;
 const everyRound = Object.values(ROUNDS).flat();
 
 const USAGE = `Usage: npm run bench:held-out -- [--round N] [--faults ID[,ID]] [--workers N] [--seed N] [--run-timeout S] [--bound-minutes M] [--json FILE]

@@ -6,15 +6,6 @@
 // fault that changed nothing would count as a survivor of the suite for no reason; this rules that
 // out.
 import { type JWTPayload } from 'jose';
-import { heldOutFaults } from '../faults/held-out/catalogue.ts';
-import { heldOutRound2Faults } from '../faults/held-out/round-2/catalogue.ts';
-import { heldOutRound3Faults } from '../faults/held-out/round-3/catalogue.ts';
-import { heldOutRound4Faults } from '../faults/held-out/round-4/catalogue.ts';
-import { heldOutRound5Faults } from '../faults/held-out/round-5/catalogue.ts';
-import { heldOutRound6Faults } from '../faults/held-out/round-6/catalogue.ts';
-import { heldOutRound7Faults } from '../faults/held-out/round-7/catalogue.ts';
-import { heldOutRound8Faults } from '../faults/held-out/round-8/catalogue.ts';
-import { heldOutRound9Faults } from '../faults/held-out/round-9/catalogue.ts';
 import { heldOutRound10Faults } from '../faults/held-out/round-10/catalogue.ts';
 import type { MockServer } from '../index.ts';
 import { claimsOf, signedAsIs as signed, withTamperedSignature } from './support/forged-tokens.ts';
@@ -554,17 +545,6 @@ heldOutRoundTests({
   name: 'the tenth held-out round',
   prefix: 'ho10-',
   faults: heldOutRound10Faults,
-  others: [
-    heldOutFaults,
-    heldOutRound2Faults,
-    heldOutRound3Faults,
-    heldOutRound4Faults,
-    heldOutRound5Faults,
-    heldOutRound6Faults,
-    heldOutRound7Faults,
-    heldOutRound8Faults,
-    heldOutRound9Faults,
-  ],
   least: { faults: 45, contract: 21 },
   probes,
   signingKey,

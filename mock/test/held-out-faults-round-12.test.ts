@@ -10,17 +10,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { decodeJwt, decodeProtectedHeader, importJWK, type JWK } from 'jose';
 import { afterAll } from 'vitest';
-import { heldOutFaults } from '../faults/held-out/catalogue.ts';
-import { heldOutRound2Faults } from '../faults/held-out/round-2/catalogue.ts';
-import { heldOutRound3Faults } from '../faults/held-out/round-3/catalogue.ts';
-import { heldOutRound4Faults } from '../faults/held-out/round-4/catalogue.ts';
-import { heldOutRound5Faults } from '../faults/held-out/round-5/catalogue.ts';
-import { heldOutRound6Faults } from '../faults/held-out/round-6/catalogue.ts';
-import { heldOutRound7Faults } from '../faults/held-out/round-7/catalogue.ts';
-import { heldOutRound8Faults } from '../faults/held-out/round-8/catalogue.ts';
-import { heldOutRound9Faults } from '../faults/held-out/round-9/catalogue.ts';
-import { heldOutRound10Faults } from '../faults/held-out/round-10/catalogue.ts';
-import { heldOutRound11Faults } from '../faults/held-out/round-11/catalogue.ts';
 import { heldOutRound12Faults } from '../faults/held-out/round-12/catalogue.ts';
 import { ManualClock, type MockServer } from '../index.ts';
 import { claimsOf, signedAsIs as signed, withTamperedSignature } from './support/forged-tokens.ts';
@@ -603,19 +592,6 @@ heldOutRoundTests({
   name: 'the twelfth held-out round',
   prefix: 'ho12-',
   faults: heldOutRound12Faults,
-  others: [
-    heldOutFaults,
-    heldOutRound2Faults,
-    heldOutRound3Faults,
-    heldOutRound4Faults,
-    heldOutRound5Faults,
-    heldOutRound6Faults,
-    heldOutRound7Faults,
-    heldOutRound8Faults,
-    heldOutRound9Faults,
-    heldOutRound10Faults,
-    heldOutRound11Faults,
-  ],
   least: { faults: 45, contract: 23 },
   probes,
   signingKey,

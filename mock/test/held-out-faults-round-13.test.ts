@@ -6,18 +6,6 @@
 // both). A fault that changed nothing would count as a survivor of the suite for no reason; this
 // rules that out.
 import { KeyObject, constants, sign } from 'node:crypto';
-import { heldOutFaults } from '../faults/held-out/catalogue.ts';
-import { heldOutRound2Faults } from '../faults/held-out/round-2/catalogue.ts';
-import { heldOutRound3Faults } from '../faults/held-out/round-3/catalogue.ts';
-import { heldOutRound4Faults } from '../faults/held-out/round-4/catalogue.ts';
-import { heldOutRound5Faults } from '../faults/held-out/round-5/catalogue.ts';
-import { heldOutRound6Faults } from '../faults/held-out/round-6/catalogue.ts';
-import { heldOutRound7Faults } from '../faults/held-out/round-7/catalogue.ts';
-import { heldOutRound8Faults } from '../faults/held-out/round-8/catalogue.ts';
-import { heldOutRound9Faults } from '../faults/held-out/round-9/catalogue.ts';
-import { heldOutRound10Faults } from '../faults/held-out/round-10/catalogue.ts';
-import { heldOutRound11Faults } from '../faults/held-out/round-11/catalogue.ts';
-import { heldOutRound12Faults } from '../faults/held-out/round-12/catalogue.ts';
 import { heldOutRound13Faults } from '../faults/held-out/round-13/catalogue.ts';
 import { ManualClock, type MockServer } from '../index.ts';
 import { claimsOf, signedAsIs as signed, withTamperedSignature } from './support/forged-tokens.ts';
@@ -624,20 +612,6 @@ heldOutRoundTests({
   name: 'the thirteenth held-out round',
   prefix: 'ho13-',
   faults: heldOutRound13Faults,
-  others: [
-    heldOutFaults,
-    heldOutRound2Faults,
-    heldOutRound3Faults,
-    heldOutRound4Faults,
-    heldOutRound5Faults,
-    heldOutRound6Faults,
-    heldOutRound7Faults,
-    heldOutRound8Faults,
-    heldOutRound9Faults,
-    heldOutRound10Faults,
-    heldOutRound11Faults,
-    heldOutRound12Faults,
-  ],
   least: { faults: 45, contract: 22 },
   probes,
   signingKey,

@@ -5,19 +5,6 @@
 // where the fault lets only the near value through, a plainly wrong value is still refused by
 // both). A fault that changed nothing would count as a survivor of the suite for no reason; this
 // rules that out.
-import { heldOutFaults } from '../faults/held-out/catalogue.ts';
-import { heldOutRound2Faults } from '../faults/held-out/round-2/catalogue.ts';
-import { heldOutRound3Faults } from '../faults/held-out/round-3/catalogue.ts';
-import { heldOutRound4Faults } from '../faults/held-out/round-4/catalogue.ts';
-import { heldOutRound5Faults } from '../faults/held-out/round-5/catalogue.ts';
-import { heldOutRound6Faults } from '../faults/held-out/round-6/catalogue.ts';
-import { heldOutRound7Faults } from '../faults/held-out/round-7/catalogue.ts';
-import { heldOutRound8Faults } from '../faults/held-out/round-8/catalogue.ts';
-import { heldOutRound9Faults } from '../faults/held-out/round-9/catalogue.ts';
-import { heldOutRound10Faults } from '../faults/held-out/round-10/catalogue.ts';
-import { heldOutRound11Faults } from '../faults/held-out/round-11/catalogue.ts';
-import { heldOutRound12Faults } from '../faults/held-out/round-12/catalogue.ts';
-import { heldOutRound13Faults } from '../faults/held-out/round-13/catalogue.ts';
 import { heldOutRound14Faults } from '../faults/held-out/round-14/catalogue.ts';
 import { ManualClock, type MockServer } from '../index.ts';
 import { claimsOf, signedAsIs as signed } from './support/forged-tokens.ts';
@@ -570,21 +557,6 @@ heldOutRoundTests({
   name: 'the fourteenth held-out round',
   prefix: 'ho14-',
   faults: heldOutRound14Faults,
-  others: [
-    heldOutFaults,
-    heldOutRound2Faults,
-    heldOutRound3Faults,
-    heldOutRound4Faults,
-    heldOutRound5Faults,
-    heldOutRound6Faults,
-    heldOutRound7Faults,
-    heldOutRound8Faults,
-    heldOutRound9Faults,
-    heldOutRound10Faults,
-    heldOutRound11Faults,
-    heldOutRound12Faults,
-    heldOutRound13Faults,
-  ],
   least: { faults: 43, contract: 22 },
   probes,
   signingKey,

@@ -7,10 +7,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createLocalJWKSet, decodeJwt, exportJWK, generateKeyPair, jwtVerify } from 'jose';
-import { heldOutFaults } from '../faults/held-out/catalogue.ts';
 import { heldOutRound2Faults } from '../faults/held-out/round-2/catalogue.ts';
-import { heldOutRound4Faults } from '../faults/held-out/round-4/catalogue.ts';
-import { heldOutRound3Faults } from '../faults/held-out/round-3/catalogue.ts';
 import { type MockServer } from '../index.ts';
 import { claimsOf, jws, signedAsIs as signed } from './support/forged-tokens.ts';
 import { heldOutRoundTests, type Probe } from './support/held-out-round.ts';
@@ -629,7 +626,6 @@ heldOutRoundTests({
   name: 'the second held-out round',
   prefix: 'ho2-',
   faults: heldOutRound2Faults,
-  others: [heldOutFaults, heldOutRound3Faults, heldOutRound4Faults],
   least: { faults: 45, contract: 30 },
   probes,
   signingKey,

@@ -9,10 +9,7 @@ import { createPrivateKey, generateKeyPairSync } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { decodeJwt } from 'jose';
 import { observed } from '../../specs/index.ts';
-import { heldOutFaults } from '../faults/held-out/catalogue.ts';
-import { heldOutRound2Faults } from '../faults/held-out/round-2/catalogue.ts';
 import { heldOutRound3Faults } from '../faults/held-out/round-3/catalogue.ts';
-import { heldOutRound4Faults } from '../faults/held-out/round-4/catalogue.ts';
 import { type MockServer } from '../index.ts';
 import { claimsOf, jws, signedAsIs as signed } from './support/forged-tokens.ts';
 import { heldOutRoundTests, type Probe } from './support/held-out-round.ts';
@@ -648,7 +645,6 @@ heldOutRoundTests({
   name: 'the third held-out round',
   prefix: 'ho3-',
   faults: heldOutRound3Faults,
-  others: [heldOutFaults, heldOutRound2Faults, heldOutRound4Faults],
   least: { faults: 45, contract: 30 },
   probes,
   signingKey,

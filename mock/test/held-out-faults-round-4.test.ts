@@ -7,9 +7,6 @@
 // out.
 import { decodeJwt } from 'jose';
 import { observed } from '../../specs/index.ts';
-import { heldOutFaults } from '../faults/held-out/catalogue.ts';
-import { heldOutRound2Faults } from '../faults/held-out/round-2/catalogue.ts';
-import { heldOutRound3Faults } from '../faults/held-out/round-3/catalogue.ts';
 import { heldOutRound4Faults } from '../faults/held-out/round-4/catalogue.ts';
 import { ManualClock, type MockServer } from '../index.ts';
 import { claimsOf, signedAsIs as signed, withTamperedSignature } from './support/forged-tokens.ts';
@@ -668,7 +665,6 @@ heldOutRoundTests({
   name: 'the fourth held-out round',
   prefix: 'ho4-',
   faults: heldOutRound4Faults,
-  others: [heldOutFaults, heldOutRound2Faults, heldOutRound3Faults],
   least: { faults: 50, contract: 30 },
   probes,
   signingKey,

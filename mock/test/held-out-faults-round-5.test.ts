@@ -6,10 +6,6 @@
 // fault that changed nothing would count as a survivor of the suite for no reason; this rules that
 // out.
 import { decodeJwt, type JWTPayload } from 'jose';
-import { heldOutFaults } from '../faults/held-out/catalogue.ts';
-import { heldOutRound2Faults } from '../faults/held-out/round-2/catalogue.ts';
-import { heldOutRound3Faults } from '../faults/held-out/round-3/catalogue.ts';
-import { heldOutRound4Faults } from '../faults/held-out/round-4/catalogue.ts';
 import { heldOutRound5Faults } from '../faults/held-out/round-5/catalogue.ts';
 import { type MockServer } from '../index.ts';
 import { claimsOf, jwsOfText, signedAsIs as signed, withTamperedSignature } from './support/forged-tokens.ts';
@@ -642,7 +638,6 @@ heldOutRoundTests({
   name: 'the fifth held-out round',
   prefix: 'ho5-',
   faults: heldOutRound5Faults,
-  others: [heldOutFaults, heldOutRound2Faults, heldOutRound3Faults, heldOutRound4Faults],
   least: { faults: 54, contract: 34 },
   probes,
   signingKey,

@@ -6,11 +6,6 @@
 // fault that changed nothing would count as a survivor of the suite for no reason; this rules that
 // out.
 import { type JWTPayload } from 'jose';
-import { heldOutFaults } from '../faults/held-out/catalogue.ts';
-import { heldOutRound2Faults } from '../faults/held-out/round-2/catalogue.ts';
-import { heldOutRound3Faults } from '../faults/held-out/round-3/catalogue.ts';
-import { heldOutRound4Faults } from '../faults/held-out/round-4/catalogue.ts';
-import { heldOutRound5Faults } from '../faults/held-out/round-5/catalogue.ts';
 import { heldOutRound6Faults } from '../faults/held-out/round-6/catalogue.ts';
 import type { MockServer } from '../index.ts';
 import { claimsOf, jwsOfText, signedAsIs as signed, withTamperedSignature } from './support/forged-tokens.ts';
@@ -603,7 +598,6 @@ heldOutRoundTests({
   name: 'the sixth held-out round',
   prefix: 'ho6-',
   faults: heldOutRound6Faults,
-  others: [heldOutFaults, heldOutRound2Faults, heldOutRound3Faults, heldOutRound4Faults, heldOutRound5Faults],
   least: { faults: 54, contract: 34 },
   probes,
   signingKey,

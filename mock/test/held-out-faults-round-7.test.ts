@@ -5,12 +5,6 @@
 // the fault lets only the near value through, a plainly wrong value is still refused by both). A
 // fault that changed nothing would count as a survivor of the suite for no reason; this rules that
 // out.
-import { heldOutFaults } from '../faults/held-out/catalogue.ts';
-import { heldOutRound2Faults } from '../faults/held-out/round-2/catalogue.ts';
-import { heldOutRound3Faults } from '../faults/held-out/round-3/catalogue.ts';
-import { heldOutRound4Faults } from '../faults/held-out/round-4/catalogue.ts';
-import { heldOutRound5Faults } from '../faults/held-out/round-5/catalogue.ts';
-import { heldOutRound6Faults } from '../faults/held-out/round-6/catalogue.ts';
 import { heldOutRound7Faults } from '../faults/held-out/round-7/catalogue.ts';
 import { claimsOf, signedAsIs as signed, withTamperedSignature } from './support/forged-tokens.ts';
 import { heldOutRoundTests, type Probe } from './support/held-out-round.ts';
@@ -578,7 +572,6 @@ heldOutRoundTests({
   name: 'the seventh held-out round',
   prefix: 'ho7-',
   faults: heldOutRound7Faults,
-  others: [heldOutFaults, heldOutRound2Faults, heldOutRound3Faults, heldOutRound4Faults, heldOutRound5Faults, heldOutRound6Faults],
   least: { faults: 51, contract: 30 },
   probes,
   signingKey,

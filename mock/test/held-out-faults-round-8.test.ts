@@ -8,13 +8,6 @@
 import { domainToASCII } from 'node:url';
 import { decodeProtectedHeader } from 'jose';
 import { request } from 'undici';
-import { heldOutFaults } from '../faults/held-out/catalogue.ts';
-import { heldOutRound2Faults } from '../faults/held-out/round-2/catalogue.ts';
-import { heldOutRound3Faults } from '../faults/held-out/round-3/catalogue.ts';
-import { heldOutRound4Faults } from '../faults/held-out/round-4/catalogue.ts';
-import { heldOutRound5Faults } from '../faults/held-out/round-5/catalogue.ts';
-import { heldOutRound6Faults } from '../faults/held-out/round-6/catalogue.ts';
-import { heldOutRound7Faults } from '../faults/held-out/round-7/catalogue.ts';
 import { heldOutRound8Faults } from '../faults/held-out/round-8/catalogue.ts';
 import { claimsOf, signedAsIs as signed, withTamperedSignature } from './support/forged-tokens.ts';
 import { heldOutRoundTests, type Probe } from './support/held-out-round.ts';
@@ -605,15 +598,6 @@ heldOutRoundTests({
   name: 'the eighth held-out round',
   prefix: 'ho8-',
   faults: heldOutRound8Faults,
-  others: [
-    heldOutFaults,
-    heldOutRound2Faults,
-    heldOutRound3Faults,
-    heldOutRound4Faults,
-    heldOutRound5Faults,
-    heldOutRound6Faults,
-    heldOutRound7Faults,
-  ],
   least: { faults: 50, contract: 29 },
   probes,
   signingKey,

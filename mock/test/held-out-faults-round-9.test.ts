@@ -7,14 +7,6 @@
 // out.
 import { KeyObject, constants, sign } from 'node:crypto';
 import { decodeJwt, type JWTPayload } from 'jose';
-import { heldOutFaults } from '../faults/held-out/catalogue.ts';
-import { heldOutRound2Faults } from '../faults/held-out/round-2/catalogue.ts';
-import { heldOutRound3Faults } from '../faults/held-out/round-3/catalogue.ts';
-import { heldOutRound4Faults } from '../faults/held-out/round-4/catalogue.ts';
-import { heldOutRound5Faults } from '../faults/held-out/round-5/catalogue.ts';
-import { heldOutRound6Faults } from '../faults/held-out/round-6/catalogue.ts';
-import { heldOutRound7Faults } from '../faults/held-out/round-7/catalogue.ts';
-import { heldOutRound8Faults } from '../faults/held-out/round-8/catalogue.ts';
 import { heldOutRound9Faults } from '../faults/held-out/round-9/catalogue.ts';
 import { ManualClock, type MockServer, type MockServerOptions } from '../index.ts';
 import { claimsOf, withTamperedSignature } from './support/forged-tokens.ts';
@@ -544,16 +536,6 @@ heldOutRoundTests({
   name: 'the ninth held-out round',
   prefix: 'ho9-',
   faults: heldOutRound9Faults,
-  others: [
-    heldOutFaults,
-    heldOutRound2Faults,
-    heldOutRound3Faults,
-    heldOutRound4Faults,
-    heldOutRound5Faults,
-    heldOutRound6Faults,
-    heldOutRound7Faults,
-    heldOutRound8Faults,
-  ],
   least: { faults: 45, contract: 24 },
   probes,
   signingKey,

@@ -5,9 +5,6 @@
 // no reason; this is what rules that out.
 import { decodeProtectedHeader, generateKeyPair } from 'jose';
 import { heldOutFaults } from '../faults/held-out/catalogue.ts';
-import { heldOutRound4Faults } from '../faults/held-out/round-4/catalogue.ts';
-import { heldOutRound3Faults } from '../faults/held-out/round-3/catalogue.ts';
-import { heldOutRound2Faults } from '../faults/held-out/round-2/catalogue.ts';
 import type { MockServer } from '../index.ts';
 import { selfSignedCertificate } from '../tls/certificates.ts';
 import { heldOutRoundTests, type Probe } from './support/held-out-round.ts';
@@ -539,7 +536,6 @@ heldOutRoundTests({
   name: 'the first held-out round',
   prefix: 'ho-',
   faults: heldOutFaults,
-  others: [heldOutRound2Faults, heldOutRound3Faults, heldOutRound4Faults],
   probes,
   signingKey,
 });

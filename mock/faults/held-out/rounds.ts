@@ -1,0 +1,46 @@
+// Every round of held-out faults, by its number: each written apart from the suite at its own time
+// (docs/held-out-faults.md). The bench measures them (bench/held-out-faults.ts) and each round's
+// probes check that no id of theirs is another round's (mock/test/support/held-out-round.ts).
+// A new round is a folder and a line here.
+import { heldOutFaults } from './catalogue.ts';
+import { heldOutRound2Faults } from './round-2/catalogue.ts';
+import { heldOutRound3Faults } from './round-3/catalogue.ts';
+import { heldOutRound4Faults } from './round-4/catalogue.ts';
+import { heldOutRound5Faults } from './round-5/catalogue.ts';
+import { heldOutRound6Faults } from './round-6/catalogue.ts';
+import { heldOutRound7Faults } from './round-7/catalogue.ts';
+import { heldOutRound8Faults } from './round-8/catalogue.ts';
+import { heldOutRound9Faults } from './round-9/catalogue.ts';
+import { heldOutRound10Faults } from './round-10/catalogue.ts';
+import { heldOutRound11Faults } from './round-11/catalogue.ts';
+import { heldOutRound12Faults } from './round-12/catalogue.ts';
+import { heldOutRound13Faults } from './round-13/catalogue.ts';
+import { heldOutRound14Faults } from './round-14/catalogue.ts';
+import { heldOutRound15Faults } from './round-15/catalogue.ts';
+import { heldOutRound16Faults } from './round-16/catalogue.ts';
+import { heldOutRound17Faults } from './round-17/catalogue.ts';
+import { heldOutRound18Faults } from './round-18/catalogue.ts';
+import { heldOutRound19Faults } from './round-19/catalogue.ts';
+import type { HeldOutFault } from './held-out-fault.ts';
+
+export const heldOutRounds: Readonly<Record<string, readonly HeldOutFault[]>> = {
+  '1': heldOutFaults,
+  '2': heldOutRound2Faults,
+  '3': heldOutRound3Faults,
+  '4': heldOutRound4Faults,
+  '5': heldOutRound5Faults,
+  '6': heldOutRound6Faults,
+  '7': heldOutRound7Faults,
+  '8': heldOutRound8Faults,
+  '9': heldOutRound9Faults,
+  '10': heldOutRound10Faults,
+  '11': heldOutRound11Faults,
+  '12': heldOutRound12Faults,
+  '13': heldOutRound13Faults,
+  '14': heldOutRound14Faults,
+  '15': heldOutRound15Faults,
+  '16': heldOutRound16Faults,
+  '17': heldOutRound17Faults,
+  '18': heldOutRound18Faults,
+  '19': heldOutRound19Faults,
+};
