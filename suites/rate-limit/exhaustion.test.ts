@@ -618,16 +618,22 @@ conformance(
     target.needs(target.target.testDouble, "other clients of a tenant take tokens between the suite's answers", 'not-applicable');
     const params = { id: exampleOf(target, streamId()), event_id: exampleOf(target, eventId()) };
     const send = () => target.call('redeliver', { params, retryRateLimited: false, pace: false });
-    let refused = last;
-    for (let i = 0; i < burstOf(refillOf(target.target)); i += 1) refused = await send();
+    // Sent at once, so that what the bucket refills while the burst is answered does not depend on
+    // how busy the machine is; the wait is to the latest Reset the burst's 429s name.
+    const burst = await Promise.all(Array.from({ length: burstOf(refillOf(target.target)) }, () => send()));
+    const refused = burst.filter((exchange) => exchange.status === 429);
     target.needs(
-      refused.status === 429,
-      `the burst's last request was answered ${refused.status}: the bucket refilled faster than the burst`,
+      refused.length > 0,
+      `none of the burst's requests was answered 429 (${burst.map((exchange) => exchange.status).join(', ')}): the bucket refilled faster than the burst`,
     );
-    const reset = rateLimitOf(refused).reset;
-    target.needs(reset !== undefined, `no ${names.reset} on the 429 (see rate-limit.429.headers)`);
+    const resets = refused.map((exchange) => rateLimitOf(exchange).reset);
+    target.needs(
+      resets.every((reset) => reset !== undefined),
+      `no ${names.reset} on a 429 (see rate-limit.429.headers)`,
+    );
+    const reset = Math.max(...(resets as number[]));
     // A Reset far ahead is the Reset clauses' to judge; this test does not wait for it.
-    const waitMs = Math.max(0, reset! * 1000 - Date.now()) + RESET_MARGIN_MS;
+    const waitMs = Math.max(0, reset * 1000 - Date.now()) + RESET_MARGIN_MS;
     target.needs(
       waitMs <= MOST_WAIT_MS,
       `the 429's ${names.reset} is ${Math.round(waitMs / 1000)} s away, more than this test waits (see rate-limit.reset)`,
@@ -636,7 +642,7 @@ conformance(
     const after = await send();
     expectClause({
       pass: after.status !== 429,
-      expected: `the request made at ${names.reset} ${reset} served (not 429)`,
+      expected: `the request made at the latest ${names.reset} of the burst's 429s, ${reset}, served (not 429)`,
       actual: `${after.status} (${rateLimitOf(after).raw})`,
       exchange: after,
       headers: rateLimitHeaderNames,
