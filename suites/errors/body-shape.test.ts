@@ -64,7 +64,8 @@ for (const card of Object.values(cards).map((c) => cardOf(c.key))) {
     ...template,
     headers: { ...template.headers, 'accept-language': [OTHER_LANGUAGES] },
   }));
-  const plan = { ...withLanguage.plan, shared: [...(without.plan.shared as string[])] };
+  const control = successOf(card.key);
+  const plan = { ...withLanguage.plan, shared: [...(without.plan.shared as string[]), sharedRequest.success(card.key)] };
   // Filed under the operation's observed clause of that 404 (its message), or the body's shape.
   const tag =
     card.params[param]!.unknown.map((check) => check.clause).find((id) => clauseOf(id).level === 'observed') ?? 'errors.body.shape';
@@ -72,6 +73,8 @@ for (const card of Object.values(cards).map((c) => cardOf(c.key))) {
     `[§${clauseOf(tag).section} ${tag}] the 404 (unknown ${card.params[param]!.names}) error of ${card.key} is the same whatever language Accept-Language prefers`,
     plan,
     async ({ target }) => {
+      // A target that answers 404 to everything would compare two alike refusals: the valid request must succeed.
+      await target.control('the valid request', () => control.send(target));
       const plain = await without.send(target);
       target.needs(
         plain.status === 404,
