@@ -14,6 +14,7 @@ import {
   shown,
   shownHeader,
   type Exchange,
+  type Need,
   type TargetSession,
   type TestPlan,
 } from '../../harness/index.ts';
@@ -643,6 +644,73 @@ conformance(
       expected: `the request made at the latest ${names.reset} of the burst's 429s, ${reset}, served (not 429)`,
       actual: `${after.status} (${rateLimitOf(after).raw})`,
       exchange: after,
+      headers: rateLimitHeaderNames,
+    });
+  },
+);
+
+// A bucket holds at most its size (observed: Limit is the bucket size), however long its client was
+// idle: right after the exhaustion's 429 the test waits as long as the bucket takes to fill three
+// times over, then sends at once twice the bucket (at least a bucket and two seconds of refill, and
+// five more). At most the bucket, what refilled while the burst was answered, and one, may be
+// served. A limiter whose refill is not capped at the bucket's size (a hand-written bucket without
+// its Math.min) lets a client that idled send a burst of everything that refilled meanwhile. Other
+// clients of a tenant only take tokens, so this holds against a tenant too. It runs where the target
+// file states the bucket (a tier's `limit`, or a test double's `bucket_size`) and the refill, and the
+// wait is at most half a minute: a tenant of any published tier, and a small test double. The
+// embedded mock's bucket holds the whole run's plan (minutes to fill): there it is not applicable.
+/** The longest this test idles: three fills of the bucket. */
+const MOST_IDLE_S = 30;
+const IDLE_FILLS = 3;
+/** The bucket, its refill and the burst, where the target file states them and the idle is short enough. */
+type IdleBurst = { why: string } | { bucket: number; rate: number; idleMs: number; burst: number };
+function idleBurstOf(target: { rateLimit?: { limit?: number; startedBucket?: number; refillPerSecond?: number } }): IdleBurst {
+  // The embedded mock's bucket is sized from the plan, so while planning it is 0 (cli/embedded.ts).
+  if (target.rateLimit?.startedBucket === 0)
+    return { why: "the embedded mock's bucket holds every request the run plans: at its refill it takes minutes to fill" };
+  const bucket = target.rateLimit?.startedBucket ?? target.rateLimit?.limit;
+  const rate = target.rateLimit?.refillPerSecond;
+  if (!bucket || !rate) return { why: 'the target file states no bucket size (rate_limit limit or bucket_size) and refill' };
+  const idleS = (IDLE_FILLS * bucket) / rate;
+  if (idleS > MOST_IDLE_S)
+    return {
+      why: `the bucket of ${bucket} takes ${Math.round(bucket / rate)} s to fill at ${rate}/s: idling three fills is more than ${MOST_IDLE_S} s`,
+    };
+  return { bucket, rate, idleMs: Math.ceil(idleS * 1000), burst: bucket + Math.max(bucket, burstOf(rate)) };
+}
+const idleBurst: Need = {
+  check: (context) => {
+    const sizing = idleBurstOf(context.target);
+    return 'why' in sizing ? sizing.why : undefined;
+  },
+  category: 'not-applicable',
+};
+conformance(
+  '[§7 redeliver.errors.429] after idling three times as long as the bucket takes to fill, a burst is served no more than the bucket and what refills meanwhile',
+  {
+    ...plan,
+    needs: [exhaustion, idleBurst],
+    requests: (context) => {
+      const sizing = idleBurstOf(context.target);
+      return 'why' in sizing ? 0 : sizing.burst;
+    },
+  },
+  async ({ target }) => {
+    const sizing = idleBurstOf(target.target);
+    if ('why' in sizing) return target.needs(false, sizing.why, 'not-applicable');
+    const { bucket, rate, idleMs, burst } = sizing;
+    const { send } = await afterTheExhaustion(target);
+    await new Promise((resolve) => setTimeout(resolve, idleMs));
+    const from = Date.now();
+    const answers = await Promise.all(Array.from({ length: burst }, () => send()));
+    const served = answers.filter((exchange) => exchange.status !== 429);
+    const ms = Math.max(...answers.map((exchange) => exchange.at)) - from;
+    const most = bucket + Math.floor((rate * ms) / 1000) + 1;
+    expectClause({
+      pass: served.length <= most,
+      expected: `at most ${most} of ${burst} requests sent at once after ${Math.round(idleMs / 1000)} s idle served (the bucket of ${bucket}, what refilled at ${rate}/s in the ${ms} ms the burst took, and one)`,
+      actual: `${served.length} served, ${answers.length - served.length} answered 429`,
+      exchange: served.at(-1) ?? answers.at(-1)!,
       headers: rateLimitHeaderNames,
     });
   },
