@@ -21,6 +21,7 @@ import { heldOutRound16Faults } from './round-16/catalogue.ts';
 import { heldOutRound17Faults } from './round-17/catalogue.ts';
 import { heldOutRound18Faults } from './round-18/catalogue.ts';
 import { heldOutRound19Faults } from './round-19/catalogue.ts';
+import { heldOutRound20Faults } from './round-20/catalogue.ts';
 import type { HeldOutFault } from './held-out-fault.ts';
 
 export const heldOutRounds: Readonly<Record<string, readonly HeldOutFault[]>> = {
@@ -43,4 +44,5 @@ export const heldOutRounds: Readonly<Record<string, readonly HeldOutFault[]>> = 
   '17': heldOutRound17Faults,
   '18': heldOutRound18Faults,
   '19': heldOutRound19Faults,
+  '20': heldOutRound20Faults,
 };
