@@ -103,6 +103,23 @@ export function idWithAnotherKindsPrefix(id: string): string | undefined {
   return other ? `${other.prefix}${id.slice(own.prefix.length)}` : undefined;
 }
 
+/**
+ * The id with two neighbouring characters of its random part changed so that Java's
+ * String.hashCode (s[0]*31^(n-1) + ... + s[n-1]) is unchanged: the first up by one, the second down
+ * by 31 ("Aa" and "BB" collide), both still letters or digits. Another id, though a lookup keyed by
+ * the hash alone finds the resource. The last such pair; undefined where the id has none.
+ */
+export function idWithHashCollision(id: string): string | undefined {
+  const alphanumeric = (code: number) => /[A-Za-z0-9]/.test(String.fromCharCode(code));
+  const start = shapeOfId(id)?.prefix.length ?? 0;
+  for (let i = id.length - 2; i >= start; i -= 1) {
+    const [first, second] = [id.charCodeAt(i) + 1, id.charCodeAt(i + 1) - 31];
+    if (alphanumeric(id.charCodeAt(i)) && alphanumeric(first) && alphanumeric(second))
+      return `${id.slice(0, i)}${String.fromCharCode(first, second)}${id.slice(i + 2)}`;
+  }
+  return undefined;
+}
+
 /** The distance from a printable ASCII character to its fullwidth form (U+FF01 to U+FF5E), which NFKC maps back. */
 export const FULLWIDTH_OFFSET = 0xfee0;
 

@@ -885,6 +885,13 @@ function idKeyOf(path: readonly string[]): string | undefined {
   return noun === '' || noun === 'id' ? undefined : `${noun}_id`;
 }
 
+/** The member of an item that names it: "id", or the one "..._id" member whose value is a string. */
+function idMemberOf(item: JsonObject): string | undefined {
+  if (typeof item.id === 'string') return 'id';
+  const named = Object.keys(item).filter((key) => key.endsWith('_id') && typeof item[key] === 'string');
+  return named.length === 1 ? named[0] : undefined;
+}
+
 /**
  * Values of another type that a lenient reader takes for the valid one, each judged by the schemas
  * like any: an id wrapped in an object under the id key the API's objects give it, a list written
@@ -919,6 +926,27 @@ function lenientShapes(made: MakeVariant, element: Element, valid: unknown, type
         'index-keyed-object',
         'an object of its items keyed by index ({"0": ...})',
         (v) => Object.fromEntries((Array.isArray(v) ? v : [v]).map((item, i) => [String(i), item])),
+        { extended: true },
+      ),
+    );
+  }
+  // A list of objects each named by an id member, written as a map from each id to the rest of its
+  // item ({"org_...": {...}}, a strong-params hash): a reader that turns the map back into items
+  // (each value with its key put back under the id member) takes it for the list.
+  const idMember = Array.isArray(valid) && isNonEmptyObject(valid[0]) ? idMemberOf(valid[0]) : undefined;
+  if (types.includes('array') && idMember !== undefined) {
+    out.push(
+      made(
+        'other-type',
+        'id-keyed-object',
+        `an object of its items keyed by their ${idMember} ({"<${idMember}>": {...the rest}})`,
+        (v) =>
+          Object.fromEntries(
+            (Array.isArray(v) ? v : [v]).map((item) => {
+              const { [idMember]: id, ...rest } = item as JsonObject;
+              return [String(id), rest];
+            }),
+          ),
         { extended: true },
       ),
     );

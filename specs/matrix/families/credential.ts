@@ -560,6 +560,28 @@ function joseVariants(card: OperationCard, member: string): Made[] {
           needs: [{ jwks: true }],
           expect: { checks: unauthenticated(card, { signature: true }), source: 'spec 7: the signature fails validation' },
         },
+        // alg is a case-sensitive string naming a registered algorithm (RFC 7515 4.1.1, RFC 7518 3.1):
+        // RS256 with a space or tab beside it, cut short, or in a list names none, so the JWS cannot
+        // be validated (RFC 7515 5.2), though a decoder that trims or unwraps its strings first reads RS256.
+        ...(
+          [
+            ['whitespace', 'followed by a space', 'whitespace', `${observed.tokens.alg} `],
+            ['whitespace-leading', 'preceded by a tab', 'whitespace', `\t${observed.tokens.alg}`],
+            ['truncate', `without its last character (${observed.tokens.alg.slice(0, -1)})`, 'truncate', observed.tokens.alg.slice(0, -1)],
+            ['list', 'a list holding it', 'other-type', [observed.tokens.alg]],
+          ] as const
+        ).map(([key, says, operator, value]): Made =>
+          resigned({
+            operator,
+            key,
+            says,
+            apply: resignHeader(set(value)),
+            expect: {
+              checks: unauthenticated(card, { signature: true }),
+              source: 'spec 7: the signature fails validation (RFC 7515 4.1.1, 5.2: alg names no registered algorithm)',
+            },
+          }),
+        ),
         ruled('rs384', 'RS384, signed with the tenant key', 'near-value', set('RS384')),
         ruled('ps256', 'PS256, signed with the tenant key', 'near-value', set('PS256')),
         ruled('case', 'in lower case (rs256)', 'case', set('rs256')),
@@ -581,6 +603,7 @@ function joseVariants(card: OperationCard, member: string): Made[] {
         ruled('case', 'in the other letter case', 'case', (h) => claimSet(h, 'kid', swapCase(String(h.kid)))),
         ruled('truncate', 'without its last character', 'truncate', (h) => claimSet(h, 'kid', String(h.kid).slice(0, -1))),
         ruled('whitespace', 'followed by a space', 'whitespace', (h) => claimSet(h, 'kid', `${String(h.kid)} `)),
+        ruled('whitespace-leading', 'preceded by a tab', 'whitespace', (h) => claimSet(h, 'kid', `\t${String(h.kid)}`)),
         ruled('number', 'a number', 'other-type', set(1)),
         // A key is found by its kid (RFC 7515 4.1.4): another identifier of the same published key
         // names none, though a finder that also matches the certificate's thumbprint finds it.
@@ -2061,6 +2084,31 @@ function scopeTokenVariants(card: OperationCard): Made[] {
       ]),
       ...(extended ? { extended } : {}),
     })),
+    // With a letter accented, precomposed (its first "e" as "é") or as a combining mark after it
+    // (U+0301, the NFD form): another string, though a check that folds accents away (NFD, then the
+    // combining marks dropped, as a search index's ASCII folding does) grants it.
+    ...(/e/.test(scope)
+      ? [
+          replaced('accented', `with its first "e" written "é" (${scope.replace('e', 'é')})`, 'encoding', (s) => [s.replace('e', 'é')]),
+          replaced('combining-mark', 'with a combining acute accent U+0301 after its first letter', 'encoding', (s) => [
+            `${s.slice(0, 1)}\u0301${s.slice(1)}`,
+          ]),
+        ]
+      : []),
+    // In braces ({scope}, a PostgreSQL array literal of one item), or after the token's audience (the
+    // way another platform qualifies a permission by its API's identifier): other strings, though a
+    // check that reads the claim out of an array column, or cuts the audience from the front, grants it.
+    replaced('braces', `in braces ({${scope}})`, 'extra-part', (s) => [`{${s}}`]),
+    // With Spring Security's authority prefix (SCOPE_<scope>): another string, though a check that
+    // strips the prefix from both sides first grants it.
+    replaced('authority-prefixed', `with Spring Security's authority prefix (SCOPE_${scope})`, 'extra-part', (s) => [`SCOPE_${s}`]),
+    resigned({
+      operator: 'extra-part',
+      key: 'audience-prefixed',
+      says: `after the token's audience (<aud>${scope})`,
+      apply: resignClaims((c) => withScopeReplaced(c, scope, [`${typeof c.aud === 'string' ? c.aud : JSON.stringify(c.aud)}${scope}`])),
+      expect: { checks: forbidden(card), source },
+    }),
     // In quotes, or followed by a punctuation mark (as a scope copied out of prose or a JSON list):
     // another string, though a check that strips quotes and trailing punctuation first grants it.
     replaced('double-quoted', `in double quotes ("${scope}")`, 'extra-part', (s) => [`"${s}"`]),

@@ -24,6 +24,7 @@ import {
   idWithPrefixSeparatorReplaced,
   idWithPrefixLetterDoubled,
   idWithAnotherKindsPrefix,
+  idWithHashCollision,
   shapeOfId,
   swapCase,
   unknownIdLike,
@@ -551,6 +552,14 @@ export function paramVariants(card: OperationCard, element: Element): Made[] {
     made('extra-part', 'format-extension', 'with a file extension after it (.json)', (value) => `${value}.json`),
     // A letter in its full-width form: Unicode normalisation (NFKC) makes it the letter, an exact comparison does not.
     made('encoding', 'full-width-letter', 'with its last letter in its full-width form', fullWidthLast),
+    // A Latin letter replaced by its Cyrillic twin (a and а U+0430): another id, though a lookup that
+    // compares confusable skeletons (UTS #39, a guard against look-alike names) finds it.
+    made(
+      'encoding',
+      'cyrillic-look-alike',
+      'with its last letter that has a Cyrillic twin written as that twin (a as U+0430)',
+      cyrillicLast,
+    ),
     made('other-owner', 'another-kind', "of another resource's shape", idOfAnotherKind),
   );
   // The prefix's separator ("_" of "evt_") replaced by "-": the random part and the length kept, no
@@ -572,6 +581,13 @@ export function paramVariants(card: OperationCard, element: Element): Made[] {
   for (const [key, says, change] of [
     ['prefix-letter-doubled', 'with the last letter of its prefix written twice (acc_ for ac_)', idWithPrefixLetterDoubled],
     ['another-kinds-prefix', "with its random part behind another kind's prefix", idWithAnotherKindsPrefix],
+    // Two neighbouring characters changed so that Java's String.hashCode is the same ("Aa", "BB"):
+    // another id, though a lookup keyed by the hash alone finds the resource.
+    [
+      'hash-collision',
+      'with two neighbouring characters changed so that its Java String.hashCode is the same (as "Aa" and "BB")',
+      idWithHashCollision,
+    ],
   ] as const) {
     if (change(paramValue(card, name, canonicalContext)) !== undefined)
       variants.push(made('near-value', key, says, (value) => change(value) ?? value, { extended: true }));
@@ -868,6 +884,33 @@ export function paramVariants(card: OperationCard, element: Element): Made[] {
 
 /** The id with its last ASCII letter or digit replaced by its full-width form (U+FF01 block), or unchanged without one. */
 const fullWidthLast = (id: string): string => withFullwidth(id, /[A-Za-z0-9]/, true);
+
+/** Latin letters and the Cyrillic letters drawn the same (UTS #39 confusables). */
+const CYRILLIC_TWINS: Readonly<Record<string, string>> = {
+  a: '\u0430',
+  c: '\u0441',
+  e: '\u0435',
+  o: '\u043e',
+  p: '\u0440',
+  x: '\u0445',
+  y: '\u0443',
+  A: '\u0410',
+  B: '\u0412',
+  C: '\u0421',
+  E: '\u0415',
+  H: '\u041d',
+  K: '\u041a',
+  M: '\u041c',
+  O: '\u041e',
+  P: '\u0420',
+  T: '\u0422',
+  X: '\u0425',
+};
+/** The id with its last letter that has a Cyrillic twin written as that twin (unchanged where none has). */
+const cyrillicLast = (id: string): string => {
+  const at = [...id].findLastIndex((character) => character in CYRILLIC_TWINS);
+  return at < 0 ? id : `${id.slice(0, at)}${CYRILLIC_TWINS[id[at]!]}${id.slice(at + 1)}`;
+};
 
 /** The template with path parameter `name` written by `encode` from its value, and sent as it is. */
 function sentEncoded(name: string, encode: (value: string) => string): (template: RequestTemplate) => RequestTemplate {
