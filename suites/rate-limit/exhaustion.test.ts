@@ -15,6 +15,7 @@ import {
   shownHeader,
   type Exchange,
   type Need,
+  type PlanContext,
   type TargetSession,
   type TestPlan,
 } from '../../harness/index.ts';
@@ -649,6 +650,36 @@ conformance(
   },
 );
 
+/** The longest a bucket may take to fill for the tests that wait on it (three fills: 30 s). */
+const MOST_FILL_S = 10;
+/** A bucket and its refill, where the target file states both and it fills within MOST_FILL_S. */
+type SmallBucket = { why: string } | { bucket: number; rate: number };
+function smallBucketOf(target: { rateLimit?: { limit?: number; startedBucket?: number; refillPerSecond?: number } }): SmallBucket {
+  // The embedded mock's bucket is sized from the plan, so while planning it is 0 (cli/embedded.ts).
+  if (target.rateLimit?.startedBucket === 0)
+    return { why: "the embedded mock's bucket holds every request the run plans: at its refill it takes minutes to fill" };
+  const bucket = target.rateLimit?.startedBucket ?? target.rateLimit?.limit;
+  const rate = target.rateLimit?.refillPerSecond;
+  if (!bucket || !rate) return { why: 'the target file states no bucket size (rate_limit limit or bucket_size) and refill' };
+  if (bucket / rate > MOST_FILL_S)
+    return {
+      why: `the bucket of ${bucket} takes ${Math.round(bucket / rate)} s to fill at ${rate}/s, more than the ${MOST_FILL_S} s this test waits on`,
+    };
+  return { bucket, rate };
+}
+const smallBucket: Need = {
+  check: (context) => {
+    const sizing = smallBucketOf(context.target);
+    return 'why' in sizing ? sizing.why : undefined;
+  },
+  category: 'not-applicable',
+};
+/** The requests a test on a small bucket plans: `of` the bucket, or none where it does not run. */
+const onSmallBucket = (of: (bucket: number, rate: number) => number) => (context: PlanContext) => {
+  const sizing = smallBucketOf(context.target);
+  return 'why' in sizing ? 0 : of(sizing.bucket, sizing.rate);
+};
+
 // A bucket holds at most its size (observed: Limit is the bucket size), however long its client was
 // idle: right after the exhaustion's 429 the test waits as long as the bucket takes to fill three
 // times over, then sends at once twice the bucket (at least a bucket and two seconds of refill, and
@@ -657,48 +688,19 @@ conformance(
 // its Math.min) lets a client that idled send a burst of everything that refilled meanwhile. Other
 // clients of a tenant only take tokens, so this holds against a tenant too. It runs where the target
 // file states the bucket (a tier's `limit`, or a test double's `bucket_size`) and the refill, and the
-// wait is at most half a minute: a tenant of any published tier, and a small test double. The
-// embedded mock's bucket holds the whole run's plan (minutes to fill): there it is not applicable.
-/** The longest this test idles: three fills of the bucket. */
-const MOST_IDLE_S = 30;
+// bucket fills within 10 s: a tenant of any published tier, and a small test double. The embedded
+// mock's bucket holds the whole run's plan (minutes to fill): there it is not applicable.
 const IDLE_FILLS = 3;
-/** The bucket, its refill and the burst, where the target file states them and the idle is short enough. */
-type IdleBurst = { why: string } | { bucket: number; rate: number; idleMs: number; burst: number };
-function idleBurstOf(target: { rateLimit?: { limit?: number; startedBucket?: number; refillPerSecond?: number } }): IdleBurst {
-  // The embedded mock's bucket is sized from the plan, so while planning it is 0 (cli/embedded.ts).
-  if (target.rateLimit?.startedBucket === 0)
-    return { why: "the embedded mock's bucket holds every request the run plans: at its refill it takes minutes to fill" };
-  const bucket = target.rateLimit?.startedBucket ?? target.rateLimit?.limit;
-  const rate = target.rateLimit?.refillPerSecond;
-  if (!bucket || !rate) return { why: 'the target file states no bucket size (rate_limit limit or bucket_size) and refill' };
-  const idleS = (IDLE_FILLS * bucket) / rate;
-  if (idleS > MOST_IDLE_S)
-    return {
-      why: `the bucket of ${bucket} takes ${Math.round(bucket / rate)} s to fill at ${rate}/s: idling three fills is more than ${MOST_IDLE_S} s`,
-    };
-  return { bucket, rate, idleMs: Math.ceil(idleS * 1000), burst: bucket + Math.max(bucket, burstOf(rate)) };
-}
-const idleBurst: Need = {
-  check: (context) => {
-    const sizing = idleBurstOf(context.target);
-    return 'why' in sizing ? sizing.why : undefined;
-  },
-  category: 'not-applicable',
-};
+const idleBurstOf = (bucket: number, rate: number) => bucket + Math.max(bucket, burstOf(rate));
 conformance(
   '[§7 redeliver.errors.429] after idling three times as long as the bucket takes to fill, a burst is served no more than the bucket and what refills meanwhile',
-  {
-    ...plan,
-    needs: [exhaustion, idleBurst],
-    requests: (context) => {
-      const sizing = idleBurstOf(context.target);
-      return 'why' in sizing ? 0 : sizing.burst;
-    },
-  },
+  { ...plan, needs: [exhaustion, smallBucket], requests: onSmallBucket(idleBurstOf) },
   async ({ target }) => {
-    const sizing = idleBurstOf(target.target);
+    const sizing = smallBucketOf(target.target);
     if ('why' in sizing) return target.needs(false, sizing.why, 'not-applicable');
-    const { bucket, rate, idleMs, burst } = sizing;
+    const { bucket, rate } = sizing;
+    const idleMs = Math.ceil((IDLE_FILLS * bucket * 1000) / rate);
+    const burst = idleBurstOf(bucket, rate);
     const { send } = await afterTheExhaustion(target);
     await new Promise((resolve) => setTimeout(resolve, idleMs));
     const from = Date.now();
@@ -711,6 +713,57 @@ conformance(
       expected: `at most ${most} of ${burst} requests sent at once after ${Math.round(idleMs / 1000)} s idle served (the bucket of ${bucket}, what refilled at ${rate}/s in the ${ms} ms the burst took, and one)`,
       actual: `${served.length} served, ${answers.length - served.length} answered 429`,
       exchange: served.at(-1) ?? answers.at(-1)!,
+      headers: rateLimitHeaderNames,
+    });
+  },
+);
+
+// A bucket refills a token at a time (observed: a token bucket refilled every second), so the first
+// request it serves again after a 429 leaves it nearly empty: right after a 429 of its own (a
+// bucket's worth and five more at once), the test polls twice a refill interval until a request is
+// served, then sends a bucket's worth at once. Of that burst at most what refilled since the 429
+// before the served poll was sent, and one, may be served. A fixed-window counter (a count per
+// window of a bucket's length, reset at the window's end) serves nothing until the window ends and
+// then a whole allowance at once, so nearly the whole burst. Where the bucket is small, as the test
+// above (the polls last at most a fill and a second).
+const pollsOf = (bucket: number, rate: number) => Math.ceil(2 * rate * (bucket / rate + 1));
+conformance(
+  '[§7 redeliver.errors.429] after a 429 of its own, the first request served again is followed by no more than the refill: no whole allowance at once',
+  {
+    ...plan,
+    needs: [exhaustion, smallBucket],
+    requests: onSmallBucket((bucket, rate) => ownLimitBound({ rateLimit: { limit: bucket } }) + pollsOf(bucket, rate) + bucket),
+  },
+  async ({ target }) => {
+    const sizing = smallBucketOf(target.target);
+    if ('why' in sizing) return target.needs(false, sizing.why, 'not-applicable');
+    const { bucket, rate } = sizing;
+    const { send } = await afterTheExhaustion(target);
+    const { limited } = await spendAtOnce(target, send);
+    // The latest send of a request answered 429: the bucket held less than a token when it was taken.
+    let refusedAt = Math.max(...limited.map((exchange) => exchange.at - exchange.ms));
+    const polls: Exchange[] = [];
+    while (polls.length < pollsOf(bucket, rate) && (polls.length === 0 || polls.at(-1)!.status === 429)) {
+      if (polls.length > 0) {
+        refusedAt = Math.max(refusedAt, polls.at(-1)!.at - polls.at(-1)!.ms);
+        await new Promise((resolve) => setTimeout(resolve, 500 / rate));
+      }
+      polls.push(await send());
+    }
+    const first = polls.at(-1)!;
+    target.needs(
+      first.status !== 429,
+      `none of ${polls.length} requests polled twice a refill interval was served: the bucket did not refill at ${rate}/s (see the Reset clauses)`,
+    );
+    const burst = await Promise.all(Array.from({ length: bucket }, () => send()));
+    const served = burst.filter((exchange) => exchange.status !== 429);
+    const ms = Math.max(...burst.map((exchange) => exchange.at)) - refusedAt;
+    const most = Math.floor((rate * ms) / 1000) + 1;
+    expectClause({
+      pass: served.length <= most,
+      expected: `at most ${most} of ${bucket} requests sent at once right after the first one served again (what refilled at ${rate}/s in the ${ms} ms since the last refused request was sent, and one)`,
+      actual: `${served.length} served, after ${polls.length} polls (${polls.map((exchange) => exchange.status).join(', ')})`,
+      exchange: served.at(-1) ?? first,
       headers: rateLimitHeaderNames,
     });
   },
