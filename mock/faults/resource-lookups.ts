@@ -67,6 +67,25 @@ function lookAlikesFolded(raw: string): string | undefined {
   return folded === raw ? undefined : folded;
 }
 
+/** Java's String.hashCode: s[0]*31^(n-1) + ... + s[n-1], in 32 bits. */
+function javaHashCode(text: string): number {
+  let hash = 0;
+  for (let i = 0; i < text.length; i += 1) hash = (Math.imul(hash, 31) + text.charCodeAt(i)) | 0;
+  return hash;
+}
+
+/** Cyrillic letters drawn as Latin ones (UTS #39 confusables), folded to the Latin. */
+const CYRILLIC_SKELETON: Readonly<Record<string, string>> = Object.fromEntries(
+  [...'acoepxyACBEHKMOPTX'].map((latin, i) => [[...'асоерхуАСВЕНКМОРТХ'][i]!, latin]),
+);
+
+/** A lookup of look-alike names: the decoded id with Cyrillic twins read as their Latin letters. */
+function confusablesFolded(raw: string): string | undefined {
+  const value = decoded(raw);
+  const folded = value === undefined ? undefined : [...value].map((c) => CYRILLIC_SKELETON[c] ?? c).join('');
+  return folded === undefined || folded === value ? undefined : encodeURIComponent(folded);
+}
+
 /** A helper for pasted links: the decoded id cut at the first "?" or "#", as if it were a URL with a query or fragment. */
 function cutAtUrlDelimiter(raw: string): string | undefined {
   const value = decoded(raw);
@@ -347,5 +366,27 @@ export const resourceLookupFaults = faultFamily([
                 .find((event) => event.id === eventId)
             : undefined),
       })),
+  },
+  {
+    id: 'events-found-by-hash-code',
+    clause: 'redeliver.errors.404.event',
+    bug: "Events of a stream kept in a map keyed by their id's Java String.hashCode alone (to save memory): redelivery of an event id that collides with an existing one's (two neighbouring characters, one up by 1 and the next down by 31) is accepted (202) instead of 404; other unknown ids are still 404.",
+    install: (app) =>
+      editStore(app, (store) => ({
+        event: (streamId, eventId) =>
+          store.event(streamId, eventId) ??
+          [
+            ...(store
+              .streams()
+              .find((stream) => stream.id === streamId)
+              ?.events.values() ?? []),
+          ].find((event) => javaHashCode(event.id) === javaHashCode(eventId)),
+      })),
+  },
+  {
+    id: 'profile-found-by-confusable-skeleton',
+    clause: 'sso-ticket.profile.exists',
+    bug: "Self-service profiles looked up by their confusable skeleton (a guard against look-alike names applied to ids): a ticket for an existing profile's id with a Latin letter written as its Cyrillic twin is created instead of 404; other unknown ids are still refused.",
+    install: (app) => editParameter(app, 'sso-ticket', 'id', confusablesFolded),
   },
 ]);

@@ -226,6 +226,46 @@ export const scopeAndClientFaults = faultFamily([
       })),
   },
   {
+    id: 'scopes-accents-folded',
+    clause: 'redeliver.scope',
+    bug: "Held scopes compared with their accents folded away (NFKD, then the combining marks dropped): a token holding the operation's scope with a letter accented is granted by every operation instead of 403.",
+    install: (app) =>
+      editPrincipal(app, (principal) => ({
+        ...principal,
+        scopes: new Set([...principal.scopes].map((held) => held.normalize('NFKD').replace(/\p{M}/gu, ''))),
+      })),
+  },
+  {
+    id: 'scopes-read-out-of-array-literals',
+    clause: 'sso-ticket.scope',
+    bug: "Held scopes read out of a database array's text form ({a,b}): a token holding the operation's scope in braces is granted by every operation instead of 403.",
+    install: (app) =>
+      editPrincipal(app, (principal) => ({
+        ...principal,
+        scopes: new Set([...principal.scopes].flatMap((held) => (/^\{.*\}$/.test(held) ? held.slice(1, -1).split(',') : [held]))),
+      })),
+  },
+  {
+    id: 'scopes-authority-prefix-stripped',
+    clause: 'vault.scope',
+    bug: "Held scopes compared as framework authorities, the SCOPE_ prefix stripped first: a token holding SCOPE_ and the operation's scope is granted by every operation instead of 403.",
+    install: (app) =>
+      editPrincipal(app, (principal) => ({
+        ...principal,
+        scopes: new Set([...principal.scopes].map((held) => held.replace(/^SCOPE_/, ''))),
+      })),
+  },
+  {
+    id: 'scopes-qualified-by-url-cut',
+    clause: 'redeliver.scope',
+    bug: "Held scopes qualified by an API's URL read with everything up to the URL's last slash cut off: a token holding the operation's scope after the token's audience is granted by every operation instead of 403.",
+    install: (app) =>
+      editPrincipal(app, (principal) => ({
+        ...principal,
+        scopes: new Set([...principal.scopes].map((held) => held.replace(/^https?:\/\/.*\//, ''))),
+      })),
+  },
+  {
     id: 'scopes-word-boundaries-folded',
     clause: 'sso-ticket.scope',
     bug: "Held scopes compared with their resource in snake case (camel case humps turned into underscores, as a helper for code identifiers does): a token holding the operation's scope with its resource in camel case is granted by every operation instead of 403.",

@@ -667,6 +667,17 @@ export const ticketCreationFaults = faultFamily([
       ),
   },
   {
+    id: 'ticket-organizations-from-id-map',
+    clause: 'sso-ticket.body.enabled_organizations.type',
+    bug: 'enabled_organizations accepted as a hash of organization ids (each value turned into an item with its key put back as organization_id, as a form library does with nested params): {"org_...": {...}}, an object, creates the ticket instead of 400.',
+    install: (app) =>
+      editTicketField(app, 'enabled_organizations', (list) =>
+        isRecord(list) && Object.keys(list).length > 0 && Object.values(list).every(isRecord)
+          ? Object.entries(list).map(([organization_id, item]) => ({ ...(item as object), organization_id }))
+          : list,
+      ),
+  },
+  {
     id: 'ticket-scopes-checked-with-in',
     clause: 'sso-ticket.body.nested-rules',
     bug: 'provisioning_config.scopes items checked with "scope in ALLOWED_SCOPES", an object literal of the allowed scopes, and the in operator also finds what an object inherits: ["toString"] or ["constructor"] is accepted as a scope instead of 400.',

@@ -122,6 +122,21 @@ export const tokenVerificationFaults = faultFamily([
     install: (app) => alsoAccept(app, async (token, { keys }) => signedUnder(token, keys, 'RS384', 'sha384', (kid) => kid === keys.kid)),
   },
   {
+    id: 'alg-trimmed-and-unwrapped',
+    clause: 'redeliver.errors.401.signature',
+    bug: 'The header read by a decoder that trims its strings and unwraps one-item lists before the alg allow-list: a token whose alg is RS256 with a space or tab beside it, or ["RS256"], signed RS256 by the tenant key, is accepted by every operation instead of 401; RS384 is still refused.',
+    install: (app) =>
+      alsoAccept(app, async (token, { keys }) => {
+        const decoded = decodeJws(token);
+        const alg: unknown = decoded?.header.alg;
+        const read: unknown = Array.isArray(alg) && alg.length === 1 ? alg[0] : alg;
+        if (!decoded || alg === observed.tokens.alg || typeof read !== 'string' || read.trim() !== observed.tokens.alg) return undefined;
+        if (decoded.header.kid !== keys.kid) return undefined;
+        const [header, payload, signature = ''] = token.split('.');
+        return signedByTenant(`${header}.${payload}`, signature, keys) ? decoded.payload : undefined;
+      }),
+  },
+  {
     id: 'signature-sha1-accepted-under-rs256',
     clause: 'redeliver.errors.401.signature',
     bug: "A verifier that, when an RS256 signature fails, tries SHA-1 with the same key (kept for tokens of an older issuer): a token whose header says RS256 but whose signature is the tenant key's PKCS#1 v1.5 over SHA-1 is accepted by every operation instead of 401; one signed over SHA-1 by another key is still refused.",
