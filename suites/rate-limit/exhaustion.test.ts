@@ -504,6 +504,40 @@ conformance(
   async ({ target }) => burstAfterRefill(target),
 );
 
+// The same burst judged by the refill alone, at contract level (redelivery answers 429 to too many
+// requests): from a 429 of its own (the bucket held less than a token when the target took it), a
+// wait for a few tokens and a burst at once of a few more: at most what refilled since the 429's
+// request was sent, and one, may be served, whatever the headers say. A limiter that counts
+// requests arriving at the same instant once (a log keyed by the millisecond) serves the whole burst.
+conformance(
+  '[§7 redeliver.errors.429] after a 429 of its own and a wait for a few tokens, a burst at once is served no more than the bucket refilled since the 429',
+  { ...burstPlan, requests: (context) => ownLimitBound(context.target) + awaitedOf(context.target) + BURST_MARGIN },
+  async ({ target }) => {
+    const { rate, send } = await afterTheExhaustion(target);
+    const awaited = Math.min(awaitedOf(target.target), Math.floor((rate * MOST_WAIT_MS) / 1000));
+    target.needs(
+      awaited >= FEWEST_AWAITED,
+      `the bucket refills ${rate} requests a second: fewer than ${FEWEST_AWAITED} within the ${MOST_WAIT_MS / 1000} s this test waits`,
+      'not-applicable',
+    );
+    const start = (await spendTheBucket(send, ownLimitBound(target.target))).at(-1)!;
+    target.needs(start.status === 429, `no 429 within a bucket's worth of requests after the exhaustion (${start.status})`);
+    const from = start.at - start.ms;
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, start.at + (awaited * 1000) / rate - Date.now())));
+    const burst = await Promise.all(Array.from({ length: awaited + BURST_MARGIN }, () => send()));
+    const served = burst.filter((exchange) => exchange.status !== 429).length;
+    const ms = Math.max(...burst.map((exchange) => exchange.at)) - from;
+    const most = Math.floor((rate * ms) / 1000) + 1;
+    expectClause({
+      pass: served <= most,
+      expected: `at most ${most} of the ${burst.length} redeliveries sent at once served (what refilled at ${rate}/s in the ${ms} ms since the 429's request was sent, and one)`,
+      actual: `${served} served, ${burst.length - served} answered 429`,
+      exchange: burst.find((exchange) => exchange.status !== 429) ?? burst.at(-1)!,
+      headers: rateLimitHeaderNames,
+    });
+  },
+);
+
 // The same with requests that succeed (reads of an existing vault connection, 200): a served
 // request costs its token as a refused one does. A limiter that gives a successful request's token
 // back (express-rate-limit's skipSuccessfulRequests) serves the whole burst.
