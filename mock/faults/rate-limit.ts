@@ -125,6 +125,25 @@ export const rateLimitFaults = faultFamily([
     },
   },
   {
+    id: 'limiter-counts-an-instant-once',
+    clause: 'redeliver.errors.429',
+    bug: 'A limiter that logs requests by their arrival time and counts one entry per millisecond (a set keyed by the timestamp): requests that arrive in the same millisecond as one already admitted are admitted with it, taking no token, so a burst sent at once after a refill is served nearly whole instead of 429; requests a millisecond apart are limited as before.',
+    install: (app) =>
+      app.override('limiter', (limiter, built) => {
+        let admitted: { at: number; quota: Quota } | undefined;
+        return {
+          config: limiter.config,
+          take() {
+            const now = built.clock!.now();
+            if (admitted?.at === now) return admitted.quota;
+            const quota = limiter.take();
+            admitted = quota.allowed ? { at: now, quota } : undefined;
+            return quota;
+          },
+        };
+      }),
+  },
+  {
     id: 'refill-timer-started-twice',
     clause: 'redeliver.errors.429',
     bug: 'The refill timer started twice (once when the limiter module is loaded, again when the server starts), each adding the whole rate: the bucket refills at twice its rate, so requests paced over a few refill intervals after a 429 are served twice as often as the bucket allows; a short burst right after the 429 is still refused.',
