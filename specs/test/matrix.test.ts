@@ -65,4 +65,21 @@ describe('the request-model matrix', () => {
     expect(form.map((row) => row.element.id)).toContain('body.ttl_sec');
     expect(form.every((row) => row.element.path!.length === 1 && expectsRefusal(row.expectation))).toBe(true);
   });
+
+  // Operators were added where a fault showed a gap (kid had whitespace rows, alg had none), so a
+  // family's sibling text members drift apart; each of them gets the same text operators.
+  it.each(['token.header.alg', 'token.header.kid', 'token.claims.iss', 'token.claims.aud', 'token.claims.sub', 'token.claims.azp'])(
+    'varies the token text member %s by every text operator: absent, null, empty, case, cut short, another type, a space after and a tab before',
+    (id) => {
+      const of = Object.values(operations)
+        .flat()
+        .filter((row) => row.element.id === id);
+      const operatorsUsed = new Set(of.map((row) => row.variant.operator));
+      const keys = new Set(of.map((row) => row.variant.key));
+      expect([...['absent', 'null', 'empty', 'case', 'truncate', 'other-type'].filter((op) => !operatorsUsed.has(op as never))]).toEqual(
+        [],
+      );
+      expect(['whitespace', 'whitespace-leading'].filter((key) => !keys.has(key))).toEqual([]);
+    },
+  );
 });

@@ -569,6 +569,7 @@ function joseVariants(card: OperationCard, member: string): Made[] {
             ['whitespace-leading', 'preceded by a tab', 'whitespace', `\t${observed.tokens.alg}`],
             ['truncate', `without its last character (${observed.tokens.alg.slice(0, -1)})`, 'truncate', observed.tokens.alg.slice(0, -1)],
             ['list', 'a list holding it', 'other-type', [observed.tokens.alg]],
+            ['number', 'a number (256, the digits of its name)', 'other-type', 256],
           ] as const
         ).map(([key, says, operator, value]): Made =>
           resigned({
@@ -898,6 +899,12 @@ function claimVariants(card: OperationCard, member: string): Made[] {
           'whitespace',
           text((v) => `${v} `),
         ),
+        invalid(
+          'whitespace-leading',
+          'preceded by a tab',
+          'whitespace',
+          text((v) => `\t${v}`),
+        ),
         // The issuer is an origin and "/" (observed): a change to a longer path is another row's URL there.
         ...urlNearMisses
           .filter(({ withPath }) => member === 'aud' || !withPath)
@@ -991,6 +998,20 @@ function claimVariants(card: OperationCard, member: string): Made[] {
         // though a lookup that turns the claim into text ([x] becomes "x") finds the client.
         ruled('list', 'a list holding it', 'other-type', (c) => claimSet(c, member, [current(c)])),
         ruled('case', 'in the other letter case', 'case', text(swapCase)),
+        // With a space after it or a tab before it: another string (RFC 7519 4.1.2, compared as it
+        // is), though a lookup that trims its key first finds the client.
+        ruled(
+          'whitespace',
+          'followed by a space',
+          'whitespace',
+          text((v) => `${v} `),
+        ),
+        ruled(
+          'whitespace-leading',
+          'preceded by a tab',
+          'whitespace',
+          text((v) => `\t${v}`),
+        ),
         // Written with a compatibility character NFKC maps onto the client's (a fullwidth letter,
         // the fullwidth twin of the suffix's punctuation): another string, compared as it is
         // (RFC 7519 4.1.2: StringOrURI, compared without normalisation, RFC 7519 2), though a
