@@ -82,4 +82,21 @@ describe('the request-model matrix', () => {
       expect(['whitespace', 'whitespace-leading'].filter((key) => !keys.has(key))).toEqual([]);
     },
   );
+
+  // The same for the token request's text fields: each gets every text variation, as the form
+  // carries it (a space at either end, a NUL, a pair separator, an escape, a lossy twin).
+  const formText = ['absent', 'empty', 'truncate', 'case', 'trailing-space', 'leading-space', 'nul-after', 'nul-then-text'];
+  const formCarried = ['semicolon-after', 'percent-encoded-character', 'list-in-json', 'in-query', 'repeated-same-value'];
+  it.each([
+    ['form.client_id', [...formText, ...formCarried, 'fullwidth']],
+    ['form.client_secret', [...formText, ...formCarried, 'fullwidth']],
+    ['form.grant_type', [...formText, ...formCarried, 'fullwidth']],
+    [
+      'form.audience',
+      ['case', 'trailing-space', 'leading-space', 'nul-then-text', 'percent-encoded-character', 'semicolon-after', 'list-in-json'],
+    ],
+  ] as const)('varies the token request field %s by every text variation', (id, wanted) => {
+    const keys = new Set(token.filter((row) => row.element.id === id).map((row) => row.variant.key));
+    expect(wanted.filter((key) => !keys.has(key))).toEqual([]);
+  });
 });
