@@ -506,6 +506,7 @@ export function bodyVariants(card: OperationCard, element: Element): Made[] {
       );
     variants.push(
       made('whitespace', 'leading-space', 'with a space before it', (v) => ` ${String(v)}`, { changesIdentity: true, extended: true }),
+      made('whitespace', 'trailing-space', 'with a space after it', (v) => `${String(v)} `, { changesIdentity: true, extended: true }),
     );
     if (valid.length > 1)
       variants.push(
