@@ -203,7 +203,9 @@ conformance(
 // as sent (a cache-key habit: req.originalUrl) gives each new query string one. The burst carries
 // a token the client was issued after the 429: the limit is the tenant's, not a token's, so a
 // limiter that starts a fresh bucket when a token is issued (a login limiter's "new session, new
-// quota") serves the whole burst. A target addressed by a loopback address is named "localhost";
+// quota") serves the whole burst. Each request carries an Idempotency-Key never sent before: a
+// retry is one request, but a request that merely carries the header is not a retry, and a
+// middleware that lets such requests past the limiter serves the whole burst too. A target addressed by a loopback address is named "localhost";
 // another address has no letters to change, and then the whole burst carries query strings.
 // Served: not 429, and answered as the same request was before the limit was spent (a target that
 // refuses a query it does not define is not served). It runs right after the test above, whose
@@ -220,18 +222,21 @@ function hostSpellings(baseUrl: string): string[] {
   );
 }
 conformance(
-  "[§7 redeliver.errors.429] right after a 429 of its own, requests with a token issued since, naming the tenant's host in other letter case or each with a query string not sent before, are limited too",
+  "[§7 redeliver.errors.429] right after a 429 of its own, requests with a token issued since, naming the tenant's host in other letter case or each with a query string not sent before, each with a new Idempotency-Key, are limited too",
   { ...plan, requests: (context) => ownLimitBound(context.target) + 1 + URL_BURST },
   async ({ target }) => {
     const { exchanges, last, why } = await exhaustRateLimit(target);
     target.needs(last.status === 429, `${why}, so the limit was never spent (see redeliver.errors.429)`);
     const hosts = hostSpellings(target.target.baseUrl);
     const params = { id: exampleOf(target, streamId()), event_id: exampleOf(target, eventId()) };
-    const send = (change: { host?: string; query?: string; token?: string } = {}) =>
+    const send = (change: { host?: string; query?: string; token?: string; idempotencyKey?: string } = {}) =>
       target.call('redeliver', {
         params,
         ...(change.token === undefined ? {} : { as: { token: change.token } }),
-        ...(change.host === undefined ? {} : { headers: { host: change.host } }),
+        headers: {
+          ...(change.host === undefined ? {} : { host: change.host }),
+          ...(change.idempotencyKey === undefined ? {} : { 'idempotency-key': change.idempotencyKey }),
+        },
         ...(change.query === undefined ? {} : { query: change.query }),
         retryRateLimited: false,
         pace: false,
@@ -239,12 +244,16 @@ conformance(
     const { spent, limited } = await spendAtOnce(target, () => send());
     // A token issued since the 429; where none comes, the burst goes with the run's token (the Host and query halves still say something).
     const { token } = await target.tokenRequest('global');
-    const changes = Array.from({ length: URL_BURST }, (_, i): { token?: string; host?: string; query?: string } => ({
-      ...(token === undefined ? {} : { token }),
-      ...(hosts.length > 0 && i % 2 === 0
-        ? { host: hosts[(i / 2) % hosts.length]! }
-        : { query: `page=${i}&_=${last.at.toString(36)}.${i}` }),
-    }));
+    const changes = Array.from(
+      { length: URL_BURST },
+      (_, i): { token?: string; host?: string; query?: string; idempotencyKey?: string } => ({
+        ...(token === undefined ? {} : { token }),
+        idempotencyKey: `conformance-suite-${last.at.toString(36)}-${i}`,
+        ...(hosts.length > 0 && i % 2 === 0
+          ? { host: hosts[(i / 2) % hosts.length]! }
+          : { query: `page=${i}&_=${last.at.toString(36)}.${i}` }),
+      }),
+    );
     const burst = await Promise.all(changes.map((change) => send(change)));
     // How the request is answered when the limit lets it through (a 404 of the unknown event), as seen before a 429.
     const before = new Set([...exchanges, ...spent].filter((exchange) => exchange.status !== 429).map((exchange) => exchange.status));
@@ -258,7 +267,7 @@ conformance(
     );
     expectClause({
       pass: served.length <= refilled,
-      expected: `at most ${refilled} of ${URL_BURST} requests sent at once with ${token === undefined ? "the run's token (the token endpoint issued none after the 429)" : 'a token issued since the 429'} (${hosts.length > 0 ? `Host ${hosts.join(', ')}, or ` : ''}each with a query string not sent before) served (what the bucket refilled in the ${ms} ms since the last 429's request was sent, and one)`,
+      expected: `at most ${refilled} of ${URL_BURST} requests sent at once, each with a new Idempotency-Key, with ${token === undefined ? "the run's token (the token endpoint issued none after the 429)" : 'a token issued since the 429'} (${hosts.length > 0 ? `Host ${hosts.join(', ')}, or ` : ''}each with a query string not sent before) served (what the bucket refilled in the ${ms} ms since the last 429's request was sent, and one)`,
       actual: `${served.length} answered ${[...before].join(' or ') || 'other than 429'} as before the limit was spent: ${sent.join('; ')}`,
       exchange: served[0] ?? burst.at(-1)!,
       headers: rateLimitHeaderNames,

@@ -544,6 +544,18 @@ export function paramVariants(card: OperationCard, element: Element): Made[] {
     // content: application/json through JSON.parse (and SDKs that serialise every parameter as
     // JSON) reads it as the id; it is another, malformed, id.
     made('extra-part', 'json-quoted', 'in double quotes, as a JSON string', (value) => `"${value}"`, { extended: true }),
+    // The id in OData's key syntax, ('<id>'): another, malformed, id, though a route that also takes
+    // the key syntax reads the id out of it.
+    made('extra-part', 'odata-key', "in OData's key syntax ('<id>')", (value) => `('${value}')`, { extended: true }),
+    // Its last letter written "." (a regular expression's any character): another id, though a
+    // lookup that takes the id for a pattern finds the resource.
+    made(
+      'near-value',
+      'regex-wildcard',
+      'with its last letter written "." (any character, to a regular expression)',
+      (value) => value.replace(/[A-Za-z](?=[^A-Za-z]*$)/, '.'),
+      { extended: true },
+    ),
     // Trailing dots, which Windows takes off a file name and a front end hosted there off a
     // path segment: another id, though the lookup behind such a front end finds this one.
     made('extra-part', 'trailing-dot', 'with a dot after it', (value) => `${value}.`, { extended: true }),

@@ -196,6 +196,33 @@ function textVariants(field: string, checks: ClauseCheck[], source: string, extr
     // A NUL after the value, alone or with more text: another value, though a lookup that hands it
     // on as a C string (which ends at the first NUL) reads the value alone.
     made('extra-part', 'nul-after', 'followed by a NUL character (where a C string ends)', (v) => `${v}\0`),
+    // Given twice, another value (the valid one with a character added) before or after the valid
+    // one: RFC 6749 3.1 forbids the repeat, and the request does not carry the valid value alone, so
+    // it is refused under the field's own clause too (observed: the repeat's 400), though a form
+    // reader that keeps the last value (PHP's $_POST) or the first takes it for the valid one.
+    ...(
+      [
+        ['repeated-other-first', 'given twice, another value first and the valid one last', true],
+        ['repeated-other-last', 'given twice, the valid one first and another value last', false],
+      ] as const
+    ).map(([key, says, otherFirst]): Made => ({
+      operator: 'duplicate',
+      key,
+      says,
+      apply: (t) => ({
+        ...t,
+        fields: t.fields.flatMap(([name, value]): Array<[string, string]> => {
+          if (name !== field) return [[name, value]];
+          const other: [string, string] = [name, `${value}${value[0] ?? 'x'}`];
+          return otherFirst ? [other, [name, value]] : [[name, value], other];
+        }),
+      }),
+      expect: {
+        checks: [...checks.filter((c) => c.clause !== 'token.observed.errors'), ...requestRules().checks],
+        source: `${source}; ${requestRules().source}`,
+      },
+      ...(core.includes(key) ? {} : { extended: true }),
+    })),
     // A NUL and more text after the value: another value, though a lookup that hands it on as a C
     // string (which ends at the first NUL) reads the value alone.
     made('extra-part', 'nul-then-text', 'followed by a NUL character and text (where a C string would end)', (v) => `${v}\0x`),
@@ -583,6 +610,14 @@ const audienceNearMisses: Array<{ key: string; says: string; change: (url: strin
   { key: 'case', says: 'in capitals', change: (url) => url.toUpperCase(), operator: 'case' },
   { key: 'trailing-space', says: 'followed by a space', change: (url) => `${url} `, operator: 'whitespace' },
   { key: 'leading-space', says: 'after a space', change: (url) => ` ${url}`, operator: 'whitespace' },
+  // Its path in capitals, the host as it is: another string (RFC 3986 6.2.2.1 folds the case of the
+  // scheme and host only), though a table keyed with case-insensitive paths (a file system's habit) finds it.
+  {
+    key: 'path-capitals',
+    says: 'with its path in capitals',
+    change: (url) => url.replace(/^(\w+:\/\/[^/]+)(.*)$/, (_, origin: string, path: string) => `${origin}${path.toUpperCase()}`),
+    operator: 'case',
+  },
   { key: 'another-api', says: "another API's", change: () => 'https://another-api.example.com/', operator: 'other-owner' },
   // Two other strings that name the same site to a person and to a lenient normaliser: "www."
   // before the host (a site's marketing host, folded away by a "www." stripper), and the host alone
