@@ -168,6 +168,16 @@ function firstOfRepeatedParameters(app: FaultHooks): void {
   });
 }
 
+/** Each form parameter given twice kept once, its last value (PHP's $_POST), before the endpoint reads it. */
+function lastOfRepeatedParameters(app: FaultHooks): void {
+  editRequests(app, 'token', (exchange) => {
+    if (!isFormMediaType(exchange.headers['content-type'])) return exchange;
+    const last = new URLSearchParams();
+    for (const [name, value] of new URLSearchParams(exchange.body.toString('utf8'))) last.set(name, value);
+    return { ...exchange, body: Buffer.from(last.toString(), 'utf8') };
+  });
+}
+
 /** The parameters whose repeats are refused where only the client's credentials are: the others keep their last value. */
 const CREDENTIAL_PARAMETERS = ['client_id', 'client_secret'];
 
@@ -440,6 +450,22 @@ export const clientCredentialFaults = faultFamily([
     bug: 'grant_type compared ignoring case: Client_Credentials gets a token.',
     install: (app) =>
       editParameter(app, 'grant_type', (sent) => (sameIgnoringCase(sent, 'client_credentials') ? 'client_credentials' : undefined)),
+  },
+  {
+    id: 'token-last-of-repeated-parameters',
+    clause: 'token.endpoint.grant-type',
+    bug: "Form parameters settled by their last value, as PHP fills $_POST: a request whose grant_type is given twice, another value first and client_credentials last, gets a token; the client's id and secret alike.",
+    install: lastOfRepeatedParameters,
+  },
+  {
+    id: 'token-audience-path-case-insensitive',
+    clause: 'token.endpoint.audience',
+    bug: "APIs looked up with their identifier's path compared ignoring case (a file system's habit): the management audience with its path in capitals gets a token; another path is still refused.",
+    install: audienceMatching((sent, audience) => {
+      const split = (url: string) => /^(\w+:\/\/[^/]+)(.*)$/.exec(url);
+      const [a, b] = [split(sent), split(audience)];
+      return a !== null && b !== null && a[1] === b[1] && a[2]!.toLowerCase() === b[2]!.toLowerCase();
+    }),
   },
   {
     id: 'token-first-of-repeated-parameters',

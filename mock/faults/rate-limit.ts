@@ -125,6 +125,12 @@ export const rateLimitFaults = faultFamily([
     },
   },
   {
+    id: 'idempotency-keyed-requests-not-counted',
+    clause: 'redeliver.errors.429',
+    bug: 'An idempotency middleware in front of the limiter that takes every request carrying an Idempotency-Key header for a retry already counted (it checks the header is there, not that its key was seen): with the bucket spent, such requests are served instead of 429; requests without the header are limited as before.',
+    install: (app) => exemptFromLimit(app, (exchange) => exchange.headers['idempotency-key'] !== undefined),
+  },
+  {
     id: 'limiter-counts-an-instant-once',
     clause: 'redeliver.errors.429',
     bug: 'A limiter that logs requests by their arrival time and counts one entry per millisecond (a set keyed by the timestamp): requests that arrive in the same millisecond as one already admitted are admitted with it, taking no token, so a burst sent at once after a refill is served nearly whole instead of 429; requests a millisecond apart are limited as before.',

@@ -10,6 +10,7 @@ import { faultFamily } from './fault.ts';
 import { compileCheck, replaceParameterCheck } from './support/check-edits.ts';
 import { sameIgnoringCase } from './support/near-misses.ts';
 import { editRequests } from './support/route-edits.ts';
+import { capture } from './support/captured.ts';
 import { editStore, recordLookup, VAULT_RECORDS } from './support/store-view.ts';
 import { checksOf } from '../validators.ts';
 
@@ -66,6 +67,8 @@ function lookAlikesFolded(raw: string): string | undefined {
   const folded = raw.replace(/0/g, 'o').replace(/[lI]/g, '1');
   return folded === raw ? undefined : folded;
 }
+
+const ALPHANUMERIC = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
 
 /** Java's String.hashCode: s[0]*31^(n-1) + ... + s[n-1], in 32 bits. */
 function javaHashCode(text: string): number {
@@ -366,6 +369,33 @@ export const resourceLookupFaults = faultFamily([
                 .find((event) => event.id === eventId)
             : undefined),
       })),
+  },
+  {
+    id: 'vault-id-read-from-odata-key',
+    clause: 'vault.response.record',
+    bug: "The vault read behind a route that also takes OData's key syntax, ('<id>'): an existing connection's id in that syntax is answered its record instead of 400; the id in parentheses without quotes is still refused.",
+    install: (app) =>
+      editParameter(app, 'vault', 'id', (raw) => {
+        const key = /^\('(.*)'\)$/.exec(decoded(raw) ?? '');
+        return key ? encodeURIComponent(key[1]!) : undefined;
+      }),
+  },
+  {
+    id: 'profiles-found-by-pattern',
+    clause: 'sso-ticket.profile.exists',
+    bug: 'Self-service profiles found by a query that takes the path id for a regular expression (anchored): a profile id with a letter written "." creates a ticket for that profile instead of being refused; a letter written as another letter is still refused.',
+    install: (app) => {
+      const store = capture(app, 'store');
+      editParameter(app, 'sso-ticket', 'id', (raw) => {
+        const id = decoded(raw);
+        if (id === undefined || !id.includes('.') || store().profile(id)) return undefined;
+        const pattern = new RegExp(`^${id.replace(/[^\w.]/g, '\\$&')}$`);
+        const found = [...ALPHANUMERIC]
+          .map((c) => id.replace('.', c))
+          .find((candidate) => pattern.test(candidate) && store().profile(candidate));
+        return found === undefined ? undefined : encodeURIComponent(found);
+      });
+    },
   },
   {
     id: 'events-found-by-hash-code',

@@ -266,6 +266,16 @@ export const scopeAndClientFaults = faultFamily([
       })),
   },
   {
+    id: 'scopes-mapped-back-from-enum-names',
+    clause: 'redeliver.scope',
+    bug: 'Held scopes mapped back from a gateway\'s enum names, whose first "_" stands for ":": a token holding the operation\'s scope with its colon written "_" is granted by every operation instead of 403.',
+    install: (app) =>
+      editPrincipal(app, (principal) => ({
+        ...principal,
+        scopes: new Set([...principal.scopes].map((held) => (held.includes(':') ? held : held.replace('_', ':')))),
+      })),
+  },
+  {
     id: 'scopes-word-boundaries-folded',
     clause: 'sso-ticket.scope',
     bug: "Held scopes compared with their resource in snake case (camel case humps turned into underscores, as a helper for code identifiers does): a token holding the operation's scope with its resource in camel case is granted by every operation instead of 403.",

@@ -137,6 +137,19 @@ export const tokenVerificationFaults = faultFamily([
       }),
   },
   {
+    id: 'crit-never-read',
+    clause: 'redeliver.errors.401.invalid-token',
+    bug: 'A hand-written verifier that checks the RS256 signature and never reads "crit": a token whose header names a critical extension the service does not understand, signed by the tenant key, is accepted by every operation instead of 401.',
+    install: (app) =>
+      alsoAccept(app, async (token, { keys }) => {
+        const decoded = decodeJws(token);
+        if (!decoded || decoded.header.crit === undefined || decoded.header.alg !== observed.tokens.alg) return undefined;
+        if (decoded.header.kid !== keys.kid) return undefined;
+        const [header, payload, signature = ''] = token.split('.');
+        return signedByTenant(`${header}.${payload}`, signature, keys) ? decoded.payload : undefined;
+      }),
+  },
+  {
     id: 'signature-sha1-accepted-under-rs256',
     clause: 'redeliver.errors.401.signature',
     bug: "A verifier that, when an RS256 signature fails, tries SHA-1 with the same key (kept for tokens of an older issuer): a token whose header says RS256 but whose signature is the tenant key's PKCS#1 v1.5 over SHA-1 is accepted by every operation instead of 401; one signed over SHA-1 by another key is still refused.",
