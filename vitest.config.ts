@@ -17,6 +17,7 @@ export const SLOWEST_FILES = [
   'cli/test/odd-targets-bounds.test.ts',
   'cli/test/conformance-run-failures.test.ts',
   'cli/test/rate-limit-headers.test.ts',
+  'cli/test/small-bucket.test.ts',
   'cli/test/package.test.ts',
   'cli/test/real-tenant.test.ts',
   'cli/test/check-traffic.test.ts',
