@@ -718,9 +718,9 @@ const smallBucket: Need = {
   category: 'not-applicable',
 };
 /** The requests a test on a small bucket plans: `of` the bucket, or none where it does not run. */
-const onSmallBucket = (of: (bucket: number, rate: number) => number) => (context: PlanContext) => {
+const onSmallBucket = (of: (bucket: number, rate: number, context: PlanContext) => number) => (context: PlanContext) => {
   const sizing = smallBucketOf(context.target);
-  return 'why' in sizing ? 0 : of(sizing.bucket, sizing.rate);
+  return 'why' in sizing ? 0 : of(sizing.bucket, sizing.rate, context);
 };
 
 // A bucket holds at most its size (observed: Limit is the bucket size), however long its client was
@@ -776,7 +776,7 @@ conformance(
   {
     ...plan,
     needs: [exhaustion, smallBucket],
-    requests: (context) => onSmallBucket((bucket, rate) => ownLimitBound(context.target) + pollsOf(bucket, rate) + bucket)(context),
+    requests: onSmallBucket((bucket, rate, context) => ownLimitBound(context.target) + pollsOf(bucket, rate) + bucket),
   },
   async ({ target }) => {
     const sizing = smallBucketOf(target.target);

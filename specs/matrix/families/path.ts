@@ -589,7 +589,8 @@ export function paramVariants(card: OperationCard, element: Element): Made[] {
   }
   // The prefix with its last letter written twice, and the random part behind another kind's
   // prefix: no id of its shape, though a prefix removed as a set of characters, or cut off by its
-  // length whatever it says, leaves the random part to find. Ids of a prefixed shape only.
+  // length whatever it says, leaves the random part to find (ids of a prefixed shape only); and an
+  // id whose hash collides with it (below).
   for (const [key, says, change] of [
     ['prefix-letter-doubled', 'with the last letter of its prefix written twice (acc_ for ac_)', idWithPrefixLetterDoubled],
     ['another-kinds-prefix', "with its random part behind another kind's prefix", idWithAnotherKindsPrefix],
