@@ -8,6 +8,8 @@ export interface WorkerJob {
   keyFile: string;
   /** Run every test of a fault's clause against it, not only those up to the first that fails (--every-test). */
   everyTest: boolean;
+  /** The first-catch records to run first (--first-catches; default mock/faults/first-catches.json). */
+  firstCatches: string;
 }
 
 export interface FaultResult {
@@ -15,6 +17,8 @@ export interface FaultResult {
   clause: string;
   caught: boolean;
   caughtBy?: string;
+  /** Caught by its recorded first catch run alone, beside a conformant control (mock/faults/first-catches.json). */
+  byRecordedTest?: boolean;
   /**
    * Tests of the clause against the fault, and how they ended; notRun: those left out because an
    * earlier one had already caught it (none with --every-test).

@@ -9,6 +9,7 @@ import { embeddedBucketFor, embeddedTargetForPlanning, exhaustionCapFor, startEm
 import { formatLine, type ConformantResult, type FaultResult, type WorkerJob } from './mutation-job.ts';
 import { DEFAULTS } from './options.ts';
 import { projectRoot } from './paths.ts';
+import { readFirstCatches } from './first-catches.ts';
 import { planTests, suiteFiles } from './planner.ts';
 import { testsOf } from './reporters/results.ts';
 import { SuiteRunner, type PlannedTest, type SuiteRun } from './suite-runner.ts';
@@ -44,7 +45,15 @@ export async function runWorker(job: WorkerJob, say: (line: string) => void, fau
   }
 }
 
-/** Every fault's tests in one matrix run, each against its own mock, sized to the plan of its clause's tests. */
+/**
+ * The faults' tests, in two matrix runs. First, each fault with a recorded first catch
+ * (mock/faults/first-catches.json) runs that one test alone, beside a conformant mock running
+ * every such test as their control: the fault is caught there when its test failed against it and
+ * passed against the control. Then every other fault (no record, a stale one, a test that did not
+ * fail alone, or one its control failed) runs all the tests of its clause, each against a fresh
+ * mock sized to their plan, stopping at the first that fails. The record only orders the work: a
+ * fault counts as caught only by a test that failed against it in this run.
+ */
 async function runFaults(
   job: WorkerJob,
   files: string[],
@@ -54,24 +63,32 @@ async function runFaults(
 ): Promise<void> {
   const { faultCatalogue } = await import('../mock/faults/catalogue.ts');
   const tests = await planTests(files, settingsFor(await embeddedTargetForPlanning(), 1000, numRuns, 0));
+  const clauseOf = (id: string) => faultCatalogue.find((f) => f.id === id)!.clause;
+  const testsOfClause = (clause: string) => tests.filter((t) => parseClauseTag(t.name)?.id === clause);
+  let rest = job.faults;
+  if (!job.everyTest) {
+    const records = readFirstCatches(job.firstCatches);
+    const recorded = job.faults.filter((id) => testsOfClause(clauseOf(id)).some((t) => t.name === records[id]));
+    const caught = await runRecordedCatches(recorded, records, clauseOf, tests, files, job, numRuns);
+    for (const result of caught) say(formatLine({ fault: result }));
+    rest = job.faults.filter((id) => !caught.some((r) => r.fault === id));
+  }
+  if (rest.length === 0) return;
   const mocks: EmbeddedTarget[] = [];
   try {
     const entries: MatrixEntry[] = [];
-    const clauseOfFault = new Map<string, string>();
-    for (const id of job.faults) {
-      const fault = faultCatalogue.find((f) => f.id === id)!;
-      clauseOfFault.set(id, fault.clause);
-      const bucketSize = embeddedBucketFor(tests.filter((t) => parseClauseTag(t.name)?.id === fault.clause));
+    for (const id of rest) {
+      const bucketSize = embeddedBucketFor(testsOfClause(clauseOf(id)));
       const mock = await startEmbeddedTarget({ faults: [id], bucketSize, signingKey: job.keyFile });
       mocks.push(mock);
       entries.push({
         id,
-        clauses: [fault.clause],
+        clauses: [clauseOf(id)],
         settings: settingsFor(mock.target, 1000, numRuns, exhaustionCapFor(bucketSize)),
         stopAtFirstFailure: !job.everyTest,
       });
     }
-    const clauses = new Set(clauseOfFault.values());
+    const clauses = new Set(rest.map(clauseOf));
     const filesOfClauses = files.filter((file) =>
       tests.some((t) => file.endsWith(t.file) && clauses.has(parseClauseTag(t.name)?.id ?? '')),
     );
@@ -80,11 +97,71 @@ async function runFaults(
     const base = settingsFor(entries[0]!.settings.target, 1000, numRuns, 0);
     const run = await matrixRunner.run({ ...base, matrix: entries });
     if (matrixRunner !== runner) await matrixRunner.close();
-    for (const entry of entries) say(formatLine({ fault: faultResult(entry, clauseOfFault.get(entry.id)!, entries, run) }));
+    for (const entry of entries) say(formatLine({ fault: faultResult(entry, clauseOf(entry.id), entries, run) }));
   } finally {
     await Promise.all(mocks.map((m) => m.close()));
   }
 }
+
+/**
+ * Each recorded fault's one test against its own mock, and every such test against one conformant
+ * mock (the control). Returns the faults caught: their test failed against them and passed against
+ * the control.
+ */
+async function runRecordedCatches(
+  faults: string[],
+  records: Record<string, string>,
+  clauseOf: (id: string) => string,
+  tests: PlannedTest[],
+  files: string[],
+  job: WorkerJob,
+  numRuns: number,
+): Promise<FaultResult[]> {
+  if (faults.length === 0) return [];
+  const titles = [...new Set(faults.map((id) => records[id]!))];
+  const planned = (names: string[]) => tests.filter((t) => names.includes(t.name));
+  const mocks: EmbeddedTarget[] = [];
+  try {
+    const entryFor = async (id: string, names: string[], faultIds: string[]): Promise<MatrixEntry> => {
+      const bucketSize = embeddedBucketFor(planned(names));
+      const mock = await startEmbeddedTarget({ faults: faultIds, bucketSize, signingKey: job.keyFile });
+      mocks.push(mock);
+      return { id, clauses: 'all', tests: names, settings: settingsFor(mock.target, 1000, numRuns, exhaustionCapFor(bucketSize)) };
+    };
+    const control = await entryFor(CONTROL, titles, []);
+    const entries = [control];
+    for (const id of faults) entries.push(await entryFor(id, [records[id]!], [id]));
+    const filesOfTitles = files.filter((file) => planned(titles).some((t) => file.endsWith(t.file)));
+    const runner = await SuiteRunner.create({ files: filesOfTitles, testTimeoutMs: RUN_BOUND_MS });
+    const started = Date.now();
+    let run: SuiteRun;
+    try {
+      run = await runner.run({ ...settingsFor(control.settings.target, 1000, numRuns, 0), matrix: entries });
+    } finally {
+      await runner.close();
+    }
+    if (run.unhandled.length > 0 || run.workerDied) return [];
+    const cases = run.modules.flatMap((module) => [...module.children.allTests()]);
+    const outcomeOf = (title: string, id: string) => cases.find((test) => test.name === title)?.meta().matrix?.[id];
+    const ms = Math.round((Date.now() - started) / entries.length);
+    return faults
+      .filter((id) => outcomeOf(records[id]!, id)?.state === 'failed' && outcomeOf(records[id]!, CONTROL)?.state === 'passed')
+      .map((id) => ({
+        fault: id,
+        clause: clauseOf(id),
+        caught: true,
+        caughtBy: records[id]!,
+        byRecordedTest: true,
+        tests: { passed: 0, failed: 1, skipped: 0, notRun: tests.filter((t) => parseClauseTag(t.name)?.id === clauseOf(id)).length - 1 },
+        ms,
+      }));
+  } finally {
+    await Promise.all(mocks.map((m) => m.close()));
+  }
+}
+
+/** The control's matrix id in the recorded-catch run: no fault's id has a space. */
+const CONTROL = 'conformant control';
 
 /** What one fault came to: caught when a test citing its clause failed against it (a suite error catches nothing). */
 function faultResult(entry: MatrixEntry, clause: string, entries: MatrixEntry[], run: SuiteRun): FaultResult {

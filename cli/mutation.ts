@@ -9,16 +9,17 @@ import { exitWhenFlushed } from './exit.ts';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { projectRoot } from './paths.ts';
+import { FIRST_CATCHES_FILE, readFirstCatches } from './first-catches.ts';
 import { parseLine, type ConformantResult, type FaultResult, type WorkerJob } from './mutation-job.ts';
 
 /** Generated cases per property against a faulty mock, on top of the deterministic ones. */
 const FAULT_NUM_RUNS = 10;
-const DEFAULT_SEEDS = 3;
+const DEFAULT_SEEDS = 2;
 
-const USAGE = `Usage: npm run mutation -- [--faults ID,ID] [--jobs N] [--seeds N] [--every-test] [--json FILE]
+const USAGE = `Usage: npm run mutation -- [--faults ID,ID] [--jobs N] [--seeds N] [--every-test] [--first-catches FILE] [--record-first-catches] [--json FILE]
 
 Runs the tests citing each fault's clause against the mock with that fault (mock/faults/), with
 ${FAULT_NUM_RUNS} generated cases per property on top of the deterministic ones, and the whole suite against
@@ -26,13 +27,19 @@ the conformant mock with N seeds (default ${DEFAULT_SEEDS}). Passes when every f
 citing its clause and the conformant runs have no failure. Prints per-fault and total times.
 
 A fault's tests stop at the first that fails against it (it is caught); --every-test runs all of
-them, to see every test that catches it.`;
+them, to see every test that catches it. A fault whose first catch is recorded
+(mock/faults/first-catches.json) runs that test alone first, beside a conformant mock as its
+control, and its clause's other tests only if it is not caught there. --record-first-catches
+writes the test that caught each fault of this run into that file (--first-catches FILE reads and
+writes another).`;
 
 interface GateOptions {
   faults: string[];
   seeds: number;
   jobs: number;
   everyTest: boolean;
+  recordFirstCatches: boolean;
+  firstCatches: string;
   json?: string;
 }
 
@@ -47,6 +54,8 @@ async function main(): Promise<number> {
       seeds: { type: 'string', default: String(DEFAULT_SEEDS) },
       json: { type: 'string' },
       'every-test': { type: 'boolean', default: false },
+      'record-first-catches': { type: 'boolean', default: false },
+      'first-catches': { type: 'string', default: FIRST_CATCHES_FILE },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -71,7 +80,17 @@ async function main(): Promise<number> {
   const jobs = Number(values.jobs ?? Math.max(1, Math.min(availableParallelism(), 4)));
   if (!Number.isInteger(seeds) || seeds < 0) throw new Error(`--seeds needs a non-negative integer, got "${values.seeds}"`);
   if (!Number.isInteger(jobs) || jobs < 1) throw new Error(`--jobs needs a positive integer, got "${values.jobs}"`);
-  return gate({ faults, seeds, jobs, everyTest: values['every-test'], ...(values.json ? { json: values.json } : {}) });
+  const firstCatches = resolve(values['first-catches']);
+  readFirstCatches(firstCatches);
+  return gate({
+    faults,
+    seeds,
+    jobs,
+    everyTest: values['every-test'],
+    recordFirstCatches: values['record-first-catches'],
+    firstCatches,
+    ...(values.json ? { json: values.json } : {}),
+  });
 }
 
 /** The gate: the faults and conformant runs spread over worker processes, then the report. */
@@ -89,6 +108,7 @@ async function gate(options: GateOptions): Promise<number> {
       seeds: [],
       keyFile,
       everyTest: options.everyTest,
+      firstCatches: options.firstCatches,
     }));
     options.faults.forEach((id, i) => jobs[i % options.jobs]!.faults.push(id));
     // Conformant runs go to the workers with the fewest faults first.
@@ -118,10 +138,23 @@ async function gate(options: GateOptions): Promise<number> {
           return spawnWorker(file, onLine);
         }),
     );
+    if (options.recordFirstCatches) recordFirstCatches(faults, options.firstCatches);
     return report(options.faults, faults, conformant, Date.now() - started, options.json);
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
+}
+
+/** Writes the test that caught each fault of this run into the first-catch records, keeping the others'. */
+function recordFirstCatches(results: FaultResult[], file: string): void {
+  const records = readFirstCatches(file);
+  for (const result of results) {
+    if (result.caughtBy) records[result.fault] = result.caughtBy;
+    else delete records[result.fault];
+  }
+  const sorted = Object.fromEntries(Object.entries(records).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  writeFileSync(file, `${JSON.stringify(sorted, null, 2)}\n`);
+  process.stdout.write(`recorded the first catch of ${results.filter((r) => r.caughtBy).length} faults in ${file}\n`);
 }
 
 function spawnWorker(jobFile: string, onLine: (line: string) => void): Promise<void> {
@@ -178,6 +211,10 @@ function report(
       `conformant mock, seed ${run.seed}: ${run.passed ? 'no failure' : `FAILED: ${run.problems.join('; ')}`} (${(run.ms / 1000).toFixed(1)} s)`,
     );
   out(`\nmutation score: ${caught}/${faults.length} = ${score.toFixed(1)}% (gate: 100%)`);
+  const byRecord = faults.filter((f) => f.byRecordedTest).length;
+  out(
+    `caught by their recorded first catch, run alone beside a conformant control: ${byRecord}; by their clause's tests: ${caught - byRecord}`,
+  );
   out(`false positives on the conformant mock: ${conformant.filter((r) => !r.passed).length} of ${conformant.length} runs`);
   out(`wall time: ${(wallMs / 1000).toFixed(1)} s`);
   if (jsonFile)

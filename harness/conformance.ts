@@ -112,7 +112,11 @@ const failedEntries = new Set<string>();
 
 function matrixTest(title: string, plan: TestPlan, body: Body, settings: RunSettings): void {
   const clause = parseClauseTag(title)?.id;
-  const entries = settings.matrix!.filter((entry) => entry.clauses === 'all' || (clause !== undefined && entry.clauses.includes(clause)));
+  const entries = settings.matrix!.filter(
+    (entry) =>
+      (entry.clauses === 'all' || (clause !== undefined && entry.clauses.includes(clause))) &&
+      (entry.tests === undefined || entry.tests.includes(title)),
+  );
   test(title, { skip: entries.length === 0 }, async (context) => {
     const outcomes: Record<string, BodyOutcome> = {};
     for (const entry of entries) {

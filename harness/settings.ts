@@ -145,6 +145,8 @@ export interface MatrixEntry {
   /** The clauses whose tests run against this entry's target, or all of them. */
   clauses: string[] | 'all';
   settings: RunSettings;
+  /** Only these tests (by title) run against this entry; absent, every test of its clauses does. */
+  tests?: string[];
   /**
    * Once a test fails against this entry, its later tests are not run against it (their outcome is
    * "skipped" with NOT_RUN_AFTER_FAILURE): the mutation gate asks only whether a fault is caught,

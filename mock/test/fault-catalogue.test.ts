@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { decodeJwt } from 'jose';
 import { afterAll, describe, expect, test } from 'vitest';
-import { basePath, closedLimit, clauses, hasClause, limit, observed, tokenPath } from '../../specs/index.ts';
+import { basePath, closedLimit, clauses, hasClause, limit, observed, parseClauseTag, tokenPath } from '../../specs/index.ts';
+import { readFirstCatches } from '../../cli/first-catches.ts';
 import { MockConfigError } from '../config-error.ts';
 import { faultCatalogue, faultFamilies, faultIds } from '../faults/catalogue.ts';
 import { createMockServer, type MockServer, type MockServerOptions } from '../index.ts';
@@ -30,6 +31,16 @@ describe('the catalogue', () => {
       expect(hasClause(fault.clause), `${fault.id} names clause ${fault.clause}`).toBe(true);
       expect(fault.description).toMatch(/^\S.*\.$/);
     }
+  });
+
+  test('every fault has a first-catch record naming a test of its clause, and every record a fault of the catalogue', () => {
+    // The gate runs a fault's recorded first catch first (cli/first-catches.ts): a fault without
+    // one still runs, through all of its clause's tests, only slower. `npm run mutation -- --faults
+    // <ids> --record-first-catches` records new faults.
+    const records = readFirstCatches();
+    expect(faultIds.filter((id) => records[id] === undefined)).toEqual([]);
+    expect(Object.keys(records).filter((id) => !faultIds.includes(id))).toEqual([]);
+    for (const fault of faultCatalogue) expect(parseClauseTag(records[fault.id]!)?.id, fault.id).toBe(fault.clause);
   });
 
   test('every black-box-testable contract clause has at least one fault', () => {
