@@ -23,6 +23,7 @@ import { heldOutRound18Faults } from './round-18/catalogue.ts';
 import { heldOutRound19Faults } from './round-19/catalogue.ts';
 import { heldOutRound20Faults } from './round-20/catalogue.ts';
 import { heldOutRound21Faults } from './round-21/catalogue.ts';
+import { heldOutRound22Faults } from './round-22/catalogue.ts';
 import type { HeldOutFault } from './held-out-fault.ts';
 
 export const heldOutRounds: Readonly<Record<string, readonly HeldOutFault[]>> = {
@@ -47,4 +48,5 @@ export const heldOutRounds: Readonly<Record<string, readonly HeldOutFault[]>> = 
   '19': heldOutRound19Faults,
   '20': heldOutRound20Faults,
   '21': heldOutRound21Faults,
+  '22': heldOutRound22Faults,
 };
