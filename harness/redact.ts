@@ -4,7 +4,8 @@
 export const REDACTED = '[redacted]';
 
 const JWT_SHAPE = /eyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*\.[A-Za-z0-9_-]*/g;
-const CREDENTIAL_PARAMETER = /\b(client_secret|access_token|refresh_token|password)(["']?\s*[:=]\s*["']?)[^"'&\s,}]+/gi;
+// Only a whole name: "as-username-and-password" is a name of its own (a matrix row's key), not a password.
+const CREDENTIAL_PARAMETER = /(?<![\w-])(client_secret|access_token|refresh_token|password)(["']?\s*[:=]\s*["']?)[^"'&\s,}]+/gi;
 // A self-service SSO ticket URL is a live credential (it opens the flow, several times over):
 // its ticket parameter is a secret wherever it appears.
 const TICKET_PARAMETER = /([?&]ticket=)(?!\[redacted\])[^&\s"'<>\\]+/gi;
@@ -30,11 +31,18 @@ export class Redactor {
     for (const secret of [...this.#secrets].sort((a, b) => b.length - a.length)) {
       out = out.split(secret).join(REDACTED);
     }
-    return out
-      .replace(JWT_SHAPE, REDACTED)
-      .replace(CREDENTIAL_PARAMETER, `$1$2${REDACTED}`)
-      .replace(TICKET_PARAMETER, `$1${REDACTED}`)
-      .replace(AUTHORIZATION_VALUE, `$1${REDACTED}`);
+    return (
+      out
+        .replace(JWT_SHAPE, REDACTED)
+        // An unquoted JSON value ("password": 12345) is replaced by a string, so that JSON stays JSON.
+        .replace(CREDENTIAL_PARAMETER, (_, name: string, between: string) =>
+          between.includes(':') && !/["']$/.test(between) && /^["']/.test(between)
+            ? `${name}${between}"${REDACTED}"`
+            : `${name}${between}${REDACTED}`,
+        )
+        .replace(TICKET_PARAMETER, `$1${REDACTED}`)
+        .replace(AUTHORIZATION_VALUE, `$1${REDACTED}`)
+    );
   }
 }
 

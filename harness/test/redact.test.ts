@@ -21,6 +21,13 @@ describe('Redactor', () => {
     );
     expect(r.redact('{"client_secret":"abc123","client_id":"id"}')).toBe(`{"client_secret":"${REDACTED}","client_id":"id"}`);
     expect(r.redact('{"access_token":"opaque-token"}')).toBe(`{"access_token":"${REDACTED}"}`);
+    // A JSON value that is not a string is replaced by a string: the text stays JSON.
+    expect(JSON.parse(r.redact('{"password": 12345}'))).toEqual({ password: REDACTED });
+  });
+
+  it("leaves a longer name that ends in a credential parameter's alone, so JSON stays JSON", () => {
+    const text = JSON.stringify({ 'token form.client_id near-value:as-username-and-password': 1, 'reset-password': 2 });
+    expect(new Redactor().redact(text)).toBe(text);
   });
 
   it('replaces Authorization header values', () => {
