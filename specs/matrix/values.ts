@@ -300,6 +300,14 @@ export const urlNearMisses: ReadonlyArray<{
   },
   { key: 'host-prefix', says: 'with its host name prefixed', change: (url) => url.replace('://', '://other-'), operator: 'near-value' },
   { key: 'http', says: 'over http instead of https', change: (url) => url.replace(/^https:/, 'http:'), operator: 'near-value' },
+  // Without its scheme (host/path): another string, though a helper that prefixes "https://" to a
+  // value without one, so that configuration written as a host works, takes it for the right one.
+  {
+    key: 'scheme-absent',
+    says: 'without its scheme (its host and path alone)',
+    change: (url) => url.replace(/^\w+:\/\//, ''),
+    operator: 'truncate',
+  },
   { key: 'query', says: 'with a query string added', change: (url) => `${url}?x=1`, operator: 'extra-part' },
   // A fragment names a part of the same resource to a browser, and is no part of what a server is
   // sent, so a check that parses the URL and compares its origin and path takes it for the right
@@ -413,3 +421,28 @@ export const nameNearMisses: ReadonlyArray<{
   },
   { key: 'name-bracketed', says: 'with "[]" after it, a list to a qs-style parser', operator: 'extra-part', rename: (name) => `${name}[]` },
 ];
+
+/**
+ * Characters outside ASCII that a case mapping takes onto an ASCII letter: "İ" (U+0130) lower-cases
+ * to "i" under a Turkish locale, "ı" (U+0131) and "ſ" (U+017F) upper-case to "I" and "S", the Kelvin
+ * sign (U+212A) lower-cases to "k". Each is another character, so a text holding one is another
+ * text, though a comparison that folds case first (equalsIgnoreCase, a locale's toLowerCase) takes it
+ * for the ASCII one.
+ */
+export const CASE_MAPPING_TWINS: ReadonlyArray<{ key: string; letter: string; twin: string; says: string }> = [
+  {
+    key: 'dotted-capital-i',
+    letter: 'i',
+    twin: '\u0130',
+    says: 'its first "i" written "İ" (U+0130, lower-cased to "i" in a Turkish locale)',
+  },
+  { key: 'dotless-i', letter: 'i', twin: '\u0131', says: 'its first "i" written "ı" (U+0131, upper-cased to "I")' },
+  { key: 'long-s', letter: 's', twin: '\u017f', says: 'its first "s" written "ſ" (U+017F, upper-cased to "S")' },
+  { key: 'kelvin-sign', letter: 'k', twin: '\u212a', says: 'its first "k" written as the Kelvin sign (U+212A, lower-cased to "k")' },
+];
+
+/** `text` with its first `letter` (either case) written `twin`, or undefined where it has none. */
+export function withCaseMappingTwin(text: string, letter: string, twin: string, from = 0): string | undefined {
+  const at = [...text].findIndex((character, i) => i >= from && character.toLowerCase() === letter);
+  return at < 0 ? undefined : `${text.slice(0, at)}${twin}${text.slice(at + 1)}`;
+}

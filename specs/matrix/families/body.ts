@@ -344,6 +344,23 @@ export function bodyVariants(card: OperationCard, element: Element): Made[] {
   if (identity && typeof valid === 'string') {
     variants.push(made('other-type', 'object-holding-it', 'an object holding the valid value as its id ({"id": ...})', (v) => ({ id: v })));
   }
+  // The valid value as Avro's JSON encoding writes a union branch, {"<type>": value} (an optional
+  // field is a union with null): another type, though a bridge that also reads Avro's JSON takes
+  // it for the value.
+  const avroType = avroTypeOf(valid);
+  if (avroType !== undefined)
+    variants.push(
+      made(
+        'other-type',
+        'avro-union',
+        `the valid value as an Avro union branch ({"${avroType}": ...})`,
+        (v) => ({ [avroTypeOf(v) ?? avroType]: v }),
+        {
+          extended: true,
+          aloneOnly: true,
+        },
+      ),
+    );
   variants.push(...objectsAsText(made, types, valid));
   variants.push(...bigIntegerFor(card, element, types, valid));
   variants.push(...integerSpellings(card, element, types, valid));
@@ -1450,6 +1467,16 @@ const NUMBER_WRAPPERS: ReadonlyArray<{ key: string; says: (n: number) => string;
   },
 ];
 
+/** The Avro type a JSON value is written as in a union branch: string, int or double, boolean, array, map; none for null. */
+function avroTypeOf(value: unknown): string | undefined {
+  if (typeof value === 'string') return 'string';
+  if (typeof value === 'number') return Number.isInteger(value) ? 'int' : 'double';
+  if (typeof value === 'boolean') return 'boolean';
+  if (Array.isArray(value)) return 'array';
+  if (value !== null && typeof value === 'object') return 'map';
+  return undefined;
+}
+
 /** Round units a range may be given in by a form or preset: a whole number of minutes, hours, days. */
 const ROUND_UNITS: ReadonlyArray<{ size: number; says: string }> = [
   { size: 60, says: 'minutes' },
@@ -1487,6 +1514,31 @@ function roundValuesOutOfRange(made: MakeVariant, element: Element, types: JsonT
             extended: true,
             aloneOnly: true,
           }),
+        );
+      }
+    }
+    // Past the maximum by a power of ten with more digits than it has, so that its low digits are a
+    // value in range (the maximum's own last digits, or the valid value's): a range check made after
+    // the number is cut to as many digits as the maximum has (a fixed-width decimal field, COBOL's
+    // PIC 9(n)) takes it in.
+    if (typeof node?.maximum === 'number' && node.maximum > 0) {
+      const power = 10 ** String(Math.trunc(node.maximum)).length;
+      const low = Math.trunc(node.maximum);
+      const value = power + low;
+      if (!seen.has(value) && !withinRange(element, value)) {
+        seen.add(value);
+        out.push(
+          made(
+            'bounds',
+            'decimal-wrap',
+            `${value}, past the maximum ${node.maximum}, whose last ${String(low).length} digits are the maximum`,
+            () => value,
+            {
+              bound: true,
+              extended: true,
+              aloneOnly: true,
+            },
+          ),
         );
       }
     }

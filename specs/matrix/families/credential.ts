@@ -17,7 +17,7 @@ import type { Element } from '../elements.ts';
 import { headerNamed } from './headers.ts';
 import type { Expectation, Variant } from '../row.ts';
 import type { RequestContext } from '../template.ts';
-import { swapCase, urlNearMisses, withCharacterEscapedAt, withFullwidth } from '../values.ts';
+import { CASE_MAPPING_TWINS, swapCase, urlNearMisses, withCaseMappingTwin, withCharacterEscapedAt, withFullwidth } from '../values.ts';
 
 /** The token endpoint's path without its slashes (oauth/token), as discovery names it after the issuer. */
 const tokenEndpointPath = tokenPath.replace(/^\/+|\/+$/g, '');
@@ -605,6 +605,9 @@ function joseVariants(card: OperationCard, member: string): Made[] {
         ruled('truncate', 'without its last character', 'truncate', (h) => claimSet(h, 'kid', String(h.kid).slice(0, -1))),
         ruled('whitespace', 'followed by a space', 'whitespace', (h) => claimSet(h, 'kid', `${String(h.kid)} `)),
         ruled('whitespace-leading', 'preceded by a tab', 'whitespace', (h) => claimSet(h, 'kid', `\t${String(h.kid)}`)),
+        // Followed by "=", base64's padding: another kid, though a lookup that decodes kids as
+        // base64url bytes (a decoder that also takes padding) finds the published key.
+        ruled('padded', 'followed by "=" (base64 padding)', 'extra-part', (h) => claimSet(h, 'kid', `${String(h.kid)}=`)),
         ruled('number', 'a number', 'other-type', set(1)),
         // A key is found by its kid (RFC 7515 4.1.4): another identifier of the same published key
         // names none, though a finder that also matches the certificate's thumbprint finds it.
@@ -1177,6 +1180,20 @@ function claimVariants(card: OperationCard, member: string): Made[] {
           (c) => ({ ...c, iat: NINE_DIGITS - HOUR, exp: NINE_DIGITS }),
           'expired_token',
         ),
+        // Before 1970: -1, and an hour ahead less 2^32 seconds. Both long past, though a verifier that
+        // narrows exp to an unsigned 32-bit integer (Rust's `as u32`, a 32-bit column) wraps them
+        // into the future (-1 to the year 2106, the other to an hour ahead).
+        invalid('minus-one', '-1 (before 1970)', 'near-value', (c, now) => ({ ...c, iat: now - HOUR, exp: -1 }), 'expired_token'),
+        {
+          ...invalid(
+            'wrapped-32-bit',
+            'an hour ahead less 2^32 seconds (long past; an hour ahead once wrapped to an unsigned 32-bit integer)',
+            'near-value',
+            (c, now) => ({ ...c, iat: now - HOUR, exp: now + HOUR - 2 ** 32 }),
+            'expired_token',
+          ),
+          extended: true,
+        },
         twice(
           'duplicate-last-past',
           `twice, an hour ahead and then ${NEAR_MISS_SECONDS} seconds ago`,
@@ -2125,6 +2142,20 @@ function scopeTokenVariants(card: OperationCard): Made[] {
     // Its colon written "_" (update_event_deliveries, a name a GraphQL enum or an identifier can
     // hold): another string, though a gateway that maps such names back grants it.
     replaced('colon-as-underscore', `with its colon written "_" (${scope.replace(':', '_')})`, 'near-value', (s) => [s.replace(':', '_')]),
+    // Its colon written "/" (a Clojure namespaced keyword, a path-style permission): another string,
+    // though a check that maps one separator onto the other grants it.
+    replaced('colon-as-slash', `with its colon written "/" (${scope.replace(':', '/')})`, 'near-value', (s) => [s.replace(':', '/')]),
+    // A letter written as a character a case mapping takes onto it (values.ts: "İ" for "i" in a
+    // Turkish locale, the long s, the Kelvin sign): another string, though a check that folds the
+    // held scopes' case first grants it.
+    ...CASE_MAPPING_TWINS.filter(({ letter, twin }) => withCaseMappingTwin(scope, letter, twin) !== undefined).map(
+      ({ key, letter, twin, says }) => ({
+        ...replaced(key, `with ${says} (${withCaseMappingTwin(scope, letter, twin)!})`, 'encoding', (s) => [
+          withCaseMappingTwin(s, letter, twin) ?? s,
+        ]),
+        extended: true,
+      }),
+    ),
     // With Spring Security's authority prefix (SCOPE_<scope>): another string, though a check that
     // strips the prefix from both sides first grants it.
     replaced('authority-prefixed', `with Spring Security's authority prefix (SCOPE_${scope})`, 'extra-part', (s) => [`SCOPE_${s}`]),

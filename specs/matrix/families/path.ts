@@ -25,6 +25,8 @@ import {
   idWithPrefixLetterDoubled,
   idWithAnotherKindsPrefix,
   idWithHashCollision,
+  CASE_MAPPING_TWINS,
+  withCaseMappingTwin,
   shapeOfId,
   swapCase,
   unknownIdLike,
@@ -605,6 +607,40 @@ export function paramVariants(card: OperationCard, element: Element): Made[] {
     if (change(paramValue(card, name, canonicalContext)) !== undefined)
       variants.push(made('near-value', key, says, (value) => change(value) ?? value, { extended: true }));
   }
+  // A letter written as a character a case mapping takes onto it (values.ts), past the prefix:
+  // another id, though a lookup that folds case first (a locale's toLowerCase, equalsIgnoreCase)
+  // finds the resource.
+  for (const { key, letter, twin, says } of CASE_MAPPING_TWINS) {
+    const valid = paramValue(card, name, canonicalContext);
+    const from = shapeOfIdPrefixLength(valid);
+    if (withCaseMappingTwin(valid, letter, twin, from) !== undefined)
+      variants.push(
+        made(
+          'encoding',
+          key,
+          `with ${says.replace(/^its/, "its random part's")}`,
+          (value) => withCaseMappingTwin(value, letter, twin, shapeOfIdPrefixLength(value)) ?? `${value.slice(0, -1)}${twin}`,
+          { extended: true },
+        ),
+      );
+  }
+  // The random part after its alphabet's zero digit ("1" in base58, "0" elsewhere): one over the
+  // length, though a reader that decodes the id into a number (leading zeros add nothing) finds it.
+  // And the id wrapped in base64, alone or as a Relay global id ("<Kind>:<id>"): another, malformed
+  // id, though a route that also takes global ids decodes it to this one.
+  variants.push(
+    made('extra-part', 'alphabet-zero-prefixed', "with its alphabet's zero digit before its random part", idWithAlphabetZeroPrefixed, {
+      extended: true,
+    }),
+    made('encoding', 'base64-wrapped', 'written in base64', (value) => Buffer.from(value, 'utf8').toString('base64'), { extended: true }),
+    made(
+      'encoding',
+      'relay-global-id',
+      `as a Relay global id (base64 of "${relayKindOf(rule.names)}:<id>")`,
+      (value) => Buffer.from(`${relayKindOf(rule.names)}:${value}`, 'utf8').toString('base64'),
+      { extended: true },
+    ),
+  );
   // A character and its look-alike each way the id's alphabet allows (l and I for 1, 0 for o, O for
   // 0): another id, though a reader that folds look-alikes (Crockford's base32 decoding) finds it.
   for (const [from, to] of [
@@ -680,6 +716,18 @@ export function paramVariants(card: OperationCard, element: Element): Made[] {
         checks: [{ clause: card.success.clause, outcome: accepted }],
         source: 'RFC 3986 2.3: a percent-encoded unreserved character is that character',
       },
+    }),
+  );
+  // A character written as an overlong two-byte UTF-8 sequence ("_" as %C1%9F), which is no UTF-8
+  // (RFC 3629 3): a malformed path, though a lenient decoder (the IIS "%c1%1c" flaw) reads the id.
+  variants.push(
+    bound({
+      operator: 'encoding',
+      key: 'overlong-utf8',
+      says: `with its ${paramValue(card, name, canonicalContext).includes('_') ? '"_"' : 'last letter'} written as an overlong two-byte UTF-8 sequence (sent as it is)`,
+      apply: sentEncoded(name, withOverlongCharacter),
+      expect: paramExpectation(card, element, withOverlongCharacter(paramValue(card, name, canonicalContext)), false),
+      extended: true,
     }),
   );
   // The id with its first letter written %uXXXX, the legacy unescape()'s form (no percent-encoding
@@ -893,6 +941,30 @@ export function paramVariants(card: OperationCard, element: Element): Made[] {
     seen.add(value);
     return true;
   });
+}
+
+/** The id, percent-encoded, with its "_" (else its last letter) written as an overlong two-byte UTF-8 sequence. */
+function withOverlongCharacter(id: string): string {
+  const at = id.includes('_') ? id.indexOf('_') : id.search(/[A-Za-z](?=[^A-Za-z]*$)/);
+  if (at < 0) return encodeURIComponent(id);
+  const code = id.charCodeAt(at);
+  const overlong = `%${(0xc0 | (code >> 6)).toString(16).toUpperCase()}%${(0x80 | (code & 0x3f)).toString(16).toUpperCase()}`;
+  return `${encodeURIComponent(id.slice(0, at))}${overlong}${encodeURIComponent(id.slice(at + 1))}`;
+}
+
+/** The id with its alphabet's zero digit ("1" in base58, else "0") before its random part. */
+function idWithAlphabetZeroPrefixed(id: string): string {
+  const from = shapeOfIdPrefixLength(id);
+  const zero = alphabetOfId(id)[0] ?? '0';
+  return `${id.slice(0, from)}${zero}${id.slice(from)}`;
+}
+
+/** A Relay global id's type name for a resource named in words ("event stream" -> "EventStream"). */
+function relayKindOf(names: string): string {
+  return names
+    .split(/[\s_-]+/)
+    .map((word) => `${word.slice(0, 1).toUpperCase()}${word.slice(1)}`)
+    .join('');
 }
 
 /** The id with its last ASCII letter or digit replaced by its full-width form (U+FF01 block), or unchanged without one. */

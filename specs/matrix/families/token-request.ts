@@ -13,7 +13,16 @@ import { tokenPath } from '../../openapi.ts';
 import { accepted, refused, status } from '../checks.ts';
 import type { OperatorId } from '../operators.ts';
 import type { Expectation } from '../row.ts';
-import { FULLWIDTH_OFFSET, nameNearMisses, swapCase, urlNearMisses, withCharacterEscapedAt } from '../values.ts';
+import {
+  CASE_MAPPING_TWINS,
+  FULLWIDTH_OFFSET,
+  idWithHashCollision,
+  nameNearMisses,
+  swapCase,
+  urlNearMisses,
+  withCaseMappingTwin,
+  withCharacterEscapedAt,
+} from '../values.ts';
 
 export interface TokenVariant {
   operator: OperatorId;
@@ -286,14 +295,38 @@ function withTwin(text: string, twin: (code: number) => number | undefined): str
  * all the same, refused with `checks`; the first of `core` runs on real tenants.
  */
 function lossyVariants(field: string, checks: ClauseCheck[], source: string, core: readonly string[]): Made[] {
-  return lossyTwins.map(({ key, says, twin }) => ({
-    operator: 'encoding',
-    key,
-    says: `with its first character replaced by ${says}`,
-    apply: setField(field, (v) => withTwin(v, twin)),
-    expect: { checks, source: `${source}; another character is another value, however an encoding folds it` },
-    ...(core.includes(key) ? {} : { extended: true }),
-  }));
+  const expect = { checks, source: `${source}; another character is another value, however an encoding folds it` };
+  return [
+    ...lossyTwins.map(({ key, says, twin }) => ({
+      operator: 'encoding' as const,
+      key,
+      says: `with its first character replaced by ${says}`,
+      apply: setField(field, (v) => withTwin(v, twin)),
+      expect,
+      ...(core.includes(key) ? {} : { extended: true }),
+    })),
+    // A letter written as a character a case mapping takes onto it (values.ts), or the letter
+    // itself added where the value has none: another value, though a comparison that folds case
+    // first takes it for this one.
+    ...CASE_MAPPING_TWINS.map(({ key, letter, twin, says }) => ({
+      operator: 'encoding' as const,
+      key,
+      says: `with ${says} (or that character added, where it has none)`,
+      apply: setField(field, (v) => withCaseMappingTwin(v, letter, twin) ?? `${v}${twin}`),
+      expect,
+      extended: true as const,
+    })),
+    // Two neighbouring characters changed so that Java's String.hashCode is the same ("Aa" and
+    // "BB"): another value, though a comparison of hash codes takes it for this one.
+    {
+      operator: 'near-value' as const,
+      key: 'hash-collision',
+      says: 'with two neighbouring characters changed so that its Java String.hashCode is the same (as "Aa" and "BB")',
+      apply: setField(field, (v) => idWithHashCollision(v) ?? `${v}Aa`),
+      expect,
+      extended: true as const,
+    },
+  ];
 }
 
 /** Characters a sanitiser, a URL parser or a C string deletes or stops at: each inside a value makes another value. */
@@ -498,6 +531,24 @@ const clientIdVariants = (): Made[] =>
       listedInJson('client_id', refusedWith('token.endpoint.client-id'), 'spec 5 rule 3: the client authenticates by its id'),
       inQuery('client_id'),
       absentBesideClientToken('client_id', "with the client's secret and ", refusedWith('token.endpoint.client-id'), 'its id'),
+      // The id and the secret under the names the password grant gives its user's (username and
+      // password, RFC 6749 4.3.2), and neither under its own: no client_id, though an extractor
+      // shared with that grant falls back to those fields.
+      {
+        operator: 'near-value',
+        key: 'as-username-and-password',
+        says: "and client_secret sent as username and password (the password grant's names), and neither under its own name",
+        apply: (t) => ({
+          ...t,
+          fields: t.fields.map(([f, v]): [string, string] => [f === 'client_id' ? 'username' : f === 'client_secret' ? 'password' : f, v]),
+        }),
+        expect: {
+          checks: refusedWith('token.endpoint.client-id'),
+          source:
+            "spec 5 rule 3: the client authenticates by its id (RFC 6749 2.3.1); username and password are the password grant's fields, not the client's",
+        },
+        extended: true,
+      },
       ...arrayIndexes(),
       displayName(),
     ],
