@@ -14,7 +14,7 @@ export function readFirstCatches(file = FIRST_CATCHES_FILE): Record<string, stri
   try {
     records = JSON.parse(readFileSync(file, 'utf8'));
   } catch (error) {
-    throw new Error(`${file}: not a first-catch record (${(error as Error).message})`);
+    throw new Error(`${file}: not a first-catch record (${(error as Error).message})`, { cause: error });
   }
   if (
     typeof records !== 'object' ||

@@ -93,7 +93,22 @@ export async function recordSuite(dir: string, extraArgs: string[] = []): Promis
     const outDir = join(dir, 'suite-reports');
     const finished = await run(
       'cli/conformance.ts',
-      ['--target-file', target.path, '--seed', '7', '--num-runs', '0', '--grep-invert', '429', '--out', outDir, ...extraArgs],
+      // A budget above the whole plan (about 4,200 requests): the default, 4,000, would leave tests out.
+      [
+        '--target-file',
+        target.path,
+        '--seed',
+        '7',
+        '--num-runs',
+        '0',
+        '--grep-invert',
+        '429',
+        '--max-requests',
+        '10000',
+        '--out',
+        outDir,
+        ...extraArgs,
+      ],
       target.env,
       240_000,
     );
