@@ -17,6 +17,7 @@ import { faultFamily } from './fault.ts';
 import { captureAll } from './support/captured.ts';
 import {
   endsWithItsHost,
+  javaHashCode,
   matchesAsUnescapedPattern,
   sameIgnoringCase,
   sameOnceHostMapped,
@@ -65,6 +66,9 @@ function editParameter(
     return rewritten === undefined || rewritten === value ? exchange : withParameters(exchange, { ...parameters, [name]: rewritten });
   });
 }
+
+/** The letters whose case mappings leave ASCII, and the ASCII letter a simple case folding takes them to. */
+const SPECIAL_CASING: Readonly<Record<string, string>> = { '\u0130': 'i', '\u0131': 'i', '\u017f': 's', '\u212a': 'k' };
 
 /** The client's own secret where `matches(sent, stored)`. */
 function secretMatching(matches: (sent: string, stored: string) => boolean) {
@@ -799,6 +803,42 @@ export const clientCredentialFaults = faultFamily([
         sent !== audience &&
         sent.replace(/^(\w+:\/\/)([^/?#]+)/, (_all, scheme: string, host: string) => `${scheme}${host.toLowerCase()}`) === audience,
     ),
+  },
+  {
+    id: 'token-audience-scheme-assumed',
+    clause: 'token.endpoint.audience',
+    bug: 'An audience written without a scheme given "https://" before the API is looked up (so that an API identifier configured as a host works): "<tenant host>/api/v2/" gets a management token.',
+    install: audienceMatching((sent, audience) => !/^\w+:\/\//.test(sent) && `https://${sent}` === audience),
+  },
+  {
+    id: 'token-secret-hash-codes-compared',
+    clause: 'token.endpoint.wrong-secret',
+    bug: 'Secrets compared by their Java String.hashCode() (the hash codes kept in a cache keyed by client): a secret with two neighbouring characters changed by +1 and -31, another string of the same hash, gets a token.',
+    install: secretMatching((sent, stored) => sent !== stored && javaHashCode(sent) === javaHashCode(stored)),
+  },
+  {
+    id: 'token-secret-special-casing-folded',
+    clause: 'token.endpoint.wrong-secret',
+    bug: 'Secrets compared after a "simple case folding" helper maps the letters whose case mappings leave ASCII ("İ" and "ı" to "i", "ſ" to "s", the Kelvin sign to "k") onto their ASCII letters: the secret with its first "i" written "İ" gets a token (plain ASCII case is still compared exactly).',
+    install: secretMatching(
+      (sent, stored) =>
+        sent !== stored &&
+        sent.length === stored.length &&
+        [...sent].every((character, at) => character === stored[at] || SPECIAL_CASING[character] === stored[at]!.toLowerCase()),
+    ),
+  },
+  {
+    id: 'token-client-credentials-from-user-fields',
+    clause: 'token.endpoint.client-id',
+    bug: "Token request parameters run through an alias table shared with the password grant (username for client_id, password for client_secret) when the client's own are absent: a request with the client's id as username and its secret as password gets a token.",
+    install: (app) =>
+      editRequests(app, 'token', (exchange) => {
+        const parameters = parametersOf(exchange);
+        if (!parameters || 'client_id' in parameters || 'client_secret' in parameters) return exchange;
+        if (typeof parameters.username !== 'string' || typeof parameters.password !== 'string') return exchange;
+        const { username, password, ...rest } = parameters;
+        return withParameters(exchange, { ...rest, client_id: username, client_secret: password });
+      }),
   },
   {
     id: 'token-audience-case-insensitive',

@@ -8,7 +8,7 @@ import { observed, parameter, toJsonSchema, type OperationKey } from '../../spec
 import type { FaultHooks } from '../app.ts';
 import { faultFamily } from './fault.ts';
 import { compileCheck, replaceParameterCheck } from './support/check-edits.ts';
-import { sameIgnoringCase } from './support/near-misses.ts';
+import { javaHashCode, sameIgnoringCase } from './support/near-misses.ts';
 import { editRequests } from './support/route-edits.ts';
 import { capture } from './support/captured.ts';
 import { editStore, recordLookup, VAULT_RECORDS } from './support/store-view.ts';
@@ -69,13 +69,6 @@ function lookAlikesFolded(raw: string): string | undefined {
 }
 
 const ALPHANUMERIC = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
-
-/** Java's String.hashCode: s[0]*31^(n-1) + ... + s[n-1], in 32 bits. */
-function javaHashCode(text: string): number {
-  let hash = 0;
-  for (let i = 0; i < text.length; i += 1) hash = (Math.imul(hash, 31) + text.charCodeAt(i)) | 0;
-  return hash;
-}
 
 /** Cyrillic letters drawn as Latin ones (UTS #39 confusables), folded to the Latin. */
 const CYRILLIC_SKELETON: Readonly<Record<string, string>> = Object.fromEntries(
@@ -412,6 +405,16 @@ export const resourceLookupFaults = faultFamily([
               ?.events.values() ?? []),
           ].find((event) => javaHashCode(event.id) === javaHashCode(eventId)),
       })),
+  },
+  {
+    id: 'event-found-by-relay-global-id',
+    clause: 'redeliver.path.event_id.length',
+    bug: 'A route that also takes Relay global ids for events (base64 of "Event:<id>", decoded by fromGlobalId before the checks): the failed event\'s global id, 44 characters, is redelivered instead of 400; other ids are checked as before.',
+    install: (app) =>
+      editParameter(app, 'redeliver', 'event_id', (raw) => {
+        const text = Buffer.from(decoded(raw) ?? '', 'base64').toString('utf8');
+        return /^Event:evt_[1-9A-HJ-NP-Za-km-z]+$/.test(text) ? encodeURIComponent(text.slice('Event:'.length)) : undefined;
+      }),
   },
   {
     id: 'profile-found-by-confusable-skeleton',

@@ -163,6 +163,17 @@ export const ticketBoundFaults = faultFamily([
     install: (app) => patchTtlSec(app, { maximum: TTL_SEC.max + 1 }),
   },
   {
+    id: 'ttl-sec-kept-to-six-digits',
+    clause: 'sso-ticket.body.ttl_sec.range',
+    bug: 'ttl_sec copied into a fixed-width field of six decimal digits before the range check (a mainframe record, PIC 9(6)), which keeps its low digits: 1432000 is taken as 432000 and the ticket created instead of 400; values under a million are checked as before.',
+    install: (app) =>
+      editJsonBody(app, 'sso-ticket', (value) =>
+        isRecord(value) && typeof value.ttl_sec === 'number' && Number.isInteger(value.ttl_sec) && value.ttl_sec >= 1_000_000
+          ? { ...value, ttl_sec: value.ttl_sec % 1_000_000 }
+          : value,
+      ),
+  },
+  {
     id: 'accepts-negative-ttl-sec',
     clause: 'sso-ticket.body.ttl_sec.range',
     bug: 'A range check that only looks at the top: ticket creation accepts a negative ttl_sec such as -1.',

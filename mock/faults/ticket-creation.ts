@@ -604,6 +604,15 @@ export const ticketCreationFaults = faultFamily([
       ),
   },
   {
+    id: 'ticket-avro-array-branch-unwrapped',
+    clause: 'sso-ticket.body.enabled_clients.type',
+    bug: 'The body read through a bridge that also takes Avro\'s JSON encoding of a union, {"<branch>": value}, for the lists it declares as ["null", {"type": "array"}]: enabled_clients {"array": ["<client id>"]} creates the ticket instead of 400; {"list": [...]} is still refused.',
+    install: (app) =>
+      editTicketField(app, 'enabled_clients', (value) =>
+        isRecord(value) && Object.keys(value).length === 1 && Array.isArray(value.array) ? value.array : value,
+      ),
+  },
+  {
     id: 'ticket-accepts-unknown-nested-properties',
     clause: 'sso-ticket.body.nested-rules',
     bug: 'A validator that refuses unknown properties at the top of the request only: ticket creation accepts them inside the nested objects (enabled_organizations items, domain_aliases_config, provisioning_config, enabled_features).',

@@ -194,6 +194,15 @@ export const tokenVerificationFaults = faultFamily([
     install: (app) => forgiveClaim(app, (claims) => ({ ...claims, exp: Number.MAX_SAFE_INTEGER })),
   },
   {
+    id: 'exp-narrowed-to-unsigned-32-bits',
+    clause: 'redeliver.errors.401.invalid-token',
+    bug: 'exp narrowed to an unsigned 32-bit integer before the clock check (a cast into a 32-bit timestamp column): a negative exp wraps into the future (-1 to the year 2106), so such a token is accepted by every operation; a past exp above 0 is still refused.',
+    install: (app) =>
+      forgiveClaim(app, (claims) =>
+        typeof claims.exp === 'number' && Number.isInteger(claims.exp) && claims.exp < 0 ? { ...claims, exp: claims.exp >>> 0 } : claims,
+      ),
+  },
+  {
     id: 'accepts-not-yet-valid-token',
     clause: 'redeliver.errors.401.invalid-token',
     bug: 'A verifier that never compares nbf and iat with the clock: a correctly signed token that is not yet valid is accepted by every operation.',

@@ -68,3 +68,10 @@ export function sameWithoutStageSegment(sent: string, right: string): boolean {
 function withoutTrailingSlash(url: string): string {
   return url.replace(/\/+$/, '');
 }
+
+/** Java's String.hashCode: s[0]*31^(n-1) + ... + s[n-1], in 32 bits. */
+export function javaHashCode(text: string): number {
+  let hash = 0;
+  for (let i = 0; i < text.length; i += 1) hash = (Math.imul(hash, 31) + text.charCodeAt(i)) | 0;
+  return hash;
+}
