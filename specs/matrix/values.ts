@@ -103,6 +103,13 @@ export function idWithAnotherKindsPrefix(id: string): string | undefined {
   return other ? `${other.prefix}${id.slice(own.prefix.length)}` : undefined;
 }
 
+/** Java's String.hashCode: s[0]*31^(n-1) + ... + s[n-1], in 32 bits. */
+export function javaHashCode(text: string): number {
+  let hash = 0;
+  for (let i = 0; i < text.length; i += 1) hash = (Math.imul(hash, 31) + text.charCodeAt(i)) | 0;
+  return hash;
+}
+
 /**
  * The id with two neighbouring characters of its random part changed so that Java's
  * String.hashCode (s[0]*31^(n-1) + ... + s[n-1]) is unchanged: the first up by one, the second down

@@ -69,9 +69,5 @@ function withoutTrailingSlash(url: string): string {
   return url.replace(/\/+$/, '');
 }
 
-/** Java's String.hashCode: s[0]*31^(n-1) + ... + s[n-1], in 32 bits. */
-export function javaHashCode(text: string): number {
-  let hash = 0;
-  for (let i = 0; i < text.length; i += 1) hash = (Math.imul(hash, 31) + text.charCodeAt(i)) | 0;
-  return hash;
-}
+/** Java's String.hashCode, shared with the matrix's hash-collision variation. */
+export { javaHashCode } from '../../../specs/matrix/values.ts';

@@ -17,6 +17,7 @@ import type { Element } from '../elements.ts';
 import { headerNamed } from './headers.ts';
 import type { Expectation, Variant } from '../row.ts';
 import type { RequestContext } from '../template.ts';
+import { equivalentsFor } from '../equivalents.ts';
 import { CASE_MAPPING_TWINS, swapCase, urlNearMisses, withCaseMappingTwin, withCharacterEscapedAt, withFullwidth } from '../values.ts';
 
 /** The token endpoint's path without its slashes (oauth/token), as discovery names it after the issuer. */
@@ -2317,6 +2318,50 @@ function scopeTokenVariants(card: OperationCard): Made[] {
 }
 
 /** The variations of a credential element, each with its expectation. */
+/**
+ * Where a credential element's text is, for the shared text equivalents (equivalents.ts): the edit
+ * that writes it changed. Undefined for an element no exact comparison holds.
+ */
+function textEdit(card: OperationCard, element: Element): ((change: (text: string) => string) => TokenEdit) | undefined {
+  const member = element.member!;
+  if (element.kind === 'jose-header') return (change) => ({ resign: { header: (h) => claimSet(h, member, change(String(h[member]))) } });
+  if (element.kind === 'claim') {
+    const current = (c: JsonRecord) => String(Array.isArray(c[member]) ? (c[member] as unknown[])[0] : c[member]);
+    return (change) => ({ resign: { claims: (c) => claimSet(c, member, change(current(c))) } });
+  }
+  if (element.kind === 'scope-token') {
+    const scope = card.scope.value;
+    return (change) => ({ resign: { claims: (c) => withScopeReplaced(c, scope, [change(scope)]) } });
+  }
+  return undefined;
+}
+
+/**
+ * The family's variants and every text equivalent of the shared list (equivalents.ts) it has no
+ * row of yet: another string, refused by the rule that refuses the element in the other case (its
+ * "case" row), though a verifier behind the layer that folds it reads the valid one. Test doubles only.
+ */
+function withTextEquivalents(card: OperationCard, element: Element, variants: Made[]): Made[] {
+  const edit = textEdit(card, element);
+  const reference = variants.find((variant) => variant.key === 'case');
+  if (!edit || !reference) return variants;
+  const added = equivalentsFor(
+    variants.map((variant) => variant.key),
+    element.id,
+    card,
+  ).map((equivalent) =>
+    resigned({
+      operator: equivalent.operator,
+      key: equivalent.key,
+      says: `with ${equivalent.says}`,
+      apply: edited(edit(equivalent.always)),
+      expect: reference.expect,
+      extended: true,
+    }),
+  );
+  return [...variants, ...added];
+}
+
 export function credentialVariants(card: OperationCard, element: Element): Made[] {
   switch (element.kind) {
     case 'authorization':
@@ -2326,13 +2371,13 @@ export function credentialVariants(card: OperationCard, element: Element): Made[
     case 'token':
       return tokenTextVariants(card);
     case 'jose-header':
-      return joseVariants(card, element.member!);
+      return withTextEquivalents(card, element, joseVariants(card, element.member!));
     case 'signature':
       return signatureVariants(card);
     case 'claim':
-      return claimVariants(card, element.member!);
+      return withTextEquivalents(card, element, claimVariants(card, element.member!));
     case 'scope-token':
-      return scopeTokenVariants(card);
+      return withTextEquivalents(card, element, scopeTokenVariants(card));
     default:
       return [];
   }

@@ -11,6 +11,7 @@ import { accepted, observedError, refused } from '../checks.ts';
 import type { Element } from '../elements.ts';
 import type { Expectation, Variant } from '../row.ts';
 import { asFormTemplate, canonicalContext, paramValue, type RequestContext } from '../template.ts';
+import { equivalent, equivalentsFor } from '../equivalents.ts';
 import {
   charactersBesideAlphabet,
   alphabetOfId,
@@ -931,6 +932,19 @@ export function paramVariants(card: OperationCard, element: Element): Made[] {
       ),
     );
   }
+  // Every text equivalent of the shared list (equivalents.ts) it has no row of yet, past the
+  // prefix: another id, though a lookup behind the layer that folds it finds the resource.
+  for (const equivalent of equivalentsFor(
+    variants.map((variant) => variant.key),
+    element.id,
+    card,
+  )) {
+    variants.push(
+      made(equivalent.operator, equivalent.key, `with ${equivalent.says.replace(/^its/, "its random part's")}`, equivalent.always, {
+        extended: true,
+      }),
+    );
+  }
   // A variation that lands on the valid value is the valid request, and one that lands on another's value is that one.
   const valid = paramValue(card, name, canonicalContext);
   const seen = new Set<string>([valid]);
@@ -970,32 +984,8 @@ function relayKindOf(names: string): string {
 /** The id with its last ASCII letter or digit replaced by its full-width form (U+FF01 block), or unchanged without one. */
 const fullWidthLast = (id: string): string => withFullwidth(id, /[A-Za-z0-9]/, true);
 
-/** Latin letters and the Cyrillic letters drawn the same (UTS #39 confusables). */
-const CYRILLIC_TWINS: Readonly<Record<string, string>> = {
-  a: '\u0430',
-  c: '\u0441',
-  e: '\u0435',
-  o: '\u043e',
-  p: '\u0440',
-  x: '\u0445',
-  y: '\u0443',
-  A: '\u0410',
-  B: '\u0412',
-  C: '\u0421',
-  E: '\u0415',
-  H: '\u041d',
-  K: '\u041a',
-  M: '\u041c',
-  O: '\u041e',
-  P: '\u0420',
-  T: '\u0422',
-  X: '\u0425',
-};
 /** The id with its last letter that has a Cyrillic twin written as that twin (unchanged where none has). */
-const cyrillicLast = (id: string): string => {
-  const at = [...id].findLastIndex((character) => character in CYRILLIC_TWINS);
-  return at < 0 ? id : `${id.slice(0, at)}${CYRILLIC_TWINS[id[at]!]}${id.slice(at + 1)}`;
-};
+const cyrillicLast = (id: string): string => equivalent('cyrillic-look-alike').make(id) ?? id;
 
 /** The template with path parameter `name` written by `encode` from its value, and sent as it is. */
 function sentEncoded(name: string, encode: (value: string) => string): (template: RequestTemplate) => RequestTemplate {

@@ -13,6 +13,7 @@ import { tokenPath } from '../../openapi.ts';
 import { accepted, refused, status } from '../checks.ts';
 import type { OperatorId } from '../operators.ts';
 import type { Expectation } from '../row.ts';
+import { equivalentsFor } from '../equivalents.ts';
 import {
   CASE_MAPPING_TWINS,
   FULLWIDTH_OFFSET,
@@ -1112,8 +1113,34 @@ function twoCauses(elements: Array<{ element: TokenElement; variants: Made[] }>)
 }
 
 /** Every element's variations, then the pairs of them that make two causes. */
+/**
+ * A field's variations and every text equivalent of the shared list (equivalents.ts) it has no row
+ * of yet: another value, refused as the value in the other case is (the field's "case" row),
+ * though an endpoint behind the layer that folds it reads the valid one. Test doubles only.
+ */
+function withTextEquivalents({ element, variants }: { element: TokenElement; variants: Made[] }): {
+  element: TokenElement;
+  variants: Made[];
+} {
+  const reference = variants.find((variant) => variant.key === 'case');
+  if (!element.id.startsWith('form.') || !reference) return { element, variants };
+  const field = element.id.slice('form.'.length);
+  const added = equivalentsFor(
+    variants.map((variant) => variant.key),
+    element.id,
+  ).map((equivalent): Made => ({
+    operator: equivalent.operator,
+    key: equivalent.key,
+    says: `with ${equivalent.says}`,
+    apply: setField(field, equivalent.always),
+    expect: reference.expect,
+    extended: true,
+  }));
+  return { element, variants: [...variants, ...added] };
+}
+
 function requestVariants(): Array<{ element: TokenElement; variants: Made[] }> {
-  const elements = singleVariants();
+  const elements = singleVariants().map(withTextEquivalents);
   return [...elements, { element: { id: 'two-causes', label: 'two causes at once,' }, variants: twoCauses(elements) }];
 }
 
