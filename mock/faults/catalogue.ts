@@ -12,6 +12,7 @@ import { redeliveryFaults } from './redelivery.ts';
 import { resourceLookupFaults } from './resource-lookups.ts';
 import { routeAuthenticationFaults } from './route-authentication.ts';
 import { scopeAndClientFaults } from './scopes-and-clients.ts';
+import { textEquivalentFaults } from './text-equivalents.ts';
 import { ticketBoundFaults } from './ticket-bounds.ts';
 import { ticketCreationFaults } from './ticket-creation.ts';
 import { ticketIgnoresFieldTypeFaults } from './ticket-ignores-field-type.ts';
@@ -36,6 +37,8 @@ export const faultFamilies: readonly FaultFamily[] = [
   clientCredentialFaults,
   clientAssertionFaults,
   scopeAndClientFaults,
+  // The shared text equivalents, each folded on an exactly compared value (spec 5, 7)
+  textEquivalentFaults,
   // Rate limit and error bodies (spec 7, 8, observed)
   rateLimitFaults,
   errorBodyFaults,

@@ -11,7 +11,6 @@ import { bearerToken, decodeJws } from '../auth/bearer.ts';
 import { observed } from '../../specs/index.ts';
 import type { Components } from '../components.ts';
 import { tokenDescriptions } from '../errors.ts';
-import type { Exchange } from '../exchange.ts';
 import { isFormMediaType, isJsonMediaType } from '../stages/json-body.ts';
 import { faultFamily } from './fault.ts';
 import { captureAll } from './support/captured.ts';
@@ -28,56 +27,11 @@ import {
   sameWithoutUserinfo,
 } from './support/near-misses.ts';
 import { editRequests } from './support/route-edits.ts';
+import { editTokenParameter as editParameter, parametersOf, secretMatching, withParameters } from './support/parameter-edits.ts';
 import { editStore } from './support/store-view.ts';
-
-type Parameters = Record<string, unknown>;
-
-function parametersOf(exchange: Exchange): Parameters | undefined {
-  const text = exchange.body.toString('utf8');
-  if (isFormMediaType(exchange.headers['content-type'])) return Object.fromEntries(new URLSearchParams(text));
-  if (!isJsonMediaType(exchange.headers['content-type'])) return undefined;
-  try {
-    const value: unknown = JSON.parse(text);
-    return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Parameters) : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-function withParameters(exchange: Exchange, parameters: Parameters): Exchange {
-  const text = isFormMediaType(exchange.headers['content-type'])
-    ? new URLSearchParams(parameters as Record<string, string>).toString()
-    : JSON.stringify(parameters);
-  return { ...exchange, body: Buffer.from(text, 'utf8') };
-}
-
-/** Rewrites one parameter of each token request where `rewrite` gives another value. */
-function editParameter(
-  app: FaultHooks,
-  name: string,
-  rewrite: (value: string, parameters: Parameters, components: Components) => string | undefined,
-): void {
-  const components = captureAll(app);
-  editRequests(app, 'token', (exchange) => {
-    const parameters = parametersOf(exchange);
-    const value = parameters?.[name];
-    if (typeof value !== 'string') return exchange;
-    const rewritten = rewrite(value, parameters!, components());
-    return rewritten === undefined || rewritten === value ? exchange : withParameters(exchange, { ...parameters, [name]: rewritten });
-  });
-}
 
 /** The letters whose case mappings leave ASCII, and the ASCII letter a simple case folding takes them to. */
 const SPECIAL_CASING: Readonly<Record<string, string>> = { '\u0130': 'i', '\u0131': 'i', '\u017f': 's', '\u212a': 'k' };
-
-/** The client's own secret where `matches(sent, stored)`. */
-function secretMatching(matches: (sent: string, stored: string) => boolean) {
-  return (app: FaultHooks) =>
-    editParameter(app, 'client_secret', (sent, parameters, { store }) => {
-      const stored = typeof parameters.client_id === 'string' ? store.client(parameters.client_id)?.secret : undefined;
-      return stored !== undefined && matches(sent, stored) ? stored : undefined;
-    });
-}
 
 /**
  * Clients read from a table where a client that authenticates with a key has its secret column

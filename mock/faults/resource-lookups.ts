@@ -10,27 +10,10 @@ import { faultFamily } from './fault.ts';
 import { compileCheck, replaceParameterCheck } from './support/check-edits.ts';
 import { javaHashCode, sameIgnoringCase } from './support/near-misses.ts';
 import { editRequests } from './support/route-edits.ts';
+import { decoded, editPathParameter as editParameter } from './support/parameter-edits.ts';
 import { capture } from './support/captured.ts';
 import { editStore, recordLookup, VAULT_RECORDS } from './support/store-view.ts';
 import { checksOf } from '../validators.ts';
-
-/** The segment decoded once (by a proxy, before the application decodes it again); undefined when it does not decode. */
-function decoded(segment: string): string | undefined {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return undefined;
-  }
-}
-
-/** Changes a path parameter (still percent-encoded, as sent) before the route reads it. */
-function editParameter(app: FaultHooks, key: OperationKey, name: string, edit: (raw: string) => string | undefined): void {
-  editRequests(app, key, (exchange) => {
-    const raw = exchange.params[name];
-    const edited = raw === undefined ? undefined : edit(raw);
-    return edited === undefined ? exchange : { ...exchange, params: { ...exchange.params, [name]: edited } };
-  });
-}
 
 /** A binder that trims the decoded parameter, then hands it on encoded again. */
 function trimmed(raw: string): string | undefined {
