@@ -3,6 +3,7 @@
 // last quota header each client was sent (the token endpoint's own account of what is left), and
 // what went wrong with the cache. Never a token, a secret or anything derived from one.
 import { describeQuota, type TokenPolicy, type TokenUse } from '../harness/runner.ts';
+import { supersedes } from '../harness/token-quota.ts';
 
 export interface TokenReport {
   /** The cache directory, or why there is none. */
@@ -30,7 +31,10 @@ export function tokenReport(
 ): TokenReport {
   const latest = new Map<string, { header: string; at: number }>();
   for (const { use } of parts) {
-    for (const [client, seen] of Object.entries(use.quotas)) if ((latest.get(client)?.at ?? -1) <= seen.at) latest.set(client, seen);
+    for (const [client, seen] of Object.entries(use.quotas)) {
+      const kept = latest.get(client);
+      if (kept === undefined || supersedes(seen, kept)) latest.set(client, seen);
+    }
   }
   return {
     cache: policy?.cacheDir ?? cacheOff,

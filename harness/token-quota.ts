@@ -54,6 +54,29 @@ export function quotaSpentUntil(value: string, atMs: number): number | undefined
   return spent.length === 0 ? undefined : atMs + Math.max(...spent.map((b) => b.resetsIn)) * 1000;
 }
 
+/** How far apart two answers' ends of one window may be and still be the same window: t is in whole seconds, and answers take time. */
+const SAME_WINDOW_MS = 2000;
+
+/**
+ * Whether a quota header seen at `next.at` tells more of the quota's present state than the one
+ * kept: answers are seen in the order they return, not the order the endpoint counted them, and
+ * two seen within a millisecond are not ordered at all. A bucket whose window ends later has
+ * started again since; within the same windows what is left only shrinks, so the header with less
+ * left is the later one. Unreadable headers are ordered by when they were seen.
+ */
+export function supersedes(next: { header: string; at: number }, kept: { header: string; at: number }): boolean {
+  const [seen, held] = [parseQuotaHeader(next.header), parseQuotaHeader(kept.header)];
+  if (!seen || !held) return next.at >= kept.at;
+  const heldEnds = new Map(held.map((b) => [b.bucket, kept.at + b.resetsIn * 1000]));
+  for (const bucket of seen) {
+    const end = next.at + bucket.resetsIn * 1000;
+    const other = heldEnds.get(bucket.bucket);
+    if (other !== undefined && Math.abs(end - other) > SAME_WINDOW_MS) return end > other;
+  }
+  const left = (buckets: QuotaBucket[]) => buckets.reduce((sum, b) => sum + b.remaining, 0);
+  return left(seen) === left(held) ? next.at >= kept.at : left(seen) < left(held);
+}
+
 function duration(seconds: number): string {
   if (seconds < 120) return `${seconds} s`;
   if (seconds < 7200) return `${Math.round(seconds / 60)} min`;

@@ -19,7 +19,7 @@ import { redactor } from './redact.ts';
 import type { ForeignClient, ResolvedTarget, RoleName, TokenPolicy } from './settings.ts';
 import type { SharedRequests } from './shared.ts';
 import { TokenCache, type TokenCacheKey } from './token-cache.ts';
-import { describeQuota, QUOTA_HEADER, quotaSpentUntil } from './token-quota.ts';
+import { describeQuota, QUOTA_HEADER, quotaSpentUntil, supersedes } from './token-quota.ts';
 
 export interface TokenResult {
   exchange: Exchange;
@@ -87,7 +87,9 @@ export class TokenProvider {
     const header = exchange.headers[QUOTA_HEADER];
     if (header === undefined) return;
     const clientId = tokenFieldsOf(exchange.request).get('client_id') ?? '';
-    this.use.quotas[this.#clients.get(clientId)?.name ?? 'another client'] = { header, at: exchange.at };
+    const name = this.#clients.get(clientId)?.name ?? 'another client';
+    const kept = this.use.quotas[name];
+    if (kept === undefined || supersedes({ header, at: exchange.at }, kept)) this.use.quotas[name] = { header, at: exchange.at };
     const until = quotaSpentUntil(header, exchange.at);
     if (until !== undefined) this.#spentUntil.set(clientId, { until, header });
   }

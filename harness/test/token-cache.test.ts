@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { defaultTokenCacheDir, TokenCache, type TokenCacheKey } from '../token-cache.ts';
-import { describeQuota, parseQuotaHeader, quotaSpentUntil } from '../token-quota.ts';
+import { describeQuota, parseQuotaHeader, quotaSpentUntil, supersedes } from '../token-quota.ts';
 
 const work = mkdtempSync(join(tmpdir(), 'token-cache-test-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -132,6 +132,21 @@ describe('the token quota header', () => {
     expect(describeQuota(value)).toBe('per_hour 7 of 10 left (resets in 59 min), per_day 47 of 50 left (resets in 12 h)');
     expect(quotaSpentUntil(value, 0)).toBeUndefined();
     expect(quotaSpentUntil('b=per_hour;q=10;r=0;t=60,b=per_day;q=50;r=40;t=43200', 1000)).toBe(61_000);
+  });
+
+  // Answers are seen in the order they come back: two minted in the same millisecond, or the later
+  // count's answer seen first, must not leave the report one token behind.
+  it('keeps the later account of the quota, whatever order its answers are seen in', () => {
+    const header = (left: number, resetsIn: number) => `b=per_hour;q=100;r=${left};t=${resetsIn}`;
+    expect(supersedes({ header: header(69, 3000), at: 1000 }, { header: header(70, 3000), at: 1000 })).toBe(true);
+    expect(supersedes({ header: header(70, 3000), at: 1000 }, { header: header(69, 3000), at: 1000 })).toBe(false);
+    expect(supersedes({ header: header(70, 3000), at: 1005 }, { header: header(69, 3000), at: 1000 })).toBe(false);
+    // A window that ends an hour later has started again: more left, and the later account.
+    expect(supersedes({ header: header(99, 3600), at: 600_000 }, { header: header(1, 60), at: 500_000 })).toBe(true);
+    expect(supersedes({ header: header(1, 60), at: 500_000 }, { header: header(99, 3600), at: 600_000 })).toBe(false);
+    // Unreadable ones by when they were seen.
+    expect(supersedes({ header: 'x', at: 2 }, { header: header(5, 10), at: 1 })).toBe(true);
+    expect(supersedes({ header: 'x', at: 1 }, { header: header(5, 10), at: 2 })).toBe(false);
   });
 
   it('is shown escaped and capped when it is not that', () => {
