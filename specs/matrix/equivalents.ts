@@ -70,6 +70,9 @@ const LATIN_OF_CYRILLIC: Readonly<Record<string, string>> = Object.fromEntries(
   Object.entries(CYRILLIC_TWINS).map(([latin, cyrillic]) => [cyrillic, latin]),
 );
 
+/** The text with each Cyrillic twin read as its Latin letter (a confusable skeleton, UTS #39, restricted to these letters). */
+const skeleton = (text: string): string => [...text].map((c) => LATIN_OF_CYRILLIC[c] ?? c).join('');
+
 /** `text` with its first character at or after `from` matching `which` replaced by `replace(character)`. */
 function replaceFirst(
   text: string,
@@ -217,13 +220,16 @@ export const TEXT_EQUIVALENTS: readonly TextEquivalent[] = [
     key: 'cyrillic-look-alike',
     says: 'its last letter that has a Cyrillic twin written as that twin (a as U+0430)',
     foldedBy: 'a comparison of confusable skeletons (UTS #39, a guard against look-alike names)',
-    fold: (text) => [...text].map((c) => LATIN_OF_CYRILLIC[c] ?? c).join(''),
-    undo: (text) => [...text].map((c) => LATIN_OF_CYRILLIC[c] ?? c).join(''),
+    fold: skeleton,
+    undo: skeleton,
     operator: 'encoding',
     aliases: [],
     make: (text, from = 0) => {
-      const at = [...text].findLastIndex((character, i) => i >= from && character in CYRILLIC_TWINS);
-      return at < 0 ? undefined : `${text.slice(0, at)}${CYRILLIC_TWINS[text[at]!]}${text.slice(at + 1)}`;
+      for (let at = text.length - 1; at >= from; at -= 1) {
+        const twin = CYRILLIC_TWINS[text[at]!];
+        if (twin !== undefined) return `${text.slice(0, at)}${twin}${text.slice(at + 1)}`;
+      }
+      return undefined;
     },
   },
   {

@@ -450,6 +450,9 @@ export const CASE_MAPPING_TWINS: ReadonlyArray<{ key: string; letter: string; tw
 
 /** `text` with its first `letter` (either case) written `twin`, or undefined where it has none. */
 export function withCaseMappingTwin(text: string, letter: string, twin: string, from = 0): string | undefined {
-  const at = [...text].findIndex((character, i) => i >= from && character.toLowerCase() === letter);
-  return at < 0 ? undefined : `${text.slice(0, at)}${twin}${text.slice(at + 1)}`;
+  // By UTF-16 index, as the slices are (the letter is ASCII, never half of a surrogate pair).
+  for (let at = from; at < text.length; at += 1) {
+    if (text[at]!.toLowerCase() === letter) return `${text.slice(0, at)}${twin}${text.slice(at + 1)}`;
+  }
+  return undefined;
 }
