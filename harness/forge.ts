@@ -316,6 +316,7 @@ export class TokenForge {
     token: string,
     edit: {
       header?: (header: Record<string, unknown>) => Record<string, unknown>;
+      headerText?: (header: Record<string, unknown>) => string;
       claims?: (claims: Record<string, unknown>, now: number) => Record<string, unknown>;
       claimsText?: (claims: Record<string, unknown>, now: number) => string;
       deflated?: boolean;
@@ -331,7 +332,7 @@ export class TokenForge {
     const made = edit.header ? edit.header(header) : header;
     // The payload segment the raw DEFLATE (RFC 1951) of the claims' JSON, as a JWE's "zip": "DEF" has its plaintext.
     const bytes = edit.deflated ? deflateRawSync(typeof payload === 'string' ? payload : JSON.stringify(payload)) : payload;
-    return signJws(made, bytes, this.#key, signedAs ?? made.alg);
+    return signJws(edit.headerText ? edit.headerText(made) : made, bytes, this.#key, signedAs ?? made.alg);
   }
 
   /** The token signed again with the target's own key, its header as it is but its signature made as `alg` (another RSA algorithm). */

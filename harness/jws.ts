@@ -31,10 +31,10 @@ export function privateKeyOf(jwk: string): KeyObject {
  * as written (a member twice, which no object holds), as bytes too (a compressed payload).
  */
 export function signJws(
-  header: Record<string, unknown>,
+  header: Record<string, unknown> | string,
   claims: Record<string, unknown> | string | Buffer,
   key: KeyObject,
-  signedAs: unknown = header.alg,
+  signedAs: unknown = typeof header === 'string' ? undefined : header.alg,
 ): string {
   const input = `${segment(header)}.${segment(claims)}`;
   const how = DIGESTS[typeof signedAs === 'string' ? signedAs : ''] ?? DIGESTS.RS256!;

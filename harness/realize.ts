@@ -202,7 +202,13 @@ export function realizeTokenRequest(template: TokenRequestTemplate, target: Reso
   }
   const json = template.encoding === 'json';
   const listed = new Set(template.listed ?? []);
-  const object = Object.fromEntries(template.fields.map(([name, value]) => [name, listed.has(name) ? [value] : value]));
+  const operators = template.operators ?? {};
+  const written = (name: string, value: string): unknown => {
+    if (operators[name] === '$ne') return { $ne: null };
+    if (operators[name] === '$regex') return { $regex: `^${value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$` };
+    return listed.has(name) ? [value] : value;
+  };
+  const object = Object.fromEntries(template.fields.map(([name, value]) => [name, written(name, value)]));
   const query = template.query && template.query.length > 0 ? `?${new URLSearchParams(template.query).toString()}` : '';
   return {
     method: template.method,

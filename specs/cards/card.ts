@@ -57,6 +57,8 @@ export type OtherRsaAlgorithm = (typeof otherRsaAlgorithms)[number];
 export interface TokenEdit {
   resign?: {
     header?: (header: JsonRecord) => JsonRecord;
+    /** The JOSE header as this JSON text instead (a member twice, which a header object cannot hold). */
+    headerText?: (header: JsonRecord) => string;
     claims?: (claims: JsonRecord, nowSeconds: number) => JsonRecord;
     /** The payload as this JSON text instead (a member twice, which a claims object cannot hold). */
     claimsText?: (claims: JsonRecord, nowSeconds: number) => string;

@@ -31,6 +31,11 @@ export interface TokenRequestTemplate {
   query?: Array<[string, string]>;
   /** In a JSON request, the fields written as a list holding their value. */
   listed?: string[];
+  /**
+   * In a JSON request, fields written as a MongoDB query operator object instead of a string:
+   * `$ne` matches every value but null, `$regex` the value itself (anchored, escaped).
+   */
+  operators?: Record<string, '$ne' | '$regex'>;
   /** In a form body, characters written as they are where the encoding would percent-escape them (";", a pair separator only to legacy parsers). */
   literal?: string[];
   /** The Content-Type sent instead of the encoding's own (null: none), the body encoded all the same. */

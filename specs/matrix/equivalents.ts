@@ -263,6 +263,15 @@ export const TEXT_EQUIVALENTS: readonly TextEquivalent[] = [
     make: (text, from = 0) => insertedInside(text, from, '\u2060'),
   },
   {
+    key: 'underscore-inside',
+    says: 'an underscore inside it (after its first character)',
+    foldedBy: "a comparison by an identifier rule that ignores underscores (Nim's), or a key normaliser that strips them",
+    fold: (text) => text.replaceAll('_', ''),
+    operator: 'extra-part',
+    aliases: [],
+    make: (text, from = 0) => insertedInside(text, from, '_'),
+  },
+  {
     key: 'byte-order-mark',
     says: 'a byte order mark (U+FEFF) before it',
     foldedBy: "a Unicode-aware trim (JavaScript's trim, a reader that drops a BOM)",

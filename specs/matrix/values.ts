@@ -320,6 +320,11 @@ export const urlNearMisses: ReadonlyArray<{
   // sent, so a check that parses the URL and compares its origin and path takes it for the right
   // one; another string all the same.
   { key: 'fragment', says: 'with a fragment added (#x)', change: (url) => `${url}#x`, operator: 'extra-part' },
+  // An empty query or fragment ("?" or "#" alone): another string, though a URL parsed and written
+  // back (Python's urlunparse(urlparse(u)), a serializer that drops empty components) is the
+  // right one.
+  { key: 'empty-query', says: 'with an empty query ("?" after it)', change: (url) => `${url}?`, operator: 'extra-part' },
+  { key: 'empty-fragment', says: 'with an empty fragment ("#" after it)', change: (url) => `${url}#`, operator: 'extra-part' },
   {
     key: 'port-spelled-out',
     says: 'naming the same origin with its port written out (the default port, or a leading zero)',

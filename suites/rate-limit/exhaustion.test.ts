@@ -205,12 +205,16 @@ conformance(
 // limiter that starts a fresh bucket when a token is issued (a login limiter's "new session, new
 // quota") serves the whole burst. Each request carries an Idempotency-Key never sent before: a
 // retry is one request, but a request that merely carries the header is not a retry, and a
-// middleware that lets such requests past the limiter serves the whole burst too. A target addressed by a loopback address is named "localhost";
+// middleware that lets such requests past the limiter serves the whole burst too. Each also says,
+// in headers a client may send, that it was sent an hour from now (X-Request-Start, the router's
+// queue-time stamp, and Date): a bucket refilled by a clock the request supplies serves the burst
+// from an hour of refill. A target addressed by a loopback address is named "localhost";
 // another address has no letters to change, and then the whole burst carries query strings.
 // Served: not 429, and answered as the same request was before the limit was spent (a target that
 // refuses a query it does not define is not served). It runs right after the test above, whose
 // burst left the bucket spent.
 const URL_BURST = 8;
+const AN_HOUR_MS = 3_600_000;
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|\[::1\])$/;
 /** The Host header's spellings in other letter case, with the port as the base URL has it. */
 function hostSpellings(baseUrl: string): string[] {
@@ -229,13 +233,14 @@ conformance(
     target.needs(last.status === 429, `${why}, so the limit was never spent (see redeliver.errors.429)`);
     const hosts = hostSpellings(target.target.baseUrl);
     const params = { id: exampleOf(target, streamId()), event_id: exampleOf(target, eventId()) };
-    const send = (change: { host?: string; query?: string; token?: string; idempotencyKey?: string } = {}) =>
+    const send = (change: { host?: string; query?: string; token?: string; idempotencyKey?: string; sentAt?: number } = {}) =>
       target.call('redeliver', {
         params,
         ...(change.token === undefined ? {} : { as: { token: change.token } }),
         headers: {
           ...(change.host === undefined ? {} : { host: change.host }),
           ...(change.idempotencyKey === undefined ? {} : { 'idempotency-key': change.idempotencyKey }),
+          ...(change.sentAt === undefined ? {} : { 'x-request-start': `t=${change.sentAt}`, date: new Date(change.sentAt).toUTCString() }),
         },
         ...(change.query === undefined ? {} : { query: change.query }),
         retryRateLimited: false,
@@ -246,9 +251,10 @@ conformance(
     const { token } = await target.tokenRequest('global');
     const changes = Array.from(
       { length: URL_BURST },
-      (_, i): { token?: string; host?: string; query?: string; idempotencyKey?: string } => ({
+      (_, i): { token?: string; host?: string; query?: string; idempotencyKey?: string; sentAt: number } => ({
         ...(token === undefined ? {} : { token }),
         idempotencyKey: `conformance-suite-${last.at.toString(36)}-${i}`,
+        sentAt: Date.now() + AN_HOUR_MS,
         ...(hosts.length > 0 && i % 2 === 0
           ? { host: hosts[(i / 2) % hosts.length]! }
           : { query: `page=${i}&_=${last.at.toString(36)}.${i}` }),
@@ -267,7 +273,7 @@ conformance(
     );
     expectClause({
       pass: served.length <= refilled,
-      expected: `at most ${refilled} of ${URL_BURST} requests sent at once, each with a new Idempotency-Key, with ${token === undefined ? "the run's token (the token endpoint issued none after the 429)" : 'a token issued since the 429'} (${hosts.length > 0 ? `Host ${hosts.join(', ')}, or ` : ''}each with a query string not sent before) served (what the bucket refilled in the ${ms} ms since the last 429's request was sent, and one)`,
+      expected: `at most ${refilled} of ${URL_BURST} requests sent at once, each with a new Idempotency-Key and X-Request-Start and Date an hour ahead, with ${token === undefined ? "the run's token (the token endpoint issued none after the 429)" : 'a token issued since the 429'} (${hosts.length > 0 ? `Host ${hosts.join(', ')}, or ` : ''}each with a query string not sent before) served (what the bucket refilled in the ${ms} ms since the last 429's request was sent, and one)`,
       actual: `${served.length} answered ${[...before].join(' or ') || 'other than 429'} as before the limit was spent: ${sent.join('; ')}`,
       exchange: served[0] ?? burst.at(-1)!,
       headers: rateLimitHeaderNames,

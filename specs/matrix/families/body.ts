@@ -25,7 +25,8 @@ import {
   withValueAfterValidItems,
   type RequestContext,
 } from '../template.ts';
-import { idOfLength, nameNearMisses, swapCase, withFullwidth } from '../values.ts';
+import { idOfLength, nameNearMisses, swapCase } from '../values.ts';
+import { TEXT_EQUIVALENTS, variedFrom, type TextEquivalent } from '../equivalents.ts';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 
 /** How many valid items come before the one of another type, in the row that checks every item is checked. */
@@ -2232,32 +2233,18 @@ function fitsOnlyNormalised(made: MakeVariant, element: Element, valid: unknown)
   );
 }
 
-/** The superscript digits, which NFKC maps onto the digits. */
-const SUPERSCRIPT_DIGITS = '\u2070\u00b9\u00b2\u00b3\u2074\u2075\u2076\u2077\u2078\u2079';
-
-/** Ways to write one character of a text in a compatibility form that NFKC maps back onto it. */
-const COMPATIBILITY_FORMS: ReadonlyArray<{ key: string; says: string; make: (text: string) => string }> = [
-  { key: 'fullwidth', says: 'its first letter or digit in its fullwidth form', make: (text) => withFullwidth(text, /[A-Za-z0-9]/) },
-  {
-    key: 'ligature',
-    says: 'its first "fi", "fl" or "ff" written as a ligature (U+FB01, U+FB02, U+FB00)',
-    make: (text) => text.replace(/fi|fl|ff/, (pair) => ({ fi: '\ufb01', fl: '\ufb02', ff: '\ufb00' })[pair]!),
-  },
-  {
-    key: 'superscript',
-    says: 'its first digit written as a superscript',
-    make: (text) => text.replace(/[0-9]/, (digit) => SUPERSCRIPT_DIGITS[Number(digit)]!),
-  },
-  { key: 'kelvin', says: 'its first "K" written as the Kelvin sign (U+212A)', make: (text) => text.replace('K', '\u212a') },
-];
+/** The body's key of a text equivalent: its "compatibility-" alias where it had one before the shared list, else "equivalent-<key>". */
+function bodyKeyOf(entry: TextEquivalent): string {
+  return entry.aliases.find((alias) => alias.startsWith('compatibility-')) ?? `equivalent-${entry.key}`;
+}
 
 /**
  * A string whose characters are held to a list, a pattern or a format (an enum value, an id), or a
- * list of such strings (its first item), with one character written in a compatibility form that
- * NFKC maps back onto it (a fullwidth letter, a ligature, a superscript digit, the Kelvin sign):
- * another string, which the field refuses, though a server that NFKC-normalises the body's strings
- * before its checks (against look-alikes) takes it for the valid one. Kept where the field refuses
- * the value made and takes its normalised form. Against test doubles.
+ * list of such strings (its first item), written another way by each entry of the shared text
+ * equivalents (equivalents.ts: a compatibility character NFKC maps back, a case mapping past
+ * ASCII, an invisible or trimmed character, a Cyrillic look-alike, a lossy encoding's twin):
+ * another string, which the field refuses, though a server that folds the body's strings before
+ * its checks takes it for the valid one. Kept where the field refuses the value made. Against test doubles.
  */
 function compatibilityForms(made: MakeVariant, element: Element, valid: unknown): Made[] {
   const nodes = schemaNodes(element).filter((node): node is JsonObject => node !== undefined);
@@ -2270,17 +2257,21 @@ function compatibilityForms(made: MakeVariant, element: Element, valid: unknown)
     inList ? (Array.isArray(value) && typeof value[0] === 'string' ? value[0] : undefined) : typeof value === 'string' ? value : undefined;
   const withText = (value: unknown, text: string): unknown => (inList ? [text, ...(value as unknown[]).slice(1)] : text);
   const start = textOf(valid)!;
-  return COMPATIBILITY_FORMS.filter(({ make }) => {
-    const text = make(start);
-    return text !== start && text.normalize('NFKC') === start && !fieldAccepts(element, withText(valid, text));
-  }).map(({ key, says, make }) =>
+  // Past an id's prefix, not past a URL's scheme: a URL field's format is what refuses it.
+  const at = (text: string) => (/^[a-z][a-z0-9+.-]*:\/\//i.test(text) ? 0 : variedFrom(text));
+  const from = at(start);
+  return TEXT_EQUIVALENTS.filter((entry) => {
+    const text = entry.make(start, from);
+    return text !== undefined && text !== start && entry.fold(text) === entry.fold(start) && !fieldAccepts(element, withText(valid, text));
+  }).map((entry) =>
     made(
       'near-value',
-      `compatibility-${key}`,
-      inList ? `with ${says.replace(/^its/, "its first item's")}` : `with ${says}`,
+      bodyKeyOf(entry),
+      inList ? `with ${entry.says.replace(/^its/, "its first item's")}` : `with ${entry.says}`,
       (v) => {
         const text = textOf(v);
-        return text !== undefined && make(text) !== text ? withText(v, make(text)) : withText(valid, make(start));
+        const varied = text === undefined ? undefined : entry.make(text, at(text));
+        return varied !== undefined && varied !== text ? withText(v, varied) : withText(valid, entry.make(start, from)!);
       },
       { changesIdentity: true, extended: true, aloneOnly: true },
     ),

@@ -97,6 +97,14 @@ function claimSet(claims: JsonRecord, member: string, value: unknown): JsonRecor
  * The Authorization header's variations, and the token carried elsewhere.
  * Long: one entry per variation, read top to bottom as `--list` prints them.
  */
+/** Headers that name the client's address, each naming an internal one: a private network's, a loopback. */
+const INTERNAL_CALLER_HEADERS: ReadonlyArray<[string, string, string]> = [
+  ['private-x-forwarded-for', 'x-forwarded-for', '10.0.0.7'],
+  ['private-x-real-ip', 'x-real-ip', '192.168.1.7'],
+  ['private-forwarded', 'forwarded', 'for=172.16.0.7'],
+  ['loopback-x-forwarded-for', 'x-forwarded-for', '127.0.0.1'],
+];
+
 function authorizationVariants(card: OperationCard): Made[] {
   const none = unauthenticated(card, { error: 'missing_authentication' });
   const located = (where: NonNullable<Carry['elsewhere']>, says: string): Made => ({
@@ -171,6 +179,17 @@ function authorizationVariants(card: OperationCard): Made[] {
       apply: withAuthorization((token) => [`Bearer ${JSON.stringify({ access_token: token, token_type: 'Bearer' })}`]),
       expect: { checks: unauthenticated(card), source: 'spec 5 rule 1: Bearer followed by the token, and nothing else' },
     },
+    // Absent, the request saying it comes from inside (a private or loopback address in a header
+    // anyone can send): every request carries the token (spec 5 rule 1), though a proxy that lets
+    // internal callers through without one, taking the address from such a header, answers it.
+    ...INTERNAL_CALLER_HEADERS.map(([key, header, value], index): Made => ({
+      operator: 'absent',
+      key: `absent-from-${key}`,
+      says: `absent, the request saying it comes from an internal address (${header}: ${value})`,
+      apply: (template) => withAuthorization(() => [])({ ...template, headers: { ...template.headers, [header]: [value] } }),
+      expect: { checks: none, source: 'spec 5 rule 1: every request carries the token, wherever it says it comes from' },
+      ...(index > 0 ? { extended: true } : {}),
+    })),
     located('query', 'left out, with the token in the query string (access_token)'),
     // RFC 6750 2.2's form body, where the method has a body.
     ...(card.spec.method !== 'GET' ? [located('form', 'left out, with the token in a form-encoded body (access_token)')] : []),
@@ -538,6 +557,20 @@ function joseVariants(card: OperationCard, member: string): Made[] {
       expect: { none: 'typ is optional and verifiers need not check it (RFC 7519 5.1); the service answer is not known' },
     });
   const set = (value: unknown) => (h: JsonRecord) => claimSet(h, member, value);
+  // The member given twice, the valid value first and another last: RFC 7515 4 has a parser refuse
+  // the header or keep the last member, and either way the token is invalid, though a decoder that
+  // keeps the first (a proplist, a streaming reader) reads the valid one.
+  const twice = (other: unknown, says: string): Made =>
+    resigned({
+      operator: 'duplicate',
+      key: 'twice-other-last',
+      says: `twice, the valid value first and ${says} last`,
+      apply: edited({ resign: { headerText: (h) => memberTwice(h, member, other) } }),
+      expect: {
+        checks: unauthenticated(card, { signature: true }),
+        source: 'spec 7: the token is invalid (RFC 7515 4: a header with a member twice is refused, or its last member taken)',
+      },
+    });
   // Its first character written %XX: another string (RFC 7515 4.1.1, 4.1.4 compare them as they
   // are), though a key service reached by a URL made of the kid, or a normaliser of URIs, decodes it.
   const escaped = ruled('percent-encoded', 'with its first character percent-encoded (%XX)', 'encoding', (h) =>
@@ -591,6 +624,7 @@ function joseVariants(card: OperationCard, member: string): Made[] {
         ruled('null', 'null', 'null', set(null)),
         ruled('empty', 'empty', 'empty', set('')),
         escaped,
+        twice('HS256', 'HS256'),
       ];
     case 'kid':
       return [
@@ -629,6 +663,7 @@ function joseVariants(card: OperationCard, member: string): Made[] {
         ruled('null', 'null', 'null', set(null)),
         ruled('empty', 'empty', 'empty', set('')),
         escaped,
+        twice('conformance-suite-unknown-kid', 'a kid the tenant does not publish'),
       ];
     case 'typ':
       return [
@@ -670,6 +705,13 @@ function joseVariants(card: OperationCard, member: string): Made[] {
         },
       ];
   }
+}
+
+/** A JOSE header's JSON text with `member` first as it is and again last as `other`. */
+function memberTwice(header: JsonRecord, member: string, other: unknown): string {
+  const { [member]: value, ...rest } = header;
+  const middle = JSON.stringify(rest).slice(1, -1);
+  return `{${JSON.stringify(member)}:${JSON.stringify(value)},${middle}${middle === '' ? '' : ','}${JSON.stringify(member)}:${JSON.stringify(other)}}`;
 }
 
 /**
@@ -886,6 +928,11 @@ function claimVariants(card: OperationCard, member: string): Made[] {
     rule('null', 'null', 'null', set(null)),
     rule('empty', 'empty', 'empty', set('')),
     rule('number', 'a number', 'other-type', set(1)),
+    // An object holding its value as its one member: no string or number (RFC 7519 4.1), though a
+    // reader that casts an object to the list of its values (PHP's (array), Object.values) finds it.
+    rule('object-holding-it', 'an object holding its value as its one member ({"value": ...})', 'other-type', (c) =>
+      claimSet(c, member, { value: member === 'aud' ? audienceOf(c) : c[member] }),
+    ),
   ];
   switch (member) {
     case 'iss':

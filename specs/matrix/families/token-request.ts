@@ -80,16 +80,31 @@ function setField(name: string, value: ((current: string, context: TokenRequestC
 
 /**
  * A field written as a list holding its value, in a JSON request: no string, so not the value
- * (a reader that turns a list of one into its element takes it for one).
+ * (a reader that turns a list of one into its element takes it for one). And as a MongoDB query
+ * operator object ({"$ne": null}, {"$regex": "^<value>$"}): no string either, though a store
+ * queried with the request's value as it came (a NoSQL injection) finds a client by it.
  */
-function listedInJson(field: string, checks: ClauseCheck[], source: string): Made {
-  return {
+function listedInJson(field: string, checks: ClauseCheck[], source: string): Made[] {
+  const expect = { checks, source: `${source}; a parameter's value is a string (RFC 6749 4.4.2), and a list of one is none` };
+  const operator = (which: '$ne' | '$regex', says: string): Made => ({
     operator: 'other-type',
-    key: 'list-in-json',
-    says: 'a list holding it, in a JSON request',
-    apply: (t) => ({ ...t, encoding: 'json', listed: [...(t.listed ?? []), field] }),
-    expect: { checks, source: `${source}; a parameter's value is a string (RFC 6749 4.4.2), and a list of one is none` },
-  };
+    key: `operator-${which.slice(1)}-in-json`,
+    says: `a query operator object ${says}, in a JSON request`,
+    apply: (t) => ({ ...t, encoding: 'json', operators: { ...t.operators, [field]: which } }),
+    expect: { checks, source: `${source}; a parameter's value is a string (RFC 6749 4.4.2), and an object is none` },
+    extended: true,
+  });
+  return [
+    {
+      operator: 'other-type',
+      key: 'list-in-json',
+      says: 'a list holding it, in a JSON request',
+      apply: (t) => ({ ...t, encoding: 'json', listed: [...(t.listed ?? []), field] }),
+      expect,
+    },
+    operator('$ne', '({"$ne": null}, matching any value)'),
+    operator('$regex', '({"$regex": "^<value>$"}, matching the value)'),
+  ];
 }
 
 /**
@@ -397,7 +412,7 @@ const grantTypeVariants = (): Made[] =>
           source: 'spec 5 rule 3; observed: 400 unsupported_grant_type with its description (RFC 6749 5.2)',
         },
       },
-      listedInJson('grant_type', refusedWith('token.endpoint.grant-type'), 'spec 5 rule 3: the client-credentials grant'),
+      ...listedInJson('grant_type', refusedWith('token.endpoint.grant-type'), 'spec 5 rule 3: the client-credentials grant'),
       inQuery('grant_type'),
       ...grantTypeSpellings(),
       ...lossyVariants('grant_type', refusedWith('token.endpoint.grant-type'), 'spec 5 rule 3: the client-credentials grant', []),
@@ -529,7 +544,7 @@ const clientIdVariants = (): Made[] =>
         },
         ...(name === 'pipe' ? {} : { extended: true }),
       })),
-      listedInJson('client_id', refusedWith('token.endpoint.client-id'), 'spec 5 rule 3: the client authenticates by its id'),
+      ...listedInJson('client_id', refusedWith('token.endpoint.client-id'), 'spec 5 rule 3: the client authenticates by its id'),
       inQuery('client_id'),
       absentBesideClientToken('client_id', "with the client's secret and ", refusedWith('token.endpoint.client-id'), 'its id'),
       // The id and the secret under the names the password grant gives its user's (username and
@@ -612,7 +627,7 @@ const secretVariants = (): Made[] =>
         },
       },
       absentBesideClientToken('client_secret', '', refusedWith('token.endpoint.wrong-secret'), 'its secret'),
-      listedInJson('client_secret', refusedWith('token.endpoint.wrong-secret'), 'spec 5 rule 3: the client authenticates by its secret'),
+      ...listedInJson('client_secret', refusedWith('token.endpoint.wrong-secret'), 'spec 5 rule 3: the client authenticates by its secret'),
       inQuery('client_secret'),
       ...lossyVariants(
         'client_secret',
@@ -734,6 +749,8 @@ function originOf(url: string): string {
 const EXTENDED_AUDIENCES: readonly string[] = [
   'slash-doubled-inside',
   'fragment',
+  'empty-query',
+  'empty-fragment',
   'nul-then-text',
   'segment-before-path',
   'trailing-space',
@@ -794,7 +811,7 @@ function audienceVariants(): Made[] {
         source: 'spec 5 rule 3: no token for an API the client holds no grant for; observed: 403 access_denied',
       },
     },
-    listedInJson('audience', refusedWith('token.endpoint.audience'), 'spec 5 rule 3: the audience is the management interface'),
+    ...listedInJson('audience', refusedWith('token.endpoint.audience'), 'spec 5 rule 3: the audience is the management interface'),
     ...insideVariants(
       'audience',
       {
