@@ -254,13 +254,14 @@ export class TokenForge {
    * A client assertion of the key client wrong in one way, for the token endpoint's refusals: its
    * claims changed (`claims` gets the valid ones and the time in seconds; a claim set to undefined
    * is left out), or signed with a foreign key, or unsigned (alg none), or MAC'd with a secret
-   * (`hmac`: HS256, HS384 or HS512 keyed with its UTF-8 bytes, as client_secret_jwt is). Made as
+   * (`hmac`: HS256, HS384 or HS512 keyed with its UTF-8 bytes, as client_secret_jwt is), or signed
+   * with its own key as another RSA algorithm (`rsa`: RS512, PS384...). Made as
    * `clientAssertion()`.
    */
   async clientAssertionWith(
     edit: {
       claims?: (claims: JWTPayload, now: number) => JWTPayload;
-      signer?: 'own' | 'foreign' | 'none' | { hmac: 'HS256' | 'HS384' | 'HS512'; secret: string };
+      signer?: 'own' | 'foreign' | 'none' | { hmac: 'HS256' | 'HS384' | 'HS512'; secret: string } | { rsa: string };
     } = {},
   ): Promise<string> {
     const keyClient = this.#target.tokenAlternatives.keyClient;
@@ -278,9 +279,11 @@ export class TokenForge {
     const signer = edit.signer ?? 'own';
     if (signer === 'none') return `${encodeSegment({ alg: 'none', typ: 'JWT' })}.${encodeSegment(claims)}.`;
     if (signer === 'foreign') return sign(claims, (await foreignKeys()).privateKey, { alg: 'RS256' });
-    if (typeof signer === 'object') return sign(claims, new TextEncoder().encode(signer.secret), { alg: signer.hmac });
+    if (typeof signer === 'object' && 'hmac' in signer) return sign(claims, new TextEncoder().encode(signer.secret), { alg: signer.hmac });
+    // The key client's own key, signing as `rsa` (another RSA algorithm) or RS256.
+    const alg = typeof signer === 'object' ? signer.rsa : 'RS256';
     const jwk = JSON.parse(keyClient.privateKeyJwk) as JWK;
-    return sign(claims, await importJWK({ ...jwk, alg: 'RS256' }, 'RS256'), { alg: 'RS256' });
+    return sign(claims, await importJWK({ ...jwk, alg }, alg), { alg });
   }
 
   /** Same claims, a foreign key, and a kid the target does not publish. */

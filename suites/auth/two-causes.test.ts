@@ -12,7 +12,7 @@ import { operationNeeds, sharedRequest, successOf } from '../../harness/suite/re
 import type { OperationCard, RequestTemplate } from '../../specs/cards/card.ts';
 import { cards } from '../../specs/cards/index.ts';
 import { baseTemplate, matrix, type MatrixRow, type RequestContext } from '../../specs/matrix/index.ts';
-import { role, type Need, type RoleName } from '../../harness/index.ts';
+import { fixture, role, type Need, type RoleName } from '../../harness/index.ts';
 
 /** Causes of a refusal, in the order the reference decides them; the last three are not ordered among themselves. */
 const ORDER = ['authentication', 'authorization', 'input'] as const;
@@ -23,6 +23,8 @@ interface Cause {
   row: MatrixRow;
   apply(t: RequestTemplate, c: RequestContext): RequestTemplate;
   needs: Need[];
+  /** Paired with the credential's causes only (where the reference orders them). */
+  withCredentialOnly?: true;
 }
 
 function rowOf(card: OperationCard, id: string): MatrixRow {
@@ -58,8 +60,33 @@ function causesOf(card: OperationCard): Cause[] {
       ]),
     );
   }
-  if (card.body) causes.push(from('body.ttl_sec other-type:type-string alone', 'input', 'ttl_sec of another type', 400));
+  if (card.body) {
+    causes.push(from('body.ttl_sec other-type:type-string alone', 'input', 'ttl_sec of another type', 400));
+    // The state: a connection name that is taken (409). Decided after the credential, so that a
+    // caller without the scope learns nothing of which names exist; paired with the credential's
+    // causes only (the reference orders nothing else before it).
+    const named = rowOf(card, 'body.connection_config.name null:null alone');
+    causes.push({
+      order: 'input',
+      what: 'a connection name that is taken',
+      status: 409,
+      row: named,
+      needs: [fixture('existingConnectionName')],
+      withCredentialOnly: true,
+      apply: (t, c) => withConnectionName(t, String(c.fixtures.existingConnectionName)),
+    });
+  }
   return causes;
+}
+
+/** The body with connection_config.name set to `name` (connection_config made where the body has none). */
+function withConnectionName(template: RequestTemplate, name: string): RequestTemplate {
+  const json = (template.body && 'json' in template.body ? template.body.json : {}) as Record<string, unknown>;
+  const config = (typeof json.connection_config === 'object' && json.connection_config !== null ? json.connection_config : {}) as Record<
+    string,
+    unknown
+  >;
+  return { ...template, body: { json: { ...json, connection_config: { ...config, name } } } };
 }
 
 /** Two causes that can come together: not both on the credential. */
@@ -70,7 +97,8 @@ function pairsOf(card: OperationCard): Array<[Cause, Cause]> {
     causes.slice(i + 1).forEach((b) => {
       const credential = (c: Cause) => c.order !== 'input';
       const sameParam = a.what.includes(' id ') && b.what.includes(' id ');
-      if (!(credential(a) && credential(b)) && !sameParam) pairs.push([a, b]);
+      const credentialOnly = (a.withCredentialOnly && !credential(b)) || (b.withCredentialOnly && !credential(a));
+      if (!(credential(a) && credential(b)) && !sameParam && !credentialOnly) pairs.push([a, b]);
     }),
   );
   return pairs;

@@ -41,8 +41,21 @@ function expectRefused(exchange: Exchange, status: 400 | 401): void {
 const ANOTHER_HOST = 'https://another-tenant.example.com/';
 const ANOTHER_CLIENT = 'conformance-suite-another-client';
 
+/** The RSA algorithms a JOSE library verifies with an RSA key that the tenant does not take for an assertion (observed algorithms). */
+const OTHER_RSA_ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512'].filter((alg) => !rules.algorithms.value.includes(alg));
+
 /** Assertions wrong in one way, each answered 401 invalid_client. */
-const wrongAssertions: Array<{ says: string; signer?: 'foreign' | 'none'; claims?: (c: JWTPayload, now: number) => JWTPayload }> = [
+const wrongAssertions: Array<{
+  says: string;
+  signer?: 'foreign' | 'none' | { rsa: string };
+  claims?: (c: JWTPayload, now: number) => JWTPayload;
+}> = [
+  // Signed with the client's own key, as an algorithm outside the tenant's list: a verifier given the
+  // key and no list of algorithms (jose's jwtVerify without "algorithms") takes every one the key can verify.
+  ...OTHER_RSA_ALGORITHMS.map((alg) => ({
+    says: `signed ${alg} with the client's own key (an algorithm the tenant does not take)`,
+    signer: { rsa: alg },
+  })),
   { says: 'signed with a key the tenant does not know', signer: 'foreign' },
   { says: 'unsigned (alg none)', signer: 'none' },
   {
