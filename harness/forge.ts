@@ -24,7 +24,7 @@ import 'reflect-metadata';
 import * as x509 from '@peculiar/x509';
 import { observed } from '../specs/index.ts';
 import { HarnessError } from './errors.ts';
-import { privateKeyOf, signJws } from './jws.ts';
+import { privateKeyOf, signJws, signJwsOverUnencodedPayload } from './jws.ts';
 import type { Exchange, TargetHttp } from './http.ts';
 import { sharedKeys } from './plan.ts';
 import type { ResolvedTarget } from './settings.ts';
@@ -323,6 +323,7 @@ export class TokenForge {
       claims?: (claims: Record<string, unknown>, now: number) => Record<string, unknown>;
       claimsText?: (claims: Record<string, unknown>, now: number) => string;
       deflated?: boolean;
+      unencodedPayload?: boolean;
     },
     signedAs?: string,
   ): string {
@@ -335,7 +336,9 @@ export class TokenForge {
     const made = edit.header ? edit.header(header) : header;
     // The payload segment the raw DEFLATE (RFC 1951) of the claims' JSON, as a JWE's "zip": "DEF" has its plaintext.
     const bytes = edit.deflated ? deflateRawSync(typeof payload === 'string' ? payload : JSON.stringify(payload)) : payload;
-    return signJws(edit.headerText ? edit.headerText(made) : made, bytes, this.#key, signedAs ?? made.alg);
+    const headerOut = edit.headerText ? edit.headerText(made) : made;
+    if (edit.unencodedPayload) return signJwsOverUnencodedPayload(headerOut, bytes, this.#key, signedAs ?? made.alg);
+    return signJws(headerOut, bytes, this.#key, signedAs ?? made.alg);
   }
 
   /** The token signed again with the target's own key, its header as it is but its signature made as `alg` (another RSA algorithm). */

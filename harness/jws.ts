@@ -30,6 +30,31 @@ export function privateKeyOf(jwk: string): KeyObject {
  * known), or as `signedAs` says where given (the header unchanged); `claims` as JSON text is signed
  * as written (a member twice, which no object holds), as bytes too (a compressed payload).
  */
+/**
+ * A JWS whose signature is made over the header's segment, "." and the payload itself, not its
+ * base64url (RFC 7797's signing input where "b64" is false); the payload segment is base64url as
+ * in any compact JWS. A verifier that follows RFC 7515 (b64 not named by crit) finds it does not validate.
+ */
+export function signJwsOverUnencodedPayload(
+  header: Record<string, unknown> | string,
+  claims: Record<string, unknown> | string | Buffer,
+  key: KeyObject,
+  signedAs: unknown = typeof header === 'string' ? undefined : header.alg,
+): string {
+  const payload = typeof claims === 'string' || Buffer.isBuffer(claims) ? Buffer.from(claims) : Buffer.from(JSON.stringify(claims));
+  const signature = signatureOf(Buffer.concat([Buffer.from(`${segment(header)}.`), payload]), key, signedAs);
+  return `${segment(header)}.${payload.toString('base64url')}.${signature}`;
+}
+
+/** The base64url signature of `input` with `key`, as the algorithm `signedAs` makes it (RS256 for one it does not know). */
+function signatureOf(input: Buffer, key: KeyObject, signedAs: unknown): string {
+  const how = DIGESTS[typeof signedAs === 'string' ? signedAs : ''] ?? DIGESTS.RS256!;
+  return sign(how.digest, input, {
+    key,
+    ...(how.pss ? { padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: constants.RSA_PSS_SALTLEN_DIGEST } : {}),
+  }).toString('base64url');
+}
+
 export function signJws(
   header: Record<string, unknown> | string,
   claims: Record<string, unknown> | string | Buffer,
@@ -37,10 +62,5 @@ export function signJws(
   signedAs: unknown = typeof header === 'string' ? undefined : header.alg,
 ): string {
   const input = `${segment(header)}.${segment(claims)}`;
-  const how = DIGESTS[typeof signedAs === 'string' ? signedAs : ''] ?? DIGESTS.RS256!;
-  const signature = sign(how.digest, Buffer.from(input), {
-    key,
-    ...(how.pss ? { padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: constants.RSA_PSS_SALTLEN_DIGEST } : {}),
-  });
-  return `${input}.${signature.toString('base64url')}`;
+  return `${input}.${signatureOf(Buffer.from(input), key, signedAs)}`;
 }

@@ -64,6 +64,11 @@ export interface TokenEdit {
     claimsText?: (claims: JsonRecord, nowSeconds: number) => string;
     /** The payload segment the raw DEFLATE (RFC 1951) of the claims' JSON instead of the JSON itself. */
     deflated?: boolean;
+    /**
+     * The signature made over the header's segment, "." and the claims' JSON itself (RFC 7797's
+     * signing input where "b64" is false), the payload segment base64url as ever.
+     */
+    unencodedPayload?: boolean;
   };
   forge?: Forgery;
   text?: (token: string) => string;

@@ -690,6 +690,19 @@ function joseVariants(card: OperationCard, member: string): Made[] {
       ];
     default:
       return [
+        // "b64": false without crit, signed over the raw claims: RFC 7797 3 and 6 have b64 count only
+        // where crit names it, so the JWS is an ordinary one whose signature does not validate,
+        // though a verifier that reads b64 whatever crit says checks it over the raw payload.
+        resigned({
+          operator: 'extra-part',
+          key: 'b64-false-without-crit',
+          says: 'absent, with "b64": false in the header and the signature made over the raw claims (RFC 7797\'s input)',
+          apply: edited({ resign: { header: (h) => ({ ...h, b64: false }), unencodedPayload: true } }),
+          expect: {
+            checks: unauthenticated(card, { signature: true }),
+            source: 'spec 7: the signature fails validation (RFC 7797 6: b64 counts only where crit names it)',
+          },
+        }),
         {
           ...ruled('unknown-critical', 'naming an extension the service does not know', 'extra-part', (h) => ({
             ...h,
