@@ -372,7 +372,21 @@ export function bodyVariants(card: OperationCard, element: Element): Made[] {
       made('other-type', 'string-exponent', `the string "${valid.toExponential()}"`, (v) => (v as number).toExponential(), {
         extended: true,
       }),
+      // Written as a culture that groups thousands with "." and marks decimals with "," writes it
+      // (de-DE): a string in JSON, and in a form body a number with a fraction ("3.600" is 3.6), though
+      // a binder under that culture reads the whole number ("3.600" as 3600, "3600,0" as 3600).
+      made('other-type', 'string-decimal-comma', `the string "${valid},0" (a decimal comma)`, (v) => `${String(v)},0`, { extended: true }),
     );
+    if (valid >= 1000)
+      variants.push(
+        made(
+          'other-type',
+          'string-grouped-thousands',
+          `the string "${groupedThousands(valid)}" (its thousands grouped by ".")`,
+          (v) => groupedThousands(v as number),
+          { extended: true },
+        ),
+      );
     // A number of seconds written as what it stands for: an ISO 8601 duration, and the instant it
     // ends at as a date-time (a date picker's value). A string either way, though a parser that
     // turns a duration or the seconds left until an instant into the number takes it for one in
@@ -2231,6 +2245,11 @@ function fitsOnlyNormalised(made: MakeVariant, element: Element, valid: unknown)
       },
     ),
   );
+}
+
+/** A whole number with its thousands grouped by "." (3600 as "3.600"), as a de-DE culture writes it. */
+function groupedThousands(value: number): string {
+  return String(value).replace(/\B(?=(\d{3})+(?!\d))/g, '.');
 }
 
 /** The body's key of a text equivalent: its "compatibility-" alias where it had one before the shared list, else "equivalent-<key>". */
