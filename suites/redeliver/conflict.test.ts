@@ -54,6 +54,35 @@ conformance(
   },
 );
 
+// An Idempotency-Key names one request: a repeat of it may be answered as the first was, but
+// another request under the same key is another request (the key's whole point is a retry's
+// identity), answered for itself. The failed event is redelivered under a new key, then the event
+// whose state does not allow it under the same key: 409. A layer that stores answers under the
+// key alone, without a fingerprint of the request, replays the 202. Where the failed event is not
+// redelivered again (the target's events move on once redelivered), the check does not apply.
+conformance(
+  '[§7 redeliver.errors.409.state] redelivery answers 409 for an event whose state does not allow it, also under the Idempotency-Key of an accepted redelivery of another event',
+  { ...redelivery.plan, needs: [...(redelivery.plan.needs as []), fixture('notRedeliverableEvent')], requests: 2 },
+  async ({ target }) => {
+    await target.control('the redelivery of the failed event', () => redelivery.send(target));
+    const key = `conformance-suite-${Date.now().toString(36)}`;
+    const headers = { 'idempotency-key': key };
+    const first = await target.call('redeliver', {
+      params: { id: target.fixture('eventStream'), event_id: target.fixture('failedEvent') },
+      headers,
+    });
+    target.needs(
+      first.status >= 200 && first.status < 300,
+      `the failed event was not redelivered again (${first.status}), so the key names no accepted redelivery`,
+    );
+    const exchange = await target.call('redeliver', {
+      params: { id: target.fixture('eventStream'), event_id: target.fixture('notRedeliverableEvent') },
+      headers,
+    });
+    expectStatus(exchange, 409);
+  },
+);
+
 conformance(
   '[§7 redeliver.errors.404.stream] redelivery answers 404 for a stream that does not exist, naming an event whose state does not allow redelivery',
   { ...redelivery.plan, needs: [...(redelivery.plan.needs as []), fixture('notRedeliverableEvent')], requests: 1 },
