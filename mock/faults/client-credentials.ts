@@ -795,6 +795,22 @@ export const clientCredentialFaults = faultFamily([
       }),
   },
   {
+    id: 'token-client-id-query-operator',
+    clause: 'token.endpoint.client-id',
+    bug: "A JSON token request's client_id handed as it came to a document store's findOne({client_id}), so that a query operator object selects a client: {\"$ne\": null} finds the first client of the tenant, and with that client's secret a token is issued instead of 400; a string client_id is looked up as before.",
+    install: (app) => {
+      const components = captureAll(app);
+      editRequests(app, 'token', (exchange) => {
+        const parameters = parametersOf(exchange);
+        const id = parameters?.client_id;
+        if (typeof id !== 'object' || id === null || !('$ne' in id)) return exchange;
+        const { store } = components();
+        const client = store.clients().find((c) => c.clientId !== id.$ne && c.secret === parameters!.client_secret);
+        return client ? withParameters(exchange, { ...parameters, client_id: client.clientId }) : exchange;
+      });
+    },
+  },
+  {
     id: 'token-audience-case-insensitive',
     clause: 'token.endpoint.audience',
     bug: 'API identifiers looked up ignoring case: a token is issued for the management audience in capitals.',

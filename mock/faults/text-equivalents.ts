@@ -22,8 +22,10 @@ const SECRET_FOLDS = [
   'byte-order-mark',
   'no-break-space-after',
   'unit-separator-after',
+  'underscore-inside',
 ];
-const EVENT_ID_FOLDS = [...SECRET_FOLDS, 'low-byte-twin', 'high-bit-twin'];
+// Not the underscore: the event id's own prefix has one, which its fold would take off too.
+const EVENT_ID_FOLDS = [...SECRET_FOLDS.filter((key) => key !== 'underscore-inside'), 'low-byte-twin', 'high-bit-twin'];
 /** Each scope fold on an operation whose scope holds what the entry changes ("fl" of flows, "ss" of sso and access). */
 const SCOPE_FOLDS: ReadonlyArray<[string, OperationCard]> = [
   ['ligature', cards.vault],
@@ -32,6 +34,7 @@ const SCOPE_FOLDS: ReadonlyArray<[string, OperationCard]> = [
   ['dotted-capital-i', cards.redeliver],
   ['dotless-i', cards.redeliver],
   ['long-s', cards.redeliver],
+  ['underscore-inside', cards.vault],
 ];
 
 /** The entry's narrowest layer (its undo), else its fold: what a fault applies to the value sent. */

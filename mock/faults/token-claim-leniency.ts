@@ -417,6 +417,27 @@ export const tokenClaimLeniencyFaults = faultFamily([
       }),
   },
   {
+    id: 'audience-object-values-read',
+    clause: 'redeliver.errors.401.invalid-token',
+    bug: 'The audience read as the list of an object\'s values where it is an object (a cast to an array, Object.values): a correctly signed token whose aud is {"value": <the management audience>} is accepted by every operation instead of 401; an object holding another API\'s audience is still refused.',
+    install: (app) =>
+      forgiveClaim(app, (claims) =>
+        typeof claims.aud === 'object' && claims.aud !== null && !Array.isArray(claims.aud)
+          ? { ...claims, aud: Object.values(claims.aud as Record<string, unknown>) }
+          : claims,
+      ),
+  },
+  {
+    id: 'issuer-empty-components-dropped',
+    clause: 'errors.401.all-operations',
+    bug: 'The issuer parsed and written back before it is compared, which drops an empty query or fragment: a correctly signed token whose iss is the tenant\'s issuer followed by "?" or "#" is accepted by every operation instead of 401; "?x" is still refused.',
+    install: (app) =>
+      forgiveClaim(
+        app,
+        issuerMatching((iss, issuer) => iss !== issuer && /[?#]$/.test(iss) && iss.slice(0, -1) === issuer),
+      ),
+  },
+  {
     id: 'ticket-audience-case-insensitive',
     clause: 'auth.bearer.required',
     bug: "Ticket creation's own token check compares audiences ignoring case: a token whose aud is the management audience in capitals is accepted there (401 elsewhere).",
