@@ -2,8 +2,7 @@
 // (the preflight's and the tests') and reused from the cache, the cache used, --max-tokens, the
 // last quota header each client was sent (the token endpoint's own account of what is left), and
 // what went wrong with the cache. Never a token, a secret or anything derived from one.
-import { describeQuota, type TokenPolicy, type TokenUse } from '../harness/runner.ts';
-import { supersedes } from '../harness/token-quota.ts';
+import { describeQuota, supersedes, type TokenPolicy, type TokenUse } from '../harness/runner.ts';
 
 export interface TokenReport {
   /** The cache directory, or why there is none. */

@@ -26,4 +26,4 @@ export { cachedTokenKeys, TOKEN_REUSE_MARGIN_MS, type TokenUse } from './tokens.
 export type { TokenPolicy } from './settings.ts';
 export type { Confirmation } from './confirm.ts';
 export type { PacingReport } from './pacer.ts';
-export { describeQuota } from './token-quota.ts';
+export { describeQuota, supersedes } from './token-quota.ts';

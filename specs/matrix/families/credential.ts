@@ -5,7 +5,7 @@
 // still does. Variations of the claims and header members are the valid token re-signed with the
 // target's own key: only a test double gives it, so they are not applicable to a real tenant, where
 // forgeries, the token alternatives of the target file and the configured roles stand in.
-import type { Carry, CredentialSpec, JsonRecord, OperationCard, RequestTemplate, TokenEdit } from '../../cards/card.ts';
+import type { Carry, ClauseCheck, CredentialSpec, JsonRecord, OperationCard, RequestTemplate, TokenEdit } from '../../cards/card.ts';
 import { observed } from '../../observed.ts';
 import { scopeActions, scopeCatalogue } from '../../scopes.ts';
 import { audiencePath, tokenPath } from '../../openapi.ts';
@@ -105,8 +105,25 @@ const INTERNAL_CALLER_HEADERS: ReadonlyArray<[string, string, string]> = [
   ['loopback-x-forwarded-for', 'x-forwarded-for', '127.0.0.1'],
 ];
 
-function authorizationVariants(card: OperationCard): Made[] {
-  const none = unauthenticated(card, { error: 'missing_authentication' });
+/**
+ * Absent, the request saying it comes from inside (a private or loopback address in a header
+ * anyone can send): every request carries the token (spec 5 rule 1), though a proxy that lets
+ * internal callers through without one, taking the address from such a header, answers it. The
+ * first runs everywhere, the others against test doubles.
+ */
+function internalCallerVariants(none: ClauseCheck[]): Made[] {
+  return INTERNAL_CALLER_HEADERS.map(([key, header, value], index): Made => ({
+    operator: 'absent',
+    key: `absent-from-${key}`,
+    says: `absent, the request saying it comes from an internal address (${header}: ${value})`,
+    apply: (template) => withAuthorization(() => [])({ ...template, headers: { ...template.headers, [header]: [value] } }),
+    expect: { checks: none, source: 'spec 5 rule 1: every request carries the token, wherever it says it comes from' },
+    ...(index > 0 ? { extended: true } : {}),
+  }));
+}
+
+/** The credential left out of Authorization and carried where some framework also looks for one. */
+function relocatedVariants(card: OperationCard): Made[] {
   const located = (where: NonNullable<Carry['elsewhere']>, says: string): Made => ({
     operator: 'placement',
     key: where,
@@ -114,6 +131,23 @@ function authorizationVariants(card: OperationCard): Made[] {
     apply: carried({ authorization: () => [], elsewhere: where }),
     expect: { checks: unauthenticated(card), source: 'spec 5 rule 1: the token travels in the Authorization header' },
   });
+  return [
+    located('query', 'left out, with the token in the query string (access_token)'),
+    // RFC 6750 2.2's form body, where the method has a body.
+    ...(card.spec.method !== 'GET' ? [located('form', 'left out, with the token in a form-encoded body (access_token)')] : []),
+    located('x-forwarded-authorization', 'left out, with the token in X-Forwarded-Authorization'),
+    // Proxy-Authorization is for the proxy in between (RFC 9110 11.7.1), never the origin's credential.
+    located('proxy-authorization', 'left out, with the token in Proxy-Authorization'),
+    located('cookie', 'left out, with the token in a cookie (access_token)'),
+    // Where frameworks and shims look when Authorization is absent: a WebSocket subprotocol list
+    // (browsers cannot set Authorization on an upgrade), an application's own header.
+    located('websocket-protocol', 'left out, with the token in Sec-WebSocket-Protocol (access_token, <token>)'),
+    located('x-access-token', 'left out, with the token in X-Access-Token'),
+  ];
+}
+
+function authorizationVariants(card: OperationCard): Made[] {
+  const none = unauthenticated(card, { error: 'missing_authentication' });
   return [
     {
       operator: 'absent',
@@ -179,28 +213,8 @@ function authorizationVariants(card: OperationCard): Made[] {
       apply: withAuthorization((token) => [`Bearer ${JSON.stringify({ access_token: token, token_type: 'Bearer' })}`]),
       expect: { checks: unauthenticated(card), source: 'spec 5 rule 1: Bearer followed by the token, and nothing else' },
     },
-    // Absent, the request saying it comes from inside (a private or loopback address in a header
-    // anyone can send): every request carries the token (spec 5 rule 1), though a proxy that lets
-    // internal callers through without one, taking the address from such a header, answers it.
-    ...INTERNAL_CALLER_HEADERS.map(([key, header, value], index): Made => ({
-      operator: 'absent',
-      key: `absent-from-${key}`,
-      says: `absent, the request saying it comes from an internal address (${header}: ${value})`,
-      apply: (template) => withAuthorization(() => [])({ ...template, headers: { ...template.headers, [header]: [value] } }),
-      expect: { checks: none, source: 'spec 5 rule 1: every request carries the token, wherever it says it comes from' },
-      ...(index > 0 ? { extended: true } : {}),
-    })),
-    located('query', 'left out, with the token in the query string (access_token)'),
-    // RFC 6750 2.2's form body, where the method has a body.
-    ...(card.spec.method !== 'GET' ? [located('form', 'left out, with the token in a form-encoded body (access_token)')] : []),
-    located('x-forwarded-authorization', 'left out, with the token in X-Forwarded-Authorization'),
-    // Proxy-Authorization is for the proxy in between (RFC 9110 11.7.1), never the origin's credential.
-    located('proxy-authorization', 'left out, with the token in Proxy-Authorization'),
-    located('cookie', 'left out, with the token in a cookie (access_token)'),
-    // Where frameworks and shims look when Authorization is absent: a WebSocket subprotocol list
-    // (browsers cannot set Authorization on an upgrade), an application's own header.
-    located('websocket-protocol', 'left out, with the token in Sec-WebSocket-Protocol (access_token, <token>)'),
-    located('x-access-token', 'left out, with the token in X-Access-Token'),
+    ...internalCallerVariants(none),
+    ...relocatedVariants(card),
   ];
 }
 
