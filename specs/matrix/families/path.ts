@@ -25,9 +25,6 @@ import {
   idWithPrefixSeparatorReplaced,
   idWithPrefixLetterDoubled,
   idWithAnotherKindsPrefix,
-  idWithHashCollision,
-  CASE_MAPPING_TWINS,
-  withCaseMappingTwin,
   shapeOfId,
   swapCase,
   unknownIdLike,
@@ -592,38 +589,14 @@ export function paramVariants(card: OperationCard, element: Element): Made[] {
   }
   // The prefix with its last letter written twice, and the random part behind another kind's
   // prefix: no id of its shape, though a prefix removed as a set of characters, or cut off by its
-  // length whatever it says, leaves the random part to find (ids of a prefixed shape only); and an
-  // id whose hash collides with it (below).
+  // length whatever it says, leaves the random part to find (ids of a prefixed shape only). Case
+  // mappings past ASCII and hash collisions are the shared text equivalents' (below).
   for (const [key, says, change] of [
     ['prefix-letter-doubled', 'with the last letter of its prefix written twice (acc_ for ac_)', idWithPrefixLetterDoubled],
     ['another-kinds-prefix', "with its random part behind another kind's prefix", idWithAnotherKindsPrefix],
-    // Two neighbouring characters changed so that Java's String.hashCode is the same ("Aa", "BB"):
-    // another id, though a lookup keyed by the hash alone finds the resource.
-    [
-      'hash-collision',
-      'with two neighbouring characters changed so that its Java String.hashCode is the same (as "Aa" and "BB")',
-      idWithHashCollision,
-    ],
   ] as const) {
     if (change(paramValue(card, name, canonicalContext)) !== undefined)
       variants.push(made('near-value', key, says, (value) => change(value) ?? value, { extended: true }));
-  }
-  // A letter written as a character a case mapping takes onto it (values.ts), past the prefix:
-  // another id, though a lookup that folds case first (a locale's toLowerCase, equalsIgnoreCase)
-  // finds the resource.
-  for (const { key, letter, twin, says } of CASE_MAPPING_TWINS) {
-    const valid = paramValue(card, name, canonicalContext);
-    const from = shapeOfIdPrefixLength(valid);
-    if (withCaseMappingTwin(valid, letter, twin, from) !== undefined)
-      variants.push(
-        made(
-          'encoding',
-          key,
-          `with ${says.replace(/^its/, "its random part's")}`,
-          (value) => withCaseMappingTwin(value, letter, twin, shapeOfIdPrefixLength(value)) ?? `${value.slice(0, -1)}${twin}`,
-          { extended: true },
-        ),
-      );
   }
   // The random part after its alphabet's zero digit ("1" in base58, "0" elsewhere): one over the
   // length, though a reader that decodes the id into a number (leading zeros add nothing) finds it.
