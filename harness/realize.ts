@@ -6,6 +6,7 @@ import type { CredentialSpec, OtherRsaAlgorithm, RequestTemplate, TokenEdit } fr
 import type { TokenRequestContext, TokenRequestTemplate } from '../specs/cards/token-request.ts';
 import { basePath } from '../specs/index.ts';
 import { pathOf, type RequestContext } from '../specs/matrix/template.ts';
+import { wrapper } from '../specs/matrix/wrappers.ts';
 import { withAlgNone, withTamperedPayload, withTamperedSignature, type TokenForge } from './forge.ts';
 import type { OutgoingRequest } from './http.ts';
 import { redactor } from './redact.ts';
@@ -206,6 +207,8 @@ export function realizeTokenRequest(template: TokenRequestTemplate, target: Reso
   const written = (name: string, value: string): unknown => {
     if (operators[name] === '$ne') return { $ne: null };
     if (operators[name] === '$regex') return { $regex: `^${value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$` };
+    const wrappedIn = template.inJson?.[name];
+    if (wrappedIn !== undefined) return wrapper(wrappedIn).wrap(value);
     return listed.has(name) ? [value] : value;
   };
   const object = Object.fromEntries(template.fields.map(([name, value]) => [name, written(name, value)]));

@@ -16,6 +16,7 @@ import { textEquivalentFaults } from './text-equivalents.ts';
 import { ticketBoundFaults } from './ticket-bounds.ts';
 import { ticketCreationFaults } from './ticket-creation.ts';
 import { ticketIgnoresFieldTypeFaults } from './ticket-ignores-field-type.ts';
+import { valueWrapperFaults } from './value-wrappers.ts';
 import { tokenClaimLeniencyFaults } from './token-claim-leniency.ts';
 import { tokenIssuingFaults } from './token-issuing.ts';
 import { tokenVerificationFaults } from './token-verification.ts';
@@ -39,6 +40,8 @@ export const faultFamilies: readonly FaultFamily[] = [
   scopeAndClientFaults,
   // The shared text equivalents, each folded on an exactly compared value (spec 5, 7)
   textEquivalentFaults,
+  // The shared value wrappers, each unwrapped from a JSON-typed value (spec 4.2, 5, 7)
+  valueWrapperFaults,
   // Rate limit and error bodies (spec 7, 8, observed)
   rateLimitFaults,
   errorBodyFaults,

@@ -27,6 +27,7 @@ import {
 } from '../template.ts';
 import { idOfLength, nameNearMisses, swapCase } from '../values.ts';
 import { TEXT_EQUIVALENTS, variedFrom, type TextEquivalent } from '../equivalents.ts';
+import { wrappersFor } from '../wrappers.ts';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 
 /** How many valid items come before the one of another type, in the row that checks every item is checked. */
@@ -599,6 +600,7 @@ export function bodyVariants(card: OperationCard, element: Element): Made[] {
   variants.push(...fitsOnlyNormalised(made, element, valid));
   variants.push(...withoutIdPrefix(made, element, valid));
   variants.push(...compatibilityForms(made, element, valid));
+  variants.push(...wrappedValues(made, element, valid, variants));
   variants.push(...listsAsText(made, element, valid, types));
   variants.push(...wildcardValues(made, element));
   variants.push(...mapEntries(made, element));
@@ -2250,6 +2252,26 @@ function fitsOnlyNormalised(made: MakeVariant, element: Element, valid: unknown)
 /** A whole number with its thousands grouped by "." (3600 as "3.600"), as a de-DE culture writes it. */
 function groupedThousands(value: number): string {
   return String(value).replace(/\B(?=(\d{3})+(?!\d))/g, '.');
+}
+
+/**
+ * A scalar field's valid value in each wrapper of the shared list (wrappers.ts) the field has no
+ * row of yet: another type, which the field refuses, though a reader that unwraps it (a list of
+ * one, an object's values, Avro's, MongoDB's or DynamoDB's JSON, Jackson's typed array, an XML
+ * text node) takes it for the value. Kept where the field refuses the value made. Against test doubles.
+ */
+function wrappedValues(made: MakeVariant, element: Element, valid: unknown, present: readonly Made[]): Made[] {
+  return wrappersFor(
+    present.map((variant) => variant.key),
+    valid,
+  )
+    .filter((entry) => !fieldAccepts(element, entry.wrap(valid)))
+    .map((entry) =>
+      made(entry.operator, entry.key, entry.says(valid), (v) => entry.wrap(entry.wraps(v) ? v : valid), {
+        extended: true,
+        aloneOnly: true,
+      }),
+    );
 }
 
 /** The body's key of a text equivalent: its "compatibility-" alias where it had one before the shared list, else "equivalent-<key>". */

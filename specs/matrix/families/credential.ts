@@ -18,6 +18,7 @@ import { headerNamed } from './headers.ts';
 import type { Expectation, Variant } from '../row.ts';
 import type { RequestContext } from '../template.ts';
 import { equivalentsFor } from '../equivalents.ts';
+import { wrappersFor } from '../wrappers.ts';
 import { CASE_MAPPING_TWINS, swapCase, urlNearMisses, withCaseMappingTwin, withCharacterEscapedAt, withFullwidth } from '../values.ts';
 
 /** The token endpoint's path without its slashes (oauth/token), as discovery names it after the issuer. */
@@ -2436,6 +2437,43 @@ function withTextEquivalents(card: OperationCard, element: Element, variants: Ma
   return [...variants, ...added];
 }
 
+/** A sample of a token member's value, of the JSON type it has: a NumericDate's number, else a string. */
+const memberSample = (member: string): unknown => (['exp', 'iat', 'nbf'].includes(member) ? 0 : 'x');
+
+/**
+ * The family's variants and every value wrapper of the shared list (wrappers.ts) it has no row of
+ * yet, for a header member or a claim with a row of another type: the member's value wrapped (a
+ * list of one, an object holding it, Avro's, MongoDB's or DynamoDB's JSON, Jackson's typed array,
+ * an XML text node), another type, refused by the rule that refuses the element as another type,
+ * though a verifier that unwraps it reads the valid one. Not for `aud` a list: a list holding the
+ * audience is an audience (RFC 7519 4.1.3). Test doubles only.
+ */
+function withValueWrappers(element: Element, variants: Made[]): Made[] {
+  const member = element.member!;
+  const reference = variants.find((variant) => variant.operator === 'other-type' && 'checks' in variant.expect);
+  if (!reference || !['jose-header', 'claim'].includes(element.kind)) return variants;
+  // A time the valid token lacks (nbf) is wrapped at a valid value: a minute ago.
+  const current = (json: JsonRecord): unknown =>
+    (Array.isArray(json[member]) ? (json[member] as unknown[])[0] : json[member]) ?? Math.floor(Date.now() / 1000) - 60;
+  const added = wrappersFor(
+    variants.map((variant) => variant.key),
+    memberSample(member),
+  )
+    .filter((entry) => !(member === 'aud' && Array.isArray(entry.wrap('x'))))
+    .map((entry) => {
+      const wrap = (json: JsonRecord) => claimSet(json, member, entry.wrap(current(json)));
+      return resigned({
+        operator: entry.operator,
+        key: entry.key,
+        says: entry.says(memberSample(member)).replace(/"x"|\b0\b/g, '...'),
+        apply: edited({ resign: element.kind === 'jose-header' ? { header: wrap } : { claims: wrap } }),
+        expect: reference.expect,
+        extended: true,
+      });
+    });
+  return [...variants, ...added];
+}
+
 export function credentialVariants(card: OperationCard, element: Element): Made[] {
   switch (element.kind) {
     case 'authorization':
@@ -2445,11 +2483,11 @@ export function credentialVariants(card: OperationCard, element: Element): Made[
     case 'token':
       return tokenTextVariants(card);
     case 'jose-header':
-      return withTextEquivalents(card, element, joseVariants(card, element.member!));
+      return withValueWrappers(element, withTextEquivalents(card, element, joseVariants(card, element.member!)));
     case 'signature':
       return signatureVariants(card);
     case 'claim':
-      return withTextEquivalents(card, element, claimVariants(card, element.member!));
+      return withValueWrappers(element, withTextEquivalents(card, element, claimVariants(card, element.member!)));
     case 'scope-token':
       return withTextEquivalents(card, element, scopeTokenVariants(card));
     default:

@@ -12,6 +12,7 @@ import { observed } from '../../observed.ts';
 import { tokenPath } from '../../openapi.ts';
 import { accepted, refused, status } from '../checks.ts';
 import type { OperatorId } from '../operators.ts';
+import { inJsonKey, wrappersFor } from '../wrappers.ts';
 import type { Expectation } from '../row.ts';
 import { equivalentsFor } from '../equivalents.ts';
 import { nameNearMisses, swapCase, urlNearMisses, withCharacterEscapedAt } from '../values.ts';
@@ -95,6 +96,19 @@ function listedInJson(field: string, checks: ClauseCheck[], source: string): Mad
     },
     operator('$ne', '({"$ne": null}, matching any value)'),
     operator('$regex', '({"$regex": "^<value>$"}, matching the value)'),
+    // Every other wrapper of the shared list (wrappers.ts): no string either, though a reader that
+    // unwraps it takes it for the value.
+    ...wrappersFor(['list-in-json', 'operator-ne-in-json'], '').map((entry): Made => ({
+      operator: entry.operator,
+      key: inJsonKey(entry),
+      says: `${entry.says('<value>').replace('"<value>"', '<value>')}, in a JSON request`,
+      apply: (t) => ({ ...t, encoding: 'json', inJson: { ...t.inJson, [field]: entry.key } }),
+      expect: {
+        checks,
+        source: `${source}; a parameter's value is a string (RFC 6749 4.4.2), though ${entry.unwrappedBy} takes this for one`,
+      },
+      extended: true,
+    })),
   ];
 }
 
