@@ -2,6 +2,7 @@
 // response size, the request budget, pacing by rate-limit headers and a bound on the whole run,
 // through the HTTP(S) proxy the environment names, if any.
 // A target that hangs, resets or answers garbage becomes a HarnessError with a clear message.
+import { Readable } from 'node:stream';
 import { Agent, EnvHttpProxyAgent, errors as undiciErrors, request, type Dispatcher } from 'undici';
 import type { RequestBudget } from './budget.ts';
 import { HarnessError } from './errors.ts';
@@ -14,6 +15,8 @@ export interface OutgoingRequest {
   /** Header values by lower-case name; a list sends the header once per value (the matrix's duplicates). */
   headers: Record<string, string | string[]>;
   body?: string;
+  /** The body sent in two chunks (Transfer-Encoding: chunked) with no Content-Length. */
+  chunked?: boolean;
   /** What the request is for (an operation key, 'token', 'jwks'), for per-operation counts. */
   label?: string;
   /** A request to the management interface: it spends the rate limit, so it is paced. */
@@ -191,7 +194,7 @@ export class TargetHttp {
       const response = await request(outgoing.url, {
         method: outgoing.method as 'GET',
         headers: outgoing.headers,
-        body: outgoing.body,
+        body: outgoing.chunked && outgoing.body !== undefined ? inChunks(outgoing.body) : outgoing.body,
         dispatcher: this.#agent,
         signal: controller.signal,
         headersTimeout: timeoutMs,
@@ -260,6 +263,16 @@ function flattenHeaders(headers: Record<string, string | string[] | undefined>):
     if (value !== undefined) out[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
   }
   return out;
+}
+
+/**
+ * A body as a stream of two chunks (its two halves): undici sends a stream of unknown length with
+ * Transfer-Encoding: chunked and no Content-Length. Made afresh for every attempt.
+ */
+function inChunks(body: string): Readable {
+  const bytes = Buffer.from(body, 'utf8');
+  const half = Math.ceil(bytes.length / 2);
+  return Readable.from([bytes.subarray(0, half), bytes.subarray(half)].filter((chunk) => chunk.length > 0));
 }
 
 /** Characters of the body an answer's summary keeps. */

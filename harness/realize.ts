@@ -166,7 +166,15 @@ export async function realizeRequest(
   // A request whose path left the base path (another version) is not one of the interface's: its
   // answer says nothing of the interface's rate limit, and the run's reading of it leaves it out.
   const rateLimited = pathOf(template).startsWith(`${basePath}/`);
-  return { method: template.method, url, headers, label, rateLimited, ...(body === undefined ? {} : { body }) };
+  return {
+    method: template.method,
+    url,
+    headers,
+    label,
+    rateLimited,
+    ...(body === undefined ? {} : { body }),
+    ...(template.chunked && body !== undefined ? { chunked: true } : {}),
+  };
 }
 
 /** The media type of a token request's encoding. */
@@ -222,6 +230,7 @@ export function realizeTokenRequest(template: TokenRequestTemplate, target: Reso
       ...basic,
     },
     label: 'token',
+    ...(template.chunked ? { chunked: true } : {}),
     body: json
       ? `${template.surrounded?.before ?? ''}${JSON.stringify(wrappedAs(template.wrapped, object))}${template.surrounded?.after ?? ''}`
       : fields,

@@ -26,7 +26,7 @@ import {
   sameWithoutTrailingSlash,
   sameWithoutUserinfo,
 } from './support/near-misses.ts';
-import { editRequests } from './support/route-edits.ts';
+import { editRequests, isChunked } from './support/route-edits.ts';
 import { editTokenParameter as editParameter, parametersOf, secretMatching, withParameters } from './support/parameter-edits.ts';
 import { editStore } from './support/store-view.ts';
 
@@ -375,6 +375,12 @@ function audienceJudgedFirst(app: FaultHooks): void {
 }
 
 export const clientCredentialFaults = faultFamily([
+  {
+    id: 'token-chunked-body-read-empty',
+    clause: 'token.endpoint',
+    bug: 'The token request read as Content-Length bytes (a WSGI app behind a server that does not de-chunk): a valid form sent chunked, with no Content-Length, is read as no parameters and refused instead of getting a token; a form with its length still gets one.',
+    install: (app) => editRequests(app, 'token', (exchange) => (isChunked(exchange) ? { ...exchange, body: Buffer.alloc(0) } : exchange)),
+  },
   {
     id: 'token-client-id-case-insensitive',
     clause: 'token.endpoint.client-id',

@@ -9,7 +9,7 @@ import { faultFamily } from './fault.ts';
 import { capture } from './support/captured.ts';
 import { editBodySchema, fieldNode } from './support/check-edits.ts';
 import { parseKeepingFirst } from './support/first-member.ts';
-import { editJsonBody, editRequests, editSuccessReplies, withContentType } from './support/route-edits.ts';
+import { editJsonBody, editReplies, editRequests, editSuccessReplies, isChunked, withContentType } from './support/route-edits.ts';
 import { isFormMediaType, isJsonMediaType } from '../stages/json-body.ts';
 import { editStore } from './support/store-view.ts';
 import { checksOf, compileFormBody } from '../validators.ts';
@@ -290,6 +290,17 @@ function extensionsAllowedBelow(node: JsonObject, depth: number): void {
 }
 
 export const ticketCreationFaults = faultFamily([
+  {
+    id: 'ticket-chunked-body-length-required',
+    clause: 'sso-ticket.body.optional',
+    bug: 'Ticket creation behind a server that wants a length: a valid body sent chunked, with no Content-Length, is answered 411 Length Required instead of 201; the same body with its length still creates a ticket.',
+    install: (app) =>
+      editReplies(app, ['sso-ticket'], (reply, exchange) =>
+        isChunked(exchange)
+          ? { ...reply, status: 411, body: { statusCode: 411, error: 'Length Required', message: 'A Content-Length header is required' } }
+          : reply,
+      ),
+  },
   {
     id: 'ticket-body-copied-with-assign',
     clause: 'sso-ticket.body.nested-rules',

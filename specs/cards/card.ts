@@ -106,6 +106,8 @@ export interface RequestTemplate {
   /** Header values by lower-case name (a list sends the header once per value); Authorization is the credential's. */
   headers: Record<string, string[]>;
   body?: BodySpec;
+  /** The body sent in chunks (Transfer-Encoding: chunked, RFC 9112 7.1) instead of with a Content-Length. */
+  chunked?: boolean;
   credential: CredentialSpec;
 }
 

@@ -38,6 +38,8 @@ export interface TokenRequestTemplate {
   operators?: Record<string, '$ne' | '$regex'>;
   /** In a JSON request, fields written in a value wrapper of specs/matrix/wrappers.ts, by its key. */
   inJson?: Record<string, string>;
+  /** The body sent in chunks (Transfer-Encoding: chunked, RFC 9112 7.1) instead of with a Content-Length. */
+  chunked?: boolean;
   /** In a form body, characters written as they are where the encoding would percent-escape them (";", a pair separator only to legacy parsers). */
   literal?: string[];
   /** The Content-Type sent instead of the encoding's own (null: none), the body encoded all the same. */

@@ -84,3 +84,8 @@ export function withoutBodyField(reply: Reply, field: string): Reply {
   const { [field]: _dropped, ...body } = reply.body as Record<string, unknown>;
   return { ...reply, body };
 }
+
+/** Whether a request's body came in chunks, with no Content-Length (RFC 9112 7.1). */
+export function isChunked(exchange: Exchange): boolean {
+  return /\bchunked\b/i.test(exchange.headers['transfer-encoding'] ?? '') && exchange.headers['content-length'] === undefined;
+}

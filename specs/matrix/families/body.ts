@@ -1278,6 +1278,19 @@ function rootVariants(card: OperationCard, element: Element): Made[] {
       expect: malformedJson,
       extended: true,
     },
+    // The valid body sent in chunks, with no Content-Length: the same request (RFC 9112 6.1, 7.1: a
+    // recipient must parse the chunked coding), though a server that reads Content-Length bytes
+    // (none) reads an empty body, or one that wants a length answers 411.
+    {
+      operator: 'encoding',
+      key: 'chunked',
+      says: 'the valid body sent in chunks (Transfer-Encoding: chunked, no Content-Length)',
+      apply: (template) => ({ ...template, chunked: true }),
+      expect: {
+        checks: [{ clause: card.success.clause, outcome: accepted }],
+        source: 'RFC 9112 6.1 and 7.1: the chunked transfer coding, which every HTTP/1.1 recipient parses; the body is the valid one',
+      },
+    },
     ...listsOfOneBody(card, element),
     ...envelopedBodies(card, element),
     ...bodiesInWhitespace(card, element),

@@ -1149,6 +1149,20 @@ function singleVariants(): Array<{ element: TokenElement; variants: Made[] }> {
           apply: (t) => ({ ...t, fields: [...t.fields, ['client_secret', 'a-wrong-secret-for-the-conformance-suite']] }),
           expect: requestRules(),
         },
+        // The valid form sent in chunks, with no Content-Length: the same request (RFC 9112 6.1,
+        // 7.1), though a server that reads Content-Length bytes (a WSGI app behind a server that
+        // does not de-chunk) reads no parameters.
+        {
+          operator: 'encoding',
+          key: 'chunked',
+          says: 'form-encoded, sent in chunks (Transfer-Encoding: chunked, no Content-Length)',
+          apply: (t) => ({ ...t, chunked: true }),
+          expect: {
+            checks: [{ clause: 'token.endpoint', outcome: accepted }],
+            source:
+              'spec 5 rule 3: form parameters; RFC 9112 6.1 and 7.1: the chunked transfer coding, which every HTTP/1.1 recipient parses',
+          },
+        },
         {
           operator: 'extra-part',
           key: 'form-charset',
