@@ -24,6 +24,8 @@ export type Credential = { role: RoleName } | { token: string } | { authorizatio
 
 export interface CallInput extends SendOptions {
   params?: Record<string, string>;
+  /** Path parameters written as they are, already percent-encoded (in place of their `params`). */
+  encodedParams?: Record<string, string>;
   headers?: Record<string, string>;
   /** The query string, without "?" (tests of where a credential may travel). */
   query?: string;
@@ -127,8 +129,9 @@ export class TargetSession implements RequestCounter {
   // --- Requests ------------------------------------------------------------------------------
 
   /** The URL of an operation with its path parameters filled in (percent-encoded). */
-  url(key: OperationKey, params: Record<string, string> = {}, query?: string): string {
+  url(key: OperationKey, params: Record<string, string> = {}, query?: string, encoded: Record<string, string> = {}): string {
     const path = operation(key).pathTemplate.replace(/\{([^}]+)\}/g, (_, name: string) => {
+      if (encoded[name] !== undefined) return encoded[name];
       const value = params[name];
       if (value === undefined) throw new Error(`operation ${key} needs path parameter ${name}`);
       return encodeURIComponent(value);
@@ -211,7 +214,7 @@ export class TargetSession implements RequestCounter {
       if (body !== undefined) headers['content-type'] = input.contentType ?? 'application/json';
       const request: OutgoingRequest = {
         method: op.method,
-        url: this.url(key, input.params, input.query),
+        url: this.url(key, input.params, input.query, input.encodedParams),
         headers,
         label: key,
         rateLimited: true,
@@ -223,6 +226,7 @@ export class TargetSession implements RequestCounter {
     const identity = JSON.stringify([
       key,
       input.params,
+      input.encodedParams,
       input.query,
       input.headers,
       input.body,

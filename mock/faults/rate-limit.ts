@@ -45,7 +45,10 @@ const PRIVATE_ADDRESS = /^(10\.|127\.|192\.168\.)/;
  * wrapper decides before the limiter is asked (it runs outside the limiter, and the limiter's
  * take() is synchronous within it).
  */
-function exemptFromLimit(app: FaultHooks, exempt: (exchange: { headers: IncomingHttpHeaders; query: string }) => boolean): void {
+function exemptFromLimit(
+  app: FaultHooks,
+  exempt: (exchange: { headers: IncomingHttpHeaders; path: string; query: string }) => boolean,
+): void {
   let exempting = false;
   app.override('limiter', (limiter) => ({
     config: limiter.config,
@@ -105,6 +108,12 @@ export const rateLimitFaults = faultFamily([
     clause: 'redeliver.errors.429',
     bug: 'The limiter mounted on a path pattern anchored at its end ("^/api/v2/.*[^?]*$" tested against the URL as sent, query included, where the router tests the path alone): a request with any query string is routed but never reaches the limiter, so with the bucket spent it is served instead of 429; a request without a query is refused as before.',
     install: (app) => exemptFromLimit(app, (exchange) => exchange.query !== ''),
+  },
+  {
+    id: 'limiter-route-pattern-misses-encoded-ids',
+    clause: 'redeliver.errors.429',
+    bug: 'The limiter attached to the operations\' routes, matched by regular expressions over the raw path (ids of letters, digits and "_"), while a catch-all route without it forwards the rest: a redelivery whose event id has a letter percent-encoded matches no limited route and is served instead of 429 with the bucket spent; the same id written plainly is refused as before.',
+    install: (app) => exemptFromLimit(app, (exchange) => /%[0-9A-Fa-f]{2}/.test(exchange.path)),
   },
   {
     id: 'bucket-rebuilt-by-token-requests',

@@ -208,7 +208,10 @@ conformance(
 // middleware that lets such requests past the limiter serves the whole burst too. Each also says,
 // in headers a client may send, that it was sent an hour from now (X-Request-Start, the router's
 // queue-time stamp, and Date): a bucket refilled by a clock the request supplies serves the burst
-// from an hour of refill. A target addressed by a loopback address is named "localhost";
+// from an hour of refill. Every third request names the event with a letter of its id
+// percent-encoded ("%77" for "w"): the same id to a server that decodes its path (RFC 3986 2.3,
+// 6.2.2.2), though a limiter attached to routes matched on the raw path lets it past. A target
+// addressed by a loopback address is named "localhost";
 // another address has no letters to change, and then the whole burst carries query strings.
 // Served: not 429, and answered as the same request was before the limit was spent (a target that
 // refuses a query it does not define is not served). It runs right after the test above, whose
@@ -216,6 +219,14 @@ conformance(
 const URL_BURST = 8;
 const AN_HOUR_MS = 3_600_000;
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|\[::1\])$/;
+/** The id with its first letter past its prefix percent-encoded ("%77" for "w"), or undefined for an id without one. */
+function withLetterEncoded(id: string): string | undefined {
+  const from = id.indexOf('_') + 1;
+  const at = id.slice(from).search(/[A-Za-z]/);
+  if (at < 0) return undefined;
+  const i = from + at;
+  return `${encodeURIComponent(id.slice(0, i))}%${id.charCodeAt(i).toString(16).toUpperCase()}${encodeURIComponent(id.slice(i + 1))}`;
+}
 /** The Host header's spellings in other letter case, with the port as the base URL has it. */
 function hostSpellings(baseUrl: string): string[] {
   const url = new URL(baseUrl);
@@ -233,9 +244,13 @@ conformance(
     target.needs(last.status === 429, `${why}, so the limit was never spent (see redeliver.errors.429)`);
     const hosts = hostSpellings(target.target.baseUrl);
     const params = { id: exampleOf(target, streamId()), event_id: exampleOf(target, eventId()) };
-    const send = (change: { host?: string; query?: string; token?: string; idempotencyKey?: string; sentAt?: number } = {}) =>
+    const encoded = withLetterEncoded(params.event_id);
+    const send = (
+      change: { host?: string; query?: string; encoded?: string; token?: string; idempotencyKey?: string; sentAt?: number } = {},
+    ) =>
       target.call('redeliver', {
         params,
+        ...(change.encoded === undefined ? {} : { encodedParams: { event_id: change.encoded } }),
         ...(change.token === undefined ? {} : { as: { token: change.token } }),
         headers: {
           ...(change.host === undefined ? {} : { host: change.host }),
@@ -251,13 +266,15 @@ conformance(
     const { token } = await target.tokenRequest('global');
     const changes = Array.from(
       { length: URL_BURST },
-      (_, i): { token?: string; host?: string; query?: string; idempotencyKey?: string; sentAt: number } => ({
+      (_, i): { token?: string; host?: string; query?: string; encoded?: string; idempotencyKey?: string; sentAt: number } => ({
         ...(token === undefined ? {} : { token }),
         idempotencyKey: `conformance-suite-${last.at.toString(36)}-${i}`,
         sentAt: Date.now() + AN_HOUR_MS,
-        ...(hosts.length > 0 && i % 2 === 0
-          ? { host: hosts[(i / 2) % hosts.length]! }
-          : { query: `page=${i}&_=${last.at.toString(36)}.${i}` }),
+        ...(encoded !== undefined && i % 3 === 2
+          ? { encoded }
+          : hosts.length > 0 && i % 2 === 0
+            ? { host: hosts[(i / 2) % hosts.length]! }
+            : { query: `page=${i}&_=${last.at.toString(36)}.${i}` }),
       }),
     );
     const burst = await Promise.all(changes.map((change) => send(change)));
@@ -269,11 +286,12 @@ conformance(
     const ms = Math.max(...burst.map((exchange) => exchange.at)) - from;
     const refilled = Math.floor((target.runtime.pacer.estimate().refillPerSecond * ms) / 1000) + 1;
     const sent = changes.map(
-      (change, i) => `${change.host === undefined ? `?${change.query}` : `Host ${change.host}`}: ${burst[i]!.status}`,
+      (change, i) =>
+        `${change.encoded !== undefined ? `event id ${change.encoded}` : change.host === undefined ? `?${change.query}` : `Host ${change.host}`}: ${burst[i]!.status}`,
     );
     expectClause({
       pass: served.length <= refilled,
-      expected: `at most ${refilled} of ${URL_BURST} requests sent at once, each with a new Idempotency-Key and X-Request-Start and Date an hour ahead, with ${token === undefined ? "the run's token (the token endpoint issued none after the 429)" : 'a token issued since the 429'} (${hosts.length > 0 ? `Host ${hosts.join(', ')}, or ` : ''}each with a query string not sent before) served (what the bucket refilled in the ${ms} ms since the last 429's request was sent, and one)`,
+      expected: `at most ${refilled} of ${URL_BURST} requests sent at once, each with a new Idempotency-Key and X-Request-Start and Date an hour ahead, with ${token === undefined ? "the run's token (the token endpoint issued none after the 429)" : 'a token issued since the 429'} (${hosts.length > 0 ? `Host ${hosts.join(', ')}, ` : ''}each with a query string not sent before${encoded === undefined ? '' : `, or the event id written ${encoded}`}) served (what the bucket refilled in the ${ms} ms since the last 429's request was sent, and one)`,
       actual: `${served.length} answered ${[...before].join(' or ') || 'other than 429'} as before the limit was spent: ${sent.join('; ')}`,
       exchange: served[0] ?? burst.at(-1)!,
       headers: rateLimitHeaderNames,
