@@ -155,6 +155,22 @@ export const redeliveryFaults = faultFamily([
       }),
   },
   {
+    id: 'redelivery-state-checked-before-scope',
+    clause: 'auth.order',
+    bug: 'A handler that loads the event and checks its state before the scope (a state guard mounted ahead of the permission check): a token without the scope, naming an event that cannot be redelivered, is answered 409 instead of 403; without a token, 401 as before, and a failed event is still refused 403.',
+    install: (app) => {
+      const store = capture(app, 'store');
+      const errors = capture(app, 'errors');
+      editReplies(app, ['redeliver'], (reply, exchange) => {
+        const { id, event_id } = exchange.params;
+        const event = id === undefined || event_id === undefined ? undefined : store().event(id, event_id);
+        return reply.status === 403 && event !== undefined && event.status !== 'failed'
+          ? replacing(reply, errors().reply('event_not_redeliverable'))
+          : reply;
+      });
+    },
+  },
+  {
     id: '202-for-non-redeliverable-event',
     clause: 'redeliver.errors.409.state',
     bug: 'A handler that never looks at the delivery state: redelivery of a delivered event answers 202 instead of 409.',

@@ -60,6 +60,19 @@ function causesOf(card: OperationCard): Cause[] {
       ]),
     );
   }
+  if (card.key === 'redeliver') {
+    // The state: an event whose state does not allow redelivery (409). Decided after the
+    // credential, as the taken name below; paired with the credential's causes only.
+    causes.push({
+      order: 'input',
+      what: 'an event whose state does not allow redelivery',
+      status: 409,
+      row: rowOf(card, 'path.{event_id} near-value:unknown valid'),
+      needs: [fixture('notRedeliverableEvent')],
+      withCredentialOnly: true,
+      apply: (t, c) => withParam(t, 'event_id', String(c.fixtures.notRedeliverableEvent)),
+    });
+  }
   if (card.body) {
     causes.push(from('body.ttl_sec other-type:type-string alone', 'input', 'ttl_sec of another type', 400));
     // The state: a connection name that is taken (409). Decided after the credential, so that a
@@ -77,6 +90,11 @@ function causesOf(card: OperationCard): Cause[] {
     });
   }
   return causes;
+}
+
+/** The template with path parameter `name` set to `value`. */
+function withParam(template: RequestTemplate, name: string, value: string): RequestTemplate {
+  return { ...template, path: template.path.map((part) => ('param' in part && part.param === name ? { param: name, value } : part)) };
 }
 
 /** The body with connection_config.name set to `name` (connection_config made where the body has none). */
