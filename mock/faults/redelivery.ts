@@ -3,7 +3,7 @@
 import { errorFact, observed } from '../../specs/index.ts';
 import { jsonReply, type Reply } from '../exchange.ts';
 import { faultFamily } from './fault.ts';
-import { editReplies, editSuccessReplies, isErrorBody, replacing, withoutHeaders } from './support/route-edits.ts';
+import { editReplies, editSuccessReplies, isErrorBody, replacing, replayedByKeyAlone, withoutHeaders } from './support/route-edits.ts';
 import { capture } from './support/captured.ts';
 import { editStore } from './support/store-view.ts';
 
@@ -153,6 +153,12 @@ export const redeliveryFaults = faultFamily([
           },
         };
       }),
+  },
+  {
+    id: 'redelivery-replayed-by-idempotency-key-alone',
+    clause: 'redeliver.errors.409.state',
+    bug: "An idempotency layer that stores redeliveries' answers under the Idempotency-Key alone, with no fingerprint of the request: an event that cannot be redelivered, named under the key of an accepted redelivery of another event, is answered 202 instead of 409; without the key, 409 as before.",
+    install: (app) => replayedByKeyAlone(app, 'redeliver'),
   },
   {
     id: 'redelivery-state-checked-before-scope',

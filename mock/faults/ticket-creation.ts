@@ -9,7 +9,15 @@ import { faultFamily } from './fault.ts';
 import { capture } from './support/captured.ts';
 import { editBodySchema, fieldNode } from './support/check-edits.ts';
 import { parseKeepingFirst } from './support/first-member.ts';
-import { editJsonBody, editReplies, editRequests, editSuccessReplies, isChunked, withContentType } from './support/route-edits.ts';
+import {
+  editJsonBody,
+  editReplies,
+  editRequests,
+  editSuccessReplies,
+  isChunked,
+  replayedByKeyAlone,
+  withContentType,
+} from './support/route-edits.ts';
 import { isFormMediaType, isJsonMediaType } from '../stages/json-body.ts';
 import { editStore } from './support/store-view.ts';
 import { checksOf, compileFormBody } from '../validators.ts';
@@ -290,6 +298,12 @@ function extensionsAllowedBelow(node: JsonObject, depth: number): void {
 }
 
 export const ticketCreationFaults = faultFamily([
+  {
+    id: 'ticket-replayed-by-idempotency-key-alone',
+    clause: 'sso-ticket.body.ttl_sec.type',
+    bug: "An idempotency layer that stores ticket creations' answers under the Idempotency-Key alone, with no fingerprint of the request: a body with ttl_sec of another type sent under the key of a created ticket is answered that ticket (201) instead of 400; without the key, 400 as before.",
+    install: (app) => replayedByKeyAlone(app, 'sso-ticket'),
+  },
   {
     id: 'ticket-chunked-body-length-required',
     clause: 'sso-ticket.body.optional',

@@ -89,3 +89,20 @@ export function withoutBodyField(reply: Reply, field: string): Reply {
 export function isChunked(exchange: Exchange): boolean {
   return /\bchunked\b/i.test(exchange.headers['transfer-encoding'] ?? '') && exchange.headers['content-length'] === undefined;
 }
+
+/**
+ * An idempotency layer keyed by the Idempotency-Key header alone, with no fingerprint of the
+ * request: a request carrying a key a success was stored under is answered that success again.
+ */
+export function replayedByKeyAlone(app: FaultHooks, key: RouteKey): void {
+  const stored = new Map<string, Reply>();
+  app.wrapRoute(key, (next) => async (exchange) => {
+    const idempotencyKey = exchange.headers['idempotency-key'];
+    const name = Array.isArray(idempotencyKey) ? idempotencyKey[0] : idempotencyKey;
+    const replayed = name === undefined ? undefined : stored.get(name);
+    if (replayed) return replayed;
+    const reply = await next(exchange);
+    if (name !== undefined && reply.status >= 200 && reply.status < 300) stored.set(name, reply);
+    return reply;
+  });
+}
