@@ -16,7 +16,8 @@ import {
   sameWithoutTrailingSlash,
   sameWithoutUserinfo,
 } from './support/near-misses.ts';
-import { forgiveClaim, forgiveClaimAt, type ForgivingParts } from './support/verifier-edits.ts';
+import { alsoAccept, forgiveClaim, forgiveClaimAt, signedPayload, type ForgivingParts } from './support/verifier-edits.ts';
+import { parseKeepingFirst } from './support/first-member.ts';
 
 type Claims = Record<string, unknown>;
 
@@ -57,6 +58,17 @@ function pathOf(url: string): string | undefined {
 }
 
 export const tokenClaimLeniencyFaults = faultFamily([
+  {
+    id: 'claims-first-member-kept',
+    clause: 'redeliver.errors.401.invalid-token',
+    bug: "The claims decoded by a parser that keeps the first member of a name given twice (a proplist, a streaming reader): a correctly signed token whose iss or aud is given twice, the tenant's value first and another last, is accepted by every operation instead of 401; a token whose only iss is another is still refused.",
+    install: (app) =>
+      alsoAccept(app, async (token, parts) => {
+        if ((await signedPayload(token, parts.keys)) === undefined) return undefined;
+        const first = parseKeepingFirst(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8'));
+        return first !== null && typeof first === 'object' && !Array.isArray(first) ? (first as Record<string, unknown>) : undefined;
+      }),
+  },
   {
     id: 'accepts-token-without-exp',
     clause: 'auth.token.claims',

@@ -2474,6 +2474,35 @@ function withValueWrappers(element: Element, variants: Made[]): Made[] {
   return [...variants, ...added];
 }
 
+/**
+ * A text claim given twice in the payload, the valid value first and last the value its "case" row
+ * sends (else its "empty" row's), with that row's expectation: RFC 7519 4 has a parser refuse a
+ * claim set with a name twice or keep the last member, and either way the request is refused as
+ * that row's is, though a decoder that keeps the first (a proplist, a streaming reader) reads the
+ * valid one. The header's alg and kid have theirs (joseVariants). Test doubles only.
+ */
+function withMemberTwice(element: Element, variants: Made[]): Made[] {
+  const member = element.member!;
+  const reference = variants.find((variant) => variant.key === 'case') ?? variants.find((variant) => variant.key === 'empty');
+  if (element.kind !== 'claim' || !reference || variants.some((variant) => variant.key === 'twice-other-last')) return variants;
+  const other = (value: unknown): string => {
+    if (reference.key === 'empty') return '';
+    const text = String(Array.isArray(value) ? value[0] : value);
+    return text.toUpperCase() === text ? text.toLowerCase() : text.toUpperCase();
+  };
+  return [
+    ...variants,
+    resigned({
+      operator: 'duplicate',
+      key: 'twice-other-last',
+      says: `twice, the valid value first and ${reference.key === 'empty' ? 'empty' : 'in the other letter case'} last`,
+      apply: edited({ resign: { claimsText: (c) => claimTwice(c, member, c[member], other(c[member])) } }),
+      expect: reference.expect,
+      extended: true,
+    }),
+  ];
+}
+
 export function credentialVariants(card: OperationCard, element: Element): Made[] {
   switch (element.kind) {
     case 'authorization':
@@ -2487,7 +2516,7 @@ export function credentialVariants(card: OperationCard, element: Element): Made[
     case 'signature':
       return signatureVariants(card);
     case 'claim':
-      return withValueWrappers(element, withTextEquivalents(card, element, claimVariants(card, element.member!)));
+      return withMemberTwice(element, withValueWrappers(element, withTextEquivalents(card, element, claimVariants(card, element.member!))));
     case 'scope-token':
       return withTextEquivalents(card, element, scopeTokenVariants(card));
     default:
