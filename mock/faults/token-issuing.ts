@@ -48,10 +48,11 @@ function reissueTokens(app: FaultHooks, change: TokenChange): void {
 }
 
 /**
- * The scopes a token request asks for granted as asked: the request is answered as if it asked for
- * none (the client's whole grant), then the token is re-signed with the asked scopes added.
+ * The scopes a token request asks for granted as asked (those `kept` keeps, given the grant): the
+ * request is answered as if it asked for none (the client's whole grant), then the token is
+ * re-signed with the asked scopes added.
  */
-function grantsWhatIsAsked(app: FaultHooks): void {
+function grantsWhatIsAsked(app: FaultHooks, kept: (asked: string, granted: readonly string[]) => boolean = () => true): void {
   const keys = capture(app, 'keys');
   app.wrapRoute('token', (next) => async (exchange) => {
     const form = new URLSearchParams(exchange.body.toString('utf8'));
@@ -59,7 +60,9 @@ function grantsWhatIsAsked(app: FaultHooks): void {
     if (!asked) return next(exchange);
     form.delete('scope');
     const reply = await next({ ...exchange, body: Buffer.from(form.toString(), 'utf8') });
-    return withScopeClaim(reply, keys().privateKey, (granted) => [...new Set([...granted, ...asked.split(' ')])].filter(Boolean).join(' '));
+    return withScopeClaim(reply, keys().privateKey, (granted) =>
+      [...new Set([...granted, ...asked.split(' ').filter((scope) => kept(scope, granted))])].filter(Boolean).join(' '),
+    );
   });
 }
 
@@ -146,7 +149,13 @@ export const tokenIssuingFaults = faultFamily([
     id: 'token-grants-the-scopes-asked',
     clause: 'token.observed.granted-scopes',
     bug: "A token endpoint that puts the request's scope parameter in the token without checking it against the client's grant: a client asking for delete:users gets it.",
-    install: grantsWhatIsAsked,
+    install: (app) => grantsWhatIsAsked(app),
+  },
+  {
+    id: 'token-grants-scopes-by-prefix',
+    clause: 'token.observed.granted-scopes',
+    bug: 'A grant check written as a prefix match (startsWith): a client asking for the start of a scope it is granted (update:event for update:event_deliveries) gets it in its token; delete:users is still left out.',
+    install: (app) => grantsWhatIsAsked(app, (asked, granted) => granted.some((scope) => scope !== asked && scope.startsWith(asked))),
   },
   {
     id: 'token-empty-scope-splits-to-none',

@@ -51,6 +51,17 @@ const GRANTED_PAIR = Object.values(cards)
   .map((card) => card.scope.value)
   .join(' ');
 
+/** Near misses of a granted scope (the first operation's), each a scope no client is granted. */
+function nearGrantedScopes(): Array<{ key: string; says: string; scope: string }> {
+  const granted = Object.values(cards)[0]!.scope.value;
+  const cut = Math.max(granted.lastIndexOf('_'), granted.lastIndexOf(':'));
+  return [
+    { key: 'scope-prefix-of-granted', says: 'the start of a granted scope', scope: granted.slice(0, cut) },
+    { key: 'scope-granted-with-suffix', says: 'a granted scope with a suffix', scope: `${granted}_all` },
+    { key: 'scope-granted-in-capitals', says: 'a granted scope in capitals', scope: granted.toUpperCase() },
+  ];
+}
+
 /** Every operation's scope: the global client's grant (its role holds them all). */
 const OPERATION_SCOPES = Object.values(cards).map((card) => card.scope.value);
 
@@ -1203,6 +1214,21 @@ function singleVariants(): Array<{ element: TokenElement; variants: Made[] }> {
             source: 'a token carries the scopes the client is granted (observed: its grant), whatever the request asks',
           },
         },
+        // Near misses of a granted scope: cut short at its last "_" or ":" (a prefix), with a suffix,
+        // in capitals. None is granted, so no token carries it, though a grant matched by prefix,
+        // by start or without case puts it in the token.
+        ...nearGrantedScopes().map(({ key, says, scope }): Made => ({
+          operator: 'near-value',
+          key,
+          says: `with a scope parameter naming ${says} (${scope})`,
+          apply: (t) => ({ ...t, fields: [...t.fields, ['scope', scope]] }),
+          extended: true,
+          expect: {
+            checks: [{ clause: 'token.observed.granted-scopes', outcome: { kind: 'token-without-scope', scope } }],
+            source:
+              'a token carries the scopes the client is granted (observed: its grant), and a scope is compared as it is (RFC 6749 3.3)',
+          },
+        })),
         {
           // Two granted scopes in a form field: its space is written + (application/x-www-form-urlencoded).
           operator: 'extra-part',
