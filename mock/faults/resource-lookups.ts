@@ -134,6 +134,21 @@ function pathChecksOnHeaders(app: FaultHooks, key: OperationKey): void {
 
 export const resourceLookupFaults = faultFamily([
   {
+    id: 'stream-found-by-name',
+    clause: 'redeliver.path.id.length',
+    bug: 'Streams found by a slug-or-id finder (WHERE id = $1 OR name = $1, for the dashboard\'s links by name) ahead of the id check: a redelivery naming the stream by its name ("orders-webhook") redelivers its failed event instead of 400; a name no stream has is still refused.',
+    install: (app) => {
+      const store = capture(app, 'store');
+      editParameter(app, 'redeliver', 'id', (raw) => {
+        const name = decoded(raw);
+        const stream = store()
+          .streams()
+          .find((candidate) => candidate.name === name);
+        return stream === undefined ? undefined : encodeURIComponent(stream.id);
+      });
+    },
+  },
+  {
     id: 'ticket-for-any-profile',
     clause: 'sso-ticket.profile.exists',
     bug: 'Tickets created without looking the profile up (it is checked only when the ticket is opened): ticket creation answers 201 for a well-formed profile id that names no profile.',

@@ -39,6 +39,13 @@ export const fixtureTable = {
     about: 'an event stream; give it a destination that always fails',
     id: () => parameter('redeliver', 'path', 'id').schema,
   },
+  eventStreamName: {
+    field: 'event_stream_name',
+    sample: { text: 'orders-webhook' },
+    about:
+      "event_stream's name (a redelivery naming the stream by its name in place of its id must be refused); without it that row is skipped",
+    optional: true,
+  },
   failedEvent: {
     field: 'failed_event',
     sample: { shape: 'event', n: 1 },
@@ -77,6 +84,13 @@ export const fixtureTable = {
     sample: { shape: 'self_service_profile' },
     about: 'a self-service profile',
     id: () => parameter('sso-ticket', 'path', 'id').schema,
+  },
+  selfServiceProfileName: {
+    field: 'self_service_profile_name',
+    sample: { text: 'Partner onboarding' },
+    about:
+      "self_service_profile's name (a ticket naming the profile by its name in place of its id must be refused); without it that row is skipped",
+    optional: true,
   },
   vaultConnections: {
     field: 'vault_connections',
