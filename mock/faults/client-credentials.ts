@@ -376,6 +376,21 @@ function audienceJudgedFirst(app: FaultHooks): void {
 
 export const clientCredentialFaults = faultFamily([
   {
+    id: 'token-secret-operator-from-qs-brackets',
+    clause: 'token.endpoint.wrong-secret',
+    bug: 'The token form parsed by a qs-style parser (extended urlencoded) and the secret matched by a document store query as it came: client_secret[$eq]=<the secret>, with no client_secret, is read as {"$eq": <the secret>} and gets a token instead of 401; client_secret[$eq]=<another> is still refused.',
+    install: (app) =>
+      editRequests(app, 'token', (exchange) => {
+        if (!isFormMediaType(exchange.headers['content-type'])) return exchange;
+        const form = new URLSearchParams(exchange.body.toString('utf8'));
+        const operand = form.get('client_secret[$eq]');
+        if (operand === null || form.has('client_secret')) return exchange;
+        form.delete('client_secret[$eq]');
+        form.set('client_secret', operand);
+        return { ...exchange, body: Buffer.from(form.toString(), 'utf8') };
+      }),
+  },
+  {
     id: 'token-chunked-body-read-empty',
     clause: 'token.endpoint',
     bug: 'The token request read as Content-Length bytes (a WSGI app behind a server that does not de-chunk): a valid form sent chunked, with no Content-Length, is read as no parameters and refused instead of getting a token; a form with its length still gets one.',

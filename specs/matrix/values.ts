@@ -414,7 +414,7 @@ export function withAlphanumericPercentEncoded(url: string): string {
  * near name would be the name.
  */
 export const nameNearMisses: ReadonlyArray<{
-  key: 'name-capitals' | 'name-camel-case' | 'name-bracketed';
+  key: 'name-capitals' | 'name-camel-case' | 'name-bracketed' | 'name-operator-eq';
   says: string;
   operator: OperatorId;
   rename: (name: string) => string | undefined;
@@ -432,6 +432,14 @@ export const nameNearMisses: ReadonlyArray<{
     rename: (name) => (/_[a-z]/.test(name) ? name.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase()) : undefined),
   },
   { key: 'name-bracketed', says: 'with "[]" after it, a list to a qs-style parser', operator: 'extra-part', rename: (name) => `${name}[]` },
+  // A qs-style parser (Express's extended urlencoded) reads "name[$eq]=v" as {"name": {"$eq": "v"}},
+  // which a document store queried with the request's values as they came matches as "v".
+  {
+    key: 'name-operator-eq',
+    says: 'with "[$eq]" after it, a query operator object to a qs-style parser',
+    operator: 'extra-part',
+    rename: (name) => `${name}[$eq]`,
+  },
 ];
 
 /**

@@ -1051,7 +1051,7 @@ function nearNameMembers(card: OperationCard, element: Element): Made[] {
   const name = path[path.length - 1]!;
   if (name === '[]') return [];
   return nameNearMisses
-    .filter(({ key }) => key !== 'name-bracketed')
+    .filter(({ key }) => key !== 'name-bracketed' && key !== 'name-operator-eq')
     .flatMap(({ key, says, operator, rename }): Made[] => {
       const other = rename(name);
       if (other === undefined) return [];
