@@ -5,7 +5,7 @@
 // gets (operation-answers.ts); its record's fields are vault-record.ts's.
 import { basePath } from '../../specs/index.ts';
 import type { FaultHooks } from '../app.ts';
-import type { RouteHandler } from '../exchange.ts';
+import type { Reply, RouteHandler } from '../exchange.ts';
 import { mockOperations } from '../operations.ts';
 import { Refusal } from '../refusal.ts';
 import { createRouter } from '../router.ts';
@@ -95,6 +95,21 @@ function servedRewritten(app: FaultHooks, rewrite: (path: string) => string): vo
 }
 
 export const vaultReadFaults = faultFamily([
+  {
+    id: 'vault-read-cached-by-url',
+    clause: 'errors.401.all-operations',
+    bug: 'A response cache in front of the vault read keyed by the URL alone (a CDN rule without Vary: Authorization): once a connection has been read, a read of the same URL is answered the cached 200 whoever asks, without a credential or with a token lacking the scope, instead of 401 or 403; a connection not read before is refused as before.',
+    install: (app) => {
+      const cached = new Map<string, Reply>();
+      app.wrapRoute('vault', (next) => async (exchange) => {
+        const hit = cached.get(exchange.path);
+        if (hit) return hit;
+        const reply = await next(exchange);
+        if (reply.status === 200) cached.set(exchange.path, reply);
+        return reply;
+      });
+    },
+  },
   {
     id: 'vault-not-under-base-path',
     clause: 'versioning.base-path',
