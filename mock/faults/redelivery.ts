@@ -3,7 +3,15 @@
 import { errorFact, observed } from '../../specs/index.ts';
 import { jsonReply, type Reply } from '../exchange.ts';
 import { faultFamily } from './fault.ts';
-import { editReplies, editSuccessReplies, isErrorBody, replacing, replayedByKeyAlone, withoutHeaders } from './support/route-edits.ts';
+import {
+  editReplies,
+  editRequests,
+  editSuccessReplies,
+  isErrorBody,
+  replacing,
+  replayedByKeyAlone,
+  withoutHeaders,
+} from './support/route-edits.ts';
 import { capture } from './support/captured.ts';
 import { editStore } from './support/store-view.ts';
 
@@ -152,6 +160,22 @@ export const redeliveryFaults = faultFamily([
             return store.event(loaded, eventId);
           },
         };
+      }),
+  },
+  {
+    id: 'redelivery-event-id-from-body',
+    clause: 'redeliver.errors.404.event',
+    bug: "A handler that reads `body.event_id ?? params.event_id` (the body was meant for a batch form of the endpoint): a redelivery naming an unknown event in its path, with the failed event's id in a JSON body, redelivers that event (202) instead of 404; without a body, 404 as before.",
+    install: (app) =>
+      editRequests(app, 'redeliver', (exchange) => {
+        let body: unknown;
+        try {
+          body = JSON.parse(exchange.body.toString('utf8'));
+        } catch {
+          return exchange;
+        }
+        const named = (body as { event_id?: unknown } | null)?.event_id;
+        return typeof named === 'string' ? { ...exchange, params: { ...exchange.params, event_id: encodeURIComponent(named) } } : exchange;
       }),
   },
   {

@@ -773,6 +773,35 @@ export function paramVariants(card: OperationCard, element: Element): Made[] {
       }),
     );
   }
+  // The same in a JSON body, on an operation that takes none (a POST): a handler that reads
+  // `body.event_id ?? params.event_id`, or a framework that merges the body over the route's
+  // parameters, finds the valid one. The request names no resource whatever is done with the body
+  // (refused for it, or read without it): it is refused.
+  if (unknownRow && card.body === undefined && card.spec.method === 'POST' && 'checks' in unknownRow.expect) {
+    const bodyNames = [...new Set([name, 'id'])];
+    const [first] = unknownRow.expect.checks;
+    variants.push(
+      bound({
+        operator: unknownRow.operator,
+        key: 'unknown-with-valid-in-body',
+        says: `well formed and naming no resource, with the valid id in a JSON body (${bodyNames.map((n) => `"${n}"`).join(', ')})`,
+        apply: (template, context) => {
+          const valid = paramOf(template, name) ?? '';
+          const varied = unknownRow.apply(template, context);
+          return {
+            ...varied,
+            headers: { ...varied.headers, 'content-type': ['application/json'] },
+            body: { json: Object.fromEntries(bodyNames.map((n) => [n, valid])) },
+          };
+        },
+        expect: {
+          checks: [{ clause: first!.clause, outcome: refused }],
+          source: `${unknownRow.expect.source}; the operation takes no body (spec 4), so one names no resource`,
+        },
+        extended: true,
+      }),
+    );
+  }
   // The same two ways with headers named like the parameter (and "id"), as a gateway that maps
   // headers onto path parameters or a validator built from every parameter whatever its `in` would
   // read them: the unknown id with the valid one in those headers is still unknown, and the valid
