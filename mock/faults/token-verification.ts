@@ -194,6 +194,17 @@ export const tokenVerificationFaults = faultFamily([
     install: (app) => forgiveClaim(app, (claims) => ({ ...claims, exp: Number.MAX_SAFE_INTEGER })),
   },
   {
+    id: 'nbf-narrowed-to-unsigned-32-bits',
+    clause: 'redeliver.errors.401.invalid-token',
+    bug: 'nbf narrowed to an unsigned 32-bit integer before the clock check (a cast into a 32-bit timestamp column): an nbf past 2^32 wraps into the past, so a token not valid for another 136 years is accepted by every operation; an nbf an hour ahead is still refused.',
+    install: (app) =>
+      forgiveClaim(app, (claims) =>
+        typeof claims.nbf === 'number' && Number.isInteger(claims.nbf) && claims.nbf >= 2 ** 32
+          ? { ...claims, nbf: claims.nbf >>> 0 }
+          : claims,
+      ),
+  },
+  {
     id: 'exp-narrowed-to-unsigned-32-bits',
     clause: 'redeliver.errors.401.invalid-token',
     bug: 'exp narrowed to an unsigned 32-bit integer before the clock check (a cast into a 32-bit timestamp column): a negative exp wraps into the future (-1 to the year 2106), so such a token is accepted by every operation; a past exp above 0 is still refused.',

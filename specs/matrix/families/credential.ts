@@ -1384,6 +1384,20 @@ function claimVariants(card: OperationCard, member: string): Made[] {
           ),
           HOUR + HOUR / 2,
         ),
+        // A minute ago plus 2^32 seconds (far ahead): a minute ago once wrapped to an unsigned
+        // 32-bit integer, as exp's row (a u32 cast of the claims' times).
+        {
+          ...invalid(
+            'wrapped-32-bit',
+            'a minute ago plus 2^32 seconds (far ahead; a minute ago once wrapped to an unsigned 32-bit integer)',
+            'near-value',
+            (c, now) => ({
+              ...c,
+              nbf: now - 60 + 2 ** 32,
+            }),
+          ),
+          extended: true,
+        },
         // Far ahead, a digit longer than the time now: a comparison as text takes it for past.
         invalid('more-digits', 'far ahead, a digit longer than the time now (10000000000, the year 2286)', 'near-value', (c) => ({
           ...c,
@@ -1437,6 +1451,19 @@ function claimVariants(card: OperationCard, member: string): Made[] {
     case 'iat':
       return [
         ruled('future', `${NEAR_MISS_SECONDS} seconds from now`, 'near-value', (c, now) => ({ ...c, iat: now + NEAR_MISS_SECONDS })),
+        // As nbf's and exp's rows: an hour ago plus 2^32 seconds, an hour ago once wrapped to u32.
+        {
+          ...ruled(
+            'wrapped-32-bit',
+            'an hour ago plus 2^32 seconds (far ahead; an hour ago once wrapped to an unsigned 32-bit integer)',
+            'near-value',
+            (c, now) => ({
+              ...c,
+              iat: now - HOUR + 2 ** 32,
+            }),
+          ),
+          extended: true,
+        },
         {
           ...ruled('future-fraction', `${NEAR_MISS_SECONDS} seconds from now, ${FRACTIONAL}`, 'near-value', (c, now) => ({
             ...c,
