@@ -25,6 +25,7 @@ import { heldOutRound20Faults } from './round-20/catalogue.ts';
 import { heldOutRound21Faults } from './round-21/catalogue.ts';
 import { heldOutRound22Faults } from './round-22/catalogue.ts';
 import { heldOutRound23Faults } from './round-23/catalogue.ts';
+import { heldOutRound24Faults } from './round-24/catalogue.ts';
 import type { HeldOutFault } from './held-out-fault.ts';
 
 export const heldOutRounds: Readonly<Record<string, readonly HeldOutFault[]>> = {
@@ -51,4 +52,5 @@ export const heldOutRounds: Readonly<Record<string, readonly HeldOutFault[]>> = 
   '21': heldOutRound21Faults,
   '22': heldOutRound22Faults,
   '23': heldOutRound23Faults,
+  '24': heldOutRound24Faults,
 };
