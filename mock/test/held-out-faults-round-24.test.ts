@@ -403,11 +403,18 @@ const probes: Probe[] = [
       const token = await globalToken(m);
       const { vault, minimalVault } = ids(m);
       const alone = fieldsOf(await read(m, token, minimalVault)).id;
-      const askedFirst = read(m, token, minimalVault);
-      await sleep(5);
-      const askedSecond = read(m, token, vault);
-      const [first, second] = await Promise.all([askedFirst, askedSecond]);
-      return [alone, first.status, fieldsOf(first).id, second.status, fieldsOf(second).id];
+      // Two reads 5 ms apart share a batch unless the machine is slow enough to part them: up to
+      // five tries, the first that shows the swap kept (a conformant mock never swaps).
+      let seen: unknown[] = [];
+      for (let attempt = 0; attempt < 5; attempt += 1) {
+        const askedFirst = read(m, token, minimalVault);
+        await sleep(5);
+        const askedSecond = read(m, token, vault);
+        const [first, second] = await Promise.all([askedFirst, askedSecond]);
+        seen = [alone, first.status, fieldsOf(first).id, second.status, fieldsOf(second).id];
+        if (fieldsOf(first).id !== minimalVault) break;
+      }
+      return seen;
     },
     conformant: ['ac_AkoqqjxmLJhPJThFBi7J1v', 200, 'ac_AkoqqjxmLJhPJThFBi7J1v', 200, 'ac_NbWaizZTo4vfWnCwDq76Vj'],
     faulted: ['ac_AkoqqjxmLJhPJThFBi7J1v', 200, 'ac_NbWaizZTo4vfWnCwDq76Vj', 200, 'ac_AkoqqjxmLJhPJThFBi7J1v'],
