@@ -23,6 +23,7 @@ const SECRET_FOLDS = [
   'no-break-space-after',
   'unit-separator-after',
   'underscore-inside',
+  'accented-letter',
 ];
 // Not the underscore: the event id's own prefix has one, which its fold would take off too.
 const EVENT_ID_FOLDS = [...SECRET_FOLDS.filter((key) => key !== 'underscore-inside'), 'low-byte-twin', 'high-bit-twin'];

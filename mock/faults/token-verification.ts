@@ -114,7 +114,37 @@ function compactOfGeneralJws(text: string | undefined): string | undefined {
   return typeof header === 'string' && typeof signature === 'string' ? `${header}.${payload}.${signature}` : undefined;
 }
 
+/** The first JSON object of a text (the longest prefix that parses as one), as a streaming decoder reads it. */
+function firstObjectOf(text: string): Record<string, unknown> | undefined {
+  for (let end = text.lastIndexOf('}'); end > 0; end = text.lastIndexOf('}', end - 1)) {
+    try {
+      const value: unknown = JSON.parse(text.slice(0, end + 1));
+      if (value !== null && typeof value === 'object' && !Array.isArray(value)) return value as Record<string, unknown>;
+    } catch {
+      // A shorter prefix, then.
+    }
+  }
+  return undefined;
+}
+
 export const tokenVerificationFaults = faultFamily([
+  {
+    id: 'claims-read-by-a-streaming-decoder',
+    clause: 'redeliver.errors.401.invalid-token',
+    bug: "The claims read by a streaming JSON decoder that stops after the first value (Go's json.Decoder): a correctly signed token whose payload is the claims followed by more text is accepted by every operation instead of 401; a payload that is no JSON at all is still refused.",
+    install: (app) =>
+      alsoAccept(app, async (token, { keys }) => {
+        try {
+          const header = JSON.parse(Buffer.from(token.split('.')[0] ?? '', 'base64url').toString('utf8')) as { kid?: unknown };
+          const key = keys.publicKeyFor(typeof header.kid === 'string' ? header.kid : undefined);
+          if (!key) return undefined;
+          const { payload } = await compactVerify(token, key, { algorithms: [observed.tokens.alg] });
+          return firstObjectOf(Buffer.from(payload).toString('utf8'));
+        } catch {
+          return undefined;
+        }
+      }),
+  },
   {
     id: 'accepts-rs384-with-tenant-key',
     clause: 'auth.token.header',

@@ -100,6 +100,8 @@ function mathematicalBold(letter: string): string {
 }
 
 const nfkc = (text: string): string => text.normalize('NFKC');
+/** The text with its accents removed: NFD, then its combining marks deleted (what a collation ignoring accents compares). */
+const withoutAccents = (text: string): string => text.normalize('NFD').replace(/\p{M}/gu, '');
 /** Java's String.trim: every character up to U+0020 off both ends (control characters too). */
 function javaTrim(text: string): string {
   let [start, end] = [0, text.length];
@@ -215,6 +217,16 @@ export const TEXT_EQUIVALENTS: readonly TextEquivalent[] = [
       const at = text.indexOf('ss', from);
       return at < 0 ? undefined : `${text.slice(0, at)}\u00df${text.slice(at + 2)}`;
     },
+  },
+  {
+    key: 'accented-letter',
+    says: 'its first vowel written with an acute accent ("á" for "a")',
+    foldedBy: 'a collation or normaliser that ignores accents (ICU at primary strength, NFD with the combining marks removed)',
+    fold: withoutAccents,
+    undo: (text) => text.replace(/[\u00e1\u00e9\u00ed\u00f3\u00fa\u00c1\u00c9\u00cd\u00d3\u00da]/g, withoutAccents),
+    operator: 'encoding',
+    aliases: ['accented'],
+    make: (text, from = 0) => replaceFirst(text, from, /[aeiouAEIOU]/, (vowel) => `${vowel}\u0301`.normalize('NFC')),
   },
   {
     key: 'cyrillic-look-alike',

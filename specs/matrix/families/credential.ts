@@ -1658,6 +1658,25 @@ function claimVariants(card: OperationCard, member: string): Made[] {
               }),
             ]
           : []),
+        // The claims' JSON object followed by more text (" x", then a second object): no JSON text
+        // (RFC 8259 2: one value), so no claims set (RFC 7519 7.2), though a streaming decoder that
+        // reads the first value and stops (Go's json.Decoder) takes the claims.
+        ...[
+          ['trailing-data', 'followed by " x" (the payload no JSON text)', ' x'],
+          ['trailing-object', 'followed by a second JSON object (the payload no JSON text)', '{"sub":"x"}'],
+        ].map(([key, says, after]) =>
+          resigned({
+            operator: 'extra-part',
+            key: key!,
+            says: says!,
+            apply: edited({ resign: { claimsText: (c) => `${JSON.stringify(c)}${after!}` } }),
+            expect: {
+              checks: unauthenticated(card),
+              source: 'spec 7: the token is invalid (RFC 7519 7.2: the payload is a JSON object; RFC 8259 2: a JSON text is one value)',
+            },
+            extended: true,
+          }),
+        ),
         fine(
           'unknown-claim',
           'with an unknown claim added',
