@@ -898,8 +898,12 @@ function formEncoded(card: OperationCard, element: Element): Made[] {
     typeof valid === 'string'
       ? [made('near-value', 'form-other-shape', 'of another shape (its valid value behind "x_"), form-encoded', (v) => [`x_${v}`])]
       : [];
+  // A number or a flag given empty in a form-encoded body ("ttl_sec="): no value of its type, though
+  // a binder that reads an empty value as its type's zero (Go's gin, 0 or false) takes one.
+  const empty = typeof valid === 'string' ? [] : [made('empty', 'form-empty', 'given empty in a form-encoded body', () => [''])];
   return [
     ...otherShape,
+    ...empty,
     made('encoding', 'form-encoded', 'at its valid value, form-encoded', (v) => [v]),
     made(
       'duplicate',

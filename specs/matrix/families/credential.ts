@@ -248,6 +248,18 @@ function schemeVariants(card: OperationCard): Made[] {
       },
     },
     no('basic', 'replaced by Basic', (t) => [`Basic ${t}`], 'near-value'),
+    // The token as the password of HTTP Basic credentials (a user name and the token, as git hosts
+    // take tokens): Basic is no bearer credential (RFC 6750 2.1), though a Basic validator that
+    // checks the password as a token serves it.
+    {
+      ...no(
+        'basic-password',
+        'replaced by Basic, the token as its password (x-access-token:<token>)',
+        (t) => [`Basic ${Buffer.from(`x-access-token:${t}`, 'utf8').toString('base64')}`],
+        'near-value',
+      ),
+      extended: true,
+    },
     { ...no('token', 'replaced by Token', (t) => [`Token ${t}`], 'near-value'), extended: true },
     no('jwt', 'replaced by JWT', (t) => [`JWT ${t}`], 'near-value'),
     // "Bearer Bearer <token>": the credential is the word after the scheme (RFC 6750 2.1), here

@@ -357,6 +357,27 @@ const grantTypeVariants = (): Made[] =>
           source: 'spec 5 rule 3; observed: 400 unsupported_grant_type with its description (RFC 6749 5.2)',
         },
       },
+      // The other grant types a server may take with client authentication (RFC 7523's JWT bearer,
+      // RFC 8693's token exchange, RFC 8628's device code, RFC 6749's refresh token): none is the
+      // client-credentials grant, though a server that takes any grant it knows issues a token.
+      ...(
+        [
+          ['jwt-bearer', 'urn:ietf:params:oauth:grant-type:jwt-bearer'],
+          ['token-exchange', 'urn:ietf:params:oauth:grant-type:token-exchange'],
+          ['device-code', 'urn:ietf:params:oauth:grant-type:device_code'],
+          ['refresh-token', 'refresh_token'],
+        ] as const
+      ).map(([key, grant]): Made => ({
+        operator: 'other-owner',
+        key: `other-grant-${key}`,
+        says: `another grant type (${grant})`,
+        apply: setField('grant_type', () => grant),
+        expect: {
+          checks: refusedWith('token.endpoint.grant-type'),
+          source: 'spec 5 rule 3: the client-credentials grant, and no other',
+        },
+        extended: true,
+      })),
       ...listedInJson('grant_type', refusedWith('token.endpoint.grant-type'), 'spec 5 rule 3: the client-credentials grant'),
       inQuery('grant_type'),
       ...grantTypeSpellings(),
