@@ -11,7 +11,7 @@ import { accepted, observedError, refused } from '../checks.ts';
 import type { Element } from '../elements.ts';
 import type { Expectation, Variant } from '../row.ts';
 import { asFormTemplate, canonicalContext, paramValue, type RequestContext } from '../template.ts';
-import { recordsOf, type FixtureName } from '../../cards/fixtures.ts';
+import type { FixtureName } from '../../cards/fixtures.ts';
 import { equivalent, equivalentsFor } from '../equivalents.ts';
 import {
   charactersBesideAlphabet,
@@ -350,29 +350,23 @@ function paramOf(template: RequestTemplate, name: string): string | undefined {
   return part && 'param' in part ? part.value : undefined;
 }
 
-/**
- * The variations of a path parameter, each made from the target's valid value and judged by the value it makes.
- * Long: the path operators of the catalogue, one entry each, read top to bottom as `--list` prints them.
- */
 /** The fixtures naming a resource's name, by the fixture of its id. */
 const NAME_FIXTURES: Partial<Record<FixtureName, { fixture: FixtureName; field: string }>> = {
   eventStream: { fixture: 'eventStreamName', field: 'event_stream_name' },
   selfServiceProfile: { fixture: 'selfServiceProfileName', field: 'self_service_profile_name' },
 };
 
-/** How to find the name of the resource an id names on a target, for the fixture of its ids; undefined where none can be known. */
+/** How to find the name of the resource an id names on a target, for the fixture of its ids; undefined where none is named. */
 function resourceNameOf(fixture: FixtureName): ((context: RequestContext, id: string) => string | undefined) | undefined {
   const named = NAME_FIXTURES[fixture];
-  if (named) return (context) => (context.fixtures[named.fixture] as string | undefined) || undefined;
-  const records = recordsOf(fixture);
-  if (!records) return undefined;
-  return (context, id) => {
-    const held = context.fixtures[records] as Array<{ id?: unknown; name?: unknown }> | undefined;
-    const name = held?.find((record) => record.id === id)?.name;
-    return typeof name === 'string' && name !== '' ? name : undefined;
-  };
+  if (!named) return undefined;
+  return (context) => (context.fixtures[named.fixture] as string | undefined) || undefined;
 }
 
+/**
+ * The variations of a path parameter, each made from the target's valid value and judged by the value it makes.
+ * Long: the path operators of the catalogue, one entry each, read top to bottom as `--list` prints them.
+ */
 export function paramVariants(card: OperationCard, element: Element): Made[] {
   const name = element.name!;
   const rule = card.params[name]!;
@@ -954,8 +948,8 @@ export function paramVariants(card: OperationCard, element: Element): Made[] {
       ),
     );
   }
-  // The resource named by its name in place of its id (the stream's, the profile's, a vault
-  // connection's as its record says): no id, though a slug-or-id finder (WHERE id = $1 OR name =
+  // The resource named by its name in place of its id (the stream's, the profile's, where the
+  // target file names them): no id, though a slug-or-id finder (WHERE id = $1 OR name =
   // $1) finds the resource. Only where the target file names it.
   const nameOf = resourceNameOf(rule.fixture);
   if (nameOf) {
@@ -966,7 +960,7 @@ export function paramVariants(card: OperationCard, element: Element): Made[] {
             {
               context: (context) =>
                 nameOf(context, paramValue(card, name, context)) === undefined
-                  ? `needs the ${rule.names}'s name in the target file (${NAME_FIXTURES[rule.fixture]?.field ?? 'its record'})`
+                  ? `needs the ${rule.names}'s name in the target file (${NAME_FIXTURES[rule.fixture]?.field})`
                   : undefined,
             },
           ],
