@@ -6,6 +6,7 @@ import { clientCredentialFaults } from './client-credentials.ts';
 import { errorBodyFaults } from './error-bodies.ts';
 import type { Fault, FaultFamily } from './fault.ts';
 import { operationAnswerFaults } from './operation-answers.ts';
+import { overlappingRequestFaults } from './overlapping-requests.ts';
 import { pathIdLengthFaults } from './path-id-lengths.ts';
 import { rateLimitFaults } from './rate-limit.ts';
 import { redeliveryFaults } from './redelivery.ts';
@@ -42,6 +43,8 @@ export const faultFamilies: readonly FaultFamily[] = [
   textEquivalentFaults,
   // The shared value wrappers, each unwrapped from a JSON-typed value (spec 4.2, 5, 7)
   valueWrapperFaults,
+  // Requests that overlap: one request's state reached by another (spec 4.3, 7)
+  overlappingRequestFaults,
   // Rate limit and error bodies (spec 7, 8, observed)
   rateLimitFaults,
   errorBodyFaults,

@@ -186,6 +186,27 @@ for (const card of Object.values(cards) as OperationCard[]) {
         }
       },
     );
+
+    // Reads arriving together: every record of the list asked for at the same moment, in the
+    // reverse order, each answered with its own record (a loader that batches the reads of several
+    // requests into one query must hand each key its own row, not the rows in the table's order).
+    conformance(
+      `${tag(echoes.clause)} ${card.name} answers each ${names} its own record, every one read at the same moment in reverse order`,
+      { ...readsAll, requests: (context) => recordIds(op, context)?.ids.length ?? 0 },
+      async ({ target }) => {
+        const records = recordIds(op, target)!;
+        target.needs(records.ids.length > 1, `the target file names one ${names}: none to read beside it`);
+        const first = new Map<string, unknown>();
+        for (const id of records.ids) first.set(id, recordOf(await recordRead(target, op, id)));
+        const reversed = [...records.ids].reverse();
+        const together = await Promise.all(reversed.map((id) => recordRead(target, op, id, { again: true })));
+        reversed.forEach((id, i) => {
+          const exchange = together[i]!;
+          expectSuccess(exchange);
+          expectEqual(recordOf(exchange), first.get(id), `the record of ${id}, read beside the others`, { exchange });
+        });
+      },
+    );
   }
 }
 
