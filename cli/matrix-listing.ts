@@ -25,6 +25,8 @@ function outcome(o: Outcome): string {
       return `no token carrying ${o.scope}`;
     case 'token-with-scopes':
       return `refuse or a token carrying ${o.scopes.join(' ')}`;
+    case 'token-of-catalogue':
+      return 'refuse or a token of catalogue scopes one space apart';
   }
 }
 

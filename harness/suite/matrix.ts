@@ -4,7 +4,7 @@
 // where the success is sent anyway). A row with no expectation has no test: `--list` shows it.
 import { decodeJwt } from 'jose';
 import type { ClauseCheck, OperationCard, Outcome, RequestTemplate } from '../../specs/cards/card.ts';
-import { clause as clauseOf, errorFact, observed, validator, type OperationKey } from '../../specs/index.ts';
+import { checkScopeString, clause as clauseOf, errorFact, observed, validator, type OperationKey } from '../../specs/index.ts';
 import { cards } from '../../specs/cards/index.ts';
 import {
   baseTemplate,
@@ -20,6 +20,7 @@ import { conformance } from '../conformance.ts';
 import {
   expectClause,
   expectEqual,
+  expectNoProblems,
   expectNotEqual,
   expectOneOf,
   expectObservedError,
@@ -87,6 +88,8 @@ function verbOf(outcome: Outcome): string {
       return `issues no token carrying ${outcome.scope} for`;
     case 'token-with-scopes':
       return `refuses, or issues a token carrying ${outcome.scopes.join(' ')}, for`;
+    case 'token-of-catalogue':
+      return 'refuses, or issues a token whose scope claim lists catalogue scopes one space apart, for';
   }
 }
 
@@ -123,7 +126,35 @@ export function checkOutcome(exchange: Exchange, outcome: Outcome): void {
       return expectNoTokenWithScope(exchange, outcome.scope);
     case 'token-with-scopes':
       return expectNoTokenWithout(exchange, outcome.scopes);
+    case 'token-of-catalogue':
+      return expectCatalogueScopes(exchange);
   }
+}
+
+/**
+ * A refusal, or a token whose scope claim is scopes of the catalogue written action:resource, one
+ * space between each and none around them (RFC 6749 3.3): the claim as the server writes it, not as
+ * the request wrote it.
+ */
+function expectCatalogueScopes(exchange: Exchange): void {
+  const token = (exchange.json as { access_token?: unknown } | undefined)?.access_token;
+  // Refused, or answered without a token: no claim to judge (as expectNoTokenWithScope).
+  if (exchange.status >= 300 || typeof token !== 'string') return expectNoProblems([], 'no token issued', { exchange });
+  let claim: unknown;
+  try {
+    claim = decodeJwt(token).scope;
+  } catch {
+    claim = undefined;
+  }
+  const check = typeof claim === 'string' ? checkScopeString(claim) : undefined;
+  const problems = !check
+    ? [`scope claim ${JSON.stringify(claim)}`]
+    : [
+        ...check.malformed.map((scope) => `${JSON.stringify(scope)} not action:resource`),
+        ...check.unknown.map((scope) => `${scope} not of the catalogue`),
+        ...(check.scopes.join(' ') === claim ? [] : [`the claim ${JSON.stringify(claim)} not written one space apart`]),
+      ];
+  expectNoProblems(problems, "the issued token's scope claim: catalogue scopes, one space apart", { exchange });
 }
 
 /** A refusal, or a token whose scope claim carries every one of `scopes`. */

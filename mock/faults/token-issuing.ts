@@ -134,6 +134,25 @@ function noScopesFor(app: FaultHooks, narrowsToNone: (asked: string) => boolean)
   }));
 }
 
+/**
+ * The scope parameter split on commas and any white space to check it against the grant, and the
+ * claim written from the parameter as sent (trimmed): a list written otherwise than one space apart
+ * puts its own separators into the token.
+ */
+function claimWrittenAsAsked(app: FaultHooks): void {
+  const keys = capture(app, 'keys');
+  app.wrapRoute('token', (next) => async (exchange) => {
+    if (isJsonMediaType(exchange.headers['content-type'])) return next(exchange);
+    const form = new URLSearchParams(exchange.body.toString('utf8'));
+    const asked = form.get('scope')?.trim();
+    const split = asked?.split(/[\s,]+/).filter(Boolean) ?? [];
+    if (asked === undefined || split.join(' ') === asked) return next(exchange);
+    form.set('scope', split.join(' '));
+    const reply = await next({ ...exchange, body: Buffer.from(form.toString(), 'utf8') });
+    return withScopeClaim(reply, keys().privateKey, () => asked);
+  });
+}
+
 /** Token requests whose Content-Type `misread(type)` takes for another media type read as that one. */
 function readAs(app: FaultHooks, misread: (type: string | undefined) => string | undefined): void {
   editRequests(app, 'token', (exchange) => {
@@ -156,6 +175,12 @@ export const tokenIssuingFaults = faultFamily([
     clause: 'token.observed.granted-scopes',
     bug: 'A grant check written as a prefix match (startsWith): a client asking for the start of a scope it is granted (update:event for update:event_deliveries) gets it in its token; delete:users is still left out.',
     install: (app) => grantsWhatIsAsked(app, (asked, granted) => granted.some((scope) => scope !== asked && scope.startsWith(asked))),
+  },
+  {
+    id: 'token-claim-written-as-asked',
+    clause: 'scopes.catalogue',
+    bug: "A token endpoint that checks the scope parameter against the grant after splitting it on commas and any white space (Ruby's split(/[\\s,]+/)) and writes the token's scope claim from the parameter as sent: two granted scopes asked for apart by two spaces or a comma get a token whose claim keeps them so (not one space apart, or one scope outside the catalogue); a list one space apart, or naming a scope the client is not granted, is treated as before.",
+    install: claimWrittenAsAsked,
   },
   {
     id: 'token-empty-scope-splits-to-none',

@@ -130,7 +130,9 @@ export type Outcome =
   /** No token carrying the scope: the request refused, or a token issued without it. */
   | { kind: 'token-without-scope'; scope: string }
   /** No token without these scopes: the request refused, or a token issued carrying every one of them. */
-  | { kind: 'token-with-scopes'; scopes: string[] };
+  | { kind: 'token-with-scopes'; scopes: string[] }
+  /** No token whose scope claim is other than scopes of the catalogue, one space between each: the request refused, or such a token. */
+  | { kind: 'token-of-catalogue' };
 
 /** One clause an answer bears on, and what it requires of the answer. */
 export interface ClauseCheck {

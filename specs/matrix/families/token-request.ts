@@ -1020,6 +1020,41 @@ function emptyScopes(): Made[] {
 }
 
 /**
+ * Two granted scopes written apart by something other than one space: RFC 6749 3.3 has the scope a
+ * list of scope-tokens one space (%x20) apart, each printable ASCII other than a space, a quote or a
+ * backslash (so a tab or a no-break space is in none, and a comma joins two into one). A server may
+ * refuse such a list, read it as one scope it does not grant, or split it on any white space; whatever it does, a token it issues
+ * lists scopes of the catalogue one space apart (the claim written by the server, never copied from
+ * the request). Extended: an accepted request mints a token of the tenant's allotment.
+ */
+function scopeSeparators(): Made[] {
+  const [first, second] = GRANTED_PAIR.split(' ') as [string, string];
+  const separators: Array<{ key: string; says: string; scope: string }> = [
+    { key: 'tab', says: 'a tab', scope: `${first}\t${second}` },
+    { key: 'line-feed', says: 'a line feed', scope: `${first}\n${second}` },
+    { key: 'crlf', says: 'CR LF', scope: `${first}\r\n${second}` },
+    { key: 'two-spaces', says: 'two spaces', scope: `${first}  ${second}` },
+    { key: 'comma', says: 'a comma', scope: `${first},${second}` },
+    { key: 'comma-space', says: 'a comma and a space', scope: `${first}, ${second}` },
+    { key: 'no-break-space', says: 'a no-break space (U+00A0)', scope: `${first}\u00a0${second}` },
+    { key: 'plus', says: 'a plus sign (%2B in the form)', scope: `${first}+${second}` },
+    { key: 'space-around', says: 'one space, with a space before and after the list', scope: ` ${first} ${second} ` },
+  ];
+  return separators.map(({ key, says, scope }) => ({
+    operator: key === 'space-around' ? 'whitespace' : 'extra-part',
+    key: `scope-apart-by-${key}`,
+    says: `with a scope parameter naming two granted scopes apart by ${says} (${JSON.stringify(scope)})`,
+    apply: (t) => ({ ...t, fields: [...t.fields, ['scope', scope]] }),
+    extended: true,
+    expect: {
+      checks: [{ clause: 'scopes.catalogue', outcome: { kind: 'token-of-catalogue' } }],
+      source:
+        'spec 5: a scope is one of the catalogue, written action:resource; RFC 6749 3.3: scopes one space apart, so a token lists its own that way whatever the request wrote',
+    },
+  }));
+}
+
+/**
  * The body written in one media type and labelled another, or not at all: RFC 6749 has the
  * parameters form-encoded (4.4.2, appendix B), the service reads JSON too (observed), and a
  * body of any other type carries no parameters (a server that sniffs its content takes them).
@@ -1391,6 +1426,7 @@ function singleVariants(): Array<{ element: TokenElement; variants: Made[] }> {
           },
         },
         ...emptyScopes(),
+        ...scopeSeparators(),
         ...mislabelledBodies(),
       ],
     },
