@@ -7,8 +7,10 @@ import { audiencesOf, decodeJws } from '../auth/bearer.ts';
 import type { AssertionCheck } from '../auth/client-assertion.ts';
 import { tokenDescriptions } from '../errors.ts';
 import type { FaultHooks } from '../app.ts';
+import type { Components } from '../components.ts';
 import { observed } from '../../specs/index.ts';
 import { faultFamily } from './fault.ts';
+import { capture } from './support/captured.ts';
 import { editRequests } from './support/route-edits.ts';
 import { isFormMediaType } from '../stages/json-body.ts';
 
@@ -24,12 +26,28 @@ function forgives(description: string): (app: FaultHooks) => void {
     app.override('assertions', (assertions, built) => ({
       async verify(assertion, clientId, host): Promise<AssertionCheck> {
         const check = await assertions.verify(assertion, clientId, host);
-        if (check.ok || check.description !== description) return check;
-        const iss = decodeJws(assertion)?.payload.iss;
-        const client = typeof iss === 'string' ? built.store?.client(iss) : undefined;
-        return client?.publicKey ? { ok: true, client } : check;
+        return check.ok || check.description !== description ? check : (forgiven(assertion, built.store) ?? check);
       },
     }));
+}
+
+/** An assertion taken for one of the client its iss names, where that client has a key. */
+function forgiven(assertion: string, store: Components['store'] | undefined): AssertionCheck | undefined {
+  const iss = decodeJws(assertion)?.payload.iss;
+  const client = typeof iss === 'string' ? store?.client(iss) : undefined;
+  return client?.publicKey ? { ok: true, client } : undefined;
+}
+
+/** The JWT bearer authorization grant's type (RFC 7523 2.1). */
+const JWT_BEARER_GRANT = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
+
+/** A form-encoded token request's fields, edited by `edit` (undefined: left as sent). */
+function editForm(app: FaultHooks, edit: (form: URLSearchParams) => URLSearchParams | undefined): void {
+  editRequests(app, 'token', (exchange) => {
+    if (!isFormMediaType(exchange.headers['content-type'])) return exchange;
+    const edited = edit(new URLSearchParams(exchange.body.toString('utf8')));
+    return edited ? { ...exchange, body: Buffer.from(edited.toString(), 'utf8') } : exchange;
+  });
 }
 
 export const clientAssertionFaults = faultFamily([
@@ -89,6 +107,54 @@ export const clientAssertionFaults = faultFamily([
         if (!form.has('client_assertion_type') || !form.has('client_assertion')) return exchange;
         form.set('client_assertion_type', observed.tokens.client_assertion.type);
         return { ...exchange, body: Buffer.from(form.toString(), 'utf8') };
+      }),
+  },
+  {
+    id: 'client-assertion-audience-host-only',
+    clause: CLAUSE,
+    bug: "A check of the assertion's aud that compares its host with the tenant's and nothing else (new URL(aud).host): an assertion addressed to another path of the tenant's host (https://<tenant>/userinfo) is accepted; one addressed to another host is still refused.",
+    install: (app) =>
+      app.override('assertions', (assertions, built) => ({
+        async verify(assertion, clientId, host): Promise<AssertionCheck> {
+          const check = await assertions.verify(assertion, clientId, host);
+          if (check.ok || check.description !== why.audience) return check;
+          const onTenantHost = audiencesOf(decodeJws(assertion)?.payload.aud).some((aud) => {
+            const url = typeof aud === 'string' && URL.canParse(aud) ? new URL(aud) : undefined;
+            return url !== undefined && built.tenant?.identityForIssuer(`${url.protocol}//${url.host}/`, host) !== undefined;
+          });
+          return (onTenantHost ? forgiven(assertion, built.store) : undefined) ?? check;
+        },
+      })),
+  },
+  {
+    id: 'client-assertion-client-id-not-compared',
+    clause: 'token.endpoint.client-id',
+    bug: "An authenticator that checks the client_id parameter names a client of the tenant and then authenticates the client the assertion's sub names, never comparing the two: a valid assertion of the key client beside the client_id of another client gets the key client a token instead of a refusal; a client_id that names no client is still refused.",
+    install: (app) => {
+      const store = capture(app, 'store');
+      editForm(app, (form) => {
+        const assertion = form.get('client_assertion');
+        const clientId = form.get('client_id');
+        const sub = assertion ? decodeJws(assertion)?.payload.sub : undefined;
+        if (typeof sub !== 'string' || clientId === null || clientId === sub || !store().client(clientId)) return undefined;
+        form.set('client_id', sub);
+        return form;
+      });
+    },
+  },
+  {
+    id: 'jwt-bearer-grant-taken-as-client-credentials',
+    clause: 'token.endpoint.grant-type',
+    bug: `A token endpoint that adds the JWT bearer grant (${JWT_BEARER_GRANT}) for service accounts by handing its assertion to the client-assertion authenticator and issuing as for client credentials: a valid client assertion sent as that grant's assertion gets a token instead of 400 unsupported_grant_type; the grant without an assertion is still refused.`,
+    install: (app) =>
+      editForm(app, (form) => {
+        const assertion = form.get('assertion');
+        if (form.get('grant_type') !== JWT_BEARER_GRANT || assertion === null || form.has('client_assertion')) return undefined;
+        form.set('grant_type', 'client_credentials');
+        form.delete('assertion');
+        form.set('client_assertion', assertion);
+        form.set('client_assertion_type', observed.tokens.client_assertion.type);
+        return form;
       }),
   },
 ]);

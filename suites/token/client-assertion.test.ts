@@ -8,7 +8,16 @@
 // another, or that carries no client_assertion, breaks the request's own rules and is answered 400
 // invalid_request (RFC 6749 5.2), as the mock does.
 import type { JWTPayload } from 'jose';
-import { conformance, expectEqual, expectStatus, type Exchange, type Need, type TargetSession } from '../../harness/index.ts';
+import {
+  conformance,
+  expectEqual,
+  expectRefused as expectRefusal,
+  expectStatus,
+  role,
+  type Exchange,
+  type Need,
+  type TargetSession,
+} from '../../harness/index.ts';
 import { KEY_CLIENT_CONTROL } from '../../harness/suite/matrix.ts';
 import { keyClientTokenOf, sharedRequest } from '../../harness/suite/requests.ts';
 import { keyClientTokenRequest } from '../../harness/tokens.ts';
@@ -39,7 +48,15 @@ function expectRefused(exchange: Exchange, status: 400 | 401): void {
 }
 
 const ANOTHER_HOST = 'https://another-tenant.example.com/';
+
+/** The userinfo endpoint of the host an assertion is addressed to: the tenant's, not an audience of an assertion. */
+function otherPathOf(aud: JWTPayload['aud']): string {
+  const first = Array.isArray(aud) ? aud[0] : aud;
+  return new URL('/userinfo', first ?? ANOTHER_HOST).href;
+}
 const ANOTHER_CLIENT = 'conformance-suite-another-client';
+/** The JWT bearer authorization grant's type (RFC 7523 2.1). */
+const JWT_BEARER_GRANT = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
 
 /** The RSA algorithms a JOSE library verifies with an RSA key that the tenant does not take for an assertion (observed algorithms). */
 const OTHER_RSA_ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512'].filter((alg) => !rules.algorithms.value.includes(alg));
@@ -70,6 +87,9 @@ const wrongAssertions: Array<{
   },
   { says: 'without a jti', claims: (c) => ({ ...c, jti: undefined }) },
   { says: 'addressed to another host (aud)', claims: (c) => ({ ...c, aud: ANOTHER_HOST }) },
+  // The tenant's host, another path: neither the issuer nor the token endpoint (observed audiences),
+  // though a check of the scheme and authority alone takes it.
+  { says: "addressed to another path of the tenant's host (aud .../userinfo)", claims: (c) => ({ ...c, aud: otherPathOf(c.aud) }) },
   { says: 'whose sub names another client than its iss', claims: (c) => ({ ...c, sub: ANOTHER_CLIENT }) },
 ];
 
@@ -93,6 +113,38 @@ conformance(
     await target.controlByToken(KEY_CLIENT_CONTROL, () => keyClientTokenOf(target));
     const exchange = await sendAssertion(target, { client_id: ANOTHER_CLIENT, client_assertion: await target.forge.clientAssertion() });
     expectRefused(exchange, 401);
+  },
+);
+
+// The client_id parameter names the client that authenticates (RFC 6749 2.3.1, RFC 7521 4.2): beside
+// the key client's valid assertion, the id of another client of the tenant (the global role's) gets
+// no token, though an authenticator that loads the client from the assertion's iss and only checks
+// that client_id names some client issues one.
+conformance(
+  "[§5 token.endpoint.client-id] the token endpoint issues no token for a valid client assertion beside the client_id of another client of the tenant (the global role's)",
+  { ...refusalPlan, needs: [keyClient, role('global')] },
+  async ({ target }) => {
+    await target.controlByToken(KEY_CLIENT_CONTROL, () => keyClientTokenOf(target));
+    const other = target.target.roles[target.role('global')]!.clientId;
+    expectRefusal(await sendAssertion(target, { client_id: other, client_assertion: await target.forge.clientAssertion() }));
+  },
+);
+
+// The JWT bearer grant (RFC 7523 2.1) is a grant of its own, which the tenant does not offer
+// (spec 5 rule 3: client credentials): the key client's valid assertion sent as that grant's
+// assertion, with no client authentication, gets no token, though a server that signs in the
+// assertion's client as it does for client credentials issues one.
+conformance(
+  "[§5 token.endpoint.grant-type] the token endpoint issues no token for grant_type jwt-bearer carrying the key client's valid assertion as its assertion",
+  refusalPlan,
+  async ({ target }) => {
+    await target.controlByToken(KEY_CLIENT_CONTROL, () => keyClientTokenOf(target));
+    const exchange = await sendAssertion(target, {
+      grant_type: JWT_BEARER_GRANT,
+      assertion: await target.forge.clientAssertion(),
+      client_assertion_type: undefined,
+    });
+    expectRefusal(exchange);
   },
 );
 
