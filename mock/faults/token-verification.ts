@@ -15,6 +15,9 @@ import { capture } from './support/captured.ts';
 import { alsoAccept, editVerifier, forgiveClaim, signedPayload } from './support/verifier-edits.ts';
 import type { Verification } from '../auth/verifier.ts';
 import type { FaultHooks } from '../app.ts';
+
+/** A web login's session length, taken for the longest a token may have been issued ago. */
+const MAX_AGE_HOURS = 12;
 import { cards } from '../../specs/cards/index.ts';
 
 const HS256 = 'HS256';
@@ -347,6 +350,25 @@ export const tokenVerificationFaults = faultFamily([
             if (verification.ok && authorization !== undefined && verified.size < 10_000) verified.set(authorization, verification);
             return verification;
           },
+        };
+      }),
+  },
+  {
+    id: 'token-age-limited-to-half-a-day',
+    clause: 'auth.token.claims',
+    bug: `A resource server configured with a maximum token age of ${MAX_AGE_HOURS} hours counted from iat (a web login's session setting carried over): a valid token issued ${MAX_AGE_HOURS} hours ago or longer is refused 401 though its exp is still ahead; a token issued within that time is accepted as before.`,
+    install: (app) =>
+      editVerifier(app, (verifier, { clock }) => {
+        const aged = (verification: Verification): Verification => {
+          const iat = verification.ok ? verification.principal.claims.iat : undefined;
+          if (typeof iat !== 'number' || clock.now() - iat * 1000 < MAX_AGE_HOURS * 3_600_000) return verification;
+          return { ok: false, error: 'invalid_token', reason: 'the token is older than the maximum age' };
+        };
+        return {
+          async verify(authorization, host) {
+            return aged(await verifier.verify(authorization, host));
+          },
+          checkClaims: (claims, host) => aged(verifier.checkClaims(claims, host)),
         };
       }),
   },

@@ -28,6 +28,8 @@ export const NEAR_MISS_SECONDS = 4 * observed.tokens.clock_skew_seconds.value;
 /** How long a token near its expiry has left: less than the usual clock-skew leeways (30 s and up), more than a paced request waits. */
 const EXPIRY_AHEAD_SECONDS = 20;
 const HOUR = 3600;
+/** How long ago a token late in its life (an hour left of its day) was issued. */
+const LATE_IN_LIFE_HOURS = 23;
 /** Times a digit shorter and a digit longer than any time now: September 2001 and the year 2286. */
 const NINE_DIGITS = 999_999_999;
 const ELEVEN_DIGITS = 10_000_000_000;
@@ -1504,6 +1506,16 @@ function claimVariants(card: OperationCard, member: string): Made[] {
           (c) => ({ ...c, iat: Number(c.iat) - HOUR }),
           'auth.token.claims',
           'a token issued earlier is valid until it expires',
+        ),
+        // Late in its life: issued 23 hours ago with its day's lifetime, an hour left. A limit on a
+        // token's age (a web login's, counted from iat) refuses what the lifetime still allows.
+        fine(
+          'late-in-life',
+          `${LATE_IN_LIFE_HOURS} hours earlier, exp an hour from now (the ${observed.tokens.expires_in} s lifetime)`,
+          'near-value',
+          (c, now) => ({ ...c, iat: now - LATE_IN_LIFE_HOURS * HOUR, exp: now - LATE_IN_LIFE_HOURS * HOUR + observed.tokens.expires_in }),
+          'auth.token.claims',
+          'a token is valid until it expires, however long ago it was issued (observed: a lifetime of a day)',
         ),
         unknown(
           'absent',
