@@ -837,4 +837,16 @@ export const clientCredentialFaults = faultFamily([
     bug: 'API identifiers looked up ignoring case: a token is issued for the management audience in capitals.',
     install: audienceMatching(sameIgnoringCase),
   },
+  {
+    id: 'token-form-blank-values-dropped',
+    clause: 'token.observed.request-rules',
+    bug: "A token endpoint that parses its form with Python's parse_qs, whose keep_blank_values is off, before refusing a parameter given twice: audience (or any field) given twice, once empty, is read once and gets a token instead of 400 invalid_request; a field given twice with two values is still refused.",
+    install: (app) =>
+      editRequests(app, 'token', (exchange) => {
+        if (!isFormMediaType(exchange.headers['content-type'])) return exchange;
+        const pairs = [...new URLSearchParams(exchange.body.toString('utf8'))];
+        const kept = pairs.filter(([, value]) => value !== '');
+        return kept.length === pairs.length ? exchange : { ...exchange, body: Buffer.from(new URLSearchParams(kept).toString(), 'utf8') };
+      }),
+  },
 ]);

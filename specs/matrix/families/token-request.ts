@@ -203,8 +203,46 @@ function repeatedAlike(field: string): Made {
   };
 }
 
-/** A field's variations, its near names' and its repeat with the same value. */
-const ofParameter = (field: string, variants: Made[]): Made[] => [...withNearNames(field, variants), repeatedAlike(field)];
+/**
+ * A field given twice, once empty: still a repeated parameter (RFC 6749 3.1, 3.2), though a parser
+ * that drops blank values (Python's parse_qs without keep_blank_values) sees it once.
+ */
+function repeatedBlank(field: string): Made[] {
+  return (
+    [
+      ['repeated-blank-last', 'given twice, the valid value first and an empty one last', false],
+      ['repeated-blank-first', 'given twice, an empty value first and the valid one last', true],
+    ] as const
+  ).map(([key, says, blankFirst]) => ({
+    operator: 'duplicate',
+    key,
+    says,
+    apply: (t) => ({
+      ...t,
+      fields: t.fields.flatMap(([name, value]): Array<[string, string]> => {
+        if (name !== field) return [[name, value]];
+        return blankFirst
+          ? [
+              [name, ''],
+              [name, value],
+            ]
+          : [
+              [name, value],
+              [name, ''],
+            ];
+      }),
+    }),
+    expect: { ...requestRules(), source: `${requestRules().source}, an empty value too` },
+    extended: true,
+  }));
+}
+
+/** A field's variations, its near names', its repeat with the same value and its repeat empty. */
+const ofParameter = (field: string, variants: Made[]): Made[] => [
+  ...withNearNames(field, variants),
+  repeatedAlike(field),
+  ...repeatedBlank(field),
+];
 
 /** Every variation a field's text takes, each refused with `checks`. */
 function textVariants(field: string, checks: ClauseCheck[], source: string, extra: Made[] = [], core: readonly string[] = []): Made[] {
@@ -1204,7 +1242,10 @@ function singleVariants(): Array<{ element: TokenElement; variants: Made[] }> {
     { element: { id: 'form.client_id', label: 'client_id' }, variants: ofParameter('client_id', clientIdVariants()) },
     { element: { id: 'form.client_secret', label: 'client_secret' }, variants: ofParameter('client_secret', secretVariants()) },
     // No near names of audience: what a request without one gets is the tenant's setting (its absent row expects nothing).
-    { element: { id: 'form.audience', label: 'audience' }, variants: [...audienceVariants(), repeatedAlike('audience')] },
+    {
+      element: { id: 'form.audience', label: 'audience' },
+      variants: [...audienceVariants(), repeatedAlike('audience'), ...repeatedBlank('audience')],
+    },
     { element: { id: 'basic', label: 'the client authenticated with HTTP Basic' }, variants: basicVariants() },
     {
       element: { id: 'form', label: 'the fields' },
