@@ -10,7 +10,7 @@ import type { Clock } from '../clock.ts';
 import type { Exchange } from '../exchange.ts';
 import { Refusal } from '../refusal.ts';
 import { isFormMediaType } from '../stages/json-body.ts';
-import { validatePath } from '../stages/validate.ts';
+import { validateHeaders, validatePath } from '../stages/validate.ts';
 import type { Store } from '../store.ts';
 import { faultFamily } from './fault.ts';
 import { capture, captureAll } from './support/captured.ts';
@@ -20,6 +20,7 @@ const BEARER_SHAPE = /^Bearer +\S+$/i;
 const SCHEME_AND_CREDENTIAL = /^(\S+) +(\S+)$/;
 const VAULT_SCOPE = observed.operations.vault.scope.value;
 const UNAUTHORIZED = 401;
+const FORBIDDEN = 403;
 const OPERATIONS: readonly OperationKey[] = operationKeys;
 
 /** A token of a global client that may read connections; renewed at half its lifetime. */
@@ -220,6 +221,24 @@ export const routeAuthenticationFaults = faultFamily([
           }
         });
       }
+    },
+  },
+  {
+    id: 'validates-headers-before-authenticating',
+    clause: 'auth.order',
+    bug: "A header validator registered before the token middleware (Hono's validator('header') ahead of jwt()): a ticket request with a custom-domain header of the wrong length is answered 400 even without a valid token, where authentication (401) and authorization (403) come first.",
+    install(app) {
+      const components = captureAll(app);
+      editReplies(app, ['sso-ticket'], (reply, exchange) => {
+        if (reply.status !== UNAUTHORIZED && reply.status !== FORBIDDEN) return reply;
+        try {
+          validateHeaders(components(), 'sso-ticket', exchange.headers);
+          return reply;
+        } catch (error) {
+          if (error instanceof Refusal) return replacing(reply, error.reply);
+          throw error;
+        }
+      });
     },
   },
 ]);

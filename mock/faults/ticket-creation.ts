@@ -967,6 +967,26 @@ export const ticketCreationFaults = faultFamily([
           : config,
       ),
   },
+  {
+    id: 'ticket-two-failed-lookups-answered-500',
+    clause: 'errors.two-causes',
+    bug: 'The profile and the connection name looked up at once (Promise.all), whose handler maps one rejection to its status and lets an AggregateError of two through to the framework (500): a ticket for a profile that does not exist, naming a connection that already exists, is answered 500 instead of 404 or 409; each defect alone is answered as before.',
+    install: (app) => {
+      const store = capture(app, 'store');
+      const errors = capture(app, 'errors');
+      app.wrapRoute('sso-ticket', (next) => async (exchange) => {
+        const reply = await next(exchange);
+        if (reply.status !== 404 || !isJsonMediaType(exchange.headers['content-type'])) return reply;
+        let name: unknown;
+        try {
+          name = (JSON.parse(exchange.body.toString('utf8')) as { connection_config?: { name?: unknown } } | null)?.connection_config?.name;
+        } catch {
+          return reply;
+        }
+        return typeof name === 'string' && store().connectionNameTaken(name) ? errors().reply('internal_error') : reply;
+      });
+    },
+  },
 ]);
 
 /** A list whose items are all strings. */

@@ -14,6 +14,8 @@ import { cards } from '../../specs/cards/index.ts';
 import { baseTemplate, matrix, type MatrixRow, type RequestContext } from '../../specs/matrix/index.ts';
 import { fixture, role, type Need, type RoleName } from '../../harness/index.ts';
 
+const NOT_FOUND = 404;
+
 /** Causes of a refusal, in the order the reference decides them; the last three are not ordered among themselves. */
 const ORDER = ['authentication', 'authorization', 'input'] as const;
 interface Cause {
@@ -23,7 +25,7 @@ interface Cause {
   row: MatrixRow;
   apply(t: RequestTemplate, c: RequestContext): RequestTemplate;
   needs: Need[];
-  /** Paired with the credential's causes only (where the reference orders them). */
+  /** Paired with the credential's causes (where the reference orders them) and an id that names nothing (either) only. */
   withCredentialOnly?: true;
 }
 
@@ -62,7 +64,8 @@ function causesOf(card: OperationCard): Cause[] {
   }
   if (card.key === 'redeliver') {
     // The state: an event whose state does not allow redelivery (409). Decided after the
-    // credential, as the taken name below; paired with the credential's causes only.
+    // credential, as the taken name below; paired with the credential's causes, and with a stream id
+    // that names nothing (two lookups that fail: either answer).
     causes.push({
       order: 'input',
       what: 'an event whose state does not allow redelivery',
@@ -73,11 +76,26 @@ function causesOf(card: OperationCard): Cause[] {
       apply: (t, c) => withParam(t, 'event_id', String(c.fixtures.notRedeliverableEvent)),
     });
   }
+  const shortDomain = matrix().operations[card.key].find((r) => r.id === `${card.key} header.tenant-custom-domain bounds:2 valid`);
+  if (shortDomain) {
+    // A header too short for a custom domain (400): input, decided after the credential. Paired with
+    // the credential's causes, and with an id that names nothing (either answer).
+    causes.push({
+      order: 'input',
+      what: 'a custom-domain header of 2 characters',
+      status: 400,
+      row: shortDomain,
+      needs: [],
+      withCredentialOnly: true,
+      apply: (t, c) => shortDomain.variant.apply(t, c),
+    });
+  }
   if (card.body) {
     causes.push(from('body.ttl_sec other-type:type-string alone', 'input', 'ttl_sec of another type', 400));
     // The state: a connection name that is taken (409). Decided after the credential, so that a
     // caller without the scope learns nothing of which names exist; paired with the credential's
-    // causes only (the reference orders nothing else before it).
+    // causes, and with a profile id that names nothing (two lookups that fail: either answer, never
+    // a 5xx from a handler that cannot hold both).
     const named = rowOf(card, 'body.connection_config.name null:null alone');
     causes.push({
       order: 'input',
@@ -115,7 +133,10 @@ function pairsOf(card: OperationCard): Array<[Cause, Cause]> {
     causes.slice(i + 1).forEach((b) => {
       const credential = (c: Cause) => c.order !== 'input';
       const sameParam = a.what.includes(' id ') && b.what.includes(' id ');
-      const credentialOnly = (a.withCredentialOnly && !credential(b)) || (b.withCredentialOnly && !credential(a));
+      // A state cause (409) also comes with an id that names nothing (404): two lookups that fail.
+      const lookup = (c: Cause) => credential(c) || c.status === NOT_FOUND;
+      const credentialOnly =
+        (a.withCredentialOnly && !lookup(b)) || (b.withCredentialOnly && !lookup(a)) || (a.withCredentialOnly && b.withCredentialOnly);
       if (!(credential(a) && credential(b)) && !sameParam && !credentialOnly) pairs.push([a, b]);
     }),
   );
