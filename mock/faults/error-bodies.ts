@@ -5,6 +5,7 @@ import type { FaultHooks } from '../app.ts';
 import type { Reply, RouteKey } from '../exchange.ts';
 import { observed, operationKeys } from '../../specs/index.ts';
 import { faultFamily } from './fault.ts';
+import { capture } from './support/captured.ts';
 import { editErrors } from './support/error-edits.ts';
 import {
   editReplies,
@@ -103,6 +104,15 @@ export const errorBodyFaults = faultFamily([
     clause: 'errors.401.message',
     bug: 'One message for every token failure: a token with an invalid signature or an expired token is answered 401 "Invalid token" instead of a message naming the cause.',
     install: (app) => editErrors(app, ['invalid_signature', 'expired_token'], (_reply, errors) => errors.reply('invalid_token')),
+  },
+  {
+    id: 'bad-audience-names-the-required-one',
+    clause: 'errors.401.message',
+    bug: 'A 401 for a token of another audience whose message is written from the audience the check required (the value the parser was given to expect) instead of the token\'s: "Bad audience: https://<tenant>/api/v2/" for a token of another API; the status and the other 401s are as before.',
+    install: (app) => {
+      const tenant = capture(app, 'tenant');
+      editErrors(app, ['bad_audience'], (_reply, errors) => errors.reply('bad_audience', tenant().audience));
+    },
   },
   {
     id: '403-without-scope-name',

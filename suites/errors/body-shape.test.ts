@@ -3,11 +3,13 @@
 // matrix already sends (suites/matrix/), each standing on the operation's valid request as its
 // positive control. A path under the interface that no route takes is answered by the interface
 // too: where the answer is an error, it is the same body (a framework's default HTML 404 is not).
+import { decodeJwt } from 'jose';
 import {
   conformance,
   errorBodyProblems,
   expectNoProblems,
   expectObservedContentType,
+  expectObservedError,
   expectObservedErrorBody,
 } from '../../harness/index.ts';
 import { matrixRowCall, matrixRowEdited } from '../../harness/suite/matrix.ts';
@@ -161,5 +163,44 @@ for (const card of Object.values(cards)) {
         expectObservedContentType(exchange);
       },
     );
+  }
+}
+
+// A token for another API is answered 401 "Bad audience: <audience>" (observed errors bad_audience),
+// the audience being the token's: what was wrong with it. A message naming the audience the
+// interface requires instead (the value the parser wanted, not the one it was given) tells the
+// caller nothing about its token. Read on the matrix's row of a token for another API.
+for (const card of Object.values(cards)) {
+  const call = matrixRowCall(card.key, `${card.key} token.claims.aud other-owner:other valid`);
+  conformance(
+    `[§7 errors.401.message] ${card.name} with a token for another API answers 401 "${observed.errors.bad_audience!.prefix!}" naming the token's audience, not the interface's`,
+    { ...call.plan, shared: [...(call.plan.shared as string[]), sharedRequest.success(card.key)] },
+    async ({ target }) => {
+      await target.control('the valid request', () => successOf(card.key).send(target));
+      const exchange = await call.send(target);
+      const token = /^Bearer (\S+)$/.exec(String(exchange.request.headers.authorization ?? ''))?.[1];
+      const claimed = token === undefined ? undefined : safeAudience(token);
+      target.needs(claimed !== undefined, 'the token for another API carries no audience to name');
+      const required = target.target.audience;
+      const named = claimed!.filter((aud) => aud !== required);
+      expectObservedError(exchange, 'bad_audience', undefined, named.length === claimed!.length ? [required] : []);
+      const message = String((exchange.json as { message?: unknown } | undefined)?.message);
+      expectNoProblems(
+        named.filter((aud) => !message.includes(aud)).map((aud) => `${aud} not named`),
+        "the message names the token's audience",
+        { exchange },
+      );
+    },
+  );
+}
+
+/** The audiences a JWT names (its aud as a list), undefined where it names none or is no JWT. */
+function safeAudience(token: string): string[] | undefined {
+  try {
+    const aud = decodeJwt(token).aud;
+    const list = Array.isArray(aud) ? aud : aud === undefined ? [] : [aud];
+    return list.length > 0 ? list : undefined;
+  } catch {
+    return undefined;
   }
 }
