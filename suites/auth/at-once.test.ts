@@ -1,13 +1,14 @@
-// Requests of different callers arriving together. A server that keeps something of one request
-// where another can reach it (the verified caller, its scopes, what it asked for) in a singleton, a
-// module's variable or a cache keyed too loosely answers one caller with another's verdict once
-// their requests overlap, though each request alone is answered right. So each operation's valid
-// request is sent at the same moment as the same request without a credential, and as the same
-// request with the token of a client that lacks the operation's scope, each pair in both orders
-// (a field that keeps the last request's, or the first's, shows in one of them): the valid one is accepted,
-// and the other is refused as it is when sent alone (its matrix row's first check). The valid
-// request sent at once is the positive control of the refusal beside it: where it is refused, the
-// refusal proves nothing and its clause is not verified.
+// Requests of different callers close together. A server that keeps something of one request where
+// another can reach it (the verified caller, its scopes, what it asked for) in a singleton or a
+// module's variable answers one caller with another's verdict once their requests overlap, though
+// each request alone is answered right; a cache keyed without the credential answers the next
+// caller of the same URL with the last one's answer. So each operation's valid request is followed
+// at once by the same request without a credential, and by the same request with the token of a
+// client that lacks the operation's scope; then each pair is sent at the same moment, in both orders
+// (a field that keeps the last request's, or the first's, shows in one of them). The valid one is
+// accepted each time, and the other is refused as it is when sent alone (its matrix row's first
+// check). The valid request beside it is the positive control of each refusal: where it is refused,
+// the refusal proves nothing and its clause is not verified.
 import { conformance, role, type Need, type RoleName } from '../../harness/index.ts';
 import { checkOutcome, rowTitle } from '../../harness/suite/matrix.ts';
 import { operationNeeds } from '../../harness/suite/requests.ts';
@@ -38,20 +39,27 @@ for (const card of Object.values(cards) as OperationCard[]) {
     if (!('checks' in row.expectation)) throw new Error(`the matrix row "${row.id}" states no expectation`);
     const check = row.expectation.checks[0]!;
     conformance(
-      `${rowTitle(card.name, check, `${what}, sent at once with the valid request`)}, and accepts the valid one`,
-      { operation: card.key, needs: [...operationNeeds(card.key), ...needs], requests: 4 },
+      `${rowTitle(card.name, check, `${what}, sent right after the valid request and at once with it`)}, and accepts the valid one`,
+      { operation: card.key, needs: [...operationNeeds(card.key), ...needs], requests: 6 },
       async ({ target }) => {
         const context = target.context;
         const send = (template: RequestTemplate) => target.sendTemplate(template, { label: card.key });
         const varied = () => send(row.variant.apply(baseTemplate(card, 'valid', row.element, context), context));
         const valid = () => send(validTemplate(card, context));
-        // Both orders: whichever of two overlapping requests a shared field keeps, one order shows it.
+        // Right after the valid request: an answer kept by a cache keyed without the credential.
+        const before = await valid();
+        const after = await varied();
+        // Both orders at once: whichever of two overlapping requests a shared field keeps, one order shows it.
         const [variedFirst, validSecond] = await Promise.all([varied(), valid()]);
         const [validFirst, variedSecond] = await Promise.all([valid(), varied()]);
-        await target.control('the valid request, sent at the same moment (second)', () => Promise.resolve(validSecond));
-        checkOutcome(variedFirst, check.outcome);
-        await target.control('the valid request, sent at the same moment (first)', () => Promise.resolve(validFirst));
-        checkOutcome(variedSecond, check.outcome);
+        for (const [control, refused, when] of [
+          [before, after, 'just before'],
+          [validSecond, variedFirst, 'at the same moment, second'],
+          [validFirst, variedSecond, 'at the same moment, first'],
+        ] as const) {
+          await target.control(`the valid request, sent ${when}`, () => Promise.resolve(control));
+          checkOutcome(refused, check.outcome);
+        }
       },
     );
   }
