@@ -2,7 +2,7 @@
 // row's one request (shared), each refusal standing on its positive control (the same request
 // without the defect, accepted by the same target in the same run; shared too, so it costs nothing
 // where the success is sent anyway). A row with no expectation has no test: `--list` shows it.
-import { decodeJwt } from 'jose';
+import { decodeJwt, decodeProtectedHeader } from 'jose';
 import type { ClauseCheck, OperationCard, Outcome, RequestTemplate } from '../../specs/cards/card.ts';
 import { checkScopeString, clause as clauseOf, errorFact, observed, validator, type OperationKey } from '../../specs/index.ts';
 import { cards } from '../../specs/cards/index.ts';
@@ -423,4 +423,58 @@ export function tokenRowTests(row: TokenMatrixRow): void {
       }
     });
   }
+  if (row.expectation.checks.some((check) => ISSUING.has(check.outcome.kind))) issuedTokenTest(row, plan);
+}
+
+/** Outcomes under which the endpoint may issue a token. */
+const ISSUING = new Set<Outcome['kind']>(['accept', 'token-with-scopes', 'token-without-scope', 'token-of-catalogue']);
+
+/** What of a token and its answer is the same for every request of the global client: all but times, jti and scope. */
+function tokenKind(exchange: Exchange): Record<string, unknown> | undefined {
+  const body = exchange.json as { access_token?: unknown; token_type?: unknown; expires_in?: unknown } | undefined;
+  if (exchange.status !== 200 || typeof body?.access_token !== 'string') return undefined;
+  try {
+    const header = decodeProtectedHeader(body.access_token);
+    const { iss, aud, sub, azp, gty, exp, iat } = decodeJwt(body.access_token);
+    return {
+      alg: header.alg,
+      kid: header.kid,
+      typ: header.typ,
+      iss,
+      aud,
+      sub,
+      azp,
+      gty,
+      'exp - iat': typeof exp === 'number' && typeof iat === 'number' ? exp - iat : undefined,
+      token_type: body.token_type,
+      expires_in: body.expires_in,
+    };
+  } catch {
+    return { access_token: 'not a JWS' };
+  }
+}
+
+/**
+ * A request the endpoint may accept, where it did: the token is of the kind the valid request gets
+ * (the same header, issuer, audience, subject, grant and lifetime; its scope claim catalogue scopes
+ * one space apart), whatever made the request differ. A server that issues by another path for
+ * another form of request (a JSON body, HTTP Basic, a charset) issues another kind of token there.
+ */
+function issuedTokenTest(row: TokenMatrixRow, plan: { operation: 'token'; needs: Need[]; requests: number; shared: string[] }): void {
+  const title = `[§${clauseOf('token.observed.claims').section} token.observed.claims] the token endpoint issues, where it accepts a request with ${row.element.label} ${row.variant.says}, the kind of token the valid request gets`;
+  conformance(title, { ...plan, shared: [...plan.shared, sharedRequest.validTokenRequest] }, async ({ target }) => {
+    const context = {
+      ...tokenContextOf(target.target),
+      ...(row.variant.clientToken ? { clientToken: await target.tokenFor('global') } : {}),
+    };
+    const exchange = await target.sendTokenTemplate(row.variant.apply(validTokenRequest(context), context), { shared: row.id });
+    const issued = tokenKind(exchange);
+    target.needs(issued !== undefined, `the target answered ${exchange.status} without a token: none to compare`, 'not-applicable');
+    const valid = tokenKind(await validTokenRequestOf(target));
+    target.needs(valid !== undefined, 'the valid token request got no token: none to compare with (see token.endpoint)');
+    expectEqual(issued, valid, "the token's header, claims but times, jti and scope, and its answer's token_type and expires_in", {
+      exchange,
+    });
+    expectCatalogueScopes(exchange);
+  });
 }

@@ -35,10 +35,11 @@ function same<T>(value: T): T {
 }
 
 /** Re-signs each issued token, with the tenant's key, after `change` has edited it. */
-function reissueTokens(app: FaultHooks, change: TokenChange): void {
+function reissueTokens(app: FaultHooks, change: TokenChange, applies: () => boolean = () => true): void {
   app.override('issuer', (issuer, built) => ({
-    async issue(client, scopes) {
-      const issued = await issuer.issue(client, scopes);
+    async issue(client, scopes, target) {
+      const issued = await issuer.issue(client, scopes, target);
+      if (!applies()) return issued;
       const header = (change.header ?? same)(decodeProtectedHeader(issued.accessToken) as JWTHeaderParameters);
       const claims = (change.claims ?? same)(decodeJwt(issued.accessToken));
       const accessToken = await new SignJWT(claims).setProtectedHeader(header).sign(built.keys!.privateKey);
@@ -153,6 +154,13 @@ function claimWrittenAsAsked(app: FaultHooks): void {
   });
 }
 
+/** Tokens of the token requests `picked` picks re-signed after `change`: a second way of issuing, for one form of request. */
+function reissueTokensOf(app: FaultHooks, picked: (exchange: Exchange) => boolean, change: TokenChange): void {
+  const current = new AsyncLocalStorage<boolean>();
+  app.wrapRoute('token', (next) => (exchange) => current.run(picked(exchange), () => next(exchange)));
+  reissueTokens(app, change, () => current.getStore() === true);
+}
+
 /** Token requests whose Content-Type `misread(type)` takes for another media type read as that one. */
 function readAs(app: FaultHooks, misread: (type: string | undefined) => string | undefined): void {
   editRequests(app, 'token', (exchange) => {
@@ -181,6 +189,16 @@ export const tokenIssuingFaults = faultFamily([
     clause: 'scopes.catalogue',
     bug: "A token endpoint that checks the scope parameter against the grant after splitting it on commas and any white space (Ruby's split(/[\\s,]+/)) and writes the token's scope claim from the parameter as sent: two granted scopes asked for apart by two spaces or a comma get a token whose claim keeps them so (not one space apart, or one scope outside the catalogue); a list one space apart, or naming a scope the client is not granted, is treated as before.",
     install: claimWrittenAsAsked,
+  },
+  {
+    id: 'token-json-request-issued-for-an-hour',
+    clause: 'token.observed.claims',
+    bug: `A JSON token request handled by a second controller (added for an SDK) whose token factory was configured apart, with a lifetime of ${ONE_HOUR} s: a token asked for with a JSON body lives an hour (exp - iat and expires_in ${ONE_HOUR}) where a form-encoded request's lives a day.`,
+    install: (app) =>
+      reissueTokensOf(app, (exchange) => isJsonMediaType(exchange.headers['content-type']), {
+        claims: (claims) => ({ ...claims, exp: (claims.iat ?? 0) + ONE_HOUR }),
+        expiresIn: () => ONE_HOUR,
+      }),
   },
   {
     id: 'token-empty-scope-splits-to-none',
