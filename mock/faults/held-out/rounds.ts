@@ -26,6 +26,7 @@ import { heldOutRound21Faults } from './round-21/catalogue.ts';
 import { heldOutRound22Faults } from './round-22/catalogue.ts';
 import { heldOutRound23Faults } from './round-23/catalogue.ts';
 import { heldOutRound24Faults } from './round-24/catalogue.ts';
+import { heldOutRound25Faults } from './round-25/catalogue.ts';
 import type { HeldOutFault } from './held-out-fault.ts';
 
 export const heldOutRounds: Readonly<Record<string, readonly HeldOutFault[]>> = {
@@ -53,4 +54,5 @@ export const heldOutRounds: Readonly<Record<string, readonly HeldOutFault[]>> = 
   '22': heldOutRound22Faults,
   '23': heldOutRound23Faults,
   '24': heldOutRound24Faults,
+  '25': heldOutRound25Faults,
 };
