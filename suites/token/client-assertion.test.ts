@@ -116,6 +116,55 @@ conformance(
   },
 );
 
+// The documented bounds of an assertion, each at its exact value and one step beyond (whatever the
+// seed): its lifetime (exp - iat) of max_lifetime_seconds, beyond it once the clock skew is spent
+// too; and its jti of max_claim_length characters (iss and sub are the client's id, whose length
+// the client fixes). At the bound the key client gets a token; beyond it, 401 invalid_client.
+const LIFETIME = rules.max_lifetime_seconds.value;
+const SKEW = rules.clock_skew_seconds.value;
+const JTI_MAX = rules.max_claim_length.value.jti;
+const assertionBounds: Array<{ says: string; accepted: boolean; claims: (c: JWTPayload, now: number) => JWTPayload }> = [
+  {
+    says: `living exactly ${LIFETIME} s (exp - iat, the documented maximum)`,
+    accepted: true,
+    claims: (c, now) => ({ ...c, iat: now, exp: now + LIFETIME }),
+  },
+  {
+    says: `living ${LIFETIME + SKEW + 1} s (one second past the maximum and its ${SKEW} s of skew)`,
+    accepted: false,
+    claims: (c, now) => ({ ...c, iat: now, exp: now + LIFETIME + SKEW + 1 }),
+  },
+  {
+    says: `whose jti is ${JTI_MAX} characters (the documented maximum)`,
+    accepted: true,
+    claims: (c) => ({ ...c, jti: uniqueText(JTI_MAX) }),
+  },
+  { says: `whose jti is ${JTI_MAX + 1} characters`, accepted: false, claims: (c) => ({ ...c, jti: uniqueText(JTI_MAX + 1) }) },
+];
+
+/** A jti of `length` characters, new on every call (an assertion is for one use). */
+function uniqueText(length: number): string {
+  return `${Date.now().toString(36)}${Math.random().toString(36).slice(2)}`.padEnd(length, 'j').slice(0, length);
+}
+
+for (const bound of assertionBounds) {
+  conformance(
+    `[§5 token.observed.client-assertion] the token endpoint ${bound.accepted ? 'issues a token for' : 'refuses with 401 invalid_client'} a client assertion ${bound.says}`,
+    bound.accepted ? { operation: 'token' as const, requests: 1, needs: [keyClient] } : refusalPlan,
+    async ({ target }) => {
+      if (!bound.accepted) await target.controlByToken(KEY_CLIENT_CONTROL, () => keyClientTokenOf(target));
+      const exchange = await sendAssertion(
+        target,
+        { client_assertion: await target.forge.clientAssertionWith({ claims: bound.claims }) },
+        bound.accepted,
+      );
+      if (!bound.accepted) return expectRefused(exchange, 401);
+      expectStatus(exchange, 200);
+      expectEqual(typeof (exchange.json as { access_token?: unknown } | undefined)?.access_token, 'string', 'access_token', { exchange });
+    },
+  );
+}
+
 // The client_id parameter names the client that authenticates (RFC 6749 2.3.1, RFC 7521 4.2): beside
 // the key client's valid assertion, the id of another client of the tenant (the global role's) gets
 // no token, though an authenticator that loads the client from the assertion's iss and only checks
