@@ -241,4 +241,21 @@ export const routeAuthenticationFaults = faultFamily([
       });
     },
   },
+  {
+    id: 'vault-trusts-consumer-header',
+    clause: 'errors.401.all-operations',
+    bug: 'A vault read deployed behind Kong, which trusts the X-Consumer-Custom-Id header Kong sets once it has authenticated a consumer, with no plugin stripping the header from what clients send: a request without Authorization whose X-Consumer-Custom-Id names a client of the tenant is served as that client; one naming no client is still refused 401.',
+    install(app) {
+      const issuer = capture(app, 'issuer');
+      const store = capture(app, 'store');
+      editRequests(app, 'vault', async (exchange) => {
+        const header = exchange.headers['x-consumer-custom-id'];
+        const named = typeof header === 'string' ? header : undefined;
+        const client = exchange.headers.authorization === undefined && named !== undefined ? store().client(named) : undefined;
+        if (!client) return exchange;
+        const token = await issuer().issue(client, client.scopes);
+        return { ...exchange, headers: { ...exchange.headers, authorization: `Bearer ${token.accessToken}` } };
+      });
+    },
+  },
 ]);

@@ -125,6 +125,48 @@ function internalCallerVariants(none: ClauseCheck[]): Made[] {
   }));
 }
 
+/**
+ * Headers a gateway or an authenticating proxy sets once it has authenticated the caller, naming who
+ * it is (Kong's X-Consumer-*, oauth2-proxy's X-Auth-Request-User, the cloud load balancers' and App
+ * Service's identity headers, the common X-Client-Id and X-User-Id): sent by the client itself.
+ */
+const GATEWAY_IDENTITY_HEADERS = [
+  'x-authenticated-client-id',
+  'x-authenticated-userid',
+  'x-client-id',
+  'x-consumer-custom-id',
+  'x-consumer-username',
+  'x-auth-request-user',
+  'x-forwarded-user',
+  'x-remote-user',
+  'remote-user',
+  'x-user-id',
+  'x-amzn-oidc-identity',
+  'x-goog-authenticated-user-id',
+  'x-ms-client-principal-id',
+  'x-jwt-sub',
+];
+
+/**
+ * Absent, the request naming the global client in every header a gateway sets after authenticating
+ * a caller: every request carries the token (spec 5 rule 1), though a service that trusts those
+ * headers without a gateway stripping what clients send serves the client they name. One request
+ * carrying them all; the subject form (<id>@clients) in the headers that name a subject.
+ */
+function gatewayIdentityVariant(none: ClauseCheck[]): Made {
+  return {
+    operator: 'absent',
+    key: 'absent-naming-the-client',
+    says: `absent, the request naming the global client in the headers a gateway sets after authenticating a caller (${GATEWAY_IDENTITY_HEADERS.join(', ')})`,
+    apply: (template, context) => {
+      const id = context.clients.global ?? 'global-client';
+      const named = GATEWAY_IDENTITY_HEADERS.map((name): [string, string[]] => [name, [/sub|user/.test(name) ? `${id}@clients` : id]]);
+      return withAuthorization(() => [])({ ...template, headers: { ...template.headers, ...Object.fromEntries(named) } });
+    },
+    expect: { checks: none, source: 'spec 5 rule 1: every request carries the token, whatever headers name its caller' },
+  };
+}
+
 /** The credential left out of Authorization and carried where some framework also looks for one. */
 function relocatedVariants(card: OperationCard): Made[] {
   const located = (where: NonNullable<Carry['elsewhere']>, says: string): Made => ({
@@ -159,6 +201,7 @@ function authorizationVariants(card: OperationCard): Made[] {
       apply: withAuthorization(() => []),
       expect: { checks: none, source: 'spec 5 rule 1' },
     },
+    gatewayIdentityVariant(none),
     {
       operator: 'empty',
       key: 'empty',
@@ -673,6 +716,9 @@ function joseVariants(card: OperationCard, member: string): Made[] {
         // base64url bytes (a decoder that also takes padding) finds the published key.
         ruled('padded', 'followed by "=" (base64 padding)', 'extra-part', (h) => claimSet(h, 'kid', `${String(h.kid)}=`)),
         ruled('number', 'a number', 'other-type', set(1)),
+        // The key's position in the JWKS as text ("0", the first key): another kid, though a
+        // finder that reads a numeric kid as an index into the set's keys finds the published key.
+        ruled('jwks-position', 'the position of the first key in the JWKS ("0")', 'near-value', set('0')),
         // A key is found by its kid (RFC 7515 4.1.4): another identifier of the same published key
         // names none, though a finder that also matches the certificate's thumbprint finds it.
         resigned({
