@@ -389,6 +389,20 @@ export const resourceLookupFaults = faultFamily([
     },
   },
   {
+    id: 'streams-found-by-glob',
+    clause: 'redeliver.errors.404.stream',
+    bug: 'Event streams found through a key-value store by a glob match (SCAN with MATCH est_<id>, the id as sent): a stream id with a letter written "?" redelivers the failed event of the stream it matches instead of 404; a letter written as another letter is still 404.',
+    install: (app) => {
+      const store = capture(app, 'store');
+      editParameter(app, 'redeliver', 'id', (raw) => {
+        const id = decoded(raw);
+        if (id === undefined || !id.includes('?') || store().stream(id)) return undefined;
+        const found = [...ALPHANUMERIC].map((c) => id.replace('?', c)).find((candidate) => store().stream(candidate));
+        return found === undefined ? undefined : encodeURIComponent(found);
+      });
+    },
+  },
+  {
     id: 'events-found-by-hash-code',
     clause: 'redeliver.errors.404.event',
     bug: "Events of a stream kept in a map keyed by their id's Java String.hashCode alone (to save memory): redelivery of an event id that collides with an existing one's (two neighbouring characters, one up by 1 and the next down by 31) is accepted (202) instead of 404; other unknown ids are still 404.",

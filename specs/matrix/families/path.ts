@@ -363,6 +363,15 @@ function resourceNameOf(fixture: FixtureName): ((context: RequestContext, id: st
   return (context) => (context.fixtures[named.fixture] as string | undefined) || undefined;
 }
 
+/** The wildcards of the patterns a lookup may take an id for, each one character: any one character, or any run. */
+const PATTERN_WILDCARDS: ReadonlyArray<{ key: string; says: string; wildcard: string }> = [
+  { key: 'regex-wildcard', says: 'any character, to a regular expression', wildcard: '.' },
+  { key: 'glob-star', says: "any run of characters, to a glob (Redis's MATCH, fnmatch)", wildcard: '*' },
+  { key: 'glob-question-mark', says: 'any character, to a glob', wildcard: '?' },
+  { key: 'like-underscore', says: "any character, to SQL's LIKE", wildcard: '_' },
+  { key: 'like-percent', says: "any run of characters, to SQL's LIKE", wildcard: '%' },
+];
+
 /**
  * The variations of a path parameter, each made from the target's valid value and judged by the value it makes.
  * Long: the path operators of the catalogue, one entry each, read top to bottom as `--list` prints them.
@@ -561,14 +570,17 @@ export function paramVariants(card: OperationCard, element: Element): Made[] {
     // The id in OData's key syntax, ('<id>'): another, malformed, id, though a route that also takes
     // the key syntax reads the id out of it.
     made('extra-part', 'odata-key', "in OData's key syntax ('<id>')", (value) => `('${value}')`, { extended: true }),
-    // Its last letter written "." (a regular expression's any character): another id, though a
-    // lookup that takes the id for a pattern finds the resource.
-    made(
-      'near-value',
-      'regex-wildcard',
-      'with its last letter written "." (any character, to a regular expression)',
-      (value) => value.replace(/[A-Za-z](?=[^A-Za-z]*$)/, '.'),
-      { extended: true },
+    // Its last letter written as a pattern's wildcard: another id, though a lookup that takes the
+    // id for a pattern (a regular expression, a glob such as Redis's SCAN MATCH, SQL's LIKE) finds
+    // the resource.
+    ...PATTERN_WILDCARDS.map(({ key, says, wildcard }) =>
+      made(
+        'near-value',
+        key,
+        `with its last letter written "${wildcard}" (${says})`,
+        (value) => value.replace(/[A-Za-z](?=[^A-Za-z]*$)/, wildcard),
+        { extended: true },
+      ),
     ),
     // Trailing dots, which Windows takes off a file name and a front end hosted there off a
     // path segment: another id, though the lookup behind such a front end finds this one.
