@@ -849,4 +849,24 @@ export const clientCredentialFaults = faultFamily([
         return kept.length === pairs.length ? exchange : { ...exchange, body: Buffer.from(new URLSearchParams(kept).toString(), 'utf8') };
       }),
   },
+  {
+    id: 'token-json-members-case-insensitive',
+    clause: 'token.endpoint.client-id',
+    bug: "A JSON token request bound to a model by member name without case (ASP.NET Core's System.Text.Json with PropertyNameCaseInsensitive, over properties named ClientId and so on, snake_case mapped by a policy): a member written CLIENT_ID, or clientId, is read as client_id and the client gets a token; a form-encoded request is read as before.",
+    install: (app) =>
+      editRequests(app, 'token', (exchange) => {
+        if (!isJsonMediaType(exchange.headers['content-type'])) return exchange;
+        const parameters = parametersOf(exchange);
+        if (!parameters) return exchange;
+        const bound = (name: string) => name.replace(/([a-z])([A-Z])/g, '$1_$2').toLowerCase();
+        const known = new Set(['grant_type', 'client_id', 'client_secret', 'audience', 'scope']);
+        const renamed = Object.entries(parameters).map(([name, value]): [string, unknown] => [
+          known.has(bound(name)) ? bound(name) : name,
+          value,
+        ]);
+        return renamed.every(([name], index) => name === Object.keys(parameters)[index])
+          ? exchange
+          : withParameters(exchange, Object.fromEntries(renamed));
+      }),
+  },
 ]);

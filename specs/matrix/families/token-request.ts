@@ -161,18 +161,32 @@ function nearNameVariants(field: string, variants: readonly Made[]): Made[] {
   return nameNearMisses.flatMap(({ key, says, operator, rename }): Made[] => {
     const name = rename(field);
     if (name === undefined) return [];
+    const renamed = (t: TokenRequestTemplate): TokenRequestTemplate => ({
+      ...t,
+      fields: t.fields.map(([f, v]): [string, string] => [f === field ? name : f, v]),
+    });
+    const expect = {
+      checks: absent.checks,
+      source: `${absent.source}; RFC 6749 4.4.2 names the parameter ${field}, and a parameter of another name is not it (an unrecognised one is ignored, 3.2): ${field} is absent`,
+    };
+    // The same near name as a member of a JSON body (which the endpoint also reads, observed): a
+    // binder that maps members to fields by a naming policy (camelCase, any case) takes it.
+    const inJson: Made[] =
+      operator === 'case'
+        ? [
+            {
+              operator,
+              key: `${key}-in-json`,
+              says: `sent as ${name} (its name ${says}) in a JSON body, and no ${field}`,
+              apply: (t) => ({ ...renamed(t), encoding: 'json' }),
+              expect,
+              extended: true,
+            },
+          ]
+        : [];
     return [
-      {
-        operator,
-        key,
-        says: `sent as ${name} (its name ${says}), and no ${field}`,
-        apply: (t) => ({ ...t, fields: t.fields.map(([f, v]): [string, string] => [f === field ? name : f, v]) }),
-        expect: {
-          checks: absent.checks,
-          source: `${absent.source}; RFC 6749 4.4.2 names the parameter ${field}, and a parameter of another name is not it (an unrecognised one is ignored, 3.2): ${field} is absent`,
-        },
-        extended: true,
-      },
+      { operator, key, says: `sent as ${name} (its name ${says}), and no ${field}`, apply: renamed, expect, extended: true },
+      ...inJson,
     ];
   });
 }
