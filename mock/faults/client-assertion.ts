@@ -157,4 +157,28 @@ export const clientAssertionFaults = faultFamily([
         return form;
       }),
   },
+  {
+    id: 'client-assertion-lifetime-in-whole-minutes',
+    clause: CLAUSE,
+    bug: `An assertion's lifetime counted in whole minutes (Math.floor((exp - iat) / 60) against ${observed.tokens.client_assertion.max_lifetime_seconds.value / 60}): an assertion living up to ${observed.tokens.client_assertion.max_lifetime_seconds.value + 59} s is accepted; one living six minutes or more is still refused.`,
+    install: (app) =>
+      app.override('assertions', (assertions, built) => ({
+        async verify(assertion, clientId, host): Promise<AssertionCheck> {
+          const check = await assertions.verify(assertion, clientId, host);
+          if (check.ok || check.description !== why.lifetime) return check;
+          const { exp, iat } = decodeJws(assertion)?.payload ?? {};
+          const minutes = typeof exp === 'number' && typeof iat === 'number' ? Math.floor((exp - iat) / 60) : Infinity;
+          return (
+            (minutes * 60 <= observed.tokens.client_assertion.max_lifetime_seconds.value ? forgiven(assertion, built.store) : undefined) ??
+            check
+          );
+        },
+      })),
+  },
+  {
+    id: 'client-assertion-jti-length-unchecked',
+    clause: CLAUSE,
+    bug: `The assertion's claim lengths checked for iss and sub only: a jti over its ${observed.tokens.client_assertion.max_claim_length.value.jti} characters is accepted.`,
+    install: forgives(why.claimTooLong('jti')),
+  },
 ]);

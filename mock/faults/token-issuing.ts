@@ -201,6 +201,31 @@ export const tokenIssuingFaults = faultFamily([
       }),
   },
   {
+    id: 'token-errors-carry-debug-members',
+    clause: 'token.observed.errors',
+    bug: 'Token endpoint errors written by a framework that adds its own members to the RFC 6749 shape (a "status_code" and an "error_debug" left on in production): {error, error_description, status_code, error_debug} where the service answers {error, error_description}.',
+    install: (app) =>
+      editReplies(app, ['token'], (reply) => {
+        const body = reply.body as { error?: unknown } | undefined;
+        if (reply.status < ERROR_FROM || typeof body?.error !== 'string') return reply;
+        return { ...reply, body: { ...body, status_code: reply.status, error_debug: 'The request failed validation.' } };
+      }),
+  },
+  {
+    id: 'token-scope-left-out-when-as-asked',
+    clause: 'token.observed.response',
+    bug: 'A token answer that leaves scope out where the token carries exactly the scopes asked for (RFC 6749 5.1 makes it optional then), where the service always writes it: a request naming two granted scopes gets {access_token, token_type, expires_in} without scope; a request naming none gets its scope as before.',
+    install: (app) =>
+      editReplies(app, ['token'], (reply, exchange) => {
+        const body = reply.body as { scope?: unknown } | undefined;
+        const asked = askedScope(exchange)?.split(' ').filter(Boolean).sort().join(' ');
+        if (reply.status !== OK || typeof body?.scope !== 'string' || !asked) return reply;
+        if (body.scope.split(' ').filter(Boolean).sort().join(' ') !== asked) return reply;
+        const { scope: _left, ...rest } = body;
+        return { ...reply, body: rest };
+      }),
+  },
+  {
     id: 'token-empty-scope-splits-to-none',
     clause: 'token.scopes',
     bug: "The scope parameter taken as a narrowing whenever it is present and split on spaces without dropping empty items: scope= asks for the scope '', which the grant holds none of, and gets a token carrying no scopes (refused by every operation).",

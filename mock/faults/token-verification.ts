@@ -190,6 +190,15 @@ export const tokenVerificationFaults = faultFamily([
       alsoAccept(app, async (token, { keys }) => signedUnder(token, keys, observed.tokens.alg, 'sha1', (kid) => kid === keys.kid)),
   },
   {
+    id: 'kid-read-as-jwks-index',
+    clause: 'auth.token.header',
+    bug: 'Keys looked up by kid, and a kid of digits read as an index into the JWKS keys (keys[Number(kid)], kept for tokens of an old issuer that numbered its keys): a token whose kid is "0" verifies with the tenant\'s first key; a kid that names no key and no position is still refused.',
+    install: (app) =>
+      alsoAccept(app, async (token, { keys }) =>
+        signedUnder(token, keys, observed.tokens.alg, 'sha256', (kid) => typeof kid === 'string' && /^\d+$/.test(kid) && Number(kid) === 0),
+      ),
+  },
+  {
     id: 'kid-matched-ignoring-case',
     clause: 'auth.token.header',
     bug: "Keys looked up by kid ignoring case: a token whose kid is the tenant key's in the other letter case verifies.",
