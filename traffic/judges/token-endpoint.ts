@@ -22,7 +22,7 @@ export function tokenEndpointJudgments(x: Classified, context: RecordingContext,
   else judgments.push(errorShapeJudgment(x));
   if (
     (request.headers['content-type'] ?? '').includes('json') &&
-    wellFormedJson(request.body) &&
+    wellFormedJson(request.body, request.headers.authorization !== undefined) &&
     (x.status === 200 || x.status === 400 || x.status === 415)
   ) {
     const refusedAsJson = x.status === 415 || (x.json as { error?: unknown } | undefined)?.error === 'invalid_request';
@@ -41,12 +41,21 @@ export function tokenEndpointJudgments(x: Classified, context: RecordingContext,
   return judgments;
 }
 
-/** A JSON token request the observed rule is about: an object whose fields are all strings (a list or a number in a field may be refused as invalid_request). */
-function wellFormedJson(body: string | undefined): boolean {
+/**
+ * A JSON token request the observed rule is about: an object whose fields are all strings (a list
+ * or a number in a field may be refused as invalid_request), naming grant_type and the client's
+ * credentials (client_id and client_secret, a client_assertion, or an Authorization header) by their
+ * RFC 6749 names (a request without one is refused as invalid_request for that, not for its JSON).
+ */
+function wellFormedJson(body: string | undefined, authorized: boolean): boolean {
   try {
     const parsed = JSON.parse(body ?? '') as unknown;
+    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return false;
+    const named = (name: string) => name in parsed;
     return (
-      parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) && Object.values(parsed).every((v) => typeof v === 'string')
+      Object.values(parsed).every((v) => typeof v === 'string') &&
+      named('grant_type') &&
+      (authorized || named('client_assertion') || (named('client_id') && named('client_secret')))
     );
   } catch {
     return false;
