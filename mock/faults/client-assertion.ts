@@ -18,15 +18,20 @@ const CLAUSE = 'token.observed.client-assertion';
 const why = tokenDescriptions.assertion;
 
 /**
- * A verifier that forgives one refusal (the check it answers with `description` is not made): the
- * assertion is taken for one of the client its iss names, when that client has a key.
+ * A verifier that forgives one refusal (the check it answers with `description` is not made, or
+ * not for an assertion `where` picks): the assertion is taken for one of the client its iss names,
+ * when that client has a key.
  */
-function forgives(description: string): (app: FaultHooks) => void {
+function forgives(
+  description: string,
+  where: (assertion: string, built: Partial<Components>, host: string | undefined) => boolean = () => true,
+): (app: FaultHooks) => void {
   return (app) =>
     app.override('assertions', (assertions, built) => ({
       async verify(assertion, clientId, host): Promise<AssertionCheck> {
         const check = await assertions.verify(assertion, clientId, host);
-        return check.ok || check.description !== description ? check : (forgiven(assertion, built.store) ?? check);
+        if (check.ok || check.description !== description || !where(assertion, built, host)) return check;
+        return forgiven(assertion, built.store) ?? check;
       },
     }));
 }
@@ -113,18 +118,12 @@ export const clientAssertionFaults = faultFamily([
     id: 'client-assertion-audience-host-only',
     clause: CLAUSE,
     bug: "A check of the assertion's aud that compares its host with the tenant's and nothing else (new URL(aud).host): an assertion addressed to another path of the tenant's host (https://<tenant>/userinfo) is accepted; one addressed to another host is still refused.",
-    install: (app) =>
-      app.override('assertions', (assertions, built) => ({
-        async verify(assertion, clientId, host): Promise<AssertionCheck> {
-          const check = await assertions.verify(assertion, clientId, host);
-          if (check.ok || check.description !== why.audience) return check;
-          const onTenantHost = audiencesOf(decodeJws(assertion)?.payload.aud).some((aud) => {
-            const url = typeof aud === 'string' && URL.canParse(aud) ? new URL(aud) : undefined;
-            return url !== undefined && built.tenant?.identityForIssuer(`${url.protocol}//${url.host}/`, host) !== undefined;
-          });
-          return (onTenantHost ? forgiven(assertion, built.store) : undefined) ?? check;
-        },
-      })),
+    install: forgives(why.audience, (assertion, built, host) =>
+      audiencesOf(decodeJws(assertion)?.payload.aud).some((aud) => {
+        const url = typeof aud === 'string' && URL.canParse(aud) ? new URL(aud) : undefined;
+        return url !== undefined && built.tenant?.identityForIssuer(`${url.protocol}//${url.host}/`, host) !== undefined;
+      }),
+    ),
   },
   {
     id: 'client-assertion-client-id-not-compared',
@@ -161,19 +160,11 @@ export const clientAssertionFaults = faultFamily([
     id: 'client-assertion-lifetime-in-whole-minutes',
     clause: CLAUSE,
     bug: `An assertion's lifetime counted in whole minutes (Math.floor((exp - iat) / 60) against ${observed.tokens.client_assertion.max_lifetime_seconds.value / 60}): an assertion living up to ${observed.tokens.client_assertion.max_lifetime_seconds.value + 59} s is accepted; one living six minutes or more is still refused.`,
-    install: (app) =>
-      app.override('assertions', (assertions, built) => ({
-        async verify(assertion, clientId, host): Promise<AssertionCheck> {
-          const check = await assertions.verify(assertion, clientId, host);
-          if (check.ok || check.description !== why.lifetime) return check;
-          const { exp, iat } = decodeJws(assertion)?.payload ?? {};
-          const minutes = typeof exp === 'number' && typeof iat === 'number' ? Math.floor((exp - iat) / 60) : Infinity;
-          return (
-            (minutes * 60 <= observed.tokens.client_assertion.max_lifetime_seconds.value ? forgiven(assertion, built.store) : undefined) ??
-            check
-          );
-        },
-      })),
+    install: forgives(why.lifetime, (assertion) => {
+      const { exp, iat } = decodeJws(assertion)?.payload ?? {};
+      const minutes = typeof exp === 'number' && typeof iat === 'number' ? Math.floor((exp - iat) / 60) : Infinity;
+      return minutes * 60 <= observed.tokens.client_assertion.max_lifetime_seconds.value;
+    }),
   },
   {
     id: 'client-assertion-jti-length-unchecked',

@@ -231,24 +231,22 @@ function repeatedBlank(field: string): Made[] {
     operator: 'duplicate',
     key,
     says,
-    apply: (t) => ({
-      ...t,
-      fields: t.fields.flatMap(([name, value]): Array<[string, string]> => {
-        if (name !== field) return [[name, value]];
-        return blankFirst
-          ? [
-              [name, ''],
-              [name, value],
-            ]
-          : [
-              [name, value],
-              [name, ''],
-            ];
-      }),
-    }),
+    apply: givenTwice(field, () => '', blankFirst),
     expect: { ...requestRules(), source: `${requestRules().source}, an empty value too` },
     extended: true,
   }));
+}
+
+/** The field given twice: its valid value and `other(value)`, the other first where `otherFirst`. */
+function givenTwice(field: string, other: (value: string) => string, otherFirst: boolean) {
+  return (t: TokenRequestTemplate): TokenRequestTemplate => ({
+    ...t,
+    fields: t.fields.flatMap(([name, value]): Array<[string, string]> => {
+      if (name !== field) return [[name, value]];
+      const second: [string, string] = [name, other(value)];
+      return otherFirst ? [second, [name, value]] : [[name, value], second];
+    }),
+  });
 }
 
 /** A field's variations, its near names', its repeat with the same value and its repeat empty. */
@@ -302,14 +300,7 @@ function textVariants(field: string, checks: ClauseCheck[], source: string, extr
       operator: 'duplicate',
       key,
       says,
-      apply: (t) => ({
-        ...t,
-        fields: t.fields.flatMap(([name, value]): Array<[string, string]> => {
-          if (name !== field) return [[name, value]];
-          const other: [string, string] = [name, `${value}${value[0] ?? 'x'}`];
-          return otherFirst ? [other, [name, value]] : [[name, value], other];
-        }),
-      }),
+      apply: givenTwice(field, (value) => `${value}${value[0] ?? 'x'}`, otherFirst),
       expect: {
         checks: [...checks.filter((c) => c.clause !== 'token.observed.errors'), ...requestRules().checks],
         source: `${source}; ${requestRules().source}`,
