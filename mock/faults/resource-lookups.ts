@@ -389,6 +389,16 @@ export const resourceLookupFaults = faultFamily([
     },
   },
   {
+    id: 'events-compared-padding-spaces',
+    clause: 'redeliver.path.event_id.length',
+    bug: "Events looked up in a CHAR column under a PAD SPACE collation, the id's length checked by the database's comparison (trailing spaces not counted): an event id followed by spaces, over the id's length, redelivers that event instead of 400; an id with a space before it is still refused.",
+    install: (app) =>
+      editParameter(app, 'redeliver', 'event_id', (raw) => {
+        const value = decoded(raw);
+        return value === undefined || !/ +$/.test(value) ? undefined : encodeURIComponent(value.replace(/ +$/, ''));
+      }),
+  },
+  {
     id: 'streams-found-by-glob',
     clause: 'redeliver.errors.404.stream',
     bug: 'Event streams found through a key-value store by a glob match (SCAN with MATCH est_<id>, the id as sent): a stream id with a letter written "?" redelivers the failed event of the stream it matches instead of 404; a letter written as another letter is still 404.',

@@ -531,6 +531,10 @@ export function paramVariants(card: OperationCard, element: Element): Made[] {
     made('case', 'case', 'with one letter in the other case', (value) => idInOtherCase(value) ?? swapCase(value)),
     made('whitespace', 'leading-space', 'with a space before it', (value) => ` ${value}`),
     made('whitespace', 'trailing-tab', 'with a tab after it', (value) => `${value}\t`, { extended: true }),
+    // Spaces after it: another id, though a collation that pads with spaces (MySQL's PAD SPACE, SQL
+    // Server's comparison of char columns) compares it equal to the id.
+    made('whitespace', 'trailing-space', 'with a space after it', (value) => `${value} `, { extended: true }),
+    made('whitespace', 'trailing-spaces', 'with three spaces after it', (value) => `${value}   `, { extended: true }),
     made('encoding', 'escaped', 'with one character escaped once more', idWithEscapedCharacter),
     made('truncate', 'truncate', 'without its last character', (value) => value.slice(0, -1)),
     made('extra-part', 'extra-character', 'with one character of its alphabet added', (value) => idOfLength(value, value.length + 1)),
