@@ -23,6 +23,8 @@ type Claims = Record<string, unknown>;
 
 /** The default clock skew of some JWT libraries: five minutes, where the mock allows 30 s. */
 const LIBRARY_LEEWAY_SECONDS = 300;
+/** A leeway of a minute: twice the tolerance the mock allows. */
+const A_MINUTE_SECONDS = 60;
 /** The longest lifetime a capped expiry allows: a day. */
 const A_DAY_SECONDS = 86_400;
 /** What a forgiven time claim is set to: far enough that the verifier's own check passes. */
@@ -113,6 +115,17 @@ export const tokenClaimLeniencyFaults = faultFamily([
     install: (app) =>
       forgiveClaim(app, (claims, parts) =>
         typeof claims.exp === 'number' && claims.exp + LIBRARY_LEEWAY_SECONDS > nowSeconds(parts)
+          ? { ...claims, exp: FAR_FUTURE_SECONDS }
+          : claims,
+      ),
+  },
+  {
+    id: 'exp-with-a-minute-of-leeway',
+    clause: 'redeliver.errors.401.invalid-token',
+    bug: `A verifier given a leeway of a minute on exp (a mobile backend's setting, where device clocks drift), where the service allows ${observed.tokens.clock_skew_seconds.value} s: a token that expired 45 seconds ago is accepted by every operation; one that expired two minutes ago is still refused.`,
+    install: (app) =>
+      forgiveClaim(app, (claims, parts) =>
+        typeof claims.exp === 'number' && claims.exp + A_MINUTE_SECONDS > nowSeconds(parts)
           ? { ...claims, exp: FAR_FUTURE_SECONDS }
           : claims,
       ),

@@ -28,6 +28,8 @@ export const NEAR_MISS_SECONDS = 4 * observed.tokens.clock_skew_seconds.value;
 /** How long a token near its expiry has left: less than the usual clock-skew leeways (30 s and up), more than a paced request waits. */
 const EXPIRY_AHEAD_SECONDS = 20;
 const HOUR = 3600;
+/** Seconds past exp that are past the reference's clock tolerance by half of it (a leeway of a minute still takes them). */
+const BEYOND_TOLERANCE_SECONDS = (observed.tokens.clock_skew_seconds.value * 3) / 2;
 /** How long ago a token late in its life (an hour left of its day) was issued. */
 const LATE_IN_LIFE_HOURS = 23;
 /** Times a digit shorter and a digit longer than any time now: September 2001 and the year 2286. */
@@ -1282,6 +1284,15 @@ function claimVariants(card: OperationCard, member: string): Made[] {
           `${NEAR_MISS_SECONDS} seconds ago`,
           'near-value',
           (c, now) => ({ ...c, iat: now - NEAR_MISS_SECONDS - HOUR, exp: now - NEAR_MISS_SECONDS }),
+          'expired_token',
+        ),
+        // Expired past the reference's clock tolerance by half of it: a verifier with a leeway of a
+        // minute (a mobile backend's, copied) still takes it, one within the tolerance does not.
+        invalid(
+          'past-beyond-tolerance',
+          `${BEYOND_TOLERANCE_SECONDS} seconds ago (past the ${observed.tokens.clock_skew_seconds.value} s tolerance by half of it)`,
+          'near-value',
+          (c, now) => ({ ...c, iat: now - BEYOND_TOLERANCE_SECONDS - HOUR, exp: now - BEYOND_TOLERANCE_SECONDS }),
           'expired_token',
         ),
         // Expired, with a Date header from when it was valid (half an hour before its expiry): the
