@@ -92,7 +92,11 @@ function pathOf(url: string): string {
   }
 }
 
-/** The exchanges of a recording by pairing key: sender, method, normalised path, occurrence. */
+/**
+ * The exchanges of a recording by pairing key: sender, method, normalised path, the client whose
+ * token it carried (none, where it carried no token), occurrence. The client tells apart the
+ * requests a test sends at the same moment, which a recording holds in the order they were answered.
+ */
 function keyed(file: string): Map<string, { request: string; facts: Facts }> {
   const byKey = new Map<string, { request: string; facts: Facts }>();
   const occurrences = new Map<string, number>();
@@ -101,7 +105,10 @@ function keyed(file: string): Map<string, { request: string; facts: Facts }> {
     const exchange = JSON.parse(line) as RecordedExchange;
     const sender = exchange.sender?.test ?? exchange.sender?.shared ?? '';
     const what = `${exchange.request.method} ${normalised(pathOf(exchange.request.url))}`;
-    const base = `${sender}\n${what}`;
+    const claims = exchange.tokens?.sent?.claims;
+    const named = claims?.azp ?? claims?.sub;
+    const client = claims === undefined ? 'no token' : typeof named === 'string' ? named : 'a token';
+    const base = `${sender}\n${what}\n${client}`;
     const n = (occurrences.get(base) ?? 0) + 1;
     occurrences.set(base, n);
     byKey.set(`${base}\n${n}`, {
