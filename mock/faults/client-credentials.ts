@@ -869,4 +869,13 @@ export const clientCredentialFaults = faultFamily([
           : withParameters(exchange, Object.fromEntries(renamed));
       }),
   },
+  {
+    id: 'token-audience-compared-as-parsed-url',
+    clause: 'token.endpoint.audience',
+    bug: "An audience compared as new URL(audience).href (an edge worker's normalisation), which drops an empty port: audience https://<tenant>:/api/v2/ gets a management token instead of 403; https://<tenant>:8443/api/v2/ is still refused.",
+    install: (app) =>
+      editParameter(app, 'audience', (value) =>
+        /^\w+:\/\/[^/:?#]+:(?=[/?#]|$)/.test(value) ? value.replace(/^(\w+:\/\/[^/:?#]+):/, '$1') : undefined,
+      ),
+  },
 ]);

@@ -325,6 +325,14 @@ export const urlNearMisses: ReadonlyArray<{
   // right one.
   { key: 'empty-query', says: 'with an empty query ("?" after it)', change: (url) => `${url}?`, operator: 'extra-part' },
   { key: 'empty-fragment', says: 'with an empty fragment ("#" after it)', change: (url) => `${url}#`, operator: 'extra-part' },
+  // An empty port ("host:"): another string, though a URL parser (WHATWG's, RFC 3986's
+  // normalisation) drops it and writes back the right one.
+  {
+    key: 'empty-port',
+    says: 'with an empty port after its host ("host:")',
+    change: (url) => url.replace(/^(\w+:\/\/[^/:?#]+)/, '$1:'),
+    operator: 'encoding',
+  },
   {
     key: 'port-spelled-out',
     says: 'naming the same origin with its port written out (the default port, or a leading zero)',
