@@ -1,6 +1,7 @@
 // Authorization (spec 5, 7): the scope each operation requires, and redelivery's global-client
 // rule, forgotten, answered with the wrong status, or matched leniently (a scope that merely
 // contains, extends or resembles the one needed; a client named by one claim of two).
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { cards } from '../../specs/cards/index.ts';
 import { scopeFaultsOf, scopeGrantedWhen } from './support/scope-faults.ts';
 import { observed } from '../../specs/index.ts';
@@ -48,6 +49,18 @@ export const scopeAndClientFaults = faultFamily([
     clause: 'redeliver.global-client',
     bug: 'A server that does not know which client is the tenant\'s global one treats every client as global: redelivery accepts a token of a client that is not global (so no 401 "Client is not global" either).',
     install: (app) => editPrincipal(app, (principal) => ({ ...principal, client: { ...principal.client, global: true } })),
+  },
+  {
+    id: 'global-client-from-authorizer-header',
+    clause: 'redeliver.global-client',
+    bug: 'Redelivery behind a gateway whose authorizer marks a global caller with X-Is-Global: true, the route never stripping the header from what callers send: a token of a client that is not global, sent with X-Is-Global: true, redelivers instead of 401; without the header it is still refused.',
+    install: (app) => {
+      const marked = new AsyncLocalStorage<boolean>();
+      app.wrapRoute('redeliver', (next) => (exchange) => marked.run(exchange.headers['x-is-global'] === 'true', () => next(exchange)));
+      editPrincipal(app, (principal) =>
+        marked.getStore() === true ? { ...principal, client: { ...principal.client, global: true } } : principal,
+      );
+    },
   },
   {
     id: 'global-client-named-by-sub',

@@ -190,6 +190,19 @@ export const tokenVerificationFaults = faultFamily([
       alsoAccept(app, async (token, { keys }) => signedUnder(token, keys, observed.tokens.alg, 'sha1', (kid) => kid === keys.kid)),
   },
   {
+    id: 'alg-read-as-c-string',
+    clause: 'redeliver.errors.401.signature',
+    bug: 'A verifier that copies the header\'s alg into a NUL-terminated buffer and compares it as a C string: alg "RS256\\u0000x" is taken for RS256 and the token verifies; alg "RS384" is still refused.',
+    install: (app) =>
+      alsoAccept(app, async (token, { keys }) => {
+        const decoded = decodeJws(token);
+        const alg = decoded?.header.alg;
+        if (typeof alg !== 'string' || !alg.includes('\0') || alg.split('\0')[0] !== observed.tokens.alg) return undefined;
+        const [header, payload, signature = ''] = token.split('.');
+        return signedByTenant(`${header}.${payload}`, signature, keys) ? decoded!.payload : undefined;
+      }),
+  },
+  {
     id: 'kid-read-as-jwks-index',
     clause: 'auth.token.header',
     bug: 'Keys looked up by kid, and a kid of digits read as an index into the JWKS keys (keys[Number(kid)], kept for tokens of an old issuer that numbered its keys): a token whose kid is "0" verifies with the tenant\'s first key; a kid that names no key and no position is still refused.',

@@ -69,7 +69,7 @@ describe('the request-model matrix', () => {
   // Operators were added where a fault showed a gap (kid had whitespace rows, alg had none), so a
   // family's sibling text members drift apart; each of them gets the same text operators.
   it.each(['token.header.alg', 'token.header.kid', 'token.claims.iss', 'token.claims.aud', 'token.claims.sub', 'token.claims.azp'])(
-    'varies the token text member %s by every text operator: absent, null, empty, case, cut short, another type, a space after and a tab before',
+    'varies the token text member %s by every text operator: absent, null, empty, case, cut short, another type, a space after, a tab before and a NUL then text after',
     (id) => {
       const of = Object.values(operations)
         .flat()
@@ -79,7 +79,7 @@ describe('the request-model matrix', () => {
       expect([...['absent', 'null', 'empty', 'case', 'truncate', 'other-type'].filter((op) => !operatorsUsed.has(op as never))]).toEqual(
         [],
       );
-      expect(['whitespace', 'whitespace-leading'].filter((key) => !keys.has(key))).toEqual([]);
+      expect(['whitespace', 'whitespace-leading', 'nul-then-text'].filter((key) => !keys.has(key))).toEqual([]);
     },
   );
 

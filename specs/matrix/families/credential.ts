@@ -410,7 +410,46 @@ function tokenTextVariants(card: OperationCard): Made[] {
           }
         : { none: 'whether a client that is not global may use this operation is not known (observed: exact rule inferred)' },
     },
+    ...(card.globalClient ? [nonGlobalWithGatewayHeaders(card.globalClient)] : []),
   ];
+}
+
+/**
+ * Headers a gateway's authorizer may set once it has judged a caller global or privileged (Envoy's
+ * ext_authz and Lambda authorizers pass such verdicts on as headers), sent by the client itself.
+ */
+const GATEWAY_PRIVILEGE_HEADERS = [
+  'x-client-global',
+  'x-global-client',
+  'x-is-global',
+  'x-client-is-global',
+  'x-authz-global',
+  'x-privileged',
+];
+
+/**
+ * The token of a client that is not global, the request saying in those headers that it is: the
+ * global-client rule (spec 5 rule 4) reads the token, and a header the client sends is no token.
+ */
+function nonGlobalWithGatewayHeaders(rule: NonNullable<OperationCard['globalClient']>): Made {
+  return {
+    operator: 'other-owner',
+    key: 'non-global-client-gateway-headers',
+    says: `of a client that is not global, the request saying it is in the headers a gateway's authorizer sets (${GATEWAY_PRIVILEGE_HEADERS.join(', ')}: true)`,
+    apply: (template) => ({
+      ...withCredential({ kind: 'role', role: 'non_global' })(template),
+      headers: { ...template.headers, ...Object.fromEntries(GATEWAY_PRIVILEGE_HEADERS.map((name) => [name, ['true']])) },
+    }),
+    needs: [{ role: 'non_global' }],
+    expect: {
+      checks: [
+        { clause: rule.clause, outcome: refused },
+        { clause: rule.statusClause, outcome: status(401) },
+      ],
+      source: 'spec 5 rule 4 and 7: the token says whether its client is global, not a header the client sends',
+    },
+    extended: true,
+  };
 }
 
 /**
@@ -675,6 +714,12 @@ function joseVariants(card: OperationCard, member: string): Made[] {
           [
             ['whitespace', 'followed by a space', 'whitespace', `${observed.tokens.alg} `],
             ['whitespace-leading', 'preceded by a tab', 'whitespace', `\t${observed.tokens.alg}`],
+            [
+              'nul-then-text',
+              'followed by a NUL character and text (where a C string would end)',
+              'extra-part',
+              `${observed.tokens.alg}\0x`,
+            ],
             ['truncate', `without its last character (${observed.tokens.alg.slice(0, -1)})`, 'truncate', observed.tokens.alg.slice(0, -1)],
             ['list', 'a list holding it', 'other-type', [observed.tokens.alg]],
             ['number', 'a number (256, the digits of its name)', 'other-type', 256],
@@ -714,6 +759,9 @@ function joseVariants(card: OperationCard, member: string): Made[] {
         ruled('truncate', 'without its last character', 'truncate', (h) => claimSet(h, 'kid', String(h.kid).slice(0, -1))),
         ruled('whitespace', 'followed by a space', 'whitespace', (h) => claimSet(h, 'kid', `${String(h.kid)} `)),
         ruled('whitespace-leading', 'preceded by a tab', 'whitespace', (h) => claimSet(h, 'kid', `\t${String(h.kid)}`)),
+        ruled('nul-then-text', 'followed by a NUL character and text (where a C string would end)', 'extra-part', (h) =>
+          claimSet(h, 'kid', `${String(h.kid)}\0x`),
+        ),
         // Followed by "=", base64's padding: another kid, though a lookup that decodes kids as
         // base64url bytes (a decoder that also takes padding) finds the published key.
         ruled('padded', 'followed by "=" (base64 padding)', 'extra-part', (h) => claimSet(h, 'kid', `${String(h.kid)}=`)),
@@ -1048,6 +1096,13 @@ function claimVariants(card: OperationCard, member: string): Made[] {
           'whitespace',
           text((v) => `\t${v}`),
         ),
+        // A NUL and text after it: another string, though a comparison of C strings ends at the NUL.
+        invalid(
+          'nul-then-text',
+          'followed by a NUL character and text (where a C string would end)',
+          'extra-part',
+          text((v) => `${v}\0x`),
+        ),
         // The issuer is an origin and "/" (observed): a change to a longer path is another row's URL there.
         ...urlNearMisses
           .filter(({ withPath }) => member === 'aud' || !withPath)
@@ -1154,6 +1209,12 @@ function claimVariants(card: OperationCard, member: string): Made[] {
           'preceded by a tab',
           'whitespace',
           text((v) => `\t${v}`),
+        ),
+        ruled(
+          'nul-then-text',
+          'followed by a NUL character and text (where a C string would end)',
+          'extra-part',
+          text((v) => `${v}\0x`),
         ),
         // Written with a compatibility character NFKC maps onto the client's (a fullwidth letter,
         // the fullwidth twin of the suffix's punctuation): another string, compared as it is
@@ -2348,6 +2409,11 @@ function scopeTokenVariants(card: OperationCard): Made[] {
     // Its colon written "/" (a Clojure namespaced keyword, a path-style permission): another string,
     // though a check that maps one separator onto the other grants it.
     replaced('colon-as-slash', `with its colon written "/" (${scope.replace(':', '/')})`, 'near-value', (s) => [s.replace(':', '/')]),
+    // Its colon percent-encoded (%3A): another string, though a layer that URL-decodes the claims it
+    // passes on (a mapping template copied from a query string's) grants it.
+    replaced('colon-percent-encoded', `with its colon percent-encoded (${scope.replace(':', '%3A')})`, 'encoding', (s) => [
+      s.replace(':', '%3A'),
+    ]),
     // A letter written as a character a case mapping takes onto it (values.ts: "İ" for "i" in a
     // Turkish locale, the long s, the Kelvin sign): another string, though a check that folds the
     // held scopes' case first grants it.
