@@ -399,6 +399,16 @@ export const resourceLookupFaults = faultFamily([
       }),
   },
   {
+    id: 'events-found-by-their-sort-key',
+    clause: 'redeliver.path.event_id.length',
+    bug: 'Events kept in one DynamoDB table under the sort key "EVENT#<id>", the handler adding the prefix only where the id lacks it: the event id "EVENT#<a failed event\'s id>" redelivers that event instead of 400; "EVENT#" before an unknown id is still refused.',
+    install: (app) =>
+      editParameter(app, 'redeliver', 'event_id', (raw) => {
+        const value = decoded(raw);
+        return value?.startsWith('EVENT#') ? encodeURIComponent(value.slice('EVENT#'.length)) : undefined;
+      }),
+  },
+  {
     id: 'streams-found-by-glob',
     clause: 'redeliver.errors.404.stream',
     bug: 'Event streams found through a key-value store by a glob match (SCAN with MATCH est_<id>, the id as sent): a stream id with a letter written "?" redelivers the failed event of the stream it matches instead of 404; a letter written as another letter is still 404.',

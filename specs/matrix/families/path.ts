@@ -363,6 +363,9 @@ function resourceNameOf(fixture: FixtureName): ((context: RequestContext, id: st
   return (context) => (context.fixtures[named.fixture] as string | undefined) || undefined;
 }
 
+/** The sort-key prefix a single-table design stores a kind of record under: "EVENT#". */
+const storageKeyPrefix = (names: string): string => `${names.split(' ').pop()!.toUpperCase()}#`;
+
 /** The wildcards of the patterns a lookup may take an id for, each one character: any one character, or any run. */
 const PATTERN_WILDCARDS: ReadonlyArray<{ key: string; says: string; wildcard: string }> = [
   { key: 'regex-wildcard', says: 'any character, to a regular expression', wildcard: '.' },
@@ -531,6 +534,15 @@ export function paramVariants(card: OperationCard, element: Element): Made[] {
     made('case', 'case', 'with one letter in the other case', (value) => idInOtherCase(value) ?? swapCase(value)),
     made('whitespace', 'leading-space', 'with a space before it', (value) => ` ${value}`),
     made('whitespace', 'trailing-tab', 'with a tab after it', (value) => `${value}\t`, { extended: true }),
+    // The key its kind is stored under in a single-table design ("EVENT#<id>"): another id, though a
+    // handler that adds the prefix only where the id lacks it finds the record.
+    made(
+      'extra-part',
+      'storage-key-prefixed',
+      `with its kind's storage key prefix before it (${storageKeyPrefix(rule.names)})`,
+      (value) => `${storageKeyPrefix(rule.names)}${value}`,
+      { extended: true },
+    ),
     // Spaces after it: another id, though a collation that pads with spaces (MySQL's PAD SPACE, SQL
     // Server's comparison of char columns) compares it equal to the id.
     made('whitespace', 'trailing-space', 'with a space after it', (value) => `${value} `, { extended: true }),
