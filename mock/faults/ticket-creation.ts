@@ -72,6 +72,9 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
+/** The features enabled_features sets, each a flag. */
+const FEATURE_NAMES: readonly unknown[] = ['sso', 'provisioning', 'domain_verification'];
+
 /** How many items of a list the capped check reads. */
 const ITEMS_CHECKED = 10;
 
@@ -635,6 +638,17 @@ export const ticketCreationFaults = faultFamily([
     install: (app) =>
       editTicketField(app, 'enabled_clients', (value) =>
         isRecord(value) && Object.keys(value).length === 1 && Array.isArray(value.array) ? value.array : value,
+      ),
+  },
+  {
+    id: 'ticket-features-from-a-list-of-names',
+    clause: 'sso-ticket.body.enabled_features.type',
+    bug: 'enabled_features read through an adapter for a set of feature names (a Thrift or protobuf set written as a JSON list): ["sso", "provisioning"] is read as {"sso": true, "provisioning": true} (domain_verification too) and the ticket created instead of 400; a list naming another feature is still refused.',
+    install: (app) =>
+      editTicketField(app, 'enabled_features', (value) =>
+        Array.isArray(value) && value.length > 0 && value.every((name) => FEATURE_NAMES.includes(name))
+          ? Object.fromEntries(value.map((name) => [name, true]))
+          : value,
       ),
   },
   {

@@ -747,8 +747,9 @@ const LIST_SEPARATORS: ReadonlyArray<{ key: string; says: string; separator: str
 
 /**
  * A list written as one string, another type, judged like any: an object whose members are all
- * booleans (flags) given as its member names (every one, and the first alone), which a reader that
- * turns a list of names into the flags they set ({name: true}) takes for the object; and a list of
+ * booleans (flags) given as its member names (every one, and the first alone, in one string, and
+ * every one as a JSON list), which a reader that turns a list of names into the flags they set
+ * ({name: true}) takes for the object; and a list of
  * strings given as two of its items (its enum's first two, else its valid items) in one string,
  * which a reader that splits a string on its separator takes for the list. Against test doubles.
  */
@@ -777,6 +778,14 @@ function listsAsText(made: MakeVariant, element: Element, valid: unknown, types:
         seen.add(text);
         out.push(made('other-type', key, says, () => text, { extended: true, aloneOnly: true }));
       }
+      // The flags' names as a JSON list (a set of the names, as a Thrift or protobuf set is written):
+      // another type, though an adapter that takes either the object or the set's names reads it.
+      out.push(
+        made('other-type', 'flag-names-list', `a list of its flags' names (${JSON.stringify(flags)})`, () => [...flags], {
+          extended: true,
+          aloneOnly: true,
+        }),
+      );
     }
   }
   const stringItems = nodes
