@@ -114,6 +114,10 @@ export function tokenEndpointProblem(exchange: Exchange, tokenUrl: string): stri
   if (status === 404 || status === 405) {
     return `${where} answered ${status}: there is no token endpoint there; check auth_url in the target file (the suite asks {auth_url}/oauth/token/)`;
   }
+  const nearName = status === 200 ? accessTokenUnderAnotherName(exchange.json) : undefined;
+  if (nearName !== undefined) {
+    return `${where} answered 200 with its token under ${shownValue(nearName)}, not access_token: RFC 6749 5.1 names the member access_token, and section 5 (rule 3) has the endpoint issue tokens (token.endpoint): the target breaks token.endpoint. The suite reads no other name, so it has no token to run a test with`;
+  }
   if (status === 200) {
     return `${where} answered 200 without an access_token (body: ${exchange.json === undefined ? 'not JSON' : shownValue(exchange.json)}); it is not a client-credentials token endpoint, or not this one: check auth_url`;
   }
@@ -138,9 +142,19 @@ export interface PreflightBreach {
 /**
  * The spec's token URL answered with a redirect to the same endpoint without its trailing slash:
  * section 5 (rule 3) names {auth_url}/oauth/token/ as where tokens are issued (token.endpoint),
- * so the target breaks it whatever it does at the other URL.
+ * so the target breaks it whatever it does at the other URL. Or it answered 200 with the token
+ * under a near name of access_token (RFC 6749 5.1 names the member): it issues no token a client
+ * can read, which breaks the same clause.
  */
 export function tokenEndpointBreach(exchange: Exchange, tokenUrl: string): PreflightBreach | undefined {
+  const nearName = exchange.status === 200 ? accessTokenUnderAnotherName(exchange.json) : undefined;
+  if (nearName !== undefined) {
+    return {
+      title: `[§5 token.endpoint] the token endpoint issues the global role a token at ${tokenUrl}, the URL section 5 names (the preflight's request)`,
+      expected: '200 with an access_token (RFC 6749 5.1)',
+      actual: `200 with the token under ${shownValue(nearName)}`,
+    };
+  }
   const { location } = exchange.headers;
   if (exchange.status < 300 || exchange.status >= 400 || location === undefined || !sameEndpointWithoutSlash(location, tokenUrl))
     return undefined;
@@ -149,6 +163,18 @@ export function tokenEndpointBreach(exchange: Exchange, tokenUrl: string): Prefl
     expected: '200 with an access_token',
     actual: `${exchange.status}, a redirect to ${shownValue(location)} (the same endpoint without the trailing slash)`,
   };
+}
+
+/**
+ * The member of a token answer that holds a string under a near name of access_token (accessToken,
+ * AccessToken, ACCESS_TOKEN, access-token: the same letters, another case or separator), where it
+ * has no access_token: a token endpoint whose serializer renamed the members (protobuf's JSON
+ * names, a camelCase policy), not another service.
+ */
+export function accessTokenUnderAnotherName(json: unknown): string | undefined {
+  if (json === null || typeof json !== 'object' || Array.isArray(json) || 'access_token' in json) return undefined;
+  const folded = (name: string) => name.replace(/[-_]/g, '').toLowerCase();
+  return Object.entries(json).find(([name, value]) => folded(name) === 'accesstoken' && typeof value === 'string' && value !== '')?.[0];
 }
 
 /** Whether a redirect's Location names the token URL itself without its trailing slash (same origin, same path). */

@@ -3,7 +3,7 @@
 // breaks; to anywhere else it asks for another auth_url.
 import { describe, expect, it } from 'vitest';
 import type { Exchange } from '../http.ts';
-import { sameEndpointWithoutSlash, tokenEndpointProblem } from '../preflight.ts';
+import { accessTokenUnderAnotherName, sameEndpointWithoutSlash, tokenEndpointBreach, tokenEndpointProblem } from '../preflight.ts';
 
 const TOKEN_URL = 'https://tenant.example.com/oauth/token/';
 const redirect = (location: string): Exchange => ({
@@ -39,5 +39,27 @@ describe('tokenEndpointProblem of a redirect', () => {
   it('asks for another auth_url when the redirect goes elsewhere', () => {
     const problem = tokenEndpointProblem(redirect('https://login.example.com/oauth/token/'), TOKEN_URL);
     expect(problem).toContain('set auth_url');
+  });
+});
+
+describe('a 200 with the token under another name', () => {
+  const answered = (json: unknown): Exchange => ({ ...redirect(''), status: 200, headers: {}, json, text: JSON.stringify(json) });
+  it('finds access_token written in camelCase, Pascal case or capitals, or with a hyphen', () => {
+    for (const name of ['accessToken', 'AccessToken', 'ACCESS_TOKEN', 'access-token'])
+      expect(accessTokenUnderAnotherName({ [name]: 'eyJ.x.y', tokenType: 'Bearer' })).toBe(name);
+  });
+  it('finds none beside access_token, in another member, or holding no string', () => {
+    expect(accessTokenUnderAnotherName({ access_token: 'eyJ.x.y', accessToken: 'eyJ.x.y' })).toBeUndefined();
+    expect(accessTokenUnderAnotherName({ token: 'eyJ.x.y' })).toBeUndefined();
+    expect(accessTokenUnderAnotherName({ accessToken: 1 })).toBeUndefined();
+    expect(accessTokenUnderAnotherName(['accessToken'])).toBeUndefined();
+  });
+  it('is a breach of token.endpoint, said in the problem too, where a 200 without it asks for another auth_url', () => {
+    const breach = tokenEndpointBreach(answered({ accessToken: 'eyJ.x.y', expiresIn: 86400 }), TOKEN_URL);
+    expect(breach?.title).toContain('[§5 token.endpoint]');
+    expect(breach?.actual).toContain('"accessToken"');
+    expect(tokenEndpointProblem(answered({ accessToken: 'eyJ.x.y' }), TOKEN_URL)).toContain('the target breaks token.endpoint');
+    expect(tokenEndpointBreach(answered({ hello: 'world' }), TOKEN_URL)).toBeUndefined();
+    expect(tokenEndpointProblem(answered({ hello: 'world' }), TOKEN_URL)).toContain('check auth_url');
   });
 });

@@ -226,6 +226,18 @@ export const tokenIssuingFaults = faultFamily([
       }),
   },
   {
+    id: 'token-answer-members-camel-cased',
+    clause: 'token.endpoint',
+    bug: 'A token answer written by a serializer with a camelCase naming policy: {accessToken, tokenType, expiresIn, scope} where RFC 6749 5.1 names access_token, token_type and expires_in; no client reads a token from it.',
+    install: (app) =>
+      editReplies(app, ['token'], (reply) => {
+        const body = reply.body as Record<string, unknown> | undefined;
+        if (reply.status !== OK || typeof body?.access_token !== 'string') return reply;
+        const camel = (name: string) => name.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase());
+        return { ...reply, body: Object.fromEntries(Object.entries(body).map(([name, value]) => [camel(name), value])) };
+      }),
+  },
+  {
     id: 'token-empty-scope-splits-to-none',
     clause: 'token.scopes',
     bug: "The scope parameter taken as a narrowing whenever it is present and split on spaces without dropping empty items: scope= asks for the scope '', which the grant holds none of, and gets a token carrying no scopes (refused by every operation).",
