@@ -282,11 +282,17 @@ function rowNeeds(card: OperationCard, row: MatrixRow): Need[] {
   ];
 }
 
+/** The row of an operation's matrix with this id ("<op> <element> <operator>:<key> <base>"); a suite bug where there is none. */
+export function matrixRow(op: OperationKey, id: string): MatrixRow {
+  const row = matrix().operations[op].find((r) => r.id === id);
+  if (!row) throw new Error(`the matrix has no row "${id}"`);
+  return row;
+}
+
 /** One row's request as a shared call, for tests that read it for another clause (error bodies, rate-limit headers). */
 export function matrixRowCall(op: OperationKey, id: string): SharedCall {
   const card: OperationCard = cards[op];
-  const row = matrix().operations[op].find((r) => r.id === id);
-  if (!row) throw new Error(`the matrix has no row "${id}"`);
+  const row = matrixRow(op, id);
   return {
     plan: { operation: op, needs: rowNeeds(card, row), requests: 0, shared: [row.id] },
     send: (target) => {
@@ -305,8 +311,7 @@ export function matrixRowCall(op: OperationKey, id: string): SharedCall {
  */
 export function matrixRowEdited(op: OperationKey, id: string, edit: (template: RequestTemplate) => RequestTemplate): SharedCall {
   const card: OperationCard = cards[op];
-  const row = matrix().operations[op].find((r) => r.id === id);
-  if (!row) throw new Error(`the matrix has no row "${id}"`);
+  const row = matrixRow(op, id);
   return {
     plan: { operation: op, needs: rowNeeds(card, row), requests: 1 },
     send: (target) => {

@@ -8,6 +8,7 @@ import type { AssertionCheck } from '../auth/client-assertion.ts';
 import { tokenDescriptions } from '../errors.ts';
 import type { FaultHooks } from '../app.ts';
 import type { Components } from '../components.ts';
+import { JWT_BEARER_GRANT } from '../../specs/cards/token-request.ts';
 import { observed } from '../../specs/index.ts';
 import { faultFamily } from './fault.ts';
 import { capture } from './support/captured.ts';
@@ -42,9 +43,6 @@ function forgiven(assertion: string, store: Components['store'] | undefined): As
   const client = typeof iss === 'string' ? store?.client(iss) : undefined;
   return client?.publicKey ? { ok: true, client } : undefined;
 }
-
-/** The JWT bearer authorization grant's type (RFC 7523 2.1). */
-const JWT_BEARER_GRANT = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
 
 /** A form-encoded token request's fields, edited by `edit` (undefined: left as sent). */
 function editForm(app: FaultHooks, edit: (form: URLSearchParams) => URLSearchParams | undefined): void {

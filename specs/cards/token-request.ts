@@ -65,6 +65,9 @@ export interface TokenRequestContext {
   clientToken?: string;
 }
 
+/** The JWT bearer authorization grant's type (RFC 7523 2.1): a grant of its own, not client credentials. */
+export const JWT_BEARER_GRANT = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
+
 export function validTokenRequest(context: TokenRequestContext): TokenRequestTemplate {
   return {
     method: 'POST',

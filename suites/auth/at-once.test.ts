@@ -10,16 +10,14 @@
 // check). The valid request beside it is the positive control of each refusal: where it is refused,
 // the refusal proves nothing and its clause is not verified.
 import { conformance, role, type Need, type RoleName } from '../../harness/index.ts';
-import { checkOutcome, rowTitle } from '../../harness/suite/matrix.ts';
+import { checkOutcome, matrixRow, rowTitle } from '../../harness/suite/matrix.ts';
 import { operationNeeds } from '../../harness/suite/requests.ts';
 import { cards } from '../../specs/cards/index.ts';
 import type { OperationCard, RequestTemplate } from '../../specs/cards/card.ts';
-import { baseTemplate, matrix, validTemplate, type MatrixRow } from '../../specs/matrix/index.ts';
+import { baseTemplate, validTemplate, type MatrixRow } from '../../specs/matrix/index.ts';
 
 function rowOf(card: OperationCard, id: string): MatrixRow {
-  const row = matrix().operations[card.key].find((r) => r.id === `${card.key} ${id}`);
-  if (!row) throw new Error(`the matrix has no row "${card.key} ${id}"`);
-  return row;
+  return matrixRow(card.key, `${card.key} ${id}`);
 }
 
 /** The refusals sent beside the valid request: no credential, and a client without the scope. */

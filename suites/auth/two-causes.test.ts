@@ -7,7 +7,7 @@
 // defect is a row of the matrix, applied one after the other; the positive control is the valid
 // request.
 import { conformance } from '../../harness/index.ts';
-import { checkOutcome, rowTitle } from '../../harness/suite/matrix.ts';
+import { checkOutcome, matrixRow, rowTitle } from '../../harness/suite/matrix.ts';
 import { operationNeeds, sharedRequest, successOf } from '../../harness/suite/requests.ts';
 import type { OperationCard, RequestTemplate } from '../../specs/cards/card.ts';
 import { cards } from '../../specs/cards/index.ts';
@@ -30,9 +30,7 @@ interface Cause {
 }
 
 function rowOf(card: OperationCard, id: string): MatrixRow {
-  const row = matrix().operations[card.key].find((r) => r.id === `${card.key} ${id}`);
-  if (!row) throw new Error(`the matrix has no row "${card.key} ${id}"`);
-  return row;
+  return matrixRow(card.key, `${card.key} ${id}`);
 }
 
 /** The causes one operation's request can carry, each made by a row of its matrix. */

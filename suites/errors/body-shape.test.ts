@@ -3,7 +3,6 @@
 // matrix already sends (suites/matrix/), each standing on the operation's valid request as its
 // positive control. A path under the interface that no route takes is answered by the interface
 // too: where the answer is an error, it is the same body (a framework's default HTML 404 is not).
-import { decodeJwt } from 'jose';
 import {
   conformance,
   errorBodyProblems,
@@ -12,6 +11,7 @@ import {
   expectObservedError,
   expectObservedErrorBody,
 } from '../../harness/index.ts';
+import { bearerTokenOf, decodeToken } from '../../harness/exchange-record.ts';
 import { matrixRowCall, matrixRowEdited } from '../../harness/suite/matrix.ts';
 import { sharedRequest, successOf, type SharedCall } from '../../harness/suite/requests.ts';
 import { card as cardOf, cards } from '../../specs/cards/index.ts';
@@ -178,8 +178,10 @@ for (const card of Object.values(cards)) {
     async ({ target }) => {
       await target.control('the valid request', () => successOf(card.key).send(target));
       const exchange = await call.send(target);
-      const token = /^Bearer (\S+)$/.exec(String(exchange.request.headers.authorization ?? ''))?.[1];
-      const claimed = token === undefined ? undefined : safeAudience(token);
+      const { authorization } = exchange.request.headers;
+      const aud = decodeToken(bearerTokenOf({ authorization: typeof authorization === 'string' ? authorization : '' }))?.claims.aud;
+      const listed = (Array.isArray(aud) ? aud : [aud]).filter((value): value is string => typeof value === 'string');
+      const claimed = listed.length > 0 ? listed : undefined;
       target.needs(claimed !== undefined, 'the token for another API carries no audience to name');
       const required = target.target.audience;
       const named = claimed!.filter((aud) => aud !== required);
@@ -192,15 +194,4 @@ for (const card of Object.values(cards)) {
       );
     },
   );
-}
-
-/** The audiences a JWT names (its aud as a list), undefined where it names none or is no JWT. */
-function safeAudience(token: string): string[] | undefined {
-  try {
-    const aud = decodeJwt(token).aud;
-    const list = Array.isArray(aud) ? aud : aud === undefined ? [] : [aud];
-    return list.length > 0 ? list : undefined;
-  } catch {
-    return undefined;
-  }
 }

@@ -21,6 +21,7 @@ import {
 import { KEY_CLIENT_CONTROL } from '../../harness/suite/matrix.ts';
 import { keyClientTokenOf, sharedRequest } from '../../harness/suite/requests.ts';
 import { keyClientTokenRequest } from '../../harness/tokens.ts';
+import { JWT_BEARER_GRANT } from '../../specs/cards/token-request.ts';
 import { observed } from '../../specs/index.ts';
 
 const rules = observed.tokens.client_assertion;
@@ -55,8 +56,6 @@ function otherPathOf(aud: JWTPayload['aud']): string {
   return new URL('/userinfo', first ?? ANOTHER_HOST).href;
 }
 const ANOTHER_CLIENT = 'conformance-suite-another-client';
-/** The JWT bearer authorization grant's type (RFC 7523 2.1). */
-const JWT_BEARER_GRANT = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
 
 /** The RSA algorithms a JOSE library verifies with an RSA key that the tenant does not take for an assertion (observed algorithms). */
 const OTHER_RSA_ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512'].filter((alg) => !rules.algorithms.value.includes(alg));

@@ -6,7 +6,7 @@
 // takes for the right one is another value. Each refusal's positive control is a valid token
 // request of the same run.
 import type { ClauseCheck } from '../../cards/card.ts';
-import type { TokenRequestContext, TokenRequestTemplate } from '../../cards/token-request.ts';
+import { JWT_BEARER_GRANT, type TokenRequestContext, type TokenRequestTemplate } from '../../cards/token-request.ts';
 import { cards } from '../../cards/index.ts';
 import { observed } from '../../observed.ts';
 import { tokenPath } from '../../openapi.ts';
@@ -405,7 +405,7 @@ const grantTypeVariants = (): Made[] =>
       // client-credentials grant, though a server that takes any grant it knows issues a token.
       ...(
         [
-          ['jwt-bearer', 'urn:ietf:params:oauth:grant-type:jwt-bearer'],
+          ['jwt-bearer', JWT_BEARER_GRANT],
           ['token-exchange', 'urn:ietf:params:oauth:grant-type:token-exchange'],
           ['device-code', 'urn:ietf:params:oauth:grant-type:device_code'],
           ['refresh-token', 'refresh_token'],
