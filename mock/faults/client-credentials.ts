@@ -424,6 +424,17 @@ export const clientCredentialFaults = faultFamily([
     install: (app) => editParameter(app, 'grant_type', () => 'client_credentials'),
   },
   {
+    id: 'token-exchange-grant-served-as-client-credentials',
+    clause: 'token.endpoint.grant-type',
+    bug: "A grant handler registry that falls back to client credentials for RFC 8693's token exchange when the request has no subject_token (a machine's own token, as a library's default): grant_type urn:ietf:params:oauth:grant-type:token-exchange with the client's secret gets a token instead of 400; password and refresh_token are still refused.",
+    install: (app) =>
+      editParameter(app, 'grant_type', (sent, parameters) =>
+        sent === 'urn:ietf:params:oauth:grant-type:token-exchange' && parameters.subject_token === undefined
+          ? 'client_credentials'
+          : undefined,
+      ),
+  },
+  {
     id: 'token-grant-type-case-insensitive',
     clause: 'token.endpoint.grant-type',
     bug: 'grant_type compared ignoring case: Client_Credentials gets a token.',

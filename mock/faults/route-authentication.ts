@@ -115,6 +115,21 @@ export const routeAuthenticationFaults = faultFamily([
     },
   },
   {
+    id: 'redeliver-reads-token-from-basic-password',
+    clause: 'auth.bearer.required',
+    bug: 'Redelivery behind a Basic validator that checks the password as a token, as git hosts take a token in place of a password: "Basic base64(x-access-token:<valid token>)" redelivers instead of 401; a Basic credential whose password is no token is still refused.',
+    install: (app) =>
+      editRequests(app, 'redeliver', (exchange) => {
+        const match = /^Basic +(\S+)$/i.exec(exchange.headers.authorization ?? '');
+        if (!match) return exchange;
+        const decoded = Buffer.from(match[1]!, 'base64').toString('utf8');
+        const password = decoded.slice(decoded.indexOf(':') + 1);
+        return decoded.includes(':') && decodeJws(password)
+          ? { ...exchange, headers: { ...exchange.headers, authorization: `Bearer ${password}` } }
+          : exchange;
+      }),
+  },
+  {
     id: 'vault-accepts-any-bearer-token',
     clause: 'auth.bearer.required',
     bug: 'A gateway in front of the vault read that checks only the credential\'s shape and forwards with its own service token: any "Bearer <anything>" (forged, tampered, expired or not a JWT) is accepted there; a missing or non-Bearer credential is still refused.',

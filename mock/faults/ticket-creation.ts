@@ -695,6 +695,15 @@ export const ticketCreationFaults = faultFamily([
       }),
   },
   {
+    id: 'ticket-form-empty-fields-dropped',
+    clause: 'sso-ticket.body.nested-rules',
+    bug: "Form-encoded ticket bodies passed through a middleware that turns each empty field into null and a rule that drops null fields as not given (Laravel's ConvertEmptyStringsToNull with 'sometimes|nullable'): ttl_sec= or use_for_organization_discovery= gets a ticket instead of the observed 400; ttl_sec=x is still refused.",
+    install: (app) =>
+      editTicketText(app, isFormMediaType, (text) =>
+        new URLSearchParams([...new URLSearchParams(text)].filter(([, value]) => value !== '')).toString(),
+      ),
+  },
+  {
     id: 'ticket-object-field-from-entries',
     clause: 'sso-ticket.body.enabled_features.type',
     bug: 'enabled_features normalised with a helper that also takes a Map serialised as its entries (Object.fromEntries on an array of pairs): [["sso", true]], an array, is read as {"sso": true} and the ticket created instead of 400.',
