@@ -190,10 +190,13 @@ export class RateLimitPacer {
     this.#anchor(judged, !options.planned429);
   }
 
-  /** Waits, if need be, before a paced request; refuses a wait that would outlast the run. */
+  /**
+   * Waits, if need be, before a paced request; refuses a wait that would outlast the run. The delay
+   * is worked out again after each wait: requests started at the same moment all wait, and the
+   * first to wake is counted before the others look again, so they do not all go at once.
+   */
   async beforeSend(what: string): Promise<void> {
-    const delay = this.delayBeforeSend();
-    if (delay > 0) await this.#wait(delay, what);
+    for (let delay = this.delayBeforeSend(); delay > 0; delay = this.delayBeforeSend()) await this.#wait(delay, what);
     this.#takeAllowance();
     this.#sent += 1;
     this.#sentAt = this.#now();

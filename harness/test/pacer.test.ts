@@ -146,6 +146,21 @@ describe('RateLimitPacer alone on a free-tier tenant (10 requests, 2 a second)',
     },
   );
 
+  it('keeps the floor with requests sent at the same moment (a test of requests that overlap), each waiting its own turn', async () => {
+    const bucket = new SimulatedBucket(10, 2);
+    const run = await shareTenant(bucket, 20, { declaredRate: 2 });
+    const remaining: number[] = [];
+    const sendOne = async () => {
+      await run.pacer.beforeSend('GET /api/v2/x');
+      const answer = bucket.take();
+      run.pacer.observe(answer.headers, { status: answer.status });
+      remaining.push(Number(answer.headers['x-ratelimit-remaining']));
+    };
+    for (let burst = 0; burst < 5; burst += 1) await Promise.all([sendOne(), sendOne(), sendOne()]);
+    expect(remaining).toHaveLength(15);
+    expect(Math.min(...remaining)).toBe(5);
+  });
+
   it('with a share of 0.25 (two shards of 0.5), leaves a larger floor', async () => {
     const run = await shareTenant(new SimulatedBucket(10, 2), 60, { share: 0.25, declaredRate: 2 });
     expect(floorOf(10, 0.25)).toBe(8);
