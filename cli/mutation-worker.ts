@@ -15,8 +15,16 @@ import { testsOf } from './reporters/results.ts';
 import { SuiteRunner, type PlannedTest, type SuiteRun } from './suite-runner.ts';
 
 const RUN_BOUND_MS = 300_000;
+/** --every-test runs every test of each fault's clause, several times the work of a stop at the first catch. */
+const EVERY_TEST_BOUND_MS = 1_800_000;
 
-function settingsFor(target: RunSettings['target'], seed: number, numRuns: number, exhaustionMax: number): RunSettings {
+function settingsFor(
+  target: RunSettings['target'],
+  seed: number,
+  numRuns: number,
+  exhaustionMax: number,
+  boundMs = RUN_BOUND_MS,
+): RunSettings {
   return {
     runId: randomUUID(),
     target,
@@ -29,14 +37,14 @@ function settingsFor(target: RunSettings['target'], seed: number, numRuns: numbe
     requestTimeoutMs: 5_000,
     rateShare: 1,
     exhaustionMax,
-    deadline: Date.now() + RUN_BOUND_MS,
+    deadline: Date.now() + boundMs,
     filter: {},
   };
 }
 
 export async function runWorker(job: WorkerJob, say: (line: string) => void, faultNumRuns: number): Promise<void> {
   const files = suiteFiles();
-  const runner = await SuiteRunner.create({ files, testTimeoutMs: RUN_BOUND_MS });
+  const runner = await SuiteRunner.create({ files, testTimeoutMs: job.everyTest ? EVERY_TEST_BOUND_MS : RUN_BOUND_MS });
   try {
     if (job.faults.length > 0) await runFaults(job, files, runner, say, faultNumRuns);
     await runConformant(job, files, runner, say);
@@ -74,6 +82,7 @@ async function runFaults(
     rest = job.faults.filter((id) => !caught.some((r) => r.fault === id));
   }
   if (rest.length === 0) return;
+  const bound = job.everyTest ? EVERY_TEST_BOUND_MS : RUN_BOUND_MS;
   const mocks: EmbeddedTarget[] = [];
   try {
     const entries: MatrixEntry[] = [];
@@ -84,7 +93,7 @@ async function runFaults(
       entries.push({
         id,
         clauses: [clauseOf(id)],
-        settings: settingsFor(mock.target, 1000, numRuns, exhaustionCapFor(bucketSize)),
+        settings: settingsFor(mock.target, 1000, numRuns, exhaustionCapFor(bucketSize), bound),
         stopAtFirstFailure: !job.everyTest,
       });
     }
@@ -93,8 +102,8 @@ async function runFaults(
       tests.some((t) => file.endsWith(t.file) && clauses.has(parseClauseTag(t.name)?.id ?? '')),
     );
     const matrixRunner =
-      filesOfClauses.length === files.length ? runner : await SuiteRunner.create({ files: filesOfClauses, testTimeoutMs: RUN_BOUND_MS });
-    const base = settingsFor(entries[0]!.settings.target, 1000, numRuns, 0);
+      filesOfClauses.length === files.length ? runner : await SuiteRunner.create({ files: filesOfClauses, testTimeoutMs: bound });
+    const base = settingsFor(entries[0]!.settings.target, 1000, numRuns, 0, bound);
     const run = await matrixRunner.run({ ...base, matrix: entries });
     if (matrixRunner !== runner) await matrixRunner.close();
     for (const entry of entries) say(formatLine({ fault: faultResult(entry, clauseOf(entry.id), entries, run) }));
