@@ -9,5 +9,5 @@ export { matrix, matrixOf, baseTemplate } from './matrix.ts';
 export { tokenRequestRows, type TokenMatrixRow, type TokenVariant, type TokenElement } from './families/token-request.ts';
 export { NEAR_MISS_SECONDS } from './families/credential.ts';
 export { otherActionOf } from '../cards/index.ts';
-export { swapCase, otherCase, hostNameOfLength, idOfLength, hostCaseSpellings } from './values.ts';
+export { swapCase, otherCase, hostNameOfLength, idOfLength, hostCaseSpellings, withCharacterEscapedAt } from './values.ts';
 export { matrixSuiteOf, matrixSuiteFile, matrixTestsOf, type MatrixSuite } from './suites.ts';

@@ -21,7 +21,7 @@ import {
 } from '../../harness/index.ts';
 import { cards } from '../../specs/cards/index.ts';
 import { observed } from '../../specs/index.ts';
-import { hostCaseSpellings, validTemplate } from '../../specs/matrix/index.ts';
+import { hostCaseSpellings, validTemplate, withCharacterEscapedAt } from '../../specs/matrix/index.ts';
 import { exhaustRateLimit } from '../../harness/suite/exhaust.ts';
 import { extendedOnly } from '../../harness/suite/matrix.ts';
 import { exampleOf } from '../../harness/suite/requests.ts';
@@ -224,8 +224,7 @@ function withLetterEncoded(id: string): string | undefined {
   const from = id.indexOf('_') + 1;
   const at = id.slice(from).search(/[A-Za-z]/);
   if (at < 0) return undefined;
-  const i = from + at;
-  return `${encodeURIComponent(id.slice(0, i))}%${id.charCodeAt(i).toString(16).toUpperCase()}${encodeURIComponent(id.slice(i + 1))}`;
+  return withCharacterEscapedAt(id, from + at);
 }
 /** The Host header's spellings in other letter case, with the port as the base URL has it. */
 function hostSpellings(baseUrl: string): string[] {
