@@ -29,6 +29,7 @@ import { heldOutRound24Faults } from './round-24/catalogue.ts';
 import { heldOutRound25Faults } from './round-25/catalogue.ts';
 import { heldOutRound26Faults } from './round-26/catalogue.ts';
 import { heldOutRound27Faults } from './round-27/catalogue.ts';
+import { heldOutRound28Faults } from './round-28/catalogue.ts';
 import type { HeldOutFault } from './held-out-fault.ts';
 
 export const heldOutRounds: Readonly<Record<string, readonly HeldOutFault[]>> = {
@@ -59,4 +60,5 @@ export const heldOutRounds: Readonly<Record<string, readonly HeldOutFault[]>> = 
   '25': heldOutRound25Faults,
   '26': heldOutRound26Faults,
   '27': heldOutRound27Faults,
+  '28': heldOutRound28Faults,
 };
