@@ -27,6 +27,9 @@ export interface FaultResult {
   /** Time of the fault's own tests, within its worker's matrix run. */
   ms: number;
   error?: string;
+  /** With --every-test: the tests of the clause that failed against the fault, and those that passed. */
+  failedTests?: string[];
+  passedTests?: string[];
 }
 
 export interface ConformantResult {

@@ -204,6 +204,9 @@ function faultResult(entry: MatrixEntry, clause: string, entries: MatrixEntry[],
     },
     ms: Math.round(outcomes.reduce((sum, o) => sum + o.ms / sharers, 0)),
     ...(error !== undefined ? { error } : {}),
+    ...(entry.stopAtFirstFailure === false
+      ? { failedTests: failed.map((o) => o.name), passedTests: outcomes.filter((o) => o.outcome?.state === 'passed').map((o) => o.name) }
+      : {}),
   };
 }
 

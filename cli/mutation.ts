@@ -217,6 +217,13 @@ function report(
   );
   out(`false positives on the conformant mock: ${conformant.filter((r) => !r.passed).length} of ${conformant.length} runs`);
   out(`wall time: ${(wallMs / 1000).toFixed(1)} s`);
+  const unfailed = unfailedTests(faults);
+  if (unfailed) {
+    out(`\ntests that no fault of their clause failed (--every-test): ${unfailed.tests.length} of ${unfailed.ran}`);
+    for (const name of unfailed.tests.slice(0, UNFAILED_SHOWN)) out(`  ${name}`);
+    if (unfailed.tests.length > UNFAILED_SHOWN)
+      out(`  ... ${unfailed.tests.length - UNFAILED_SHOWN} more${jsonFile ? ` in ${jsonFile}` : ' (--json FILE lists them)'}`);
+  }
   if (jsonFile)
     writeFileSync(
       jsonFile,
@@ -226,14 +233,29 @@ function report(
           killed: caught,
           total: faults.length,
           wallMs,
-          faults: faults.map((f) => ({ ...f, passed: f.caught })),
+          faults: faults.map(({ failedTests: _failed, passedTests: _passed, ...f }) => ({ ...f, passed: f.caught })),
           conformanceRuns: conformant,
+          ...(unfailed ? { unfailedTests: unfailed.tests } : {}),
         },
         null,
         2,
       ),
     );
   return caught === faults.length && faults.length > 0 && conformant.every((r) => r.passed) ? 0 : 1;
+}
+
+const UNFAILED_SHOWN = 20;
+
+/**
+ * With --every-test: the tests that passed against some fault of their clause and failed against
+ * none, a check no fault has shown can fail (undefined without --every-test). Each such test wants
+ * a fault of its own, or is a duplicate of another.
+ */
+function unfailedTests(faults: FaultResult[]): { tests: string[]; ran: number } | undefined {
+  if (!faults.some((f) => f.passedTests)) return undefined;
+  const failed = new Set(faults.flatMap((f) => f.failedTests ?? []));
+  const ran = new Set([...failed, ...faults.flatMap((f) => f.passedTests ?? [])]);
+  return { tests: [...ran].filter((name) => !failed.has(name)).sort(), ran: ran.size };
 }
 
 main().then(
