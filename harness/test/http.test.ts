@@ -194,6 +194,22 @@ describe('TargetHttp budget, deadline and pacing', () => {
   });
 });
 
+describe('TargetHttp sends obs-text in a header value', () => {
+  it('sends a no-break space as the byte 0xA0 (RFC 9110 5.5 obs-text, Latin-1)', async () => {
+    let seen: Buffer | undefined;
+    const url = await listen(
+      createHttpServer((req, res) => {
+        seen = Buffer.from(req.headers.authorization ?? '', 'latin1');
+        res.end('{}');
+      }),
+    );
+    const { http } = client();
+    expect((await http.send({ method: 'GET', url, headers: { authorization: 'Bearer\u00a0abc' } })).status).toBe(200);
+    expect(seen).toEqual(Buffer.from([...Buffer.from('Bearer'), 0xa0, ...Buffer.from('abc')]));
+    await http.close();
+  });
+});
+
 describe('TargetHttp refuses what cannot be a header value', () => {
   it.each([
     ['CR/LF', 'Bearer abc\r\nX-Injected: 1', 'U+0D'],
