@@ -4,6 +4,7 @@
 // the template says. Every token made here is registered with the redactor before it can be shown.
 import type { CredentialSpec, OtherRsaAlgorithm, RequestTemplate, TokenEdit } from '../specs/cards/card.ts';
 import type { TokenRequestContext, TokenRequestTemplate } from '../specs/cards/token-request.ts';
+import { numberCastOf } from '../specs/cards/token-request.ts';
 import { basePath } from '../specs/index.ts';
 import { pathOf, type RequestContext } from '../specs/matrix/template.ts';
 import { wrapper } from '../specs/matrix/wrappers.ts';
@@ -215,6 +216,7 @@ export function realizeTokenRequest(template: TokenRequestTemplate, target: Reso
   const written = (name: string, value: string): unknown => {
     if (operators[name] === '$ne') return { $ne: null };
     if (operators[name] === '$regex') return { $regex: `^${value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$` };
+    if (operators[name] === 'number-cast') return numberCastOf(value);
     const wrappedIn = template.inJson?.[name];
     if (wrappedIn !== undefined) return wrapper(wrappedIn).wrap(value);
     return listed.has(name) ? [value] : value;

@@ -33,9 +33,10 @@ export interface TokenRequestTemplate {
   listed?: string[];
   /**
    * In a JSON request, fields written as a MongoDB query operator object instead of a string:
-   * `$ne` matches every value but null, `$regex` the value itself (anchored, escaped).
+   * `$ne` matches every value but null, `$regex` the value itself (anchored, escaped); or as
+   * `number-cast`, the number a SQL comparison casts the value's text to (numberCastOf).
    */
-  operators?: Record<string, '$ne' | '$regex'>;
+  operators?: Record<string, '$ne' | '$regex' | 'number-cast'>;
   /** In a JSON request, fields written in a value wrapper of specs/matrix/wrappers.ts, by its key. */
   inJson?: Record<string, string>;
   /** The body sent in chunks (Transfer-Encoding: chunked, RFC 9112 7.1) instead of with a Content-Length. */
@@ -63,6 +64,12 @@ export interface TokenRequestContext {
   keyOnlyClient?: string;
   /** An access token the tenant issued to this client, where the row asks for one (TokenVariant.clientToken). */
   clientToken?: string;
+}
+
+/** The number a SQL comparison of a text with a number casts the text to, as MySQL does: its leading decimal number, else 0. */
+export function numberCastOf(text: string): number {
+  const leading = /^\s*[+-]?(\d+(\.\d*)?|\.\d+)/.exec(text);
+  return leading ? Number(leading[0]) : 0;
 }
 
 /** The JWT bearer authorization grant's type (RFC 7523 2.1): a grant of its own, not client credentials. */

@@ -8,6 +8,7 @@ import {
   conformance,
   expectEqual,
   expectIncludes,
+  expectJsonMediaType,
   expectNoProblems,
   expectNotEqual,
   expectPresent,
@@ -85,6 +86,13 @@ conformance(
     expectSchema(exchange, validator('TokenResponse', 'observed'), '{access_token, token_type: "Bearer", expires_in, scope}');
   },
 );
+
+// RFC 6749 5.1: the parameters are in the entity-body "using the application/json media type"; a
+// client that picks its parser by the Content-Type reads a text/plain answer as no token.
+conformance('[§5 token.observed.response] the token response is typed application/json', readsIssue, async ({ target }) => {
+  const { exchange } = await target.issued('global');
+  expectJsonMediaType(exchange);
+});
 
 // The answer's scope is the token's, written the same way: one space-separated string (RFC 6749 5.1,
 // observed), the scopes the token carries.

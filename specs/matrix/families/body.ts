@@ -531,6 +531,14 @@ export function bodyVariants(card: OperationCard, element: Element): Made[] {
     variants.push(
       made('near-value', 'wraps-32-bit', `${wrapped}, which a 32-bit integer wraps into its range`, () => wrapped, { bound: true }),
     );
+    // And the values that wrap into the range once converted to a finer unit in a fixed-width
+    // integer (Go's time.Duration(n) * time.Second, n * 1000 in an int32 of milliseconds).
+    const lowest = Math.min(...range.map((b) => b.at));
+    const highest = Math.max(...range.map((b) => b.at));
+    for (const twin of wrapsAfterConversion(lowest, highest))
+      variants.push(
+        made('near-value', twin.key, `${twin.value}, which wraps into its range ${twin.says}`, () => twin.value, { extended: true }),
+      );
   }
   if (typeof valid === 'string' && valid.length > 0) {
     if (swapCase(valid) !== valid)
@@ -2278,6 +2286,36 @@ function fitsOnlyNormalised(made: MakeVariant, element: Element, valid: unknown)
 /** A whole number with its thousands grouped by "." (3600 as "3.600"), as a de-DE culture writes it. */
 function groupedThousands(value: number): string {
   return String(value).replace(/\B(?=(\d{3})+(?!\d))/g, '.');
+}
+
+const CONVERSIONS = [
+  { unit: 'milliseconds', scale: 1_000n },
+  { unit: 'microseconds', scale: 1_000_000n },
+  { unit: 'nanoseconds', scale: 1_000_000_000n },
+] as const;
+
+/**
+ * For each integer width (32, 64 bits) and finer unit, the smallest whole number above the range
+ * whose product with the unit's scale, wrapped to that width, falls inside the range (as scaled):
+ * a server that converts before it checks the range takes it for a value inside. Only numbers
+ * JSON carries exactly (up to 2^53).
+ */
+function wrapsAfterConversion(lowest: number, highest: number): Array<{ key: string; says: string; value: number }> {
+  if (!Number.isSafeInteger(lowest) || !Number.isSafeInteger(highest)) return [];
+  const twins: Array<{ key: string; says: string; value: number }> = [];
+  for (const bits of [32n, 64n])
+    for (const { unit, scale } of CONVERSIONS) {
+      const modulus = 2n ** bits;
+      for (let k = 1n; k <= 4n; k += 1n) {
+        const from = k * modulus + BigInt(lowest) * scale;
+        const value = (from + scale - 1n) / scale;
+        if (value * scale > k * modulus + BigInt(highest) * scale || value <= BigInt(highest)) continue;
+        if (value <= BigInt(Number.MAX_SAFE_INTEGER))
+          twins.push({ key: `wraps-${bits}-bit-in-${unit}`, says: `in ${unit} in a ${bits}-bit integer`, value: Number(value) });
+        break;
+      }
+    }
+  return twins;
 }
 
 /**

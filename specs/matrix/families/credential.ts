@@ -330,8 +330,8 @@ function schemeVariants(card: OperationCard): Made[] {
 /**
  * The scheme separated from the token by something other than spaces: "Bearer" 1*SP b64token
  * (RFC 6750 2.1) has no other separator, though a reader that takes the scheme's end loosely (a
- * pattern like /^Bearer[:\s]+/, a split on " " or "=", a list parser that drops commas) finds the
- * token after each.
+ * pattern like /^Bearer[:\s]+/, a split on " " or "=", a list parser that drops commas, a split on
+ * any Unicode white space) finds the token after each.
  */
 function otherSchemeSeparators(card: OperationCard): Made[] {
   return (
@@ -340,6 +340,10 @@ function otherSchemeSeparators(card: OperationCard): Made[] {
       ['colon', 'followed by a colon instead of a space (Bearer:<token>)', ':'],
       ['equals', 'followed by "=" instead of a space (Bearer=<token>)', '='],
       ['comma-space', 'followed by a comma and a space (Bearer, <token>)', ', '],
+      // White space past ASCII that Unicode-aware splits take for a space (Python's str.split(),
+      // Java's Character.isSpaceChar): bytes 0xA0 and 0x85 of a header read as Latin-1.
+      ['no-break-space', 'followed by a no-break space instead of a space (Bearer\\u00a0<token>)', '\u00a0'],
+      ['next-line', 'followed by a next-line character (U+0085) instead of a space', '\u0085'],
     ] as const
   ).map(([key, says, separator]) => ({
     operator: 'near-value',
@@ -739,6 +743,18 @@ function joseVariants(card: OperationCard, member: string): Made[] {
         ruled('rs384', 'RS384, signed with the tenant key', 'near-value', set('RS384')),
         ruled('ps256', 'PS256, signed with the tenant key', 'near-value', set('PS256')),
         ruled('case', 'in lower case (rs256)', 'case', set('rs256')),
+        // RS256 under its names in other libraries' algorithm tables (XML-DSig's URI, which
+        // Microsoft.IdentityModel maps to RS256; OpenSSL's and Node's digest name; Java's JCA name;
+        // WebCrypto's): none is the JWA name RFC 7518 3.1 registers, though a verifier that looks
+        // the name up in such a table verifies RS256.
+        ...(
+          [
+            ['alias-xmldsig-uri', "XML-DSig's URI of RSA with SHA-256", 'http://www.w3.org/2001/04/xmldsig-more#rsa-sha256'],
+            ['alias-openssl', "OpenSSL's name of RSA with SHA-256", 'RSA-SHA256'],
+            ['alias-jca', "Java's JCA name of RSA with SHA-256", 'SHA256withRSA'],
+            ['alias-webcrypto', "WebCrypto's name of RSA PKCS#1 v1.5", 'RSASSA-PKCS1-v1_5'],
+          ] as const
+        ).map(([key, says, alias]) => ruled(key, `${says} (${alias})`, 'near-value', set(alias))),
         ruled('absent', 'absent', 'absent', set(undefined)),
         ruled('null', 'null', 'null', set(null)),
         ruled('empty', 'empty', 'empty', set('')),
@@ -2696,6 +2712,40 @@ function withMemberTwice(element: Element, variants: Made[]): Made[] {
   ];
 }
 
+/**
+ * A claim refused under its own name (its "past", "future" or "case" row's value) beside its valid
+ * value under its name in capitals, written last: member names are case-sensitive (RFC 7519 4,
+ * RFC 8259 4), so the token is refused as that row's is, though a decoder that matches names
+ * without case, the last match winning (Go's encoding/json), reads the valid one. Test doubles only.
+ */
+function withNameInCapitals(element: Element, variants: Made[]): Made[] {
+  const member = element.member!;
+  const upper = member.toUpperCase();
+  const reference = variants.find((variant) => ['past', 'future', 'case'].includes(variant.key) && 'checks' in variant.expect);
+  if (element.kind !== 'claim' || !reference || upper === member) return variants;
+  const refused = (value: unknown, now: number): unknown => {
+    if (reference.key === 'past') return now - NEAR_MISS_SECONDS;
+    if (reference.key === 'future') return now + HOUR;
+    const text = String(Array.isArray(value) ? value[0] : value);
+    return text.toUpperCase() === text ? text.toLowerCase() : text.toUpperCase();
+  };
+  const valid = (c: JsonRecord, now: number): unknown => c[member] ?? now - 60;
+  return [
+    ...variants,
+    resigned({
+      operator: 'case',
+      key: 'name-capitals-beside',
+      says: `refused as its ${reference.key} row's, beside its valid value under its name in capitals (${upper}), written last`,
+      apply: resignClaims((c, now) => {
+        const rest = Object.fromEntries(Object.entries(c).filter(([name]) => name !== member));
+        return { ...rest, [member]: refused(c[member], now), [upper]: valid(c, now) };
+      }),
+      expect: reference.expect,
+      extended: true,
+    }),
+  ];
+}
+
 export function credentialVariants(card: OperationCard, element: Element): Made[] {
   switch (element.kind) {
     case 'authorization':
@@ -2709,7 +2759,10 @@ export function credentialVariants(card: OperationCard, element: Element): Made[
     case 'signature':
       return signatureVariants(card);
     case 'claim':
-      return withMemberTwice(element, withValueWrappers(element, withTextEquivalents(card, element, claimVariants(card, element.member!))));
+      return withNameInCapitals(
+        element,
+        withMemberTwice(element, withValueWrappers(element, withTextEquivalents(card, element, claimVariants(card, element.member!)))),
+      );
     case 'scope-token':
       return withTextEquivalents(card, element, scopeTokenVariants(card));
     default:

@@ -3,7 +3,7 @@
 // refused, and answered 400 invalid_uri by the real service; one only the observed shape refuses
 // (a prefix, the alphabet) is answered 400 invalid_uri and names no resource; a well-formed one
 // that names no resource gets what its card says (404 for redelivery's stream and event).
-import type { ClauseCheck, OperationCard, RequestTemplate } from '../../cards/card.ts';
+import type { ClauseCheck, OperationCard, PathPart, RequestTemplate } from '../../cards/card.ts';
 import { clause as clauseOf, clauses } from '../../clauses.ts';
 import { basePath } from '../../openapi.ts';
 import { createAjv } from '../../schemas.ts';
@@ -792,6 +792,26 @@ export function paramVariants(card: OperationCard, element: Element): Made[] {
           const varied = unknownRow.apply(template, context);
           return { ...varied, query: [...varied.query, ...queryNames.map((n): [string, string] => [n, valid])] };
         },
+      }),
+    );
+  }
+  // The unknown id in the path with the valid request's path in the headers some frameworks read the
+  // URL from behind a rewriting proxy (IIS's X-Original-URL, X-Rewrite-URL): a server that trusts
+  // them from any caller (Symfony's getPathInfo() before 4.1) serves the resource they name. The
+  // request line names the resource (RFC 9112 3.2, spec 8); those headers name nothing the spec knows.
+  if (unknownRow) {
+    variants.push(
+      bound({
+        ...unknownRow,
+        key: 'unknown-with-valid-url-in-headers',
+        says: 'well formed and naming no resource, with the valid path in X-Original-URL and X-Rewrite-URL',
+        apply: (template, context) => {
+          const text = (part: PathPart) => ('param' in part ? part.value : part.literal);
+          const path = `/${template.path.map((part) => (part.encoded ? text(part) : encodeURIComponent(text(part)))).join('/')}`;
+          const varied = unknownRow.apply(template, context);
+          return { ...varied, headers: { ...varied.headers, 'x-original-url': [path], 'x-rewrite-url': [path] } };
+        },
+        extended: true,
       }),
     );
   }

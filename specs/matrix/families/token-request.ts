@@ -106,6 +106,17 @@ function listedInJson(field: string, checks: ClauseCheck[], source: string): Mad
     },
     operator('$ne', '({"$ne": null}, matching any value)'),
     operator('$regex', '({"$regex": "^<value>$"}, matching the value)'),
+    // The number a SQL comparison of a text column with a number casts the column's text to (MySQL:
+    // its leading digits, else 0): no string, though a store queried with the value as it came
+    // finds every row whose text casts to it.
+    {
+      operator: 'other-type',
+      key: 'number-cast-in-json',
+      says: "the number SQL casts the value's text to (its leading digits, else 0), in a JSON request",
+      apply: (t) => ({ ...t, encoding: 'json', operators: { ...t.operators, [field]: 'number-cast' } }),
+      expect: { checks, source: `${source}; a parameter's value is a string (RFC 6749 4.4.2), and a number is none` },
+      extended: true,
+    },
     // Every other wrapper of the shared list (wrappers.ts): no string either, though a reader that
     // unwraps it takes it for the value.
     ...wrappersFor(['list-in-json', 'operator-ne-in-json'], '').map((entry): Made => ({
@@ -417,6 +428,20 @@ const grantTypeVariants = (): Made[] =>
         expect: {
           checks: refusedWith('token.endpoint.grant-type'),
           source: 'spec 5 rule 3: the client-credentials grant, and no other',
+        },
+        extended: true,
+      })),
+      // A grant type's position in a server's enumeration of them (0 to 3), as a parser that also
+      // takes an enum member's number reads it (.NET's Enum.TryParse, Python's IntEnum(int(...))):
+      // no grant type's name, whichever member client credentials is.
+      ...[0, 1, 2, 3].map((index): Made => ({
+        operator: 'other-type',
+        key: `enum-number-${index}`,
+        says: `an enumeration member's number (${index})`,
+        apply: setField('grant_type', () => String(index)),
+        expect: {
+          checks: refusedWith('token.endpoint.grant-type'),
+          source: 'spec 5 rule 3: the client-credentials grant, named client_credentials (RFC 6749 4.4.2)',
         },
         extended: true,
       })),
