@@ -9,6 +9,7 @@ import querystring from 'node:querystring';
 import type { FaultHooks } from '../app.ts';
 import { bearerToken, decodeJws } from '../auth/bearer.ts';
 import { observed } from '../../specs/index.ts';
+import { numberCastOf } from '../../specs/cards/token-request.ts';
 import type { Components } from '../components.ts';
 import { tokenDescriptions } from '../errors.ts';
 import { isFormMediaType, isJsonMediaType } from '../stages/json-body.ts';
@@ -433,6 +434,31 @@ export const clientCredentialFaults = faultFamily([
           ? 'client_credentials'
           : undefined,
       ),
+  },
+  {
+    id: 'token-secret-compared-as-sql-number',
+    clause: 'token.endpoint.wrong-secret',
+    bug: 'A JSON token request\'s client_secret bound as it came into WHERE client_secret = ? on MySQL, which compares a number with the text column by casting the text (its leading digits, else 0): client_secret 0 matches every secret that does not begin with a digit and gets a token instead of 401; "0", a string, is still refused.',
+    install: (app) => {
+      const components = captureAll(app);
+      editRequests(app, 'token', (exchange) => {
+        const parameters = parametersOf(exchange);
+        const sent = parameters?.client_secret;
+        const stored =
+          isJsonMediaType(exchange.headers['content-type']) && typeof sent === 'number' && typeof parameters!.client_id === 'string'
+            ? components().store.client(parameters!.client_id)?.secret
+            : undefined;
+        return stored !== undefined && numberCastOf(stored) === sent
+          ? withParameters(exchange, { ...parameters, client_secret: stored })
+          : exchange;
+      });
+    },
+  },
+  {
+    id: 'token-grant-type-read-as-enum-number',
+    clause: 'token.endpoint.grant-type',
+    bug: 'grant_type read with Python\'s GrantType(int(value)) where it is all digits, over an IntEnum of AUTHORIZATION_CODE, PASSWORD, REFRESH_TOKEN, CLIENT_CREDENTIALS numbered from 0: grant_type "3" gets a client-credentials token instead of 400; "1" (the password grant) is still refused.',
+    install: (app) => editParameter(app, 'grant_type', (sent) => (sent === '3' ? 'client_credentials' : undefined)),
   },
   {
     id: 'token-grant-type-case-insensitive',

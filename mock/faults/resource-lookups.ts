@@ -134,6 +134,17 @@ function pathChecksOnHeaders(app: FaultHooks, key: OperationKey): void {
 
 export const resourceLookupFaults = faultFamily([
   {
+    id: 'event-id-read-from-x-rewrite-url',
+    clause: 'redeliver.errors.404.event',
+    bug: "Redelivery behind an IIS rewrite whose X-Rewrite-URL the framework trusts from any caller (Zend's request URI detection): the event id is read from that header's last segment, so an unknown event id in the path with X-Rewrite-URL naming an existing event's path redelivers that event instead of 404; X-Original-URL is not read.",
+    install: (app) =>
+      editRequests(app, 'redeliver', (exchange) => {
+        const rewritten = exchange.headers['x-rewrite-url'];
+        const last = typeof rewritten === 'string' ? rewritten.split('?')[0]!.split('/').pop() : undefined;
+        return last ? { ...exchange, params: { ...exchange.params, event_id: last } } : exchange;
+      }),
+  },
+  {
     id: 'stream-found-by-name',
     clause: 'redeliver.path.id.length',
     bug: 'Streams found by a slug-or-id finder (WHERE id = $1 OR name = $1, for the dashboard\'s links by name) ahead of the id check: a redelivery naming the stream by its name ("orders-webhook") redelivers its failed event instead of 400; a name no stream has is still refused.',

@@ -130,6 +130,16 @@ export const routeAuthenticationFaults = faultFamily([
       }),
   },
   {
+    id: 'ticket-bearer-split-on-any-white-space',
+    clause: 'auth.bearer.required',
+    bug: 'Ticket creation reads the credential with /^Bearer\\s+(\\S+)$/i, and JavaScript\'s \\s takes Unicode white space too: "Bearer\\u00a0<valid token>" (a no-break space, byte 0xA0 read as Latin-1) or a tab after Bearer creates a ticket instead of 401; "Bearer:<valid token>" is still refused.',
+    install: (app) =>
+      editRequests(app, 'sso-ticket', (exchange) => {
+        const match = /^Bearer\s+(\S+)$/i.exec(exchange.headers.authorization ?? '');
+        return match ? { ...exchange, headers: { ...exchange.headers, authorization: `Bearer ${match[1]!}` } } : exchange;
+      }),
+  },
+  {
     id: 'vault-accepts-any-bearer-token',
     clause: 'auth.bearer.required',
     bug: 'A gateway in front of the vault read that checks only the credential\'s shape and forwards with its own service token: any "Bearer <anything>" (forged, tampered, expired or not a JWT) is accepted there; a missing or non-Bearer credential is still refused.',

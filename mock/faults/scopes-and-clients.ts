@@ -157,6 +157,23 @@ export const scopeAndClientFaults = faultFamily([
     },
   },
   {
+    id: 'ticket-scope-verdict-cached-by-token',
+    clause: 'sso-ticket.scope',
+    bug: `Ticket creation's scope check cached by the Authorization value alone (the route left out of the cache key), filled by the vault read when it serves a token: a token lacking ${cards['sso-ticket'].scope.value} that has read a connection then gets a ticket instead of 403; the same token that has read nothing is still refused.`,
+    install: (app) => {
+      const allowed = new Set<string>();
+      editReplies(app, ['vault'], (reply, exchange) => {
+        const { authorization } = exchange.headers;
+        if (reply.status === cards.vault.success.status && authorization !== undefined) allowed.add(authorization);
+        return reply;
+      });
+      scopeGrantedWhen(
+        cards['sso-ticket'],
+        (exchange) => exchange.headers.authorization !== undefined && allowed.has(exchange.headers.authorization),
+      )(app);
+    },
+  },
+  {
     id: 'redelivery-permitted-by-stream-creation',
     clause: 'redeliver.errors.403.scope',
     bug: "A permission table that files redelivery under the streams' write entry, which create:event_streams grants: a token holding create:event_streams but not update:event_deliveries redelivers instead of 403.",

@@ -215,6 +215,20 @@ export const ticketBoundFaults = faultFamily([
     install: ttlSecIn32Bits,
   },
   {
+    id: 'ttl-sec-range-checked-in-int32-milliseconds',
+    clause: 'sso-ticket.body.ttl_sec.range',
+    bug: 'ttl_sec converted to milliseconds in a 32-bit integer (ttl_sec * 1000 | 0) before the range is checked, the check made on the milliseconds: 4294968 wraps to 704 ms, inside the range, and creates the ticket instead of 400; 432001 is still refused.',
+    install: (app) =>
+      editJsonBody(app, 'sso-ticket', (body) => {
+        const ttlSec = (body as { ttl_sec?: unknown } | null)?.ttl_sec;
+        if (typeof ttlSec !== 'number' || !Number.isInteger(ttlSec) || ttlSec <= TTL_SEC.max) return body;
+        const milliseconds = Number(BigInt.asIntN(32, BigInt(ttlSec) * 1000n));
+        return milliseconds >= TTL_SEC.min * 1000 && milliseconds <= TTL_SEC.max * 1000
+          ? { ...(body as object), ttl_sec: Math.max(TTL_SEC.min, Math.ceil(milliseconds / 1000)) }
+          : body;
+      }),
+  },
+  {
     id: 'empty-custom-domain-taken-as-absent',
     clause: 'sso-ticket.header.custom-domain.length',
     bug: "Headers read with `if (header)`, so an empty value counts as no header: ticket creation accepts a tenant-custom-domain header that is present but empty and builds the ticket on the tenant's domain.",

@@ -61,6 +61,18 @@ function pathOf(url: string): string | undefined {
 
 export const tokenClaimLeniencyFaults = faultFamily([
   {
+    id: 'claim-names-matched-without-case',
+    clause: 'redeliver.errors.401.invalid-token',
+    bug: 'The claims decoded into a record whose members are matched without regard to case, the last match winning (as Go\'s encoding/json does): a token whose nbf is an hour ahead but which carries "NBF" of a minute ago after it is accepted instead of 401; the same token without "NBF" is still refused.',
+    install: (app) =>
+      forgiveClaim(app, (claims) => {
+        const twin = Object.keys(claims)
+          .filter((name) => name !== 'nbf' && name.toLowerCase() === 'nbf')
+          .pop();
+        return twin === undefined ? claims : { ...claims, nbf: claims[twin] };
+      }),
+  },
+  {
     id: 'claims-first-member-kept',
     clause: 'redeliver.errors.401.invalid-token',
     bug: "The claims decoded by a parser that keeps the first member of a name given twice (a proplist, a streaming reader): a correctly signed token whose iss or aud is given twice, the tenant's value first and another last, is accepted by every operation instead of 401; a token whose only iss is another is still refused.",

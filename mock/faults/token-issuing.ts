@@ -226,6 +226,15 @@ export const tokenIssuingFaults = faultFamily([
       }),
   },
   {
+    id: 'token-answer-typed-text-plain',
+    clause: 'token.observed.response',
+    bug: 'A token route that writes its answer with a text helper whose content type defaults to text/plain: every token answer is the same JSON typed "text/plain; charset=utf-8" instead of application/json; the errors keep their type.',
+    install: (app) =>
+      editReplies(app, ['token'], (reply) =>
+        reply.status === OK ? { ...reply, headers: { ...reply.headers, 'content-type': 'text/plain; charset=utf-8' } } : reply,
+      ),
+  },
+  {
     id: 'token-answer-members-camel-cased',
     clause: 'token.endpoint',
     bug: 'A token answer written by a serializer with a camelCase naming policy: {accessToken, tokenType, expiresIn, scope} where RFC 6749 5.1 names access_token, token_type and expires_in; no client reads a token from it.',

@@ -155,6 +155,13 @@ export const tokenVerificationFaults = faultFamily([
     install: (app) => alsoAccept(app, async (token, { keys }) => signedUnder(token, keys, 'RS384', 'sha384', (kid) => kid === keys.kid)),
   },
   {
+    id: 'alg-looked-up-in-openssl-names',
+    clause: 'auth.token.header',
+    bug: 'A verifier that looks the token\'s alg up in a table of OpenSSL\'s digest names beside the JWA ones: a token signed with the tenant key whose alg is "RSA-SHA256" is verified as RS256 and accepted instead of 401; "RSA-SHA384" is still refused.',
+    install: (app) =>
+      alsoAccept(app, async (token, { keys }) => signedUnder(token, keys, 'RSA-SHA256', 'sha256', (kid) => kid === keys.kid)),
+  },
+  {
     id: 'alg-trimmed-and-unwrapped',
     clause: 'redeliver.errors.401.signature',
     bug: 'The header read by a decoder that trims its strings and unwraps one-item lists before the alg allow-list: a token whose alg is RS256 with a space or tab beside it, or ["RS256"], signed RS256 by the tenant key, is accepted by every operation instead of 401; RS384 is still refused.',
