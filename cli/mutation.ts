@@ -220,6 +220,7 @@ function report(
   const unfailed = unfailedTests(faults);
   if (unfailed) {
     out(`\ntests that no fault of their clause failed (--every-test): ${unfailed.tests.length} of ${unfailed.ran}`);
+    out(`requests (matrix rows and other tests, whichever clause) that no fault failed: ${unfailed.requests} of ${unfailed.requestsRan}`);
     for (const name of unfailed.tests.slice(0, UNFAILED_SHOWN)) out(`  ${name}`);
     if (unfailed.tests.length > UNFAILED_SHOWN)
       out(`  ... ${unfailed.tests.length - UNFAILED_SHOWN} more${jsonFile ? ` in ${jsonFile}` : ' (--json FILE lists them)'}`);
@@ -251,11 +252,24 @@ const UNFAILED_SHOWN = 20;
  * none, a check no fault has shown can fail (undefined without --every-test). Each such test wants
  * a fault of its own, or is a duplicate of another.
  */
-function unfailedTests(faults: FaultResult[]): { tests: string[]; ran: number } | undefined {
+function unfailedTests(faults: FaultResult[]): { tests: string[]; ran: number; requests: number; requestsRan: number } | undefined {
   if (!faults.some((f) => f.passedTests)) return undefined;
   const failed = new Set(faults.flatMap((f) => f.failedTests ?? []));
   const ran = new Set([...failed, ...faults.flatMap((f) => f.passedTests ?? [])]);
-  return { tests: [...ran].filter((name) => !failed.has(name)).sort(), ran: ran.size };
+  const tests = [...ran].filter((name) => !failed.has(name)).sort();
+  // A matrix row is a test per clause it bears on, and a fault runs only its own clause's tests: a
+  // request counts as failed where any of its tests failed.
+  const failedRequests = new Set([...failed].map(requestOf));
+  const requestsRan = new Set([...ran].map(requestOf));
+  const requests = [...requestsRan].filter((request) => !failedRequests.has(request)).length;
+  return { tests, ran: ran.size, requests, requestsRan: requestsRan.size };
+}
+
+/** A test's title without its clause and verb: the operation and the request it sends. */
+function requestOf(title: string): string {
+  const untagged = title.replace(/^\[§[^\]]*\] /, '');
+  const match = /^(.*?) (?:accepts|refuses|answers .*? to|answers) (a request with .*)$/.exec(untagged);
+  return match ? `${match[1]!} | ${match[2]!}` : untagged;
 }
 
 main().then(
