@@ -30,6 +30,7 @@ import { heldOutRound25Faults } from './round-25/catalogue.ts';
 import { heldOutRound26Faults } from './round-26/catalogue.ts';
 import { heldOutRound27Faults } from './round-27/catalogue.ts';
 import { heldOutRound28Faults } from './round-28/catalogue.ts';
+import { heldOutRound29Faults } from './round-29/catalogue.ts';
 import type { HeldOutFault } from './held-out-fault.ts';
 
 export const heldOutRounds: Readonly<Record<string, readonly HeldOutFault[]>> = {
@@ -61,4 +62,5 @@ export const heldOutRounds: Readonly<Record<string, readonly HeldOutFault[]>> = 
   '26': heldOutRound26Faults,
   '27': heldOutRound27Faults,
   '28': heldOutRound28Faults,
+  '29': heldOutRound29Faults,
 };
