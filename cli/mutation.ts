@@ -220,7 +220,9 @@ function report(
   const unfailed = unfailedTests(faults);
   if (unfailed) {
     out(`\ntests that no fault of their clause failed (--every-test): ${unfailed.tests.length} of ${unfailed.ran}`);
-    out(`requests (matrix rows and other tests, whichever clause) that no fault failed: ${unfailed.requests} of ${unfailed.requestsRan}`);
+    out(
+      `requests (matrix rows and other tests, whichever clause) that no fault failed: ${unfailed.requests.length} of ${unfailed.requestsRan}`,
+    );
     for (const name of unfailed.tests.slice(0, UNFAILED_SHOWN)) out(`  ${name}`);
     if (unfailed.tests.length > UNFAILED_SHOWN)
       out(`  ... ${unfailed.tests.length - UNFAILED_SHOWN} more${jsonFile ? ` in ${jsonFile}` : ' (--json FILE lists them)'}`);
@@ -236,7 +238,7 @@ function report(
           wallMs,
           faults: faults.map(({ failedTests: _failed, passedTests: _passed, ...f }) => ({ ...f, passed: f.caught })),
           conformanceRuns: conformant,
-          ...(unfailed ? { unfailedTests: unfailed.tests } : {}),
+          ...(unfailed ? { unfailedTests: unfailed.tests, unfailedRequests: unfailed.requests } : {}),
         },
         null,
         2,
@@ -252,7 +254,7 @@ const UNFAILED_SHOWN = 20;
  * none, a check no fault has shown can fail (undefined without --every-test). Each such test wants
  * a fault of its own, or is a duplicate of another.
  */
-function unfailedTests(faults: FaultResult[]): { tests: string[]; ran: number; requests: number; requestsRan: number } | undefined {
+function unfailedTests(faults: FaultResult[]): { tests: string[]; ran: number; requests: string[]; requestsRan: number } | undefined {
   if (!faults.some((f) => f.passedTests)) return undefined;
   const failed = new Set(faults.flatMap((f) => f.failedTests ?? []));
   const ran = new Set([...failed, ...faults.flatMap((f) => f.passedTests ?? [])]);
@@ -261,7 +263,7 @@ function unfailedTests(faults: FaultResult[]): { tests: string[]; ran: number; r
   // request counts as failed where any of its tests failed.
   const failedRequests = new Set([...failed].map(requestOf));
   const requestsRan = new Set([...ran].map(requestOf));
-  const requests = [...requestsRan].filter((request) => !failedRequests.has(request)).length;
+  const requests = [...requestsRan].filter((request) => !failedRequests.has(request)).sort();
   return { tests, ran: ran.size, requests, requestsRan: requestsRan.size };
 }
 
