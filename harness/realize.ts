@@ -217,6 +217,7 @@ export function realizeTokenRequest(template: TokenRequestTemplate, target: Reso
     if (operators[name] === '$ne') return { $ne: null };
     if (operators[name] === '$regex') return { $regex: `^${value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$` };
     if (operators[name] === 'number-cast') return numberCastOf(value);
+    if (operators[name] === 'true') return true;
     const wrappedIn = template.inJson?.[name];
     if (wrappedIn !== undefined) return wrapper(wrappedIn).wrap(value);
     return listed.has(name) ? [value] : value;

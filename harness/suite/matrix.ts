@@ -407,6 +407,7 @@ export function tokenRowTests(row: TokenMatrixRow): void {
       if (check.clause === 'token.observed.response' && check.outcome.kind === 'accept') {
         expectSchema(exchange, validator('TokenResponse', 'observed'), '{access_token, token_type: "Bearer", expires_in, scope}');
         expectNoStore(exchange);
+        expectAnswerScopeOfToken(exchange);
       }
       // RFC 6749 5.2: a client that authenticated with the Authorization header and failed is
       // answered 401 with a WWW-Authenticate challenge of the scheme it used.
@@ -518,11 +519,26 @@ function issuedTokenTest(row: TokenMatrixRow, plan: { operation: 'token'; needs:
     `${tag('token.observed.response')} the token endpoint answers, ${accepted}, a token response of the observed shape`,
     plan,
     async ({ target }) => {
-      expectSchema(
-        await issuedBy(target),
-        validator('TokenResponse', 'observed'),
-        '{access_token, token_type: "Bearer", expires_in, scope}',
-      );
+      const exchange = await issuedBy(target);
+      expectSchema(exchange, validator('TokenResponse', 'observed'), '{access_token, token_type: "Bearer", expires_in, scope}');
+      expectAnswerScopeOfToken(exchange);
     },
   );
+}
+
+/**
+ * The answer's scope is the issued token's scope claim, as written (observed: the token's scopes,
+ * one space apart): an answer built from the client's grant while the token was narrowed to the
+ * scopes asked for tells the client it holds what its token does not carry.
+ */
+function expectAnswerScopeOfToken(exchange: Exchange): void {
+  const body = exchange.json as { access_token?: unknown; scope?: unknown } | undefined;
+  if (typeof body?.access_token !== 'string' || typeof body.scope !== 'string') return;
+  let claim: unknown;
+  try {
+    claim = decodeJwt(body.access_token).scope;
+  } catch {
+    return;
+  }
+  expectEqual(body.scope, claim, "the answer's scope, against the issued token's scope claim", { exchange });
 }

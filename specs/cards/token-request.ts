@@ -34,9 +34,10 @@ export interface TokenRequestTemplate {
   /**
    * In a JSON request, fields written as a MongoDB query operator object instead of a string:
    * `$ne` matches every value but null, `$regex` the value itself (anchored, escaped); or as
-   * `number-cast`, the number a SQL comparison casts the value's text to (numberCastOf).
+   * `number-cast`, the number a SQL comparison casts the value's text to (numberCastOf), or as
+   * `true`, the JSON boolean.
    */
-  operators?: Record<string, '$ne' | '$regex' | 'number-cast'>;
+  operators?: Record<string, '$ne' | '$regex' | 'number-cast' | 'true'>;
   /** In a JSON request, fields written in a value wrapper of specs/matrix/wrappers.ts, by its key. */
   inJson?: Record<string, string>;
   /** The body sent in chunks (Transfer-Encoding: chunked, RFC 9112 7.1) instead of with a Content-Length. */

@@ -309,6 +309,12 @@ function schemeVariants(card: OperationCard): Made[] {
     },
     { ...no('token', 'replaced by Token', (t) => [`Token ${t}`], 'near-value'), extended: true },
     no('jwt', 'replaced by JWT', (t) => [`JWT ${t}`], 'near-value'),
+    // Other token schemes of the OAuth family: the draft's "OAuth" (draft-ietf-oauth-v2-10, which
+    // legacy extractors still read), DPoP (RFC 9449, a proof-of-possession token that needs its
+    // proof) and MAC: none is Bearer (RFC 6750 2.1).
+    { ...no('oauth', 'replaced by OAuth (the scheme of the OAuth 2.0 drafts)', (t) => [`OAuth ${t}`], 'near-value'), extended: true },
+    { ...no('dpop', 'replaced by DPoP, without a proof', (t) => [`DPoP ${t}`], 'near-value'), extended: true },
+    { ...no('mac', 'replaced by MAC', (t) => [`MAC ${t}`], 'near-value'), extended: true },
     // "Bearer Bearer <token>": the credential is the word after the scheme (RFC 6750 2.1), here
     // "Bearer", no token; a reader that strips the scheme as often as it repeats finds the token.
     { ...no('twice', 'written twice (Bearer Bearer <token>)', (t) => [`Bearer Bearer ${t}`], 'duplicate'), extended: true },
@@ -857,6 +863,16 @@ function joseVariants(card: OperationCard, member: string): Made[] {
               'spec 7: an invalid token is refused 401 (RFC 7515 4.1.11: a JWS with a critical parameter the recipient does not understand is invalid)',
           },
         },
+        // An empty list: RFC 7515 4.1.11 says producers MUST NOT use the empty list, so the JWS is
+        // invalid, though a check that only looks for a name it does not understand finds none.
+        {
+          ...ruled('empty-list', 'an empty list ([])', 'empty', (h) => ({ ...h, crit: [] })),
+          expect: {
+            checks: unauthenticated(card),
+            source: 'spec 7: an invalid token is refused 401 (RFC 7515 4.1.11: crit, where present, is a non-empty list)',
+          },
+          extended: true,
+        },
       ];
   }
 }
@@ -1282,6 +1298,14 @@ function claimVariants(card: OperationCard, member: string): Made[] {
                 `with ${suffix} in capitals`,
                 'case',
                 text((v) => (v.endsWith(suffix) ? `${v.slice(0, -suffix.length)}${suffix.toUpperCase()}` : v)),
+              ),
+              // The suffix's "@" percent-encoded (%40): another subject, though a service that
+              // URL-decodes its subjects before the check (they also go into URL paths) reads it.
+              ruled(
+                'suffix-at-percent-encoded',
+                `with the "@" of ${suffix} percent-encoded (%40)`,
+                'encoding',
+                text((v) => (v.endsWith(suffix) ? `${v.slice(0, -suffix.length)}${suffix.replace('@', '%40')}` : v)),
               ),
               // The suffix once and at the end only: before the client id, or twice at the end. A
               // check that takes the suffix off wherever it is (replace, replaceAll) and compares

@@ -982,6 +982,20 @@ export function paramVariants(card: OperationCard, element: Element): Made[] {
       extended: true,
     }),
   );
+  // A "+" after the id, sent as it is: in a path it is a "+" (RFC 3986 3.3), another id, though a
+  // handler that decodes its path arguments with the query string's decoder (Python's unquote_plus)
+  // reads a space there, which a strip or a padding collation then drops.
+  variants.push(
+    bound({
+      operator: 'extra-part',
+      key: 'plus-after',
+      says: 'with a "+" after it, sent as it is (a space to a query-string decoder)',
+      apply: sentEncoded(name, (value) => `${encodeURIComponent(value)}+`),
+      judge: (varied) => paramExpectation(card, element, paramOf(varied, name) ?? '', false),
+      expect: paramExpectation(card, element, `${paramValue(card, name, canonicalContext)}+`, false),
+      extended: true,
+    }),
+  );
   if (rule.otherOwner) {
     const fixture = rule.otherOwner.fixture;
     variants.push(

@@ -109,6 +109,16 @@ function listedInJson(field: string, checks: ClauseCheck[], source: string): Mad
     // The number a SQL comparison of a text column with a number casts the column's text to (MySQL:
     // its leading digits, else 0): no string, though a store queried with the value as it came
     // finds every row whose text casts to it.
+    // A JSON boolean true: no string, though PHP's loose comparison (==) of a non-empty string with
+    // true is true, so a check written `$stored == $sent` passes.
+    {
+      operator: 'other-type',
+      key: 'true-in-json',
+      says: 'true (a JSON boolean), in a JSON request',
+      apply: (t) => ({ ...t, encoding: 'json', operators: { ...t.operators, [field]: 'true' } }),
+      expect: { checks, source: `${source}; a parameter's value is a string (RFC 6749 4.4.2), and a boolean is none` },
+      extended: true,
+    },
     {
       operator: 'other-type',
       key: 'number-cast-in-json',
@@ -1429,6 +1439,20 @@ function singleVariants(): Array<{ element: TokenElement; variants: Made[] }> {
             checks: [{ clause: 'token.observed.json-request', outcome: accepted }],
             source: 'observed: the endpoint takes JSON too',
           },
+        },
+        // The JSON body typed with a charset parameter (application/json; charset=utf-8, as many
+        // clients send it): the same media type (RFC 9110 8.3.1), though a check that compares the
+        // whole Content-Type with "application/json" refuses it.
+        {
+          operator: 'encoding',
+          key: 'json-charset',
+          says: 'as a JSON body typed application/json; charset=utf-8',
+          apply: (t) => ({ ...t, encoding: 'json', contentType: 'application/json; charset=utf-8' }),
+          expect: {
+            checks: [{ clause: 'token.observed.json-request', outcome: accepted }],
+            source: 'observed: the endpoint takes JSON too; a charset parameter does not change the media type (RFC 9110 8.3.1)',
+          },
+          extended: true,
         },
         // The JSON body with JSON whitespace around its text (RFC 8259 2): a line feed after it (what
         // curl --data-binary @file leaves), a space before it. The same JSON text, though a server
