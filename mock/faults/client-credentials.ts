@@ -461,6 +461,20 @@ export const clientCredentialFaults = faultFamily([
     install: (app) => editParameter(app, 'grant_type', (sent) => (sent === '3' ? 'client_credentials' : undefined)),
   },
   {
+    id: 'token-audience-compared-loosely-with-true',
+    clause: 'token.endpoint.audience',
+    bug: "A PHP token endpoint that finds the API with $api->identifier == $data['audience'] over a JSON body, and PHP compares a non-empty string with true as true: audience true (a JSON boolean) gets a token for the tenant's API instead of being refused; audience false is still refused.",
+    install: (app) => {
+      const components = captureAll(app);
+      editRequests(app, 'token', (exchange) => {
+        const parameters = parametersOf(exchange);
+        return isJsonMediaType(exchange.headers['content-type']) && parameters?.audience === true
+          ? withParameters(exchange, { ...parameters, audience: components().tenant.audience })
+          : exchange;
+      });
+    },
+  },
+  {
     id: 'token-grant-type-case-insensitive',
     clause: 'token.endpoint.grant-type',
     bug: 'grant_type compared ignoring case: Client_Credentials gets a token.',

@@ -134,6 +134,12 @@ function pathChecksOnHeaders(app: FaultHooks, key: OperationKey): void {
 
 export const resourceLookupFaults = faultFamily([
   {
+    id: 'vault-id-decoded-as-query-text',
+    clause: 'vault.response.record',
+    bug: 'The vault read\'s connection id decoded with the query string\'s decoder, which reads "+" as a space (unquote_plus), and trimmed: the id followed by a "+", sent as it is, reads that connection instead of being refused; the id followed by "x" is still refused.',
+    install: (app) => editParameter(app, 'vault', 'id', (raw) => (raw.endsWith('+') ? raw.replace(/\++$/, '') : undefined)),
+  },
+  {
     id: 'event-id-read-from-x-rewrite-url',
     clause: 'redeliver.errors.404.event',
     bug: "Redelivery behind an IIS rewrite whose X-Rewrite-URL the framework trusts from any caller (Zend's request URI detection): the event id is read from that header's last segment, so an unknown event id in the path with X-Rewrite-URL naming an existing event's path redelivers that event instead of 404; X-Original-URL is not read.",

@@ -140,6 +140,18 @@ export const routeAuthenticationFaults = faultFamily([
       }),
   },
   {
+    id: 'vault-takes-dpop-scheme-as-bearer',
+    clause: 'auth.bearer.required',
+    bug: 'The vault read behind a library with DPoP support switched to "compatibility", which takes a DPoP-scheme token without its proof as a bearer token: "DPoP <valid token>" with no DPoP header reads a connection instead of 401; "MAC <valid token>" is still refused.',
+    install: (app) =>
+      editRequests(app, 'vault', (exchange) => {
+        const match = /^DPoP +(\S+)$/i.exec(exchange.headers.authorization ?? '');
+        return match && exchange.headers.dpop === undefined
+          ? { ...exchange, headers: { ...exchange.headers, authorization: `Bearer ${match[1]!}` } }
+          : exchange;
+      }),
+  },
+  {
     id: 'vault-accepts-any-bearer-token',
     clause: 'auth.bearer.required',
     bug: 'A gateway in front of the vault read that checks only the credential\'s shape and forwards with its own service token: any "Bearer <anything>" (forged, tampered, expired or not a JWT) is accepted there; a missing or non-Bearer credential is still refused.',

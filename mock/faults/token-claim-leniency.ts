@@ -61,6 +61,16 @@ function pathOf(url: string): string | undefined {
 
 export const tokenClaimLeniencyFaults = faultFamily([
   {
+    id: 'vault-subject-url-decoded',
+    clause: 'auth.token.claims',
+    bug: 'The vault read URL-decodes the subject before it compares it with "<azp>@clients" (its subjects also go into URL paths): a correctly signed token whose sub is "<azp>%40clients" reads a connection instead of 401; the other operations, and a sub of "<azp>%41clients", still refuse it.',
+    install: (app) =>
+      forgiveClaimAt(app, 'vault', (claims) => {
+        if (typeof claims.sub !== 'string' || !claims.sub.includes('%40')) return claims;
+        return { ...claims, sub: claims.sub.replaceAll('%40', '@') };
+      }),
+  },
+  {
     id: 'claim-names-matched-without-case',
     clause: 'redeliver.errors.401.invalid-token',
     bug: 'The claims decoded into a record whose members are matched without regard to case, the last match winning (as Go\'s encoding/json does): a token whose nbf is an hour ahead but which carries "NBF" of a minute ago after it is accepted instead of 401; the same token without "NBF" is still refused.',

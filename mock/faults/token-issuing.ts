@@ -12,6 +12,7 @@ import { faultFamily } from './fault.ts';
 import { capture } from './support/captured.ts';
 import { editReplies, editRequests, withoutHeaders } from './support/route-edits.ts';
 import { editPrincipal } from './support/verifier-edits.ts';
+import { parametersOf } from './support/parameter-edits.ts';
 
 const OK = 200;
 
@@ -233,6 +234,25 @@ export const tokenIssuingFaults = faultFamily([
       editReplies(app, ['token'], (reply) =>
         reply.status === OK ? { ...reply, headers: { ...reply.headers, 'content-type': 'text/plain; charset=utf-8' } } : reply,
       ),
+  },
+  {
+    id: 'token-answer-scope-echoes-request',
+    clause: 'token.observed.response',
+    bug: "The token answer's scope written from the request's scope parameter as it came, while the token carries what was granted of it: a request asking for a granted scope and one that is not gets a token carrying the granted one, answered with both; a request without a scope parameter is answered as before.",
+    install: (app) =>
+      editReplies(app, ['token'], (reply, exchange) => {
+        const asked = parametersOf(exchange)?.scope;
+        const body = reply.body as Record<string, unknown> | undefined;
+        return reply.status === OK && typeof asked === 'string' && asked.trim() !== '' && body
+          ? { ...reply, body: { ...body, scope: asked } }
+          : reply;
+      }),
+  },
+  {
+    id: 'token-json-type-compared-whole',
+    clause: 'token.observed.json-request',
+    bug: 'The JSON token route taken only where the whole Content-Type equals "application/json", parameters and all: a JSON token request typed "application/json; charset=utf-8" is refused as a body of an unsupported type instead of getting a token; "application/json" alone still gets one.',
+    install: (app) => readAs(app, (type) => (/^application\/json\s*;/i.test(type ?? '') ? 'application/octet-stream' : undefined)),
   },
   {
     id: 'token-answer-members-camel-cased',

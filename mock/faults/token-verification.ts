@@ -155,6 +155,18 @@ export const tokenVerificationFaults = faultFamily([
     install: (app) => alsoAccept(app, async (token, { keys }) => signedUnder(token, keys, 'RS384', 'sha384', (kid) => kid === keys.kid)),
   },
   {
+    id: 'crit-empty-list-accepted',
+    clause: 'redeliver.errors.401.invalid-token',
+    bug: 'A crit check that only looks for a name it does not understand (for name of header.crit ?? []), never that the list is not empty: a token signed with the tenant key whose header has "crit": [] is accepted instead of 401 (RFC 7515 4.1.11 forbids the empty list); a crit naming an unknown extension is still refused.',
+    install: (app) =>
+      alsoAccept(app, async (token, { keys }) => {
+        const crit = decodeJws(token)?.header.crit;
+        return Array.isArray(crit) && crit.length === 0
+          ? signedUnder(token, keys, observed.tokens.alg, 'sha256', (kid) => kid === keys.kid)
+          : undefined;
+      }),
+  },
+  {
     id: 'alg-looked-up-in-openssl-names',
     clause: 'auth.token.header',
     bug: 'A verifier that looks the token\'s alg up in a table of OpenSSL\'s digest names beside the JWA ones: a token signed with the tenant key whose alg is "RSA-SHA256" is verified as RS256 and accepted instead of 401; "RSA-SHA384" is still refused.',
