@@ -2,6 +2,8 @@
 // issued tokens) are replaced wherever they appear; anything shaped like a JWT, a credential
 // parameter or an SSO ticket is replaced too, as a net for values the redactor was never told about.
 export const REDACTED = '[redacted]';
+/** What a credential written as another JSON type than a string (true, 12345) is redacted to: a string that says so. */
+export const REDACTED_NOT_A_STRING = `${REDACTED} (not a string)`;
 
 const JWT_SHAPE = /eyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*\.[A-Za-z0-9_-]*/g;
 // Only a whole name: "as-username-and-password" is a name of its own (a matrix row's key), not a password.
@@ -34,10 +36,11 @@ export class Redactor {
     return (
       out
         .replace(JWT_SHAPE, REDACTED)
-        // An unquoted JSON value ("password": 12345) is replaced by a string, so that JSON stays JSON.
+        // An unquoted JSON value ("password": 12345) is replaced by a string, so that JSON stays JSON,
+        // one that says it was no string (a recording's judge must not take it for one).
         .replace(CREDENTIAL_PARAMETER, (_, name: string, between: string) =>
           between.includes(':') && !/["']$/.test(between) && /^["']/.test(between)
-            ? `${name}${between}"${REDACTED}"`
+            ? `${name}${between}"${REDACTED_NOT_A_STRING}"`
             : `${name}${between}${REDACTED}`,
         )
         .replace(TICKET_PARAMETER, `$1${REDACTED}`)

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { toCurl } from '../curl.ts';
-import { REDACTED, Redactor, redactor } from '../redact.ts';
+import { REDACTED, REDACTED_NOT_A_STRING, Redactor, redactor } from '../redact.ts';
 
 describe('Redactor', () => {
   it('replaces a registered secret wherever it appears', () => {
@@ -22,7 +22,8 @@ describe('Redactor', () => {
     expect(r.redact('{"client_secret":"abc123","client_id":"id"}')).toBe(`{"client_secret":"${REDACTED}","client_id":"id"}`);
     expect(r.redact('{"access_token":"opaque-token"}')).toBe(`{"access_token":"${REDACTED}"}`);
     // A JSON value that is not a string is replaced by a string: the text stays JSON.
-    expect(JSON.parse(r.redact('{"password": 12345}'))).toEqual({ password: REDACTED });
+    expect(JSON.parse(r.redact('{"password": 12345}'))).toEqual({ password: REDACTED_NOT_A_STRING });
+    expect(JSON.parse(r.redact('{"client_secret": true}'))).toEqual({ client_secret: REDACTED_NOT_A_STRING });
   });
 
   it("leaves a longer name that ends in a credential parameter's alone, so JSON stays JSON", () => {

@@ -5,7 +5,7 @@
 // compared by their digests), and a token issued for an audience that only differs from the
 // tenant's by a slash or its letter case names no API of the tenant.
 import { bodyFields } from '../../harness/exchange-record.ts';
-import { REDACTED } from '../../harness/redact.ts';
+import { REDACTED, REDACTED_NOT_A_STRING } from '../../harness/redact.ts';
 import { audiencePath, checkScopeString, describeErrors, observed, validator } from '../../specs/index.ts';
 import type { RecordingContext } from '../context.ts';
 import { isSuccess, judge, type Classified, type Judgment } from '../judgment.ts';
@@ -43,7 +43,8 @@ export function tokenEndpointJudgments(x: Classified, context: RecordingContext,
 
 /**
  * A JSON token request the observed rule is about: an object whose fields are all strings (a list
- * or a number in a field may be refused as invalid_request), naming grant_type and the client's
+ * or a number in a field may be refused as invalid_request; a credential that was none is recorded
+ * as REDACTED_NOT_A_STRING), naming grant_type and the client's
  * credentials (client_id and client_secret, a client_assertion, or an Authorization header) by their
  * RFC 6749 names (a request without one is refused as invalid_request for that, not for its JSON).
  */
@@ -53,7 +54,7 @@ function wellFormedJson(body: string | undefined, authorized: boolean): boolean 
     if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return false;
     const named = (name: string) => name in parsed;
     return (
-      Object.values(parsed).every((v) => typeof v === 'string') &&
+      Object.values(parsed).every((v) => typeof v === 'string' && v !== REDACTED_NOT_A_STRING) &&
       named('grant_type') &&
       (authorized || named('client_assertion') || (named('client_id') && named('client_secret')))
     );
