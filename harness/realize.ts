@@ -3,8 +3,7 @@
 // its roles with the template's edits (re-signed with its key, forged, retyped) and carried where
 // the template says. Every token made here is registered with the redactor before it can be shown.
 import type { CredentialSpec, OtherRsaAlgorithm, RequestTemplate, TokenEdit } from '../specs/cards/card.ts';
-import type { TokenRequestContext, TokenRequestTemplate } from '../specs/cards/token-request.ts';
-import { numberCastOf } from '../specs/cards/token-request.ts';
+import { numberCastOf, type TokenRequestContext, type TokenRequestTemplate } from '../specs/cards/token-request.ts';
 import { basePath } from '../specs/index.ts';
 import { pathOf, type RequestContext } from '../specs/matrix/template.ts';
 import { wrapper } from '../specs/matrix/wrappers.ts';

@@ -3,14 +3,14 @@
 // refused, and answered 400 invalid_uri by the real service; one only the observed shape refuses
 // (a prefix, the alphabet) is answered 400 invalid_uri and names no resource; a well-formed one
 // that names no resource gets what its card says (404 for redelivery's stream and event).
-import type { ClauseCheck, OperationCard, PathPart, RequestTemplate } from '../../cards/card.ts';
+import type { ClauseCheck, OperationCard, RequestTemplate } from '../../cards/card.ts';
 import { clause as clauseOf, clauses } from '../../clauses.ts';
 import { basePath } from '../../openapi.ts';
 import { createAjv } from '../../schemas.ts';
 import { accepted, observedError, refused } from '../checks.ts';
 import type { Element } from '../elements.ts';
 import type { Expectation, Variant } from '../row.ts';
-import { asFormTemplate, canonicalContext, paramValue, type RequestContext } from '../template.ts';
+import { asFormTemplate, canonicalContext, paramValue, pathOf, type RequestContext } from '../template.ts';
 import type { FixtureName } from '../../cards/fixtures.ts';
 import { equivalent, equivalentsFor } from '../equivalents.ts';
 import {
@@ -806,8 +806,7 @@ export function paramVariants(card: OperationCard, element: Element): Made[] {
         key: 'unknown-with-valid-url-in-headers',
         says: 'well formed and naming no resource, with the valid path in X-Original-URL and X-Rewrite-URL',
         apply: (template, context) => {
-          const text = (part: PathPart) => ('param' in part ? part.value : part.literal);
-          const path = `/${template.path.map((part) => (part.encoded ? text(part) : encodeURIComponent(text(part)))).join('/')}`;
+          const path = pathOf(template);
           const varied = unknownRow.apply(template, context);
           return { ...varied, headers: { ...varied.headers, 'x-original-url': [path], 'x-rewrite-url': [path] } };
         },
