@@ -152,6 +152,28 @@ export const routeAuthenticationFaults = faultFamily([
       }),
   },
   {
+    id: 'redeliver-knows-two-spellings-of-bearer',
+    clause: 'auth.schemes',
+    bug: 'Redelivery compares the scheme with "Bearer" and "bearer" as they are, not case-insensitively: "BEARER <valid token>" (and any other mixed case) is answered 401 instead of redelivering; "Bearer" and "bearer" still work.',
+    install: (app) =>
+      editRequests(app, 'redeliver', (exchange) => {
+        const match = /^(\S+) +(\S+)$/.exec(exchange.headers.authorization ?? '');
+        return match && match[1]!.toLowerCase() === 'bearer' && !['Bearer', 'bearer'].includes(match[1]!)
+          ? { ...exchange, headers: { ...exchange.headers, authorization: `Unknown ${match[2]!}` } }
+          : exchange;
+      }),
+  },
+  {
+    id: 'ticket-takes-gnap-scheme-as-bearer',
+    clause: 'auth.bearer.required',
+    bug: 'Ticket creation behind a resource server that also serves GNAP (RFC 9635) access tokens and checks them as bearer tokens: "GNAP <valid token>" creates a ticket instead of 401; "Digest <valid token>" is still refused.',
+    install: (app) =>
+      editRequests(app, 'sso-ticket', (exchange) => {
+        const match = /^GNAP +(\S+)$/.exec(exchange.headers.authorization ?? '');
+        return match ? { ...exchange, headers: { ...exchange.headers, authorization: `Bearer ${match[1]!}` } } : exchange;
+      }),
+  },
+  {
     id: 'vault-accepts-any-bearer-token',
     clause: 'auth.bearer.required',
     bug: 'A gateway in front of the vault read that checks only the credential\'s shape and forwards with its own service token: any "Bearer <anything>" (forged, tampered, expired or not a JWT) is accepted there; a missing or non-Bearer credential is still refused.',

@@ -24,6 +24,14 @@ const SECRET_FOLDS = [
   'unit-separator-after',
   'underscore-inside',
   'accented-letter',
+  'tab-after',
+  'line-feed-after',
+  'carriage-return-after',
+  'plus-after',
+  'percent-encoded-character',
+  'json-quoted',
+  'single-quoted',
+  'semicolon-parameter',
 ];
 // Not the underscore: the event id's own prefix has one, which its fold would take off too.
 const EVENT_ID_FOLDS = [...SECRET_FOLDS.filter((key) => key !== 'underscore-inside'), 'low-byte-twin', 'high-bit-twin'];
@@ -36,6 +44,10 @@ const SCOPE_FOLDS: ReadonlyArray<[string, OperationCard]> = [
   ['dotless-i', cards.redeliver],
   ['long-s', cards.redeliver],
   ['underscore-inside', cards.vault],
+  ['plus-after', cards.redeliver],
+  ['percent-encoded-character', cards['sso-ticket']],
+  ['line-feed-after', cards.vault],
+  ['json-quoted', cards.redeliver],
 ];
 
 /** The entry's narrowest layer (its undo), else its fold: what a fault applies to the value sent. */

@@ -147,6 +147,90 @@ function lossyTwin(key: string, offset: 0x100 | 0x80, twin: string, encoding: st
   };
 }
 
+/** A character appended, that `trimmed` takes off again: what a layer that trims the value reads as the original. */
+function appended(key: string, says: string, character: string, trimmedBy: string, aliases: readonly string[]): TextEquivalent {
+  return {
+    key,
+    says,
+    foldedBy: trimmedBy,
+    fold: (text) => text.trim(),
+    undo: (text) => (text.endsWith(character) ? text.slice(0, -character.length) : text),
+    operator: 'whitespace',
+    aliases,
+    make: (text) => `${text}${character}`,
+  };
+}
+
+/** The value between two quotes, that a reader of a quoted string (JSON, a shell-like or OData parser) takes off. */
+function quoted(key: string, quote: '"' | "'", readBy: string, aliases: readonly string[]): TextEquivalent {
+  const off = (text: string) => (text.length >= 2 && text.startsWith(quote) && text.endsWith(quote) ? text.slice(1, -1) : text);
+  return {
+    key,
+    says: `it in ${quote === '"' ? 'double' : 'single'} quotes`,
+    foldedBy: readBy,
+    fold: off,
+    undo: off,
+    operator: 'extra-part',
+    aliases,
+    make: (text) => `${quote}${text}${quote}`,
+  };
+}
+
+/** The text percent-decoded where it decodes, else as it is: what a layer that decodes a value never encoded reads. */
+function percentDecoded(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
+/**
+ * The lenient readings of plain ASCII a layer applies to a value it takes for encoded or quoted text:
+ * a trim of ASCII white space, a query-string decoder (a "+" is a space), a percent-decoder, a reader
+ * of quoted strings, a parser that ends the value at ";" (matrix or media-type parameters).
+ */
+const asciiReadings: readonly TextEquivalent[] = [
+  appended('tab-after', 'a tab after it', '\t', 'an ASCII trim (strip, TrimSpace, String.trim)', ['trailing-tab']),
+  appended('line-feed-after', 'a line feed after it', '\n', 'an ASCII trim, or a reader of lines (chomp, readLine)', ['line-feed']),
+  appended('carriage-return-after', 'a carriage return after it', '\r', 'an ASCII trim, or a reader of CRLF lines (chomp)', []),
+  {
+    key: 'plus-after',
+    says: 'a "+" after it',
+    foldedBy: 'a query-string decoder ("+" is a space: unquote_plus, URLDecoder) followed by a trim',
+    fold: (text) => text.replaceAll('+', ' ').trim(),
+    undo: (text) => (text.endsWith('+') ? text.slice(0, -1) : text),
+    operator: 'extra-part',
+    aliases: [],
+    make: (text) => `${text}+`,
+  },
+  {
+    key: 'percent-encoded-character',
+    says: 'its first letter or digit written as its percent-encoding (%XX)',
+    foldedBy: 'a percent-decoder run on a value that was never encoded (decodeURIComponent, urldecode)',
+    fold: percentDecoded,
+    undo: percentDecoded,
+    operator: 'encoding',
+    aliases: ['percent-encoded'],
+    make: (text, from = 0) =>
+      replaceFirst(text, from, /[A-Za-z0-9]/, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`),
+  },
+  quoted('json-quoted', '"', 'a reader that takes the quotes off a quoted string (JSON.parse, a config or header parser)', [
+    'double-quoted',
+  ]),
+  quoted('single-quoted', "'", 'a reader that takes single quotes off (a SQL literal, a shell-like parser)', []),
+  {
+    key: 'semicolon-parameter',
+    says: 'a parameter after it (";v=1")',
+    foldedBy: 'a parser that ends the value at ";" (matrix parameters, media-type parameters, a legacy form parser)',
+    // No narrower undo: the families' rows of it before this list wrote other parameters (";x").
+    fold: (text) => text.split(';')[0]!,
+    operator: 'extra-part',
+    aliases: ['matrix-parameter', 'semicolon-after', 'trailing-semicolon'],
+    make: (text) => `${text};v=1`,
+  },
+];
+
 const caseMapping = CASE_MAPPING_TWINS.map(({ key, letter, twin, says }): TextEquivalent => ({
   key,
   says,
@@ -168,6 +252,7 @@ export const TEXT_EQUIVALENTS: readonly TextEquivalent[] = [
     aliases: ['fullwidth-first-letter', 'fullwidth-letter', 'full-width-letter', 'compatibility-fullwidth'],
     make: (text, from = 0) => replaceFirst(text, from, /[A-Za-z0-9]/, (c) => String.fromCharCode(c.charCodeAt(0) + FULLWIDTH_OFFSET)),
   },
+  ...asciiReadings,
   {
     key: 'mathematical-bold',
     says: 'its first letter written as a mathematical bold letter (U+1D400 block, outside the BMP)',

@@ -47,7 +47,7 @@ describe('the text equivalents', () => {
     expect(id).toBeDefined();
     const from = variedFrom(id!);
     expect(from).toBeGreaterThan(0);
-    for (const entry of TEXT_EQUIVALENTS.filter((e) => !['byte-order-mark'].includes(e.key))) {
+    for (const entry of TEXT_EQUIVALENTS.filter((e) => !['byte-order-mark', 'json-quoted', 'single-quoted'].includes(e.key))) {
       const varied = entry.make(id!, from);
       if (varied !== undefined) expect(varied.slice(0, from)).toBe(id!.slice(0, from));
     }

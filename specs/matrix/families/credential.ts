@@ -328,9 +328,60 @@ function schemeVariants(card: OperationCard): Made[] {
         source: 'spec 5 rule 2: the HTTP bearer scheme, whose name is case-insensitive (RFC 9110 11.1)',
       },
     },
+    // The same name in capitals and in mixed case: a reader that knows "Bearer" and "bearer" alone
+    // (two spellings compared as they are) refuses them.
+    ...(
+      [
+        ['upper-case', 'in capitals (BEARER)', 'BEARER'],
+        ['mixed-case', 'in mixed case (bEARER)', 'bEARER'],
+      ] as const
+    ).map(([key, says, scheme]): Made => ({
+      operator: 'case',
+      key,
+      says,
+      apply: withAuthorization((t) => [`${scheme} ${t}`]),
+      expect: {
+        checks: [{ clause: 'auth.schemes', outcome: accepted }],
+        source: 'spec 5 rule 2: the HTTP bearer scheme, whose name is case-insensitive (RFC 9110 11.1)',
+      },
+      extended: true,
+    })),
     unknown('two-spaces', 'followed by two spaces', (t) => [`Bearer  ${t}`], 'whitespace'),
     ...otherSchemeSeparators(card),
+    ...otherRegisteredSchemes(card),
   ];
+}
+
+/**
+ * Every other scheme of the IANA HTTP Authentication Scheme Registry, and the vendor schemes that
+ * API gateways take tokens under, each followed by the valid token: none is Bearer (RFC 6750 2.1),
+ * though a reader that takes the word after any scheme, or a gateway's list of schemes it maps to
+ * a bearer token, serves the request.
+ */
+function otherRegisteredSchemes(card: OperationCard): Made[] {
+  return [
+    'Concealed',
+    'Digest',
+    'GNAP',
+    'HOBA',
+    'Mutual',
+    'Negotiate',
+    'NTLM',
+    'PrivateToken',
+    'SCRAM-SHA-256',
+    'vapid',
+    'AWS4-HMAC-SHA256',
+    'Hawk',
+    'ApiKey',
+    'SSWS',
+  ].map((scheme) => ({
+    operator: 'near-value',
+    key: `scheme-${scheme.toLowerCase()}`,
+    says: `replaced by ${scheme}`,
+    apply: withAuthorization((t) => [`${scheme} ${t}`]),
+    expect: { checks: unauthenticated(card), source: 'spec 5 rule 1: "Bearer" followed by the token' },
+    extended: true,
+  }));
 }
 
 /**
