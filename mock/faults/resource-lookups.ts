@@ -151,6 +151,17 @@ export const resourceLookupFaults = faultFamily([
       }),
   },
   {
+    id: 'vault-id-read-from-x-forwarded-uri',
+    clause: 'vault.response.record',
+    bug: "The vault read behind Traefik's forwardAuth, whose handler takes the URL from X-Forwarded-Uri as the proxy sets it and trusts it from any caller: an unknown connection id in the path with X-Forwarded-Uri naming an existing connection's path reads that connection instead of 404; X-Original-URL is not read.",
+    install: (app) =>
+      editRequests(app, 'vault', (exchange) => {
+        const forwarded = exchange.headers['x-forwarded-uri'];
+        const last = typeof forwarded === 'string' ? forwarded.split('?')[0]!.split('/').pop() : undefined;
+        return last ? { ...exchange, params: { ...exchange.params, id: last } } : exchange;
+      }),
+  },
+  {
     id: 'stream-found-by-name',
     clause: 'redeliver.path.id.length',
     bug: 'Streams found by a slug-or-id finder (WHERE id = $1 OR name = $1, for the dashboard\'s links by name) ahead of the id check: a redelivery naming the stream by its name ("orders-webhook") redelivers its failed event instead of 400; a name no stream has is still refused.',

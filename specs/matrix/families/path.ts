@@ -50,6 +50,16 @@ export function methodVariants(card: OperationCard, own: string): Made[] {
  * Microsoft's and IBM's conventions, and the query and body parameters of HTML-form middleware
  * (Express's method-override, Rails' and Laravel's `_method`).
  */
+/** Headers in which proxies and rewriting front ends pass on the URL they were asked for. */
+const REWRITE_URL_HEADERS = [
+  'X-Original-URL',
+  'X-Rewrite-URL',
+  'X-Original-URI',
+  'X-Forwarded-Uri',
+  'X-Envoy-Original-Path',
+  'X-Forwarded-Path',
+];
+
 const OVERRIDE_CHANNELS: ReadonlyArray<{ key: string; says: string; header?: string; query?: string }> = [
   { key: 'override', says: 'X-HTTP-Method-Override', header: 'x-http-method-override' },
   { key: 'override-x-http-method', says: 'X-HTTP-Method', header: 'x-http-method' },
@@ -796,19 +806,24 @@ export function paramVariants(card: OperationCard, element: Element): Made[] {
     );
   }
   // The unknown id in the path with the valid request's path in the headers some frameworks read the
-  // URL from behind a rewriting proxy (IIS's X-Original-URL, X-Rewrite-URL): a server that trusts
-  // them from any caller (Symfony's getPathInfo() before 4.1) serves the resource they name. The
-  // request line names the resource (RFC 9112 3.2, spec 8); those headers name nothing the spec knows.
+  // URL from behind a rewriting proxy (IIS's X-Original-URL and X-Rewrite-URL, NGINX's X-Original-URI
+  // of auth_request, Traefik's X-Forwarded-Uri, Envoy's X-Envoy-Original-Path, X-Forwarded-Path): a
+  // server that trusts them from any caller (Symfony's getPathInfo() before 4.1) serves the resource
+  // they name. The request line names the resource (RFC 9112 3.2, spec 8); those headers name
+  // nothing the spec knows. One request carrying them all.
   if (unknownRow) {
     variants.push(
       bound({
         ...unknownRow,
         key: 'unknown-with-valid-url-in-headers',
-        says: 'well formed and naming no resource, with the valid path in X-Original-URL and X-Rewrite-URL',
+        says: `well formed and naming no resource, with the valid path in ${REWRITE_URL_HEADERS.join(', ')}`,
         apply: (template, context) => {
           const path = pathOf(template);
           const varied = unknownRow.apply(template, context);
-          return { ...varied, headers: { ...varied.headers, 'x-original-url': [path], 'x-rewrite-url': [path] } };
+          return {
+            ...varied,
+            headers: { ...varied.headers, ...Object.fromEntries(REWRITE_URL_HEADERS.map((name) => [name.toLowerCase(), [path]])) },
+          };
         },
         extended: true,
       }),
