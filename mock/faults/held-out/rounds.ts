@@ -31,6 +31,7 @@ import { heldOutRound26Faults } from './round-26/catalogue.ts';
 import { heldOutRound27Faults } from './round-27/catalogue.ts';
 import { heldOutRound28Faults } from './round-28/catalogue.ts';
 import { heldOutRound29Faults } from './round-29/catalogue.ts';
+import { heldOutRound30Faults } from './round-30/catalogue.ts';
 import { heldOutRound31Faults } from './round-31/catalogue.ts';
 import type { HeldOutFault } from './held-out-fault.ts';
 
@@ -64,5 +65,6 @@ export const heldOutRounds: Readonly<Record<string, readonly HeldOutFault[]>> = 
   '27': heldOutRound27Faults,
   '28': heldOutRound28Faults,
   '29': heldOutRound29Faults,
+  '30': heldOutRound30Faults,
   '31': heldOutRound31Faults,
 };
