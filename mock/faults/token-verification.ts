@@ -149,6 +149,30 @@ export const tokenVerificationFaults = faultFamily([
       }),
   },
   {
+    id: 'jose-header-bom-skipped',
+    clause: 'auth.token.header',
+    bug: "The JOSE header read by a byte parser that skips a UTF-8 byte order mark (Jackson's, under jjwt): a token signed with the tenant key whose header JSON starts with a BOM is accepted instead of 401; a header starting with another character is still refused.",
+    install: (app) =>
+      alsoAccept(app, async (token, { keys }) => {
+        const [header = '', payload = '', signature = ''] = token.split('.');
+        const text = Buffer.from(header, 'base64url').toString('utf8');
+        if (!text.startsWith('\ufeff') || !signedByTenant(`${header}.${payload}`, signature, keys)) return undefined;
+        const parsed = jsonObjectOf(Buffer.from(text.slice(1), 'utf8').toString('base64url'));
+        return parsed?.alg === observed.tokens.alg ? jsonObjectOf(payload) : undefined;
+      }),
+  },
+  {
+    id: 'time-claims-booleans-read-as-integers',
+    clause: 'auth.token.claims',
+    bug: 'Time claims checked by isinstance(value, (int, float)) in Python, whose bool is an int: a correctly signed token whose iat or nbf is false or true (1970) is accepted instead of 401; iat or nbf as a string of digits is still refused.',
+    install: (app) =>
+      forgiveClaim(app, (claims) => {
+        const repaired = { ...claims };
+        for (const name of ['iat', 'nbf'] as const) if (typeof repaired[name] === 'boolean') repaired[name] = Number(repaired[name]);
+        return repaired;
+      }),
+  },
+  {
     id: 'accepts-rs384-with-tenant-key',
     clause: 'auth.token.header',
     bug: 'A verifier given the key but not the algorithm, which takes the alg the token names among the RSA ones: a token signed RS384 with the tenant key is accepted.',

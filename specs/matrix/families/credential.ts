@@ -24,6 +24,9 @@ import { CASE_MAPPING_TWINS, swapCase, urlNearMisses, withCaseMappingTwin, withC
 /** The token endpoint's path without its slashes (oauth/token), as discovery names it after the issuer. */
 const tokenEndpointPath = tokenPath.replace(/^\/+|\/+$/g, '');
 /** Two minutes: four times the clock skew the mock allows, within the five minutes some libraries allow. */
+/** The JSON booleans, which a language whose booleans are integers reads as the times 0 and 1. */
+const BOOLEANS = [false, true] as const;
+
 export const NEAR_MISS_SECONDS = 4 * observed.tokens.clock_skew_seconds.value;
 /** How long a token near its expiry has left: less than the usual clock-skew leeways (30 s and up), more than a paced request waits. */
 const EXPIRY_AHEAD_SECONDS = 20;
@@ -1665,6 +1668,8 @@ function claimVariants(card: OperationCard, member: string): Made[] {
         // null: no time at all, though a check written "if (nbf != null)" takes it for a claim not sent.
         ruled('null', 'null', 'null', (c) => ({ ...c, nbf: null })),
         ruled('date-string', 'a minute ago, written as an ISO 8601 date', 'other-type', (c, now) => ({ ...c, nbf: isoDate(now - 60) })),
+        // A JSON boolean, as iat's rows: false and true are long past to a reader that takes them for 0 and 1.
+        ...BOOLEANS.map((value) => ruled(`boolean-${value}`, `${value} (a JSON boolean)`, 'other-type', (c) => ({ ...c, nbf: value }))),
         // A minute ago in milliseconds: some fifty thousand years ahead, though a reader that takes
         // large times for milliseconds divides it back to a minute ago.
         invalid('milliseconds', 'a minute ago in milliseconds', 'near-value', (c, now) => ({ ...c, nbf: (now - 60) * 1000 })),
@@ -1704,6 +1709,9 @@ function claimVariants(card: OperationCard, member: string): Made[] {
         ruled('null', 'null', 'null', (c) => ({ ...c, iat: null })),
         ruled('string', 'a string', 'other-type', (c) => ({ ...c, iat: String(c.iat) })),
         ruled('date-string', 'its own value written as an ISO 8601 date', 'other-type', (c) => ({ ...c, iat: isoDate(c.iat) })),
+        // A JSON boolean: no NumericDate, though a language whose booleans are integers (Python's
+        // bool is an int, PHP's loose types) reads false as 1970 and true as a second after it.
+        ...BOOLEANS.map((value) => ruled(`boolean-${value}`, `${value} (a JSON boolean)`, 'other-type', (c) => ({ ...c, iat: value }))),
         ruled('list', 'a list holding its own value', 'other-type', (c) => ({ ...c, iat: [c.iat] })),
         // The time now in milliseconds: some fifty thousand years ahead, though a reader that takes
         // large times for milliseconds divides it back to now.
@@ -1906,6 +1914,29 @@ function claimVariants(card: OperationCard, member: string): Made[] {
             expect: {
               checks: unauthenticated(card),
               source: 'spec 7: the token is invalid (RFC 7519 7.2: the payload is a JSON object; RFC 8259 2: a JSON text is one value)',
+            },
+            extended: true,
+          }),
+        ),
+        // The JOSE header's or the claims' JSON preceded by a byte order mark: JSON may not be sent
+        // with one (RFC 8259 8.1), and the tenant issues none, though a parser that skips it (every
+        // Jackson byte parser, a UTF-8 decoder with BOM handling) reads the valid object.
+        ...(
+          [
+            ['header-leading-bom', "with the JOSE header's JSON preceded by a byte order mark (U+FEFF)", 'auth.token.header', true],
+            ['leading-bom', "with the claims' JSON preceded by a byte order mark (U+FEFF)", 'auth.token.claims', false],
+          ] as const
+        ).map(([key, says, clause, header]) =>
+          resigned({
+            operator: 'extra-part',
+            key,
+            says,
+            apply: edited({
+              resign: header ? { headerText: (h) => `\ufeff${JSON.stringify(h)}` } : { claimsText: (c) => `\ufeff${JSON.stringify(c)}` },
+            }),
+            expect: {
+              checks: refusedByObservedRule(clause),
+              source: 'observed: the tenant issues no token whose JSON starts with a BOM (RFC 8259 8.1: JSON is sent without one)',
             },
             extended: true,
           }),
