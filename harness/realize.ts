@@ -234,9 +234,15 @@ export function realizeTokenRequest(template: TokenRequestTemplate, target: Reso
     label: 'token',
     ...(template.chunked ? { chunked: true } : {}),
     body: json
-      ? `${template.surrounded?.before ?? ''}${JSON.stringify(wrappedAs(template.wrapped, object))}${template.surrounded?.after ?? ''}`
+      ? `${template.surrounded?.before ?? ''}${jsonTextOf(template, wrappedAs(template.wrapped, object))}${template.surrounded?.after ?? ''}`
       : fields,
   };
+}
+
+/** A JSON token request's text: its "/" escaped where the template says so (a slash appears in JSON text only inside strings). */
+function jsonTextOf(template: TokenRequestTemplate, value: unknown): string {
+  const text = JSON.stringify(value);
+  return template.escapedSlashes ? text.replaceAll('/', '\\/') : text;
 }
 
 /** A JSON token request's object as the template wraps it. */

@@ -377,6 +377,33 @@ function audienceJudgedFirst(app: FaultHooks): void {
 
 export const clientCredentialFaults = faultFamily([
   {
+    id: 'token-form-type-matched-in-lower-case',
+    clause: 'token.endpoint',
+    bug: 'The token endpoint guards the form with a comparison of the media type as written with "application/x-www-form-urlencoded", though media types are case-insensitive (RFC 9110 8.3.1): a form request typed "Application/x-www-form-urlencoded" (or in capitals) is refused 415 instead of getting a token; one typed in lower case still gets one.',
+    install(app) {
+      const components = captureAll(app);
+      app.wrapRoute('token', (next) => async (exchange) => {
+        const media = String(exchange.headers['content-type'] ?? '')
+          .split(';')[0]!
+          .trim();
+        if (!isFormMediaType(exchange.headers['content-type']) || media === media.toLowerCase()) return next(exchange);
+        return components().errors.tokenReply('invalid_request', `Content-Type '${media}' is not supported`, 415);
+      });
+    },
+  },
+  {
+    id: 'token-json-slash-escapes-kept',
+    clause: 'token.observed.json-request',
+    bug: 'The token endpoint takes the parameters of a JSON request out of its text with a pattern instead of a JSON decoder, so an escape stays as written: a JSON request whose audience is written with escaped slashes ("https:\\/\\/...") is answered for another audience (403) instead of getting a token; the same request without escapes still gets one.',
+    install: (app) =>
+      editRequests(app, 'token', (exchange) => {
+        const text = exchange.body.toString('utf8');
+        return isJsonMediaType(exchange.headers['content-type']) && text.includes('\\/')
+          ? { ...exchange, body: Buffer.from(text.replaceAll('\\/', '\\\\/'), 'utf8') }
+          : exchange;
+      }),
+  },
+  {
     id: 'token-secret-operator-from-qs-brackets',
     clause: 'token.endpoint.wrong-secret',
     bug: 'The token form parsed by a qs-style parser (extended urlencoded) and the secret matched by a document store query as it came: client_secret[$eq]=<the secret>, with no client_secret, is read as {"$eq": <the secret>} and gets a token instead of 401; client_secret[$eq]=<another> is still refused.',

@@ -302,6 +302,18 @@ function extensionsAllowedBelow(node: JsonObject, depth: number): void {
 
 export const ticketCreationFaults = faultFamily([
   {
+    id: 'ticket-body-unicode-escapes-kept',
+    clause: 'sso-ticket.body.optional',
+    bug: 'Ticket creation reads its JSON with a tokenizer that leaves \\u escapes as written: a valid body whose member names and strings are spelled with \\u escapes (the same JSON text once decoded) is refused 400 for unknown members instead of creating a ticket; the same body without escapes still creates one.',
+    install: (app) =>
+      editRequests(app, 'sso-ticket', (exchange) => {
+        const text = exchange.body.toString('utf8');
+        return isJsonMediaType(exchange.headers['content-type']) && text.includes('\\u')
+          ? { ...exchange, body: Buffer.from(text.replaceAll('\\u', '\\\\u'), 'utf8') }
+          : exchange;
+      }),
+  },
+  {
     id: 'ticket-replayed-by-idempotency-key-alone',
     clause: 'sso-ticket.body.ttl_sec.type',
     bug: "An idempotency layer that stores ticket creations' answers under the Idempotency-Key alone, with no fingerprint of the request: a body with ttl_sec of another type sent under the key of a created ticket is answered that ticket (201) instead of 400; without the key, 400 as before.",

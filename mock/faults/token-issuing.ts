@@ -174,6 +174,12 @@ const isTextPlain = (type: string | undefined): boolean => type?.split(';')[0]?.
 
 export const tokenIssuingFaults = faultFamily([
   {
+    id: 'issued-audience-as-a-list',
+    clause: 'token.observed.claims',
+    bug: 'An issuer whose builder writes the audience as a set (a JSON list even of one): every token carries "aud": ["<audience>"] instead of the string the tenant issues; the tokens still verify and are accepted.',
+    install: (app) => reissueTokens(app, { claims: (claims) => ({ ...claims, aud: [claims.aud].flat() as string[] }) }),
+  },
+  {
     id: 'token-grants-the-scopes-asked',
     clause: 'token.observed.granted-scopes',
     bug: "A token endpoint that puts the request's scope parameter in the token without checking it against the client's grant: a client asking for delete:users gets it.",

@@ -132,6 +132,33 @@ function firstObjectOf(text: string): Record<string, unknown> | undefined {
 
 export const tokenVerificationFaults = faultFamily([
   {
+    id: 'crit-names-read-taken-as-understood',
+    clause: 'auth.token.header',
+    bug: 'A crit check that counts the header parameters the code reads (alg, kid, typ) as understood extensions, though RFC 7515 4.1.11 has them never listed: a token signed with the tenant key whose crit is ["kid"] or ["alg"] is accepted instead of 401; a crit naming an unknown extension is still refused.',
+    install: (app) =>
+      alsoAccept(app, async (token, { keys }) => {
+        const decoded = decodeJws(token);
+        const crit = decoded?.header.crit;
+        const [header = '', payload = '', signature = ''] = token.split('.');
+        const readByCode = Array.isArray(crit) && crit.length > 0 && crit.every((name) => ['alg', 'kid', 'typ'].includes(String(name)));
+        return decoded && readByCode && signedByTenant(`${header}.${payload}`, signature, keys) ? decoded.payload : undefined;
+      }),
+  },
+  {
+    id: 'issuer-host-compared-ignoring-case',
+    clause: 'redeliver.errors.401.invalid-token',
+    bug: "The issuer compared as a parsed URL whose host compares ignoring case, though RFC 7519 compares iss as a string: a correctly signed token whose iss is the tenant's with its host in capitals is accepted instead of 401; an iss naming another host is still refused.",
+    install: (app) =>
+      forgiveClaim(app, (claims, { tenant }) => {
+        if (typeof claims.iss !== 'string') return claims;
+        const lowered = claims.iss.replace(
+          /^(\w+:\/\/)([^/?#]*)/,
+          (_all, scheme: string, host: string) => `${scheme}${host.toLowerCase()}`,
+        );
+        return lowered !== claims.iss && tenant.identityForIssuer(lowered) ? { ...claims, iss: lowered } : claims;
+      }),
+  },
+  {
     id: 'claims-read-by-a-streaming-decoder',
     clause: 'redeliver.errors.401.invalid-token',
     bug: "The claims read by a streaming JSON decoder that stops after the first value (Go's json.Decoder): a correctly signed token whose payload is the claims followed by more text is accepted by every operation instead of 401; a payload that is no JSON at all is still refused.",

@@ -3,7 +3,7 @@
 // release channel's name ("stable") or the previous version (v1), or after a backslash written %5C.
 // The vault read's status, content type and which record it answers break by the faults every card
 // gets (operation-answers.ts); its record's fields are vault-record.ts's.
-import { basePath } from '../../specs/index.ts';
+import { basePath, parameter } from '../../specs/index.ts';
 import type { FaultHooks } from '../app.ts';
 import type { Reply, RouteHandler } from '../exchange.ts';
 import { mockOperations } from '../operations.ts';
@@ -11,6 +11,7 @@ import { Refusal } from '../refusal.ts';
 import { createRouter } from '../router.ts';
 import { faultFamily } from './fault.ts';
 import { capture, captureAll } from './support/captured.ts';
+import { decoded } from './support/parameter-edits.ts';
 import { editReplies, replacing } from './support/route-edits.ts';
 
 /**
@@ -95,6 +96,20 @@ function servedRewritten(app: FaultHooks, rewrite: (path: string) => string): vo
 }
 
 export const vaultReadFaults = faultFamily([
+  {
+    id: 'vault-id-length-checked-before-the-token',
+    clause: 'auth.order',
+    bug: "The vault read's route validates the connection id's length in its path matcher, outside the authentication: a request without a token (or with an invalid one) whose connection id is longer than 30 characters is answered 400 instead of 401; with an id of a valid length, 401 as before.",
+    install: (app) => {
+      const errors = capture(app, 'errors');
+      editReplies(app, ['vault'], (reply, exchange) => {
+        const id = decoded(exchange.params.id ?? '');
+        return reply.status === 401 && id !== undefined && [...id].length > Number(parameter('vault', 'path', 'id').schema.maxLength)
+          ? replacing(reply, errors().reply('invalid_uri'))
+          : reply;
+      });
+    },
+  },
   {
     id: 'vault-read-cached-by-url',
     clause: 'errors.401.all-operations',

@@ -27,6 +27,8 @@ export interface TokenRequestTemplate {
   wrapped?: 'list' | 'json-text';
   /** In a JSON request, JSON whitespace (RFC 8259 2) written before and after the body's text. */
   surrounded?: { before: string; after: string };
+  /** In a JSON request, every "/" written as the escape "\\/" (RFC 8259 7 allows it; PHP's json_encode writes it so). */
+  escapedSlashes?: boolean;
   /** Parameters sent in the query string of the request as well as its body. */
   query?: Array<[string, string]>;
   /** In a JSON request, the fields written as a list holding their value. */

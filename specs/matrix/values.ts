@@ -280,7 +280,7 @@ export const urlNearMisses: ReadonlyArray<{
   key: string;
   says: string;
   change: (url: string) => string;
-  operator: 'truncate' | 'near-value' | 'extra-part' | 'encoding';
+  operator: 'truncate' | 'near-value' | 'extra-part' | 'encoding' | 'case';
   withPath?: true;
 }> = [
   {
@@ -338,6 +338,22 @@ export const urlNearMisses: ReadonlyArray<{
     says: 'naming the same origin with its port written out (the default port, or a leading zero)',
     change: sameOriginSpelledOtherwise,
     operator: 'encoding',
+  },
+  // Its host or its scheme in capitals, the rest as it is: other strings (RFC 7519 4.1.1 and 4.1.3
+  // compare iss and aud as strings), though a URL type that keeps the host and the scheme as
+  // case-insensitive strings (RFC 3986 3.1, 3.2.2; http4s' CIString, a normalising parser) compares
+  // them equal.
+  {
+    key: 'host-capitals',
+    says: 'with its host name in capitals, its path as it is',
+    change: (url) => url.replace(/^(\w+:\/\/)([^/?#]+)/, (_all, scheme: string, host: string) => `${scheme}${host.toUpperCase()}`),
+    operator: 'case',
+  },
+  {
+    key: 'scheme-capitals',
+    says: 'with its scheme in capitals (HTTPS://), the rest as it is',
+    change: (url) => url.replace(/^(\w+)(:\/\/)/, (_all, scheme: string, rest: string) => `${scheme.toUpperCase()}${rest}`),
+    operator: 'case',
   },
   // Three spellings a URL parser reads as the same place, each another string (RFC 7519 compares
   // iss and aud as strings): a fully qualified host name, a user name before the host, a character

@@ -60,6 +60,33 @@ function causesOf(card: OperationCard): Cause[] {
       ]),
     );
   }
+  // Each path id one character over its length (its longest bound row, refused under the length's
+  // clause: 400): input, decided after the credential, however a router's validation of the id's
+  // length is placed. Paired with the credential's causes only.
+  for (const name of Object.keys(card.params)) {
+    const bound = matrix()
+      .operations[card.key].filter(
+        (r) =>
+          r.element.id === `path.{${name}}` &&
+          r.variant.operator === 'bounds' &&
+          /^\d+$/.test(r.variant.key) &&
+          r.base === 'valid' &&
+          'checks' in r.expectation &&
+          r.expectation.checks.some((check) => check.clause.endsWith('.length')),
+      )
+      .sort((a, b) => Number(a.variant.key) - Number(b.variant.key))
+      .pop();
+    if (bound)
+      causes.push({
+        order: 'input',
+        what: `${/^[aeiou]/.test(card.params[name]!.names) ? 'an' : 'a'} ${card.params[name]!.names} id ${bound.variant.says}`,
+        status: 400,
+        row: bound,
+        needs: [],
+        withCredentialOnly: true,
+        apply: (t, c) => bound.variant.apply(t, c),
+      });
+  }
   if (card.key === 'redeliver') {
     // The state: an event whose state does not allow redelivery (409). Decided after the
     // credential, as the taken name below; paired with the credential's causes, and with a stream id

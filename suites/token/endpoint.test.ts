@@ -133,7 +133,8 @@ conformance('[§5 token.observed.claims] an access token is an RS256 JWS with th
     header.typ !== observed.tokens.typ && `typ ${String(header.typ)}`,
     typeof header.kid !== 'string' && 'no kid',
     !(typeof claims.iss === 'string' && /^https:\/\/[^/]+\/$/.test(claims.iss)) && `iss ${JSON.stringify(claims.iss)}`,
-    ![claims.aud].flat().includes(target.target.audience) && `aud ${JSON.stringify(claims.aud)}`,
+    // The audience as the one string the tenant issues, not a list holding it (which RFC 7519 4.1.3 allows).
+    claims.aud !== target.target.audience && `aud ${JSON.stringify(claims.aud)}`,
     claims.sub !== `${clientId}${observed.tokens.subject_suffix}` && `sub ${JSON.stringify(claims.sub)}`,
     claims.azp !== clientId && `azp ${JSON.stringify(claims.azp)}`,
     claims.gty !== observed.tokens.gty && `gty ${JSON.stringify(claims.gty)}`,

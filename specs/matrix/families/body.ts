@@ -1315,7 +1315,50 @@ function rootVariants(card: OperationCard, element: Element): Made[] {
     ...listsOfOneBody(card, element),
     ...envelopedBodies(card, element),
     ...bodiesInWhitespace(card, element),
+    ...bodiesRespelled(card, element),
   ];
+}
+
+/**
+ * The same JSON text written with escapes a decoder undoes (RFC 8259 7): every ASCII letter inside
+ * strings, the member names too, as its \\u escape. It is the operation's fullest valid body once
+ * decoded, judged as it is; a server that reads members with a pattern, or matches names as
+ * written, refuses it or reads other values. (Its fullest body has no "/" to escape.)
+ */
+const JSON_RESPELLINGS: ReadonlyArray<{ key: string; says: string; respell: (text: string) => string }> = [
+  {
+    key: 'fullest-unicode-escaped-letters',
+    says: 'with every ASCII letter inside its strings (member names too) written as its \\u escape',
+    respell: (text) =>
+      text.replace(
+        /"((?:[^"\\]|\\.)*)"/g,
+        (_all, inside: string) =>
+          `"${inside.replace(/\\.|[A-Za-z]/g, (part) => (part.length > 1 ? part : `\\u${part.charCodeAt(0).toString(16).padStart(4, '0')}`))}"`,
+      ),
+  },
+];
+
+function bodiesRespelled(card: OperationCard, element: Element): Made[] {
+  const judge = (varied: RequestTemplate, _context: RequestContext) =>
+    bodyExpectation(card, element, varied.body !== undefined && 'raw' in varied.body ? JSON.parse(varied.body.raw) : undefined, {
+      identityChanged: false,
+      bound: false,
+    });
+  const fullest = (context: RequestContext) =>
+    card.body!.full(context.fixtures, { global: context.clients.global ?? canonicalContext.clients.global! });
+  return JSON_RESPELLINGS.map(({ key, says, respell }): Made => {
+    const apply = (template: RequestTemplate, context: RequestContext) =>
+      withBody(template, { raw: respell(JSON.stringify(fullest(context))) });
+    return {
+      operator: 'encoding',
+      key,
+      says: `the fullest valid body's JSON text ${says}`,
+      apply,
+      judge,
+      expect: judge(apply(emptyTemplate(), canonicalContext), canonicalContext),
+      extended: true,
+    };
+  });
 }
 
 /**

@@ -927,6 +927,16 @@ function joseVariants(card: OperationCard, member: string): Made[] {
           },
           extended: true,
         },
+        // Naming a parameter the header has and the JWS specification defines (kid, alg): producers
+        // must not (RFC 7515 4.1.11) and the tenant issues no crit, though a check that counts the
+        // names its own code reads as understood lets them through. Refused as the tenant's rule.
+        ...(['kid', 'alg'] as const).map((name) => ({
+          ...ruled(`registered-${name}`, `naming ${name}, a parameter of the JWS specification (["${name}"])`, 'near-value', (h) => ({
+            ...h,
+            crit: [name],
+          })),
+          extended: true,
+        })),
       ];
   }
 }

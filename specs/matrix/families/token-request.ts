@@ -716,21 +716,14 @@ const audienceNearMisses: Array<{ key: string; says: string; change: (url: strin
     operator: 'case',
   },
   { key: 'another-api', says: "another API's", change: () => 'https://another-api.example.com/', operator: 'other-owner' },
-  // Two other strings that name the same site to a person and to a lenient normaliser: "www."
-  // before the host (a site's marketing host, folded away by a "www." stripper), and the host alone
-  // in capitals (RFC 3986 3.2.2 compares host names ignoring case; RFC 7519 4.1.3 compares
-  // audiences as exact strings). The host's trailing dot and its port spelled out are urlNearMisses'.
+  // Another string that names the same site to a person and to a lenient normaliser: "www." before
+  // the host (a site's marketing host, folded away by a "www." stripper). The host in capitals, its
+  // trailing dot and its port spelled out are urlNearMisses'.
   {
     key: 'host-www',
     says: 'with "www." before its host name',
     change: (url) => url.replace(/^(\w+:\/\/)/, '$1www.'),
     operator: 'extra-part',
-  },
-  {
-    key: 'host-capitals',
-    says: 'with its host name in capitals, its path as it is',
-    change: (url) => url.replace(/^(\w+:\/\/)([^/?#]+)/, (_all, scheme: string, host: string) => `${scheme}${host.toUpperCase()}`),
-    operator: 'case',
   },
   {
     key: 'semicolon-after',
@@ -1320,6 +1313,36 @@ function singleVariants(): Array<{ element: TokenElement; variants: Made[] }> {
             source: 'spec 5 rule 3: form parameters; a charset parameter does not change the media type',
           },
         },
+        // The form's media type in other letter case: the same type (RFC 9110 8.3.1: type and subtype
+        // are case-insensitive), though a guard that compares the header with the lower-case name as
+        // it is written refuses it. Each mints a token: the capitals extended.
+        ...(
+          [
+            ['form-type-capitalised', 'Application/x-www-form-urlencoded', false],
+            ['form-type-capitals', 'APPLICATION/X-WWW-FORM-URLENCODED', true],
+          ] as const
+        ).map(([key, contentType, extended]): Made => ({
+          operator: 'case',
+          key,
+          says: `form-encoded, typed ${contentType}`,
+          apply: (t) => ({ ...t, contentType }),
+          expect: {
+            checks: [{ clause: 'token.endpoint', outcome: accepted }],
+            source: 'spec 5 rule 3: form parameters; a media type is case-insensitive (RFC 9110 8.3.1)',
+          },
+          ...(extended ? { extended } : {}),
+        })),
+        {
+          operator: 'case',
+          key: 'json-type-capitalised',
+          says: 'as a JSON body typed Application/JSON',
+          apply: (t) => ({ ...t, encoding: 'json', contentType: 'Application/JSON' }),
+          expect: {
+            checks: [{ clause: 'token.observed.json-request', outcome: accepted }],
+            source: 'observed: the endpoint takes JSON too; a media type is case-insensitive (RFC 9110 8.3.1)',
+          },
+          extended: true,
+        },
         // The same form request with the charset parameter naming another charset than UTF-8: its
         // parameters are ASCII, the same bytes in ISO-8859-1 and US-ASCII, so the request reads the
         // same (a charset parameter does not change the media type); a check that allows only the
@@ -1451,6 +1474,20 @@ function singleVariants(): Array<{ element: TokenElement; variants: Made[] }> {
           expect: {
             checks: [{ clause: 'token.observed.json-request', outcome: accepted }],
             source: 'observed: the endpoint takes JSON too; a charset parameter does not change the media type (RFC 9110 8.3.1)',
+          },
+          extended: true,
+        },
+        // The JSON body with its slashes escaped ("https:\/\/..."), as PHP's json_encode writes
+        // them: the same JSON text once decoded (RFC 8259 7), though a reader that takes values out
+        // with a pattern instead of a decoder keeps the escapes and reads another audience.
+        {
+          operator: 'encoding',
+          key: 'json-escaped-slashes',
+          says: 'as a JSON body with every "/" written as the escape "\\/"',
+          apply: (t) => ({ ...t, encoding: 'json', escapedSlashes: true }),
+          expect: {
+            checks: [{ clause: 'token.observed.json-request', outcome: accepted }],
+            source: 'observed: the endpoint takes JSON too; "\\/" is "/" in a JSON string (RFC 8259 7)',
           },
           extended: true,
         },
