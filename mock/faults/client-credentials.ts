@@ -27,7 +27,7 @@ import {
   sameWithoutTrailingSlash,
   sameWithoutUserinfo,
 } from './support/near-misses.ts';
-import { editRequests, isChunked } from './support/route-edits.ts';
+import { editRequests, isChunked, jsonEscapeKept } from './support/route-edits.ts';
 import { editTokenParameter as editParameter, parametersOf, secretMatching, withParameters } from './support/parameter-edits.ts';
 import { editStore } from './support/store-view.ts';
 
@@ -395,13 +395,7 @@ export const clientCredentialFaults = faultFamily([
     id: 'token-json-slash-escapes-kept',
     clause: 'token.observed.json-request',
     bug: 'The token endpoint takes the parameters of a JSON request out of its text with a pattern instead of a JSON decoder, so an escape stays as written: a JSON request whose audience is written with escaped slashes ("https:\\/\\/...") is answered for another audience (403) instead of getting a token; the same request without escapes still gets one.',
-    install: (app) =>
-      editRequests(app, 'token', (exchange) => {
-        const text = exchange.body.toString('utf8');
-        return isJsonMediaType(exchange.headers['content-type']) && text.includes('\\/')
-          ? { ...exchange, body: Buffer.from(text.replaceAll('\\/', '\\\\/'), 'utf8') }
-          : exchange;
-      }),
+    install: (app) => jsonEscapeKept(app, 'token', '\\/'),
   },
   {
     id: 'token-secret-operator-from-qs-brackets',

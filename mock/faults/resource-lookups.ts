@@ -132,6 +132,15 @@ function pathChecksOnHeaders(app: FaultHooks, key: OperationKey): void {
   });
 }
 
+/** The path id `param` read from the last segment of the URL a proxy passed on in `header`, trusted from any caller. */
+function idFromUrlHeader(app: FaultHooks, key: OperationKey, param: string, header: string): void {
+  editRequests(app, key, (exchange) => {
+    const url = exchange.headers[header];
+    const last = typeof url === 'string' ? url.split('?')[0]!.split('/').pop() : undefined;
+    return last ? { ...exchange, params: { ...exchange.params, [param]: last } } : exchange;
+  });
+}
+
 export const resourceLookupFaults = faultFamily([
   {
     id: 'vault-id-decoded-as-query-text',
@@ -143,23 +152,13 @@ export const resourceLookupFaults = faultFamily([
     id: 'event-id-read-from-x-rewrite-url',
     clause: 'redeliver.errors.404.event',
     bug: "Redelivery behind an IIS rewrite whose X-Rewrite-URL the framework trusts from any caller (Zend's request URI detection): the event id is read from that header's last segment, so an unknown event id in the path with X-Rewrite-URL naming an existing event's path redelivers that event instead of 404; X-Original-URL is not read.",
-    install: (app) =>
-      editRequests(app, 'redeliver', (exchange) => {
-        const rewritten = exchange.headers['x-rewrite-url'];
-        const last = typeof rewritten === 'string' ? rewritten.split('?')[0]!.split('/').pop() : undefined;
-        return last ? { ...exchange, params: { ...exchange.params, event_id: last } } : exchange;
-      }),
+    install: (app) => idFromUrlHeader(app, 'redeliver', 'event_id', 'x-rewrite-url'),
   },
   {
     id: 'vault-id-read-from-x-forwarded-uri',
     clause: 'vault.response.record',
     bug: "The vault read behind Traefik's forwardAuth, whose handler takes the URL from X-Forwarded-Uri as the proxy sets it and trusts it from any caller: an unknown connection id in the path with X-Forwarded-Uri naming an existing connection's path reads that connection instead of 404; X-Original-URL is not read.",
-    install: (app) =>
-      editRequests(app, 'vault', (exchange) => {
-        const forwarded = exchange.headers['x-forwarded-uri'];
-        const last = typeof forwarded === 'string' ? forwarded.split('?')[0]!.split('/').pop() : undefined;
-        return last ? { ...exchange, params: { ...exchange.params, id: last } } : exchange;
-      }),
+    install: (app) => idFromUrlHeader(app, 'vault', 'id', 'x-forwarded-uri'),
   },
   {
     id: 'stream-found-by-name',

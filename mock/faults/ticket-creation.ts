@@ -15,6 +15,7 @@ import {
   editRequests,
   editSuccessReplies,
   isChunked,
+  jsonEscapeKept,
   replayedByKeyAlone,
   withContentType,
 } from './support/route-edits.ts';
@@ -305,13 +306,7 @@ export const ticketCreationFaults = faultFamily([
     id: 'ticket-body-unicode-escapes-kept',
     clause: 'sso-ticket.body.optional',
     bug: 'Ticket creation reads its JSON with a tokenizer that leaves \\u escapes as written: a valid body whose member names and strings are spelled with \\u escapes (the same JSON text once decoded) is refused 400 for unknown members instead of creating a ticket; the same body without escapes still creates one.',
-    install: (app) =>
-      editRequests(app, 'sso-ticket', (exchange) => {
-        const text = exchange.body.toString('utf8');
-        return isJsonMediaType(exchange.headers['content-type']) && text.includes('\\u')
-          ? { ...exchange, body: Buffer.from(text.replaceAll('\\u', '\\\\u'), 'utf8') }
-          : exchange;
-      }),
+    install: (app) => jsonEscapeKept(app, 'sso-ticket', '\\u'),
   },
   {
     id: 'ticket-replayed-by-idempotency-key-alone',

@@ -52,6 +52,19 @@ export function editJsonBody(app: FaultHooks, key: RouteKey, edit: (value: unkno
   });
 }
 
+/**
+ * A JSON request read by a tokenizer that keeps an escape as written (`escape`, e.g. "\\/" or
+ * "\\u"): the escape's backslash doubled, so that the decoded value holds the escape's text.
+ */
+export function jsonEscapeKept(app: FaultHooks, key: RouteKey, escape: string): void {
+  editRequests(app, key, (exchange) => {
+    const text = exchange.body.toString('utf8');
+    return isJsonMediaType(exchange.headers['content-type']) && text.includes(escape)
+      ? { ...exchange, body: Buffer.from(text.replaceAll(escape, `\\${escape}`), 'utf8') }
+      : exchange;
+  });
+}
+
 export function isErrorBody(body: unknown): body is Record<string, unknown> & { statusCode: number } {
   return body !== null && typeof body === 'object' && typeof (body as { statusCode?: unknown }).statusCode === 'number';
 }
