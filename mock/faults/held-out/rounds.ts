@@ -33,6 +33,7 @@ import { heldOutRound28Faults } from './round-28/catalogue.ts';
 import { heldOutRound29Faults } from './round-29/catalogue.ts';
 import { heldOutRound30Faults } from './round-30/catalogue.ts';
 import { heldOutRound31Faults } from './round-31/catalogue.ts';
+import { heldOutRound32Faults } from './round-32/catalogue.ts';
 import { heldOutRound33Faults } from './round-33/catalogue.ts';
 import type { HeldOutFault } from './held-out-fault.ts';
 
@@ -68,5 +69,6 @@ export const heldOutRounds: Readonly<Record<string, readonly HeldOutFault[]>> = 
   '29': heldOutRound29Faults,
   '30': heldOutRound30Faults,
   '31': heldOutRound31Faults,
+  '32': heldOutRound32Faults,
   '33': heldOutRound33Faults,
 };
