@@ -377,6 +377,18 @@ function audienceJudgedFirst(app: FaultHooks): void {
 
 export const clientCredentialFaults = faultFamily([
   {
+    id: 'audience-read-through-the-url-parser',
+    clause: 'token.endpoint.audience',
+    bug: 'The token endpoint normalises the audience with the WHATWG URL parser (new URL(audience).href) before it looks the API up, and the parser repairs a special scheme written without its slashes, with one or with backslashes: audience "https:<host>/api/v2/" gets a token for the management interface instead of being refused; another host is still refused.',
+    install: audienceMatching((sent, audience) => {
+      try {
+        return !/^[a-z][a-z0-9+.-]*:\/\//i.test(sent) && new URL(sent).href === audience;
+      } catch {
+        return false;
+      }
+    }),
+  },
+  {
     id: 'token-form-type-matched-in-lower-case',
     clause: 'token.endpoint',
     bug: 'The token endpoint guards the form with a comparison of the media type as written with "application/x-www-form-urlencoded", though media types are case-insensitive (RFC 9110 8.3.1): a form request typed "Application/x-www-form-urlencoded" (or in capitals) is refused 415 instead of getting a token; one typed in lower case still gets one.',

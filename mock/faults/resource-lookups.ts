@@ -182,6 +182,19 @@ export const resourceLookupFaults = faultFamily([
     install: (app) => editStore(app, (store) => ({ profile: (id: string) => store.profile(id) ?? { id } })),
   },
   {
+    id: 'vault-record-found-among-inherited-members',
+    clause: 'vault.response.record',
+    bug: 'Vault connections kept in a plain object and read as records[id] before the id is checked, where a name every object inherits (constructor, toString, hasOwnProperty) finds something: the connection "constructor" is answered with a record instead of being refused; an unknown well-formed id is still 404.',
+    install: (app) => {
+      const store = capture(app, 'store');
+      editParameter(app, 'vault', 'id', (raw) => {
+        const id = decoded(raw);
+        const found = id !== undefined && id in Object.prototype ? store().records(VAULT_RECORDS)[0] : undefined;
+        return found ? encodeURIComponent(found.id) : undefined;
+      });
+    },
+  },
+  {
     id: 'vault-ids-case-insensitive',
     clause: 'vault.response.record',
     bug: "Vault connections kept in a table with a case-insensitive collation: an existing id with one letter in the other case is answered with that connection's record.",

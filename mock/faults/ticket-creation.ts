@@ -303,6 +303,18 @@ function extensionsAllowedBelow(node: JsonObject, depth: number): void {
 
 export const ticketCreationFaults = faultFamily([
   {
+    id: 'ticket-token-lifetime-refused-past-safe-integers',
+    clause: 'sso-ticket.body.optional',
+    bug: "Ticket creation behind a validator that refuses integers past Number.MAX_SAFE_INTEGER by default (Joi's number()): provisioning_config.token_lifetime 9007199254740994 is refused 400 instead of creating the ticket; 3600 still creates one.",
+    install: (app) =>
+      editJsonBody(app, 'sso-ticket', (value) => {
+        const config = (value as { provisioning_config?: { token_lifetime?: unknown } } | null)?.provisioning_config;
+        return typeof config?.token_lifetime === 'number' && !Number.isSafeInteger(config.token_lifetime)
+          ? { ...(value as object), provisioning_config: { ...config, token_lifetime: 'unsafe' } }
+          : value;
+      }),
+  },
+  {
     id: 'ticket-body-unicode-escapes-kept',
     clause: 'sso-ticket.body.optional',
     bug: 'Ticket creation reads its JSON with a tokenizer that leaves \\u escapes as written: a valid body whose member names and strings are spelled with \\u escapes (the same JSON text once decoded) is refused 400 for unknown members instead of creating a ticket; the same body without escapes still creates one.',

@@ -355,6 +355,27 @@ export const urlNearMisses: ReadonlyArray<{
     change: (url) => url.replace(/^(\w+)(:\/\/)/, (_all, scheme: string, rest: string) => `${scheme.toUpperCase()}${rest}`),
     operator: 'case',
   },
+  // Its scheme's "//" written otherwise: left out (https:host/), one slash (https:/host/), two
+  // backslashes (https:\\\\host/). Other strings, and no URL of RFC 3986 with an authority, though the
+  // WHATWG URL parser repairs each for a special scheme and writes back the right one.
+  {
+    key: 'slashes-absent',
+    says: 'without the "//" after its scheme (https:host/...)',
+    change: (url) => url.replace(/^(\w+:)\/\//, '$1'),
+    operator: 'truncate',
+  },
+  {
+    key: 'one-slash',
+    says: 'with one "/" after its scheme (https:/host/...)',
+    change: (url) => url.replace(/^(\w+:)\/\//, '$1/'),
+    operator: 'truncate',
+  },
+  {
+    key: 'backslashes',
+    says: 'with "\\\\" after its scheme instead of "//" (https:\\\\host/...)',
+    change: (url) => url.replace(/^(\w+:)\/\//, '$1\\\\'),
+    operator: 'encoding',
+  },
   // Three spellings a URL parser reads as the same place, each another string (RFC 7519 compares
   // iss and aud as strings): a fully qualified host name, a user name before the host, a character
   // percent-encoded.

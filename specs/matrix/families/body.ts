@@ -499,7 +499,7 @@ export function bodyVariants(card: OperationCard, element: Element): Made[] {
       );
     }
   }
-  variants.push(...roundValuesOutOfRange(made, element, types));
+  variants.push(...roundValuesOutOfRange(made, element, types), ...integersPastSafeRange(made, element, types));
   variants.push(...countsWithAnEmptyEntry(made, element, valid));
   variants.push(...lengthsOverInCodePoints(made, element, valid));
   variants.push(...lengthsInAstralCharacters(made, element));
@@ -1638,6 +1638,24 @@ function roundValuesOutOfRange(made: MakeVariant, element: Element, types: JsonT
     }
   }
   return out;
+}
+
+/** The first even integer past 2^53 (a double holds it exactly, JavaScript's Number.isSafeInteger does not). */
+const PAST_SAFE_INTEGER = 2 ** 53 + 2;
+
+/**
+ * An integer past JavaScript's safe range (2^53 + 2), where the field's range has no maximum that
+ * refuses it: a valid value, judged by its schema like any, though a validator that refuses unsafe
+ * integers by default (Joi's number(), a check with Number.isSafeInteger) refuses it.
+ */
+function integersPastSafeRange(made: MakeVariant, element: Element, types: JsonType[]): Made[] {
+  if (!types.includes('integer') || !withinRange(element, PAST_SAFE_INTEGER)) return [];
+  return [
+    made('bounds', 'past-safe-integer', `${PAST_SAFE_INTEGER} (2^53 + 2, past the safe integers of a double)`, () => PAST_SAFE_INTEGER, {
+      extended: true,
+      aloneOnly: true,
+    }),
+  ];
 }
 
 /** Values a cleaning step drops from a map or a list as empty (null: "delete this key"; "": an unset form field). */

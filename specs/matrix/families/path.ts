@@ -377,6 +377,9 @@ function resourceNameOf(fixture: FixtureName): ((context: RequestContext, id: st
 const storageKeyPrefix = (names: string): string => `${names.split(' ').pop()!.toUpperCase()}#`;
 
 /** The wildcards of the patterns a lookup may take an id for, each one character: any one character, or any run. */
+/** Members every JavaScript object inherits from Object.prototype, which a plain object's lookup finds. */
+const PROTOTYPE_MEMBERS = ['constructor', '__proto__', 'toString', 'hasOwnProperty'] as const;
+
 const PATTERN_WILDCARDS: ReadonlyArray<{ key: string; says: string; wildcard: string }> = [
   { key: 'regex-wildcard', says: 'any character, to a regular expression', wildcard: '.' },
   { key: 'glob-star', says: "any run of characters, to a glob (Redis's MATCH, fnmatch)", wildcard: '*' },
@@ -593,6 +596,14 @@ export function paramVariants(card: OperationCard, element: Element): Made[] {
     // content: application/json through JSON.parse (and SDKs that serialise every parameter as
     // JSON) reads it as the id; it is another, malformed, id.
     made('extra-part', 'json-quoted', 'in double quotes, as a JSON string', (value) => `"${value}"`, { extended: true }),
+    // The names every JavaScript object inherits (constructor, __proto__, toString, hasOwnProperty):
+    // ids that name nothing, though a lookup in a plain object (records[id]) finds an inherited
+    // member and answers with it. Judged by the value, as any id.
+    ...PROTOTYPE_MEMBERS.map((member) =>
+      made('near-value', `prototype-member-${member}`, `"${member}", a member every JavaScript object inherits`, () => member, {
+        extended: true,
+      }),
+    ),
     // The id in OData's key syntax, ('<id>'): another, malformed, id, though a route that also takes
     // the key syntax reads the id out of it.
     made('extra-part', 'odata-key', "in OData's key syntax ('<id>')", (value) => `('${value}')`, { extended: true }),
