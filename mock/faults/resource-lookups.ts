@@ -182,6 +182,17 @@ export const resourceLookupFaults = faultFamily([
     install: (app) => editStore(app, (store) => ({ profile: (id: string) => store.profile(id) ?? { id } })),
   },
   {
+    id: 'event-id-prefix-checked-ignoring-case',
+    clause: 'redeliver.errors.404.event',
+    bug: "Redelivery checks the event id's prefix without regard to case (CFML's NEQ) and looks it up in a table with a case-insensitive collation: an existing event's id with its prefix in capitals (EVT_...) is redelivered instead of refused; an id behind another prefix is still 400.",
+    install: (app) =>
+      editParameter(app, 'redeliver', 'event_id', (raw) => {
+        const id = decoded(raw);
+        const prefix = id === undefined ? undefined : /^[A-Z]+_/.exec(id)?.[0];
+        return prefix && id ? encodeURIComponent(`${prefix.toLowerCase()}${id.slice(prefix.length)}`) : undefined;
+      }),
+  },
+  {
     id: 'vault-record-found-among-inherited-members',
     clause: 'vault.response.record',
     bug: 'Vault connections kept in a plain object and read as records[id] before the id is checked, where a name every object inherits (constructor, toString, hasOwnProperty) finds something: the connection "constructor" is answered with a record instead of being refused; an unknown well-formed id is still 404.',

@@ -39,6 +39,16 @@ function stemmedSpelling(scope: string): string {
 
 export const scopeAndClientFaults = faultFamily([
   {
+    id: 'ticket-scope-read-after-the-last-dot',
+    clause: 'sso-ticket.scope',
+    bug: 'A scope check ported from XSUAA, where scopes are written "<xsappname>.<scope>", that takes the part after the last dot without comparing the application: a token holding "other-app!t1.create:sso_access_tickets" (and not the scope itself) creates a ticket instead of 403; a token with neither is still refused.',
+    install: (app) =>
+      editPrincipal(app, (principal) => {
+        const read = [...principal.scopes].filter((held) => held.includes('.')).map((held) => held.slice(held.lastIndexOf('.') + 1));
+        return read.length === 0 ? principal : { ...principal, scopes: new Set([...principal.scopes, ...read]) };
+      }),
+  },
+  {
     id: '401-instead-of-403',
     clause: 'redeliver.errors.403.scope',
     bug: 'One status for every authorization failure of redelivery: a token without update:event_deliveries is answered 401 instead of 403 (still a refusal).',

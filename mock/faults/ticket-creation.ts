@@ -301,6 +301,21 @@ function extensionsAllowedBelow(node: JsonObject, depth: number): void {
     extensionsAllowedBelow(child, depth + 1);
 }
 
+/** The value with every member whose name holds "@odata." dropped, at every depth; the value itself where it has none. */
+function withoutODataAnnotations(value: unknown): unknown {
+  if (Array.isArray(value)) {
+    const items = value.map(withoutODataAnnotations);
+    return items.some((item, index) => item !== value[index]) ? items : value;
+  }
+  if (value === null || typeof value !== 'object') return value;
+  const entries = Object.entries(value as Record<string, unknown>);
+  const kept = entries
+    .filter(([name]) => !name.includes('@odata.'))
+    .map(([name, member]) => [name, withoutODataAnnotations(member)] as const);
+  const changed = kept.length !== entries.length || kept.some(([name, member]) => member !== (value as Record<string, unknown>)[name]);
+  return changed ? Object.fromEntries(kept) : value;
+}
+
 export const ticketCreationFaults = faultFamily([
   {
     id: 'ticket-token-lifetime-refused-past-safe-integers',
@@ -313,6 +328,29 @@ export const ticketCreationFaults = faultFamily([
           ? { ...(value as object), provisioning_config: { ...config, token_lifetime: 'unsafe' } }
           : value;
       }),
+  },
+  {
+    id: 'organization-flag-takes-abap-true',
+    clause: 'sso-ticket.body.enabled_organizations.show_as_button.type',
+    bug: 'Ticket creation behind an ABAP structure whose flags are abap_bool (one character), checked against abap_true and abap_false: an organization item with show_as_button "X" creates the ticket instead of 400; "Y" is still refused.',
+    install: (app) =>
+      editJsonBody(app, 'sso-ticket', (value) => {
+        const organizations = (value as { enabled_organizations?: unknown } | null)?.enabled_organizations;
+        if (!Array.isArray(organizations) || !organizations.some((item) => (item as { show_as_button?: unknown })?.show_as_button === 'X'))
+          return value;
+        return {
+          ...(value as object),
+          enabled_organizations: (organizations as unknown[]).map((item): unknown =>
+            (item as { show_as_button?: unknown })?.show_as_button === 'X' ? { ...(item as object), show_as_button: true } : item,
+          ),
+        };
+      }),
+  },
+  {
+    id: 'ticket-body-odata-annotations-dropped',
+    clause: 'sso-ticket.body.nested-rules',
+    bug: 'Ticket creation behind an OData layer that drops instance annotations ("@odata.type" and the like) at every depth before the payload is checked: a body or a nested object with an "@odata.type" member creates the ticket instead of 400 for an unknown property; an "odata_type" member is still refused.',
+    install: (app) => editJsonBody(app, 'sso-ticket', withoutODataAnnotations),
   },
   {
     id: 'ticket-body-unicode-escapes-kept',

@@ -87,6 +87,12 @@ export function idWithPrefixLetterDoubled(id: string): string | undefined {
   return `${letters}${letters.slice(-1)}${prefix.slice(-1)}${id.slice(prefix.length)}`;
 }
 
+/** The id with its prefix in capitals (EVT_ for evt_), its random part as it is; undefined for an id of no prefixed shape. */
+export function idWithPrefixInCapitals(id: string): string | undefined {
+  const prefix = shapeOfId(id)?.prefix;
+  return prefix && prefix !== prefix.toUpperCase() ? `${prefix.toUpperCase()}${id.slice(prefix.length)}` : undefined;
+}
+
 /**
  * The id's random part behind another kind's prefix ("evt_<random>" as "est_<random>"), of the
  * same length where a prefix of it has one: no id of its own kind, though a lookup that cuts the

@@ -588,6 +588,21 @@ export function bodyVariants(card: OperationCard, element: Element): Made[] {
         (v) => ({ ...(v as JsonObject), [EXTENSION_MEMBER]: true }),
         { extended: true, aloneOnly: true },
       ),
+      // Unknown members named as the annotations and metadata that frameworks drop before a
+      // payload is checked (OData's "@odata.type", JSON-LD's "@type", JSON Schema's "$schema",
+      // GraphQL's "__typename", HAL's "_links"): unknown all the same, where unknown members are refused.
+      ...ANNOTATION_MEMBERS.map(({ key, name }) =>
+        made(
+          'extra-part',
+          `annotation-${key}`,
+          `with an unknown property named "${name}"`,
+          (v) => ({ ...(v as JsonObject), [name]: 'x' }),
+          {
+            extended: true,
+            aloneOnly: true,
+          },
+        ),
+      ),
     );
   }
   variants.push(...inheritedNameValues(element, made));
@@ -1253,6 +1268,9 @@ function rootVariants(card: OperationCard, element: Element): Made[] {
         extended: true,
       },
     ),
+    ...ANNOTATION_MEMBERS.map(({ key, name }) =>
+      made('extra-part', `annotation-${key}`, `an object with an unknown property named "${name}"`, { [name]: 'x' }, { extended: true }),
+    ),
     made(
       'extra-part',
       'inherited-property',
@@ -1483,8 +1501,9 @@ function schemaNodes(element: Element) {
 
 /**
  * Booleans written as text, other than "true" and "on" (rows of their own): a config file's, a
- * database flag's, a CLI's, and the words of feature-flag services, status columns and checkbox
- * states ("enabled", "active", "checked"), in their letter cases a reader may fold.
+ * database flag's, a CLI's, the words of feature-flag services, status columns and checkbox
+ * states ("enabled", "active", "checked"), in their letter cases a reader may fold, and the
+ * spellings of languages whose booleans are characters or numbers.
  */
 const BOOLEAN_SPELLINGS = [
   'false',
@@ -1505,6 +1524,12 @@ const BOOLEAN_SPELLINGS = [
   'unchecked',
   'TRUE',
   'False',
+  // The languages' own: ABAP's abap_true ("X"), Visual Basic's True written as a number ("-1"),
+  // Delphi's and Pascal's single letters in capitals.
+  'X',
+  '-1',
+  'T',
+  'F',
 ];
 
 /** First characters a normaliser may drop before a length is counted (each put in place of the value's first ones). */
@@ -1775,6 +1800,15 @@ function protoHeld(card: OperationCard): JsonObject {
 }
 
 /** An unknown member named as an OpenAPI vendor extension ("x-..."). */
+/** Members that frameworks read as annotations or metadata and drop before a payload is checked. */
+const ANNOTATION_MEMBERS: ReadonlyArray<{ key: string; name: string }> = [
+  { key: 'odata-type', name: '@odata.type' },
+  { key: 'json-ld-type', name: '@type' },
+  { key: 'schema', name: '$schema' },
+  { key: 'typename', name: '__typename' },
+  { key: 'hal-links', name: '_links' },
+];
+
 const EXTENSION_MEMBER = 'x-conformance-suite';
 
 /**

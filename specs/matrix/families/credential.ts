@@ -2626,6 +2626,15 @@ function scopeTokenVariants(card: OperationCard): Made[] {
     replaced('api-prefixed', `prefixed with another API's identifier (https://other-api.example.com/${scope})`, 'extra-part', (s) => [
       `https://other-api.example.com/${s}`,
     ]),
+    // Qualified by an application's name, as XSUAA writes scopes (<xsappname>.<scope>), and by an
+    // API's URI as Entra ID does (api://<app>/<scope>): other strings, though a check that takes the
+    // part after the last "." or "/" grants it.
+    ...(
+      [
+        ['application-prefixed', `prefixed with an application's name (other-app!t1.${scope})`, (s: string) => `other-app!t1.${s}`],
+        ['api-uri-prefixed', `prefixed with an application's API URI (api://other-app/${scope})`, (s: string) => `api://other-app/${s}`],
+      ] as const
+    ).map(([key, says, prefixed]) => ({ ...replaced(key, says, 'extra-part', (s) => [prefixed(s)]), extended: true })),
     // The scope qualified with one instance of its resource (action:resource:id, as fine-grained
     // scopes are written elsewhere): another string, though a check that reads a scope's first two
     // segments takes it for the whole resource's.

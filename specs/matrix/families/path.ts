@@ -25,6 +25,7 @@ import {
   idWithLookAlike,
   idWithPrefixSeparatorReplaced,
   idWithPrefixLetterDoubled,
+  idWithPrefixInCapitals,
   idWithAnotherKindsPrefix,
   shapeOfId,
   swapCase,
@@ -650,13 +651,15 @@ export function paramVariants(card: OperationCard, element: Element): Made[] {
       ),
     );
   }
-  // The prefix with its last letter written twice, and the random part behind another kind's
-  // prefix: no id of its shape, though a prefix removed as a set of characters, or cut off by its
-  // length whatever it says, leaves the random part to find (ids of a prefixed shape only). Case
-  // mappings past ASCII and hash collisions are the shared text equivalents' (below).
+  // The prefix with its last letter written twice, the random part behind another kind's prefix,
+  // and the prefix in capitals: no id of its shape, though a prefix removed as a set of characters,
+  // cut off by its length whatever it says, or compared without regard to case (CFML's NEQ) leaves
+  // the random part to find (ids of a prefixed shape only). Case mappings past ASCII and hash
+  // collisions are the shared text equivalents' (below).
   for (const [key, says, change] of [
     ['prefix-letter-doubled', 'with the last letter of its prefix written twice (acc_ for ac_)', idWithPrefixLetterDoubled],
     ['another-kinds-prefix', "with its random part behind another kind's prefix", idWithAnotherKindsPrefix],
+    ['prefix-in-capitals', 'with its prefix in capitals, its random part as it is', idWithPrefixInCapitals],
   ] as const) {
     if (change(paramValue(card, name, canonicalContext)) !== undefined)
       variants.push(made('near-value', key, says, (value) => change(value) ?? value, { extended: true }));
