@@ -21,7 +21,8 @@ export function tokenEndpointJudgments(x: Classified, context: RecordingContext,
   if (x.status === 200) judgments.push(...issuedJudgments(x, fields));
   else judgments.push(errorShapeJudgment(x));
   if (
-    (request.headers['content-type'] ?? '').includes('json') &&
+    // A media type's name is case-insensitive (RFC 9110 8.3.1): Application/JSON is JSON.
+    (request.headers['content-type'] ?? '').toLowerCase().includes('json') &&
     wellFormedJson(request.body, request.headers.authorization !== undefined) &&
     (x.status === 200 || x.status === 400 || x.status === 415)
   ) {

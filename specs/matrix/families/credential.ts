@@ -331,28 +331,34 @@ function schemeVariants(card: OperationCard): Made[] {
         source: 'spec 5 rule 2: the HTTP bearer scheme, whose name is case-insensitive (RFC 9110 11.1)',
       },
     },
-    // The same name in capitals and in mixed case: a reader that knows "Bearer" and "bearer" alone
-    // (two spellings compared as they are) refuses them.
-    ...(
-      [
-        ['upper-case', 'in capitals (BEARER)', 'BEARER'],
-        ['mixed-case', 'in mixed case (bEARER)', 'bEARER'],
-      ] as const
-    ).map(([key, says, scheme]): Made => ({
-      operator: 'case',
-      key,
-      says,
-      apply: withAuthorization((t) => [`${scheme} ${t}`]),
-      expect: {
-        checks: [{ clause: 'auth.schemes', outcome: accepted }],
-        source: 'spec 5 rule 2: the HTTP bearer scheme, whose name is case-insensitive (RFC 9110 11.1)',
-      },
-      extended: true,
-    })),
+    ...otherCaseSpellings(),
     unknown('two-spaces', 'followed by two spaces', (t) => [`Bearer  ${t}`], 'whitespace'),
     ...otherSchemeSeparators(card),
     ...otherRegisteredSchemes(card),
   ];
+}
+
+/**
+ * "Bearer" in capitals and in mixed case: the same scheme (RFC 9110 11.1), though a reader that
+ * knows "Bearer" and "bearer" alone (two spellings compared as they are) refuses them.
+ */
+function otherCaseSpellings(): Made[] {
+  return (
+    [
+      ['upper-case', 'in capitals (BEARER)', 'BEARER'],
+      ['mixed-case', 'in mixed case (bEARER)', 'bEARER'],
+    ] as const
+  ).map(([key, says, scheme]) => ({
+    operator: 'case',
+    key,
+    says,
+    apply: withAuthorization((t) => [`${scheme} ${t}`]),
+    expect: {
+      checks: [{ clause: 'auth.schemes', outcome: accepted }],
+      source: 'spec 5 rule 2: the HTTP bearer scheme, whose name is case-insensitive (RFC 9110 11.1)',
+    },
+    extended: true,
+  }));
 }
 
 /**
