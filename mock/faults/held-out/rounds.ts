@@ -35,6 +35,7 @@ import { heldOutRound30Faults } from './round-30/catalogue.ts';
 import { heldOutRound31Faults } from './round-31/catalogue.ts';
 import { heldOutRound32Faults } from './round-32/catalogue.ts';
 import { heldOutRound33Faults } from './round-33/catalogue.ts';
+import { heldOutRound34Faults } from './round-34/catalogue.ts';
 import type { HeldOutFault } from './held-out-fault.ts';
 
 export const heldOutRounds: Readonly<Record<string, readonly HeldOutFault[]>> = {
@@ -71,4 +72,5 @@ export const heldOutRounds: Readonly<Record<string, readonly HeldOutFault[]>> = 
   '31': heldOutRound31Faults,
   '32': heldOutRound32Faults,
   '33': heldOutRound33Faults,
+  '34': heldOutRound34Faults,
 };
