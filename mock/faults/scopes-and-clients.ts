@@ -39,6 +39,16 @@ function stemmedSpelling(scope: string): string {
 
 export const scopeAndClientFaults = faultFamily([
   {
+    id: 'redeliver-scope-granted-by-cognito-groups',
+    clause: 'redeliver.scope',
+    bug: "Redelivery guarded by an AppSync-style directive that also admits the token's cognito:groups: a token without update:event_deliveries in its scope but with it in cognito:groups redelivers instead of 403; the same list under another claim is still refused.",
+    install: scopeGrantedWhen(cards.redeliver, (exchange) => {
+      const token = bearerToken(exchange.headers.authorization);
+      const groups = token === undefined ? undefined : decodeJws(token)?.payload['cognito:groups'];
+      return Array.isArray(groups) && groups.includes(cards.redeliver.scope.value);
+    }),
+  },
+  {
     id: 'ticket-scope-read-after-the-last-dot',
     clause: 'sso-ticket.scope',
     bug: 'A scope check ported from XSUAA, where scopes are written "<xsappname>.<scope>", that takes the part after the last dot without comparing the application: a token holding "other-app!t1.create:sso_access_tickets" (and not the scope itself) creates a ticket instead of 403; a token with neither is still refused.',

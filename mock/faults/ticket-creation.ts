@@ -353,6 +353,39 @@ export const ticketCreationFaults = faultFamily([
     install: (app) => editJsonBody(app, 'sso-ticket', withoutODataAnnotations),
   },
   {
+    id: 'enabled-clients-array-literal-read',
+    clause: 'sso-ticket.body.enabled_clients.type',
+    bug: 'Ticket creation binding enabled_clients to a Postgres text[] argument, which reads an array literal written as a string: enabled_clients "{<client id>}" creates the ticket instead of 400; a plain string is still refused.',
+    install: (app) =>
+      editJsonBody(app, 'sso-ticket', (value) => {
+        const listed = (value as { enabled_clients?: unknown } | null)?.enabled_clients;
+        const literal = typeof listed === 'string' ? /^\{(.*)\}$/.exec(listed) : null;
+        return literal ? { ...(value as object), enabled_clients: literal[1]!.split(',') } : value;
+      }),
+  },
+  {
+    id: 'organization-id-parse-pointer-decoded',
+    clause: 'sso-ticket.body.enabled_organizations.organization_id.type',
+    bug: 'Ticket creation decoding its body with Parse Server\'s Parse._decode, which turns a Pointer into an object whose id is read: an organization_id written as {"__type": "Pointer", ..., "objectId": "org_..."} creates the ticket instead of 400; {"objectId": "org_..."} is still refused.',
+    install: (app) =>
+      editJsonBody(app, 'sso-ticket', (value) => {
+        const organizations = (value as { enabled_organizations?: unknown } | null)?.enabled_organizations;
+        const pointer = (id: unknown) => (id as { __type?: unknown; objectId?: unknown } | null)?.__type === 'Pointer';
+        if (
+          !Array.isArray(organizations) ||
+          !organizations.some((item) => pointer((item as { organization_id?: unknown })?.organization_id))
+        )
+          return value;
+        return {
+          ...(value as object),
+          enabled_organizations: (organizations as unknown[]).map((item): unknown => {
+            const id = (item as { organization_id?: unknown })?.organization_id;
+            return pointer(id) ? { ...(item as object), organization_id: (id as { objectId?: unknown }).objectId } : item;
+          }),
+        };
+      }),
+  },
+  {
     id: 'ticket-body-unicode-escapes-kept',
     clause: 'sso-ticket.body.optional',
     bug: 'Ticket creation reads its JSON with a tokenizer that leaves \\u escapes as written: a valid body whose member names and strings are spelled with \\u escapes (the same JSON text once decoded) is refused 400 for unknown members instead of creating a ticket; the same body without escapes still creates one.',

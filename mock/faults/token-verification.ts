@@ -132,6 +132,17 @@ function firstObjectOf(text: string): Record<string, unknown> | undefined {
 
 export const tokenVerificationFaults = faultFamily([
   {
+    id: 'audience-missing-client-id-compared',
+    clause: 'redeliver.errors.401.invalid-token',
+    bug: "A token check written for Cognito's access tokens, which carry client_id and no aud: where aud is missing it compares client_id with azp instead, so a correctly signed token without aud whose client_id is its azp is accepted instead of 401; a token without aud and without client_id is still refused.",
+    install: (app) =>
+      forgiveClaim(app, (claims, { tenant }) =>
+        claims.aud === undefined && typeof claims.client_id === 'string' && claims.client_id === claims.azp
+          ? { ...claims, aud: tenant.audience }
+          : claims,
+      ),
+  },
+  {
     id: 'crit-names-read-taken-as-understood',
     clause: 'auth.token.header',
     bug: 'A crit check that counts the header parameters the code reads (alg, kid, typ) as understood extensions, though RFC 7515 4.1.11 has them never listed: a token signed with the tenant key whose crit is ["kid"] or ["alg"] is accepted instead of 401; a crit naming an unknown extension is still refused.',

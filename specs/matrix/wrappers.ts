@@ -176,6 +176,19 @@ export const VALUE_WRAPPERS: readonly ValueWrapper[] = [
     aliases: [],
   },
   {
+    key: 'parse-pointer',
+    says: (v) => `a Parse Pointer to the value ({"__type": "Pointer", "className": "Object", "objectId": ${json(v)}})`,
+    unwrappedBy: "Parse Server's Parse._decode, which turns a Pointer into an object whose id is read",
+    operator: 'other-type',
+    wraps: (v) => typeof v === 'string',
+    wrap: (v) => ({ __type: 'Pointer', className: 'Object', objectId: v }),
+    unwrap: (j) =>
+      j !== null && typeof j === 'object' && !Array.isArray(j) && (j as Record<string, unknown>).__type === 'Pointer'
+        ? ((j as Record<string, unknown>).objectId ?? NOT_WRAPPED)
+        : NOT_WRAPPED,
+    aliases: [],
+  },
+  {
     key: 'xml-text-node',
     says: (v) => `an XML text node holding the value ({"#text": ${json(v)}})`,
     unwrappedBy: 'a body bridged from XML whose reader keeps text nodes (fast-xml-parser, xml2js)',

@@ -834,6 +834,20 @@ function listsAsText(made: MakeVariant, element: Element, valid: unknown, types:
         ),
       );
     }
+    // The list as a Postgres array literal ("{a,b}"), a string: another type, though an argument
+    // bound to a text[] column reads the literal as the list.
+    out.push(
+      made(
+        'other-type',
+        'items-array-literal',
+        `the string of its items as a Postgres array literal ("{${two(valid).join(',')}}")`,
+        (v) => `{${two(v).join(',')}}`,
+        {
+          extended: true,
+          aloneOnly: true,
+        },
+      ),
+    );
   }
   return out;
 }

@@ -1180,6 +1180,25 @@ function claimVariants(card: OperationCard, member: string): Made[] {
       const other = member === 'iss' ? 'https://issuer.example.com/' : 'https://another-api.example.com/';
       return [
         ...malformed(invalid),
+        // No audience, and a client_id claim naming the token's azp, as Cognito's access tokens
+        // carry instead of aud: a token for no audience all the same, though a check written for
+        // those tokens compares client_id where aud is missing.
+        ...(member === 'aud'
+          ? [
+              {
+                ...invalid(
+                  'absent-with-client-id',
+                  'absent, with a client_id claim naming its azp (as Cognito issues access tokens)',
+                  'absent',
+                  (c) => {
+                    const { aud: _aud, ...rest } = c;
+                    return { ...rest, client_id: c.azp };
+                  },
+                ),
+                extended: true,
+              },
+            ]
+          : []),
         invalid(
           'case',
           'in capitals',
@@ -2396,6 +2415,14 @@ function authorityClaims(scope: string): Array<[string, string, (c: JsonRecord) 
       true,
     ],
     ['with-org-id', 'the token carrying an organization (org_id: "org_conformance")', () => ({ org_id: 'org_conformance' }), false],
+    // The groups claims of Cognito and of OpenID providers, which some resolvers authorise by.
+    [
+      'in-cognito-groups',
+      `listed in a cognito:groups claim (["${scope}"], as Cognito issues groups)`,
+      () => ({ 'cognito:groups': [scope] }),
+      true,
+    ],
+    ['in-groups', `listed in a groups claim (["${scope}"])`, () => ({ groups: [scope] }), true],
   ];
 }
 
