@@ -21,18 +21,25 @@ const AGAIN = 'the first request served again is followed by no more than the re
 /** Both tests' titles begin so, and no other test's. */
 const BOTH = '[§7 redeliver.errors.429] after ';
 
-/** A token bucket whose refill has no cap: every idle second adds `refillPerSecond`, however full it is. */
+/**
+ * A token bucket whose refill has no cap once it has refused a request: from then on every idle
+ * second adds `refillPerSecond`, however full it is. (Capped until then, so that the seconds a busy
+ * machine takes to start the run do not fill it past what the exhaustion spends before it gives up.)
+ */
 function uncappedLimiter(config: RateLimitConfig): RateLimiter {
   let tokens = config.bucketSize;
   let at = Date.now();
+  let refused = false;
   return {
     config,
     take(): Quota {
       const now = Date.now();
       tokens += ((now - at) / 1000) * config.refillPerSecond;
+      if (!refused) tokens = Math.min(config.bucketSize, tokens);
       at = now;
       const allowed = tokens >= 1;
       if (allowed) tokens -= 1;
+      else refused = true;
       const remaining = Math.max(0, Math.min(config.bucketSize, Math.floor(tokens)));
       return { allowed, limit: config.bucketSize, remaining, resetSeconds: Math.ceil((now + 1000 / config.refillPerSecond) / 1000) };
     },
