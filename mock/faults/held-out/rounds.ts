@@ -36,6 +36,7 @@ import { heldOutRound31Faults } from './round-31/catalogue.ts';
 import { heldOutRound32Faults } from './round-32/catalogue.ts';
 import { heldOutRound33Faults } from './round-33/catalogue.ts';
 import { heldOutRound34Faults } from './round-34/catalogue.ts';
+import { heldOutRound35Faults } from './round-35/catalogue.ts';
 import type { HeldOutFault } from './held-out-fault.ts';
 
 export const heldOutRounds: Readonly<Record<string, readonly HeldOutFault[]>> = {
@@ -73,4 +74,5 @@ export const heldOutRounds: Readonly<Record<string, readonly HeldOutFault[]>> = 
   '32': heldOutRound32Faults,
   '33': heldOutRound33Faults,
   '34': heldOutRound34Faults,
+  '35': heldOutRound35Faults,
 };
