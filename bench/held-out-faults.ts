@@ -138,11 +138,18 @@ function settingsFrom(argv: string[]): Settings | 'help' {
 
 class UsageError extends Error {}
 
-/** The environment of a run: the caller's, without what would change the run or write outside it. */
+/**
+ * The environment of a run: the caller's, without what would change the run or write outside it,
+ * and without the user's token cache (each run's mock is a new server, often at a port an earlier
+ * one had).
+ */
 function runEnvironment(): NodeJS.ProcessEnv {
-  return Object.fromEntries<string | undefined>(
-    Object.entries(process.env).filter(([name]) => !name.startsWith('CONFORMANCE_') && !name.startsWith('GITHUB_')),
-  );
+  return {
+    ...Object.fromEntries<string | undefined>(
+      Object.entries(process.env).filter(([name]) => !name.startsWith('CONFORMANCE_') && !name.startsWith('GITHUB_')),
+    ),
+    CONFORMANCE_NO_TOKEN_CACHE: 'true',
+  };
 }
 
 /** The command line in a child process, its output to `logFile`; killed (its process group) past the bound. */

@@ -101,3 +101,32 @@ describe('--max-tokens', () => {
     expect(bounded.finished.stdout).toMatch(/^tokens: 0 minted \(at most 0, --max-tokens\), \d+ reused/m);
   }, 120_000);
 });
+
+// A cached token is only as good as the key it was signed with: a tenant that rotated its signing
+// key, or another server that had this address, refuses it. The preflight mints the global role's
+// token again where the target refuses it; every other role's cached token signed under another
+// key (kid) than that one is minted again too, instead of failing the tests that send it.
+describe('a server at the same address with another signing key', () => {
+  it('gets every token of its own minted again, and no test fails for a token of the old key', async () => {
+    const port = Number(new URL(mock.url).port);
+    await mock.close();
+    // A new key in the same file: the target file's signing key is the new server's.
+    rmSync(keyFile);
+    mock = await createMockServer({
+      port,
+      signingKey: keyFile,
+      tokenQuota: { perHour: 100, perDay: 1000 },
+      report: () => {},
+    });
+    const rekeyed = await conformance('rekeyed');
+    expect(
+      resultsOf(rekeyed.out)
+        .tests.filter((t) => t.state === 'failed')
+        .map((t) => t.name),
+    ).toEqual([]);
+    // Every token but the other tenant's, whose key is that tenant's own: reused, and refused as before.
+    expect(rekeyed.issued).toBe(runs[0]!.issued - 1);
+    // Reused: the other tenant's, and the global role's that the preflight minted again.
+    expect(rekeyed.finished.stdout).toMatch(/^tokens: \d+ minted, 2 reused;/m);
+  }, 120_000);
+});
