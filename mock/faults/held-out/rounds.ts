@@ -37,6 +37,7 @@ import { heldOutRound32Faults } from './round-32/catalogue.ts';
 import { heldOutRound33Faults } from './round-33/catalogue.ts';
 import { heldOutRound34Faults } from './round-34/catalogue.ts';
 import { heldOutRound35Faults } from './round-35/catalogue.ts';
+import { heldOutRound36Faults } from './round-36/catalogue.ts';
 import type { HeldOutFault } from './held-out-fault.ts';
 
 export const heldOutRounds: Readonly<Record<string, readonly HeldOutFault[]>> = {
@@ -75,4 +76,5 @@ export const heldOutRounds: Readonly<Record<string, readonly HeldOutFault[]>> = 
   '33': heldOutRound33Faults,
   '34': heldOutRound34Faults,
   '35': heldOutRound35Faults,
+  '36': heldOutRound36Faults,
 };
