@@ -130,6 +130,8 @@ function connectionNameFirstLine(body: unknown): unknown {
 }
 
 const observedBody = schema('SsoTicketRequest', 'observed');
+/** The members that name a ticket's connection, one or the other. */
+const CONNECTION_MEMBERS = ['connection_id', 'connection_config'];
 /** The observed limits the faults below count against. */
 const METADATA_MAX = fieldNode(observedBody, 'connection_config.metadata').maxProperties as number;
 const PENDING_DOMAIN_MAX = (fieldNode(observedBody, 'domain_aliases_config.pending_domains').items as JsonObject).maxLength as number;
@@ -390,6 +392,18 @@ export const ticketCreationFaults = faultFamily([
     clause: 'sso-ticket.body.optional',
     bug: 'Ticket creation reads its JSON with a tokenizer that leaves \\u escapes as written: a valid body whose member names and strings are spelled with \\u escapes (the same JSON text once decoded) is refused 400 for unknown members instead of creating a ticket; the same body without escapes still creates one.',
     install: (app) => jsonEscapeKept(app, 'sso-ticket', '\\u'),
+  },
+  {
+    id: 'ticket-body-connection-read-first-only',
+    clause: 'sso-ticket.body.optional',
+    bug: "Ticket creation picks the body's variant from its first member (a streaming binder that awaits the discriminating property first, as Jackson's polymorphic typing did before it buffered): a valid body naming its connection (connection_id or connection_config) after another member reads the connection as null and is refused 400 instead of creating a ticket; the same body with its connection first still creates one.",
+    install: (app) =>
+      editJsonBody(app, 'sso-ticket', (value) => {
+        if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
+        const names = Object.keys(value);
+        const connection = names.find((name) => CONNECTION_MEMBERS.includes(name));
+        return connection === undefined || CONNECTION_MEMBERS.includes(names[0]!) ? value : { ...value, [connection]: null };
+      }),
   },
   {
     id: 'ticket-replayed-by-idempotency-key-alone',

@@ -1352,10 +1352,11 @@ function rootVariants(card: OperationCard, element: Element): Made[] {
 }
 
 /**
- * The same JSON text written with escapes a decoder undoes (RFC 8259 7): every ASCII letter inside
- * strings, the member names too, as its \\u escape. It is the operation's fullest valid body once
- * decoded, judged as it is; a server that reads members with a pattern, or matches names as
- * written, refuses it or reads other values. (Its fullest body has no "/" to escape.)
+ * The same JSON value written otherwise: with escapes a decoder undoes (RFC 8259 7), every ASCII
+ * letter inside strings, the member names too, as its \\u escape; or with its members in another
+ * order. It is the operation's fullest valid body once decoded, judged as it is; a server that
+ * reads members with a pattern, matches names as written or takes members by their place refuses
+ * it or reads other values. (Its fullest body has no "/" to escape.)
  */
 const JSON_RESPELLINGS: ReadonlyArray<{ key: string; says: string; respell: (text: string) => string }> = [
   {
@@ -1368,7 +1369,25 @@ const JSON_RESPELLINGS: ReadonlyArray<{ key: string; says: string; respell: (tex
           `"${inside.replace(/\\.|[A-Za-z]/g, (part) => (part.length > 1 ? part : `\\u${part.charCodeAt(0).toString(16).padStart(4, '0')}`))}"`,
       ),
   },
+  {
+    // RFC 8259 4: an object is an unordered collection of members. A reader that takes a member by
+    // its place (a positional binder, a type discriminator awaited first) reads other values.
+    key: 'fullest-members-reversed',
+    says: 'with the members of every object in reverse order',
+    respell: (text) => JSON.stringify(membersReversed(JSON.parse(text))),
+  },
 ];
+
+/** The value with the members of each of its objects, at every depth, in reverse order. */
+function membersReversed(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(membersReversed);
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(
+    Object.entries(value)
+      .reverse()
+      .map(([name, member]) => [name, membersReversed(member)]),
+  );
+}
 
 function bodiesRespelled(card: OperationCard, element: Element): Made[] {
   const judge = (varied: RequestTemplate, _context: RequestContext) =>
