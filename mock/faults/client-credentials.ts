@@ -934,6 +934,19 @@ export const clientCredentialFaults = faultFamily([
       }),
   },
   {
+    id: 'token-form-names-php-mangled',
+    clause: 'token.endpoint.grant-type',
+    bug: 'A token endpoint written in PHP, which reads $_POST: "." and " " in a parameter\'s name become "_" before the script sees it, so grant.type=client_credentials (and client.id, client secret) is read as grant_type and the client gets a token instead of a refusal for a missing parameter; names spelled exactly are read as before.',
+    install: (app) =>
+      editRequests(app, 'token', (exchange) => {
+        if (!isFormMediaType(exchange.headers['content-type'])) return exchange;
+        const pairs = [...new URLSearchParams(exchange.body.toString('utf8'))];
+        if (!pairs.some(([name]) => /[. ]/.test(name))) return exchange;
+        const mangled = pairs.map(([name, value]): [string, string] => [name.replace(/[. ]/g, '_'), value]);
+        return { ...exchange, body: Buffer.from(new URLSearchParams(mangled).toString(), 'utf8') };
+      }),
+  },
+  {
     id: 'token-json-members-case-insensitive',
     clause: 'token.endpoint.client-id',
     bug: "A JSON token request bound to a model by member name without case (ASP.NET Core's System.Text.Json with PropertyNameCaseInsensitive, over properties named ClientId and so on, snake_case mapped by a policy): a member written CLIENT_ID, or clientId, is read as client_id and the client gets a token; a form-encoded request is read as before.",

@@ -432,6 +432,12 @@ export const ticketCreationFaults = faultFamily([
       ),
   },
   {
+    id: 'ticket-body-keys-kebab-case-bound',
+    clause: 'sso-ticket.body.nested-rules',
+    bug: 'Ticket bodies bound by a naming policy that reads kebab-case too (a relaxed binder that takes "-" for "_"): {"ttl-sec": 3600}, an unknown property, is read as ttl_sec and gets a ticket instead of 400, at every depth; a member named exactly is read as before.',
+    install: (app) => editJsonBody(app, 'sso-ticket', (body) => membersRenamed(body, (name) => name.replaceAll('-', '_'), 0)),
+  },
+  {
     id: 'ticket-body-keys-decamelized',
     clause: 'sso-ticket.body.nested-rules',
     bug: 'Ticket bodies converted to snake_case by a middleware meant for JavaScript clients (humps.decamelizeKeys) before the checks: {"ttlSec": 3600}, an unknown property, is read as ttl_sec and gets a ticket instead of 400, at every depth ({"connection_config": {"displayName": ...}} alike).',

@@ -465,7 +465,7 @@ export function withAlphanumericPercentEncoded(url: string): string {
  * near name would be the name.
  */
 export const nameNearMisses: ReadonlyArray<{
-  key: 'name-capitals' | 'name-camel-case' | 'name-bracketed' | 'name-operator-eq';
+  key: 'name-capitals' | 'name-camel-case' | 'name-kebab-case' | 'name-dotted' | 'name-spaced' | 'name-bracketed' | 'name-operator-eq';
   says: string;
   operator: OperatorId;
   rename: (name: string) => string | undefined;
@@ -481,6 +481,27 @@ export const nameNearMisses: ReadonlyArray<{
     says: 'in camelCase',
     operator: 'case',
     rename: (name) => (/_[a-z]/.test(name) ? name.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase()) : undefined),
+  },
+  // A naming policy of a binder (kebab-case, as .NET's JsonNamingPolicy.KebabCaseLower or a relaxed
+  // binder that ignores separators), or PHP, which turns "." and " " in a form parameter's name into
+  // "_" before the script reads $_POST.
+  {
+    key: 'name-kebab-case',
+    says: 'in kebab-case',
+    operator: 'case',
+    rename: (name) => (name.includes('_') ? name.replaceAll('_', '-') : undefined),
+  },
+  {
+    key: 'name-dotted',
+    says: 'with "." for each "_"',
+    operator: 'near-value',
+    rename: (name) => (name.includes('_') ? name.replaceAll('_', '.') : undefined),
+  },
+  {
+    key: 'name-spaced',
+    says: 'with a space for each "_"',
+    operator: 'near-value',
+    rename: (name) => (name.includes('_') ? name.replaceAll('_', ' ') : undefined),
   },
   { key: 'name-bracketed', says: 'with "[]" after it, a list to a qs-style parser', operator: 'extra-part', rename: (name) => `${name}[]` },
   // A qs-style parser (Express's extended urlencoded) reads "name[$eq]=v" as {"name": {"$eq": "v"}},

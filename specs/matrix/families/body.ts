@@ -1092,7 +1092,7 @@ function lenientShapes(made: MakeVariant, element: Element, valid: unknown, type
 
 /**
  * The field's valid value under a near name of its member (the name in capitals, or in camelCase
- * where it has underscores), and no member of its own name: an unknown member, and the field
+ * or kebab-case where it has underscores), and no member of its own name: an unknown member, and the field
  * absent. Judged by the body it makes, like any (the observed schemas refuse unknown members at
  * every depth); a binder that folds case or aliases camelCase reads it as the field.
  */
@@ -1100,33 +1100,36 @@ function nearNameMembers(card: OperationCard, element: Element): Made[] {
   const path = element.path!;
   const name = path[path.length - 1]!;
   if (name === '[]') return [];
-  return nameNearMisses
-    .filter(({ key }) => key !== 'name-bracketed' && key !== 'name-operator-eq')
-    .flatMap(({ key, says, operator, rename }): Made[] => {
-      const other = rename(name);
-      if (other === undefined) return [];
-      const apply = (template: RequestTemplate, context: RequestContext) => {
-        const renamed = withValueAt(
-          withValueAt(jsonBodyOf(template), path, ABSENT),
-          [...path.slice(0, -1), other],
-          validValueAt(card, path, context),
-        );
-        return withBody(template, { json: renamed });
-      };
-      const judge = (varied: RequestTemplate, _context: RequestContext) =>
-        bodyExpectation(card, element, jsonBodyOf(varied), { identityChanged: false, bound: false });
-      return [
-        {
-          operator,
-          key,
-          says: `under its member's name ${says} (${other}), and not under its own`,
-          apply,
-          judge,
-          expect: judge(apply({ ...emptyTemplate(), body: { json: {} } }, canonicalContext), canonicalContext),
-          extended: true,
-        },
-      ];
-    });
+  return (
+    nameNearMisses
+      // Names a JSON binder may take for the member's; "." and " " are PHP's for form parameters.
+      .filter(({ key }) => ['name-capitals', 'name-camel-case', 'name-kebab-case'].includes(key))
+      .flatMap(({ key, says, operator, rename }): Made[] => {
+        const other = rename(name);
+        if (other === undefined) return [];
+        const apply = (template: RequestTemplate, context: RequestContext) => {
+          const renamed = withValueAt(
+            withValueAt(jsonBodyOf(template), path, ABSENT),
+            [...path.slice(0, -1), other],
+            validValueAt(card, path, context),
+          );
+          return withBody(template, { json: renamed });
+        };
+        const judge = (varied: RequestTemplate, _context: RequestContext) =>
+          bodyExpectation(card, element, jsonBodyOf(varied), { identityChanged: false, bound: false });
+        return [
+          {
+            operator,
+            key,
+            says: `under its member's name ${says} (${other}), and not under its own`,
+            apply,
+            judge,
+            expect: judge(apply({ ...emptyTemplate(), body: { json: {} } }, canonicalContext), canonicalContext),
+            extended: true,
+          },
+        ];
+      })
+  );
 }
 
 /** How a member name may spell a path into nested objects: dotted (a config loader's unflatten), bracketed (a qs-style parser). */
