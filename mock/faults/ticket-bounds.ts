@@ -129,6 +129,17 @@ export const ticketBoundFaults = faultFamily([
     install: (app) => patchTtlSec(app, { type: 'number' }),
   },
   {
+    id: 'ttl-sec-leading-zeros-read',
+    clause: 'sso-ticket.body.ttl_sec.type',
+    bug: "Ticket creation's JSON reader allows leading zeros in numbers (Jackson's ALLOW_LEADING_ZEROS_FOR_NUMBERS, turned on for another client's zero-padded numbers): {\"ttl_sec\": 03600}, which is not JSON, creates a ticket of 3600 s instead of 400; 3600 is read as before.",
+    install: (app) =>
+      editRequests(app, 'sso-ticket', (exchange) => {
+        const text = exchange.body.toString('utf8');
+        const read = text.replace(/("ttl_sec"\s*:\s*)0+(\d)/, '$1$2');
+        return read === text ? exchange : { ...exchange, body: Buffer.from(read, 'utf8') };
+      }),
+  },
+  {
     id: 'ttl-sec-decimal-text-refused',
     clause: 'sso-ticket.body.ttl_sec.type',
     bug: 'ttl_sec told whole from fractional by a "." in its JSON text (a decimal separator test written for form input): 3600.0, the whole number 3600, is refused 400 instead of creating the ticket; 3600 is accepted and 3600.5 refused as before.',

@@ -130,6 +130,10 @@ function connectionNameFirstLine(body: unknown): unknown {
 }
 
 const observedBody = schema('SsoTicketRequest', 'observed');
+/** The values provisioning_config.scopes may hold (the observed schema's enum). */
+const PROVISIONING_SCOPES = (
+  (((schema('ProvisioningConfig', 'observed').properties as JsonObject).scopes as JsonObject).items as JsonObject).enum as string[]
+).slice();
 /** The members that name a ticket's connection, one or the other. */
 const CONNECTION_MEMBERS = ['connection_id', 'connection_config'];
 /** The observed limits the faults below count against. */
@@ -436,6 +440,47 @@ export const ticketCreationFaults = faultFamily([
     clause: 'sso-ticket.body.nested-rules',
     bug: 'Ticket bodies bound by a naming policy that reads kebab-case too (a relaxed binder that takes "-" for "_"): {"ttl-sec": 3600}, an unknown property, is read as ttl_sec and gets a ticket instead of 400, at every depth; a member named exactly is read as before.',
     install: (app) => editJsonBody(app, 'sso-ticket', (body) => membersRenamed(body, (name) => name.replaceAll('-', '_'), 0)),
+  },
+  {
+    id: 'ticket-token-lifetime-empty-string-null',
+    clause: 'sso-ticket.body.provisioning_config.token_lifetime.type',
+    bug: 'Ticket creation binds token_lifetime to an Integer wrapper with coercion from strings turned off, but Jackson keeps the empty string as a shape of its own, read as null: provisioning_config.token_lifetime "" is read as null (no expiry) and a ticket is created instead of 400; "3600" is still refused.',
+    install: (app) =>
+      editJsonBody(app, 'sso-ticket', (body) => {
+        const config = isRecord(body) ? body.provisioning_config : undefined;
+        return isRecord(config) && config.token_lifetime === ''
+          ? { ...(body as object), provisioning_config: { ...(config as object), token_lifetime: null } }
+          : body;
+      }),
+  },
+  {
+    id: 'ticket-provisioning-scopes-unknown-dropped',
+    clause: 'sso-ticket.body.nested-rules',
+    bug: 'Ticket creation reads provisioning_config.scopes into a list of an enum with unknown values read as null (READ_UNKNOWN_ENUM_VALUES_AS_NULL), then drops the nulls before the list is checked: ["get:users", "get:widgets"] creates a ticket for get:users instead of 400; ["get:widgets"] alone (empty once dropped) is still refused.',
+    install: (app) =>
+      editJsonBody(app, 'sso-ticket', (body) => {
+        const config = isRecord(body) ? body.provisioning_config : undefined;
+        const scopes = isRecord(config) ? config.scopes : undefined;
+        if (!Array.isArray(scopes)) return body;
+        // An unknown string is read as null and dropped; another type is still a type error.
+        const known = scopes.filter((scope) => typeof scope !== 'string' || PROVISIONING_SCOPES.includes(scope));
+        return known.length === scopes.length || known.length === 0
+          ? body
+          : { ...(body as object), provisioning_config: { ...(config as object), scopes: known } };
+      }),
+  },
+  {
+    id: 'ticket-connection-name-unicode-digits',
+    clause: 'sso-ticket.body.nested-rules',
+    bug: 'Ticket creation checks connection_config.name with a pattern whose \\d matches every Unicode decimal digit (.NET\'s Regex without RegexOptions.ECMAScript): a name ending in an Arabic-Indic digit creates a ticket instead of 400; a name with "_" is still refused.',
+    install: (app) =>
+      editJsonBody(app, 'sso-ticket', (body) => {
+        const config = isRecord(body) ? body.connection_config : undefined;
+        const name = isRecord(config) ? config.name : undefined;
+        if (typeof name !== 'string' || !/[^\0-\x7f]/.test(name)) return body;
+        const read = name.replace(/\p{Nd}/gu, (digit) => (/[0-9]/.test(digit) ? digit : '0'));
+        return read === name ? body : { ...(body as object), connection_config: { ...(config as object), name: read } };
+      }),
   },
   {
     id: 'ticket-body-keys-decamelized',

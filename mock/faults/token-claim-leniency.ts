@@ -59,6 +59,9 @@ function pathOf(url: string): string | undefined {
   return URL.canParse(url) ? new URL(url).pathname : undefined;
 }
 
+/** .NET's ClaimTypes.NameIdentifier, the claim type its inbound map gives sub. */
+const NAME_IDENTIFIER = 'http://schemas.xmlsoap.org/ws/2005/05/identity/claims/nameidentifier';
+
 export const tokenClaimLeniencyFaults = faultFamily([
   {
     id: 'vault-subject-url-decoded',
@@ -68,6 +71,16 @@ export const tokenClaimLeniencyFaults = faultFamily([
       forgiveClaimAt(app, 'vault', (claims) => {
         if (typeof claims.sub !== 'string' || !claims.sub.includes('%40')) return claims;
         return { ...claims, sub: claims.sub.replaceAll('%40', '@') };
+      }),
+  },
+  {
+    id: 'subject-name-identifier-first',
+    clause: 'auth.token.claims',
+    bug: 'The verifier reads the caller\'s subject as ASP.NET Core does with MapInboundClaims left on: sub is mapped to the name-identifier claim type, and a token that already carries that claim has its own value found first: a correctly signed token whose sub names another client but whose name-identifier claim is "<azp>@clients" is accepted instead of 401; the same sub without that claim is still refused.',
+    install: (app) =>
+      forgiveClaim(app, (claims) => {
+        const identifier = claims[NAME_IDENTIFIER];
+        return typeof identifier === 'string' ? { ...claims, sub: identifier } : claims;
       }),
   },
   {

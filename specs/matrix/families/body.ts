@@ -180,6 +180,10 @@ function patternNearMisses(element: Element, valid: unknown): Array<{ key: strin
         : `${valid[0]}${separator.repeat(2)}${valid.slice(1)}`,
     },
     { key: 'pattern-other-character', says: 'with "_" after it', value: `${valid}_` },
+    // Characters outside ASCII of the classes a pattern names: a regular expression whose \d or \w
+    // is Unicode-aware (.NET's without RegexOptions.ECMAScript, Python's re on str) takes them.
+    { key: 'pattern-non-ascii-digit', says: 'with an Arabic-Indic digit three (U+0663) after it', value: `${valid}\u0663` },
+    { key: 'pattern-non-ascii-letter', says: 'with "é" (U+00E9) after it', value: `${valid}\u00e9` },
     // The valid value, a line feed, then a value the pattern refuses: a pattern compiled with the
     // "m" flag (^ and $ at every line), or a check of the first line only, takes it for valid.
     {
@@ -285,11 +289,22 @@ export function bodyVariants(card: OperationCard, element: Element): Made[] {
     variants.push(made('empty', 'empty', 'an empty string', () => '', { changesIdentity: true, extended: true }));
   if (types.includes('array')) variants.push(made('empty', 'empty', 'an empty array', () => [], { extended: true }));
   if (types.includes('object')) variants.push(made('empty', 'empty', 'an empty object', () => ({}), { extended: true }));
-  // An empty string where an object goes (no string is allowed there): the empty value of the other
-  // kind, which the empty object above does not make. A binder that reads "" as a null object
-  // (Jackson's ACCEPT_EMPTY_STRING_AS_NULL_OBJECT) and leaves null members out takes it for absent.
-  if (types.includes('object') && !types.includes('string'))
-    variants.push(made('empty', 'empty-string', 'an empty string, where an object goes', () => '', nested ? { extended: true } : {}));
+  // An empty string where no string is allowed: the empty value of the other kind, which the empty
+  // object above does not make. A binder that reads "" as a null object (Jackson's
+  // ACCEPT_EMPTY_STRING_AS_NULL_OBJECT, or its coercion of the empty string, a shape of its own, to
+  // null for a number) takes it for absent, or for null where null is allowed.
+  if (!types.includes('string')) {
+    const kinds: Record<string, string> = {
+      object: 'an object',
+      array: 'a list',
+      integer: 'an integer',
+      number: 'a number',
+      boolean: 'a boolean',
+    };
+    const kind = kinds[types.find((t) => t in kinds) ?? 'object']!;
+    const tier = types.includes('object') && !nested ? {} : { extended: true };
+    variants.push(made('empty', 'empty-string', `an empty string, where ${kind} goes`, () => '', tier));
+  }
   otherTypes(types, valid).forEach((other, index) => {
     variants.push(
       made(
@@ -366,6 +381,7 @@ export function bodyVariants(card: OperationCard, element: Element): Made[] {
   variants.push(...objectsAsText(made, types, valid));
   variants.push(...bigIntegerFor(card, element, types, valid));
   variants.push(...integerSpellings(card, element, types, valid));
+  variants.push(...numbersNotJson(card, element, types, valid));
   // A whole number written as a string a lenient parser reads as one: with a unit, in exponent notation.
   if (types.includes('integer') && typeof valid === 'number') {
     variants.push(
@@ -562,6 +578,19 @@ export function bodyVariants(card: OperationCard, element: Element): Made[] {
         extended: true,
       }),
     );
+    // The same in a second item, after a valid one: a binder that reads an item it does not know as
+    // null and drops the nulls (Jackson's READ_UNKNOWN_ENUM_VALUES_AS_NULL, then removeIf) keeps the
+    // valid one and takes the list for valid.
+    if (path[path.length - 1] === '[]')
+      variants.push(
+        made(
+          'extra-part',
+          'extra-character-second-item',
+          'with one character added, in a second item after a valid one',
+          (v) => idOfLength(String(v), String(v).length + 1),
+          { changesIdentity: true, extended: true, secondItem: true },
+        ),
+      );
   }
   if (types.includes('object')) {
     variants.push(
@@ -2008,6 +2037,56 @@ function integerSpellings(card: OperationCard, element: Element, types: JsonType
       apply,
       judge,
       expect: judge(apply({ ...emptyTemplate(), body: { json: {} } }, canonicalContext), canonicalContext),
+      extended: true,
+      aloneOnly: true,
+    };
+  });
+}
+
+/**
+ * Texts of a number that are not JSON (RFC 8259 6: no leading zero, no "+", digits after a point,
+ * no NaN or Infinity, decimal only), which a lenient parser reads as the number (Jackson's
+ * ALLOW_LEADING_ZEROS_FOR_NUMBERS, Python's json.loads taking NaN, JSON5): the body is not JSON, so
+ * the field holds no number of its type.
+ */
+const NUMBERS_NOT_JSON: ReadonlyArray<{ key: string; says: string; text: (n: number) => string }> = [
+  { key: 'leading-zero', says: 'with a leading zero', text: (n) => (n < 0 ? `-0${-n}` : `0${n}`) },
+  { key: 'plus-sign', says: 'with a plus sign', text: (n) => (n < 0 ? `${n}` : `+${n}`) },
+  { key: 'trailing-point', says: 'with a point and no digit after it', text: (n) => `${n}.` },
+  { key: 'hexadecimal', says: 'in hexadecimal', text: (n) => `0x${n.toString(16)}` },
+  { key: 'nan', says: 'as NaN', text: () => 'NaN' },
+  { key: 'infinity', says: 'as Infinity', text: () => 'Infinity' },
+];
+
+/** A number field's value written as each of NUMBERS_NOT_JSON in the body's text: refused, and observed as the malformed JSON it is. */
+function numbersNotJson(card: OperationCard, element: Element, types: JsonType[], valid: unknown): Made[] {
+  if (!types.some((t) => t === 'integer' || t === 'number') || typeof valid !== 'number' || !Number.isInteger(valid)) return [];
+  const path = element.path!;
+  const typeClause = `${card.key}.body.${fieldName(path)}.type`;
+  const expect: Expectation = {
+    checks: [
+      ...(hasClause(typeClause) ? [{ clause: typeClause, outcome: refused }] : []),
+      { clause: 'errors.400.body', outcome: observedError('malformed_json') },
+    ],
+    source: 'RFC 8259 6: the text is no JSON number, so the body is not JSON and the field holds no number',
+  };
+  return NUMBERS_NOT_JSON.map(({ key, says, text }) => {
+    const number = (context: RequestContext) => {
+      const value = validValueAt(card, path, context);
+      return typeof value === 'number' ? value : valid;
+    };
+    const apply = (template: RequestTemplate, context: RequestContext) => {
+      const body = JSON.stringify(withValueAt(jsonBodyOf(template), path, INTEGER_TEXT_MARK));
+      return withBody(template, { raw: body.replace(JSON.stringify(INTEGER_TEXT_MARK), text(number(context))) });
+    };
+    return {
+      operator: 'encoding' as const,
+      key: `not-json-${key}`,
+      says: says.startsWith('as ')
+        ? `${text(number(canonicalContext))} in place of its value (not JSON)`
+        : `its valid value ${says} (${text(number(canonicalContext))}, not JSON)`,
+      apply,
+      expect,
       extended: true,
       aloneOnly: true,
     };

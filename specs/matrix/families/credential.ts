@@ -484,6 +484,9 @@ function tokenTextVariants(card: OperationCard): Made[] {
   ];
 }
 
+/** Claims a platform maps a token's subject to, or reads as it: .NET's name identifier (its URI and JWT name) and Entra ID's object id. */
+const SUBJECT_ALIASES = ['http://schemas.xmlsoap.org/ws/2005/05/identity/claims/nameidentifier', 'nameid', 'oid'];
+
 /**
  * Headers a gateway's authorizer may set once it has judged a caller global or privileged (Envoy's
  * ext_authz and Lambda authorizers pass such verdicts on as headers), sent by the client itself.
@@ -1411,6 +1414,23 @@ function claimVariants(card: OperationCard, member: string): Made[] {
                 'duplicate',
                 text((v) => `${v}${suffix}`),
               ),
+              // Another client's subject, beside the claims a platform maps the subject to naming
+              // the right one: ASP.NET Core's inbound claim map turns sub into the name-identifier
+              // claim type, and a token that carries that claim already has its own value found
+              // first. The subject is the sub claim, whatever other claims say.
+              {
+                ...ruled(
+                  'another-client-beside-aliases',
+                  `another client's (conformance-other-client${suffix}), with ${SUBJECT_ALIASES.join(', ')} naming the right one`,
+                  'other-owner',
+                  (c) => ({
+                    ...c,
+                    ...Object.fromEntries(SUBJECT_ALIASES.map((alias) => [alias, c[member]])),
+                    [member]: `conformance-other-client${suffix}`,
+                  }),
+                ),
+                extended: true,
+              },
               // The subject rule holds whatever the token's grant type: with gty absent or another
               // grant type's, a user's subject or the bare client id is still no <azp>@clients. A
               // check that applies the rule only to client-credentials tokens reads them as fine.
