@@ -49,6 +49,16 @@ export const scopeAndClientFaults = faultFamily([
     }),
   },
   {
+    id: 'vault-scope-granted-by-coarse-read',
+    clause: 'vault.scope',
+    bug: 'The vault read guarded, beside its own scope, by a permission class of another scheme that lets a GET through on the coarse scope "read" (django-oauth-toolkit\'s TokenHasReadWriteScope): a token holding "read" (and not read:flows_vault_connections) reads a connection instead of 403; a token holding "write" is still refused.',
+    install: scopeGrantedWhen(cards.vault, (exchange) => {
+      const token = bearerToken(exchange.headers.authorization);
+      const scope = token === undefined ? undefined : decodeJws(token)?.payload.scope;
+      return typeof scope === 'string' && scope.split(' ').includes('read');
+    }),
+  },
+  {
     id: 'ticket-scope-read-after-the-last-dot',
     clause: 'sso-ticket.scope',
     bug: 'A scope check ported from XSUAA, where scopes are written "<xsappname>.<scope>", that takes the part after the last dot without comparing the application: a token holding "other-app!t1.create:sso_access_tickets" (and not the scope itself) creates a ticket instead of 403; a token with neither is still refused.',

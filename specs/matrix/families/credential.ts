@@ -2702,6 +2702,11 @@ function scopeTokenVariants(card: OperationCard): Made[] {
     replaced('wildcard-resource', `replaced by ${action}:* (its action on any resource)`, 'near-value', () => [`${action}:*`]),
     replaced('wildcard-action', `replaced by *:${resource} (any action on its resource)`, 'near-value', () => [`*:${resource}`]),
     { ...replaced('wildcard', 'replaced by *', 'near-value', () => ['*']), extended: true },
+    // Its action, or its resource, alone: a coarse scope of another scheme (django-oauth-toolkit's
+    // "read" and "write", a resource-named scope), which a check that also honours such scopes
+    // takes for it.
+    { ...replaced('action-alone', `replaced by ${action} (its action alone)`, 'truncate', () => [action]), extended: true },
+    { ...replaced('resource-alone', `replaced by ${resource} (its resource alone)`, 'truncate', () => [resource]), extended: true },
     replaced('duplicate', 'twice', 'duplicate', (s) => [s, s], true),
     replaced('alone', 'alone, the other scopes left out', 'empty', (s) => [s], true),
     // The scope only in another claim (scp, a list, as other providers issue it): the token's
