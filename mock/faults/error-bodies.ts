@@ -44,6 +44,15 @@ export const errorBodyFaults = faultFamily([
     install: (app) => editErrorBodies(app, (reply) => withoutBodyField(reply, 'statusCode')),
   },
   {
+    id: 'error-body-framework-default-code',
+    clause: 'errors.404.vault',
+    bug: 'An exception handler that writes errorCode from the exception\'s own default code where the service gave none (Django REST framework\'s get_codes()): a 404 carries errorCode "not_found" where the service writes none; errors that have an errorCode keep it.',
+    install: (app) =>
+      editErrorBodies(app, (reply) =>
+        reply.status === 404 && reply.body.errorCode === undefined ? { ...reply, body: { ...reply.body, errorCode: 'not_found' } } : reply,
+      ),
+  },
+  {
     id: 'error-body-wrong-reason-phrase',
     clause: 'errors.body.shape',
     bug: 'An error serializer that writes a generic "Error": error bodies have error "Error" instead of the status\'s reason phrase.',
