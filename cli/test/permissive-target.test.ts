@@ -10,13 +10,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMockServer, type MockServer } from '../../mock/index.ts';
+import type { MockServer } from '../../mock/index.ts';
 import type { Reply, RouteKey } from '../../mock/exchange.ts';
 import { operationKeys, type OperationKey } from '../../specs/index.ts';
 import { cards } from '../../specs/cards/index.ts';
 import { matrix } from '../../specs/matrix/index.ts';
 import { BASE_NOTES, rowTitle } from '../../harness/suite/matrix.ts';
-import { resultsOf, run, writeTargetFile, type Finished } from './support/programs.ts';
+import { resultsOf, run, testDouble, type Finished } from './support/programs.ts';
 
 const work = mkdtempSync(join(tmpdir(), 'permissive-target-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -40,30 +40,25 @@ describe('a target that answers every operation request as it answered the last 
   const out = join(work, 'reports');
 
   beforeAll(async () => {
-    const keyFile = join(work, 'key.pem');
-    mock = await createMockServer({
-      port: 0,
-      signingKey: keyFile,
-      rateLimit: { bucketSize: 100_000, refillPerSecond: 1000 },
-      customize(hooks) {
-        // Each operation answers as it last served; a request no operation's route takes (another
-        // method, a path near the operation's) as the last request served of any operation.
-        let last: Reply | undefined;
-        const permissive = (key: RouteKey) => {
-          let served: Reply | undefined;
-          hooks.wrapRoute(key, (next) => async (exchange) => {
-            const reply = await next(exchange);
-            if (reply.status >= 200 && reply.status < 300) last = served = reply;
-            const answer = operationKeys.includes(key as OperationKey) ? served : last;
-            if (reply.status === 429 || answer === undefined) return reply;
-            return { ...answer, headers: { ...answer.headers, ...rateLimitOnly(reply.headers) } };
-          });
-        };
-        for (const key of [...operationKeys, 'not-found', 'method-not-allowed'] as const) permissive(key);
-      },
+    const double = await testDouble(work, (hooks) => {
+      // Each operation answers as it last served; a request no operation's route takes (another
+      // method, a path near the operation's) as the last request served of any operation.
+      let last: Reply | undefined;
+      const permissive = (key: RouteKey) => {
+        let served: Reply | undefined;
+        hooks.wrapRoute(key, (next) => async (exchange) => {
+          const reply = await next(exchange);
+          if (reply.status >= 200 && reply.status < 300) last = served = reply;
+          const answer = operationKeys.includes(key as OperationKey) ? served : last;
+          if (reply.status === 429 || answer === undefined) return reply;
+          return { ...answer, headers: { ...answer.headers, ...rateLimitOnly(reply.headers) } };
+        });
+      };
+      for (const key of [...operationKeys, 'not-found', 'method-not-allowed'] as const) permissive(key);
     });
-    const target = writeTargetFile({ url: mock.url, dir: work, name: 'target.yaml', keyFile });
-    finished = await run('cli/conformance.ts', ['--target-file', target.path, '--seed', '7', '--out', out], target.env, 600_000);
+    mock = double.mock;
+    const { path, env } = double.target;
+    finished = await run('cli/conformance.ts', ['--target-file', path, '--seed', '7', '--out', out], env, 600_000);
   }, 620_000);
 
   afterAll(async () => {

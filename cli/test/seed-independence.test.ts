@@ -6,8 +6,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMockServer, type MockServer } from '../../mock/index.ts';
-import { run, writeTargetFile } from './support/programs.ts';
+import type { MockServer } from '../../mock/index.ts';
+import { run, testDouble } from './support/programs.ts';
 
 const work = mkdtempSync(join(tmpdir(), 'seed-independence-'));
 /**
@@ -38,40 +38,35 @@ describe('the deterministic requests of two runs with other seeds', () => {
   let current = 0;
 
   beforeAll(async () => {
-    const keyFile = join(work, 'key.pem');
-    mock = await createMockServer({
-      port: 0,
-      signingKey: keyFile,
-      rateLimit: { bucketSize: 100_000, refillPerSecond: 1000 },
-      customize(hooks) {
-        for (const key of ['redeliver', 'sso-ticket', 'vault', 'not-found', 'method-not-allowed', 'token'] as const) {
-          hooks.wrapRoute(key, (next) => async (exchange) => {
-            const headers = Object.entries(exchange.headers)
-              .filter(([name]) => !VARYING.has(name))
-              .sort(([a], [b]) => a.localeCompare(b));
-            // The token endpoint's body holds the secrets only; its requests are compared by path and headers.
-            // A body's day start ahead (the seconds-as-an-instant rows) is the wall clock's day: the same
-            // within a day, another across a midnight between the two runs.
-            const body =
-              key === 'token'
-                ? ''
-                : exchange.body
-                    .toString('utf8')
-                    .replace(/access_token=[^&]*/g, 'access_token=<token>')
-                    .replace(/"\d{4}-\d{2}-\d{2}T00:00:00\.000Z"/g, '"<a day start>"');
-            const query = exchange.query.replace(/access_token=[^&]*/g, 'access_token=<token>');
-            const reply = await next(exchange);
-            // A 429 (the token endpoint's own limit, met when two runs follow each other) is retried
-            // after its Reset: the retry is the request, the refused attempt is timing, not the seed.
-            // A body over the size limit is read only as far as the refusal: how far is timing, not the seed.
-            const read = reply.status === 413 ? `<${exchange.headers['content-length']} bytes>` : body;
-            if (reply.status !== 429) seen[current]!.push(JSON.stringify([exchange.method, exchange.path, query, headers, read]));
-            return reply;
-          });
-        }
-      },
+    const double = await testDouble(work, (hooks) => {
+      for (const key of ['redeliver', 'sso-ticket', 'vault', 'not-found', 'method-not-allowed', 'token'] as const) {
+        hooks.wrapRoute(key, (next) => async (exchange) => {
+          const headers = Object.entries(exchange.headers)
+            .filter(([name]) => !VARYING.has(name))
+            .sort(([a], [b]) => a.localeCompare(b));
+          // The token endpoint's body holds the secrets only; its requests are compared by path and headers.
+          // A body's day start ahead (the seconds-as-an-instant rows) is the wall clock's day: the same
+          // within a day, another across a midnight between the two runs.
+          const body =
+            key === 'token'
+              ? ''
+              : exchange.body
+                  .toString('utf8')
+                  .replace(/access_token=[^&]*/g, 'access_token=<token>')
+                  .replace(/"\d{4}-\d{2}-\d{2}T00:00:00\.000Z"/g, '"<a day start>"');
+          const query = exchange.query.replace(/access_token=[^&]*/g, 'access_token=<token>');
+          const reply = await next(exchange);
+          // A 429 (the token endpoint's own limit, met when two runs follow each other) is retried
+          // after its Reset: the retry is the request, the refused attempt is timing, not the seed.
+          // A body over the size limit is read only as far as the refusal: how far is timing, not the seed.
+          const read = reply.status === 413 ? `<${exchange.headers['content-length']} bytes>` : body;
+          if (reply.status !== 429) seen[current]!.push(JSON.stringify([exchange.method, exchange.path, query, headers, read]));
+          return reply;
+        });
+      }
     });
-    const target = writeTargetFile({ url: mock.url, dir: work, name: 'target.yaml', keyFile });
+    mock = double.mock;
+    const target = double.target;
     for (const [index, seed] of ['11', '97'].entries()) {
       current = index;
       const finished = await run(

@@ -97,6 +97,16 @@ function membersRenamed(value: unknown, rename: (name: string) => string, depth:
   return Object.fromEntries(entries);
 }
 
+/** Changes an object member of the ticket body before the route reads it (`edit` returns it unchanged when it does not apply). */
+function editMemberOfBody(app: FaultHooks, member: string, edit: (value: Record<string, unknown>) => Record<string, unknown>): void {
+  editJsonBody(app, 'sso-ticket', (body) => {
+    const value = isRecord(body) ? body[member] : undefined;
+    if (!isRecord(value)) return body;
+    const edited = edit(value);
+    return edited === value ? body : { ...(body as object), [member]: edited };
+  });
+}
+
 /** humps' decamelize: "_" before each capital, then lower case ("ttlSec" -> "ttl_sec"). */
 const decamelized = (name: string) => name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
 /** enabled_organizations with the items of one organization_id merged into one ({...earlier, ...later}) before the checks. */
@@ -446,27 +456,20 @@ export const ticketCreationFaults = faultFamily([
     clause: 'sso-ticket.body.provisioning_config.token_lifetime.type',
     bug: 'Ticket creation binds token_lifetime to an Integer wrapper with coercion from strings turned off, but Jackson keeps the empty string as a shape of its own, read as null: provisioning_config.token_lifetime "" is read as null (no expiry) and a ticket is created instead of 400; "3600" is still refused.',
     install: (app) =>
-      editJsonBody(app, 'sso-ticket', (body) => {
-        const config = isRecord(body) ? body.provisioning_config : undefined;
-        return isRecord(config) && config.token_lifetime === ''
-          ? { ...(body as object), provisioning_config: { ...(config as object), token_lifetime: null } }
-          : body;
-      }),
+      editMemberOfBody(app, 'provisioning_config', (config) =>
+        config.token_lifetime === '' ? { ...config, token_lifetime: null } : config,
+      ),
   },
   {
     id: 'ticket-provisioning-scopes-unknown-dropped',
     clause: 'sso-ticket.body.nested-rules',
     bug: 'Ticket creation reads provisioning_config.scopes into a list of an enum with unknown values read as null (READ_UNKNOWN_ENUM_VALUES_AS_NULL), then drops the nulls before the list is checked: ["get:users", "get:widgets"] creates a ticket for get:users instead of 400; ["get:widgets"] alone (empty once dropped) is still refused.',
     install: (app) =>
-      editJsonBody(app, 'sso-ticket', (body) => {
-        const config = isRecord(body) ? body.provisioning_config : undefined;
-        const scopes = isRecord(config) ? config.scopes : undefined;
-        if (!Array.isArray(scopes)) return body;
+      editMemberOfBody(app, 'provisioning_config', (config) => {
+        if (!Array.isArray(config.scopes)) return config;
         // An unknown string is read as null and dropped; another type is still a type error.
-        const known = scopes.filter((scope) => typeof scope !== 'string' || PROVISIONING_SCOPES.includes(scope));
-        return known.length === scopes.length || known.length === 0
-          ? body
-          : { ...(body as object), provisioning_config: { ...(config as object), scopes: known } };
+        const known = config.scopes.filter((scope) => typeof scope !== 'string' || PROVISIONING_SCOPES.includes(scope));
+        return known.length === config.scopes.length || known.length === 0 ? config : { ...config, scopes: known };
       }),
   },
   {
@@ -474,12 +477,10 @@ export const ticketCreationFaults = faultFamily([
     clause: 'sso-ticket.body.nested-rules',
     bug: 'Ticket creation checks connection_config.name with a pattern whose \\d matches every Unicode decimal digit (.NET\'s Regex without RegexOptions.ECMAScript): a name ending in an Arabic-Indic digit creates a ticket instead of 400; a name with "_" is still refused.',
     install: (app) =>
-      editJsonBody(app, 'sso-ticket', (body) => {
-        const config = isRecord(body) ? body.connection_config : undefined;
-        const name = isRecord(config) ? config.name : undefined;
-        if (typeof name !== 'string' || !/[^\0-\x7f]/.test(name)) return body;
-        const read = name.replace(/\p{Nd}/gu, (digit) => (/[0-9]/.test(digit) ? digit : '0'));
-        return read === name ? body : { ...(body as object), connection_config: { ...(config as object), name: read } };
+      editMemberOfBody(app, 'connection_config', (config) => {
+        if (typeof config.name !== 'string') return config;
+        const read = config.name.replace(/\p{Nd}/gu, (digit) => (/[0-9]/.test(digit) ? digit : '0'));
+        return read === config.name ? config : { ...config, name: read };
       }),
   },
   {

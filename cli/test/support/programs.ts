@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { stringify } from 'yaml';
 import { mockTargetDescription } from '../../embedded.ts';
+import { createMockServer, type FaultHooks, type MockServer } from '../../../mock/index.ts';
 import type { RunResult } from '../../reporters/results.ts';
 import type { HostAnswer, HostRequest } from './command-host.ts';
 
@@ -224,4 +225,22 @@ export function writeTargetFile(options: TargetFileOptions): { path: string; env
 /** A run's results.json. */
 export function resultsOf(outDir: string): RunResult {
   return JSON.parse(readFileSync(join(outDir, 'results.json'), 'utf8')) as RunResult;
+}
+
+/**
+ * A test double: the mock on a port of its own, with a bucket no run spends, signing with a key
+ * written to `dir`, changed by `customize`'s fault hooks; and a target file in `dir` naming it.
+ */
+export async function testDouble(
+  dir: string,
+  customize: (hooks: FaultHooks) => void,
+): Promise<{ mock: MockServer; target: { path: string; env: Record<string, string> } }> {
+  const keyFile = join(dir, 'key.pem');
+  const mock = await createMockServer({
+    port: 0,
+    signingKey: keyFile,
+    rateLimit: { bucketSize: 100_000, refillPerSecond: 1000 },
+    customize,
+  });
+  return { mock, target: writeTargetFile({ url: mock.url, dir, name: 'target.yaml', keyFile }) };
 }

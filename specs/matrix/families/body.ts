@@ -1989,6 +1989,22 @@ function bigIntegerFor(card: OperationCard, element: Element, types: JsonType[],
 
 const INTEGER_TEXT_MARK = 'x-conformance-integer-text';
 
+/**
+ * A number field's valid value in the target's context (`valid` where it has none), and the
+ * variation that writes it in the body's JSON text as `text` makes it.
+ */
+function numberWrittenAs(card: OperationCard, path: readonly string[], valid: number, text: (n: number) => string) {
+  const number = (context: RequestContext) => {
+    const value = validValueAt(card, path, context);
+    return typeof value === 'number' ? value : valid;
+  };
+  const apply = (template: RequestTemplate, context: RequestContext) => {
+    const body = JSON.stringify(withValueAt(jsonBodyOf(template), path, INTEGER_TEXT_MARK));
+    return withBody(template, { raw: body.replace(JSON.stringify(INTEGER_TEXT_MARK), text(number(context))) });
+  };
+  return { number, apply };
+}
+
 /** Other JSON texts of a whole number (RFC 8259 6): in exponent notation, and with a zero fraction. */
 const INTEGER_SPELLINGS: ReadonlyArray<{ key: string; says: string; text: (n: number) => string }> = [
   { key: 'exponent-notation', says: 'in exponent notation', text: (n) => n.toExponential().replace('e+', 'e') },
@@ -2010,14 +2026,7 @@ function integerSpellings(card: OperationCard, element: Element, types: JsonType
   // number's text for a leading "-", or Object.is(value, -0), takes it for a negative number.
   const zero = withinRange(element, 0) ? [{ key: 'negative-zero', says: 'zero written with a minus sign', text: () => '-0' }] : [];
   return [...INTEGER_SPELLINGS, ...zero].map(({ key, says, text }) => {
-    const number = (context: RequestContext) => {
-      const value = validValueAt(card, path, context);
-      return typeof value === 'number' ? value : valid;
-    };
-    const apply = (template: RequestTemplate, context: RequestContext) => {
-      const body = JSON.stringify(withValueAt(jsonBodyOf(template), path, INTEGER_TEXT_MARK));
-      return withBody(template, { raw: body.replace(JSON.stringify(INTEGER_TEXT_MARK), text(number(context))) });
-    };
+    const { number, apply } = numberWrittenAs(card, path, valid, text);
     // Accepted, it bears on the field's range (zero) or its type (a spelling): the clause a server
     // that reads the text breaks.
     const typeClause = `${card.key}.body.${fieldName(path)}.type`;
@@ -2071,14 +2080,7 @@ function numbersNotJson(card: OperationCard, element: Element, types: JsonType[]
     source: 'RFC 8259 6: the text is no JSON number, so the body is not JSON and the field holds no number',
   };
   return NUMBERS_NOT_JSON.map(({ key, says, text }) => {
-    const number = (context: RequestContext) => {
-      const value = validValueAt(card, path, context);
-      return typeof value === 'number' ? value : valid;
-    };
-    const apply = (template: RequestTemplate, context: RequestContext) => {
-      const body = JSON.stringify(withValueAt(jsonBodyOf(template), path, INTEGER_TEXT_MARK));
-      return withBody(template, { raw: body.replace(JSON.stringify(INTEGER_TEXT_MARK), text(number(context))) });
-    };
+    const { number, apply } = numberWrittenAs(card, path, valid, text);
     return {
       operator: 'encoding' as const,
       key: `not-json-${key}`,
