@@ -297,7 +297,7 @@ export function expectObservedError(exchange: Exchange, kind: string, details?: 
   expectClause({
     pass: exchange.status === fact.status && messageOk && codeOk,
     expected: `status ${fact.status}, message ${expectedMessage}${fact.errorCode ? `, errorCode ${fact.errorCode}` : noCode ? ', no errorCode (as recorded)' : ''}`,
-    actual: `status ${exchange.status}, message ${shown(message)}${fact.errorCode || noCode ? `, errorCode ${shown(body?.errorCode)}` : ''}`,
+    actual: `status ${exchange.status}, message ${shown(message)}${fact.errorCode || (noCode && body?.errorCode !== undefined) ? `, errorCode ${shown(body?.errorCode)}` : ''}`,
     exchange,
   });
 }

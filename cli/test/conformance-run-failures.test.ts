@@ -90,7 +90,7 @@ describe('npm start against a mock with a gating fault and an observed fault', (
     expect(junit).toContain('file="suites/redeliver/other-stream.test.ts"');
     expect(junit).toContain('file="suites/redeliver/conflict.test.ts"');
     expect(observed).toMatch(
-      /<failure message="\[§7 errors\.404\.vault\] expected status 404, message &quot;Connection not found&quot;; actual status 404, message &quot;Not Found&quot;"/,
+      /<failure message="\[§7 errors\.404\.vault\] expected status 404, message &quot;Connection not found&quot;, no errorCode \(as recorded\); actual status 404, message &quot;Not Found&quot;"/,
     );
   });
 
