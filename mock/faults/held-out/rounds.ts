@@ -38,6 +38,7 @@ import { heldOutRound33Faults } from './round-33/catalogue.ts';
 import { heldOutRound34Faults } from './round-34/catalogue.ts';
 import { heldOutRound35Faults } from './round-35/catalogue.ts';
 import { heldOutRound36Faults } from './round-36/catalogue.ts';
+import { heldOutRound37Faults } from './round-37/catalogue.ts';
 import type { HeldOutFault } from './held-out-fault.ts';
 
 export const heldOutRounds: Readonly<Record<string, readonly HeldOutFault[]>> = {
@@ -77,4 +78,5 @@ export const heldOutRounds: Readonly<Record<string, readonly HeldOutFault[]>> = 
   '34': heldOutRound34Faults,
   '35': heldOutRound35Faults,
   '36': heldOutRound36Faults,
+  '37': heldOutRound37Faults,
 };
