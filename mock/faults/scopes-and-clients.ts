@@ -59,6 +59,12 @@ export const scopeAndClientFaults = faultFamily([
     }),
   },
   {
+    id: 'vault-scope-unchecked-for-head',
+    clause: 'vault.scope',
+    bug: "The vault read's security rule matched on GET alone (a request matcher for HttpMethod.GET) while the router serves HEAD by running the GET: a HEAD with the token of a client without read:flows_vault_connections is answered 200 instead of 403; the GET is still refused.",
+    install: scopeGrantedWhen(cards.vault, (exchange) => exchange.method === 'HEAD'),
+  },
+  {
     id: 'ticket-scope-read-after-the-last-dot',
     clause: 'sso-ticket.scope',
     bug: 'A scope check ported from XSUAA, where scopes are written "<xsappname>.<scope>", that takes the part after the last dot without comparing the application: a token holding "other-app!t1.create:sso_access_tickets" (and not the scope itself) creates a ticket instead of 403; a token with neither is still refused.',

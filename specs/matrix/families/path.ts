@@ -43,7 +43,7 @@ const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'TRACE', 'OPTIONS'] as
 const WITHOUT_CONTENT: ReadonlySet<string> = new Set(['GET', 'TRACE']);
 
 export function methodVariants(card: OperationCard, own: string): Made[] {
-  return [...otherMethods(card, own), ...overriddenMethods(card, own), ...(own === 'GET' ? headVariants() : [])];
+  return [...otherMethods(card, own), ...overriddenMethods(card, own), ...(own === 'GET' ? headVariants(card) : [])];
 }
 
 /**
@@ -99,9 +99,11 @@ function overriddenMethods(card: OperationCard, own: string): Made[] {
 
 /**
  * HEAD is GET without the body (RFC 9110 9.3.2): whether the service serves it is not known, but a
- * HEAD without a credential is refused like the GET (spec 5, rule 1), whatever answers it.
+ * HEAD without a credential, or with the token of a client without the operation's scope, is
+ * refused like the GET (spec 5, rules 1 and 2), whatever answers it: a security rule matched on GET
+ * alone, beside a router that serves HEAD by running the GET, lets it through.
  */
-function headVariants(): Made[] {
+function headVariants(card: OperationCard): Made[] {
   const head = (template: RequestTemplate): RequestTemplate => ({ ...template, method: 'HEAD' });
   return [
     {
@@ -121,6 +123,18 @@ function headVariants(): Made[] {
         checks: [{ clause: 'auth.bearer.required', outcome: refused }],
         source: 'spec 5 rule 1: every request carries a bearer token',
       },
+    },
+    {
+      operator: 'method',
+      key: 'HEAD-without-scope',
+      says: `HEAD, with the token of a client without ${card.scope.value}`,
+      apply: (template) => ({ ...head(template), credential: { kind: 'role', role: card.roleWithoutScope } }),
+      needs: [{ role: card.roleWithoutScope }],
+      expect: {
+        checks: [{ clause: card.scope.clause, outcome: refused }],
+        source: `the operation needs ${card.scope.value} (${card.scope.level}), whatever the method that reaches it`,
+      },
+      extended: true,
     },
   ];
 }
