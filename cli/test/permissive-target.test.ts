@@ -16,7 +16,7 @@ import { operationKeys, type OperationKey } from '../../specs/index.ts';
 import { cards } from '../../specs/cards/index.ts';
 import { matrix } from '../../specs/matrix/index.ts';
 import { BASE_NOTES, rowTitle } from '../../harness/suite/matrix.ts';
-import { resultsOf, run, testDouble, type Finished } from './support/programs.ts';
+import { resultsOf, runAgainstDouble, type Finished } from './support/programs.ts';
 
 const work = mkdtempSync(join(tmpdir(), 'permissive-target-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -40,7 +40,7 @@ describe('a target that answers every operation request as it answered the last 
   const out = join(work, 'reports');
 
   beforeAll(async () => {
-    const double = await testDouble(work, (hooks) => {
+    ({ mock, finished } = await runAgainstDouble(work, out, (hooks) => {
       // Each operation answers as it last served; a request no operation's route takes (another
       // method, a path near the operation's) as the last request served of any operation.
       let last: Reply | undefined;
@@ -55,10 +55,7 @@ describe('a target that answers every operation request as it answered the last 
         });
       };
       for (const key of [...operationKeys, 'not-found', 'method-not-allowed'] as const) permissive(key);
-    });
-    mock = double.mock;
-    const { path, env } = double.target;
-    finished = await run('cli/conformance.ts', ['--target-file', path, '--seed', '7', '--out', out], env, 600_000);
+    }));
   }, 620_000);
 
   afterAll(async () => {

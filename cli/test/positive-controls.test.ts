@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMockServer, type MockServer } from '../../mock/index.ts';
 import { jsonReply } from '../../mock/exchange.ts';
 import { operationKeys } from '../../specs/index.ts';
-import { resultsOf, run, testDouble, writeTargetFile, type Finished } from './support/programs.ts';
+import { resultsOf, run, runAgainstDouble, writeTargetFile, type Finished } from './support/programs.ts';
 
 const work = mkdtempSync(join(tmpdir(), 'positive-controls-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -24,14 +24,11 @@ describe('a target that answers every operation request with 404', () => {
   const out = join(work, 'reports');
 
   beforeAll(async () => {
-    const double = await testDouble(work, (hooks) => {
+    ({ mock, finished } = await runAgainstDouble(work, out, (hooks) => {
       for (const key of operationKeys) {
         hooks.wrapRoute(key, () => async () => jsonReply(404, { statusCode: 404, error: 'Not Found', message: 'no route' }));
       }
-    });
-    mock = double.mock;
-    const { path, env } = double.target;
-    finished = await run('cli/conformance.ts', ['--target-file', path, '--seed', '7', '--out', out], env, 600_000);
+    }));
   }, 620_000);
 
   afterAll(async () => {

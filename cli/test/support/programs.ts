@@ -244,3 +244,14 @@ export async function testDouble(
   });
   return { mock, target: writeTargetFile({ url: mock.url, dir, name: 'target.yaml', keyFile }) };
 }
+
+/** A whole run (seed 7, reports in `out`) against a test double made by `testDouble`: the double, and how the run finished. */
+export async function runAgainstDouble(
+  dir: string,
+  out: string,
+  customize: (hooks: FaultHooks) => void,
+): Promise<{ mock: MockServer; finished: Finished }> {
+  const { mock, target } = await testDouble(dir, customize);
+  const finished = await run('cli/conformance.ts', ['--target-file', target.path, '--seed', '7', '--out', out], target.env, 600_000);
+  return { mock, finished };
+}
