@@ -140,10 +140,19 @@ function connectionNameFirstLine(body: unknown): unknown {
 }
 
 const observedBody = schema('SsoTicketRequest', 'observed');
+/** Changes each object item of the ticket body's enabled_organizations before the route reads it (`edit` returns an item unchanged when it does not apply). */
+function editEachOrganization(app: FaultHooks, edit: (item: Record<string, unknown>) => Record<string, unknown>): void {
+  editJsonBody(app, 'sso-ticket', (body) => {
+    const items = isRecord(body) ? body.enabled_organizations : undefined;
+    if (!Array.isArray(items)) return body;
+    const edited = items.map((item: unknown) => (isRecord(item) ? edit(item) : item));
+    return edited.every((item, index) => item === items[index]) ? body : { ...(body as object), enabled_organizations: edited };
+  });
+}
+
 /** The values provisioning_config.scopes may hold (the observed schema's enum). */
-const PROVISIONING_SCOPES = (
-  (((schema('ProvisioningConfig', 'observed').properties as JsonObject).scopes as JsonObject).items as JsonObject).enum as string[]
-).slice();
+const PROVISIONING_SCOPES = (((schema('ProvisioningConfig', 'observed').properties as JsonObject).scopes as JsonObject).items as JsonObject)
+  .enum as string[];
 /** The members that name a ticket's connection, one or the other. */
 const CONNECTION_MEMBERS = ['connection_id', 'connection_config'];
 /** The observed limits the faults below count against. */
@@ -349,18 +358,7 @@ export const ticketCreationFaults = faultFamily([
     id: 'organization-flag-takes-abap-true',
     clause: 'sso-ticket.body.enabled_organizations.show_as_button.type',
     bug: 'Ticket creation behind an ABAP structure whose flags are abap_bool (one character), checked against abap_true and abap_false: an organization item with show_as_button "X" creates the ticket instead of 400; "Y" is still refused.',
-    install: (app) =>
-      editJsonBody(app, 'sso-ticket', (value) => {
-        const organizations = (value as { enabled_organizations?: unknown } | null)?.enabled_organizations;
-        if (!Array.isArray(organizations) || !organizations.some((item) => (item as { show_as_button?: unknown })?.show_as_button === 'X'))
-          return value;
-        return {
-          ...(value as object),
-          enabled_organizations: (organizations as unknown[]).map((item): unknown =>
-            (item as { show_as_button?: unknown })?.show_as_button === 'X' ? { ...(item as object), show_as_button: true } : item,
-          ),
-        };
-      }),
+    install: (app) => editEachOrganization(app, (item) => (item.show_as_button === 'X' ? { ...item, show_as_button: true } : item)),
   },
   {
     id: 'ticket-body-odata-annotations-dropped',
@@ -384,21 +382,9 @@ export const ticketCreationFaults = faultFamily([
     clause: 'sso-ticket.body.enabled_organizations.organization_id.type',
     bug: 'Ticket creation decoding its body with Parse Server\'s Parse._decode, which turns a Pointer into an object whose id is read: an organization_id written as {"__type": "Pointer", ..., "objectId": "org_..."} creates the ticket instead of 400; {"objectId": "org_..."} is still refused.',
     install: (app) =>
-      editJsonBody(app, 'sso-ticket', (value) => {
-        const organizations = (value as { enabled_organizations?: unknown } | null)?.enabled_organizations;
-        const pointer = (id: unknown) => (id as { __type?: unknown; objectId?: unknown } | null)?.__type === 'Pointer';
-        if (
-          !Array.isArray(organizations) ||
-          !organizations.some((item) => pointer((item as { organization_id?: unknown })?.organization_id))
-        )
-          return value;
-        return {
-          ...(value as object),
-          enabled_organizations: (organizations as unknown[]).map((item): unknown => {
-            const id = (item as { organization_id?: unknown })?.organization_id;
-            return pointer(id) ? { ...(item as object), organization_id: (id as { objectId?: unknown }).objectId } : item;
-          }),
-        };
+      editEachOrganization(app, (item) => {
+        const id = item.organization_id;
+        return isRecord(id) && id.__type === 'Pointer' ? { ...item, organization_id: id.objectId } : item;
       }),
   },
   {

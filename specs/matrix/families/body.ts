@@ -1121,9 +1121,9 @@ function lenientShapes(made: MakeVariant, element: Element, valid: unknown, type
 
 /**
  * The field's valid value under a near name of its member (the name in capitals, or in camelCase
- * or kebab-case where it has underscores), and no member of its own name: an unknown member, and the field
- * absent. Judged by the body it makes, like any (the observed schemas refuse unknown members at
- * every depth); a binder that folds case or aliases camelCase reads it as the field.
+ * or kebab-case where it has underscores), and no member of its own name: an unknown member, and
+ * the field absent. Judged by the body it makes, like any (the observed schemas refuse unknown
+ * members at every depth); a binder that folds case or aliases camelCase reads it as the field.
  */
 function nearNameMembers(card: OperationCard, element: Element): Made[] {
   const path = element.path!;
@@ -1864,7 +1864,6 @@ function protoHeld(card: OperationCard): JsonObject {
   return field ? { [field[0]]: field[1] } : { x_conformance_suite: true };
 }
 
-/** An unknown member named as an OpenAPI vendor extension ("x-..."). */
 /** Members that frameworks read as annotations or metadata and drop before a payload is checked. */
 const ANNOTATION_MEMBERS: ReadonlyArray<{ key: string; name: string }> = [
   { key: 'odata-type', name: '@odata.type' },
@@ -1874,6 +1873,7 @@ const ANNOTATION_MEMBERS: ReadonlyArray<{ key: string; name: string }> = [
   { key: 'hal-links', name: '_links' },
 ];
 
+/** An unknown member named as an OpenAPI vendor extension ("x-..."). */
 const EXTENSION_MEMBER = 'x-conformance-suite';
 
 /**
@@ -2058,13 +2058,13 @@ function integerSpellings(card: OperationCard, element: Element, types: JsonType
  * ALLOW_LEADING_ZEROS_FOR_NUMBERS, Python's json.loads taking NaN, JSON5): the body is not JSON, so
  * the field holds no number of its type.
  */
-const NUMBERS_NOT_JSON: ReadonlyArray<{ key: string; says: string; text: (n: number) => string }> = [
-  { key: 'leading-zero', says: 'with a leading zero', text: (n) => (n < 0 ? `-0${-n}` : `0${n}`) },
-  { key: 'plus-sign', says: 'with a plus sign', text: (n) => (n < 0 ? `${n}` : `+${n}`) },
-  { key: 'trailing-point', says: 'with a point and no digit after it', text: (n) => `${n}.` },
-  { key: 'hexadecimal', says: 'in hexadecimal', text: (n) => `0x${n.toString(16)}` },
-  { key: 'nan', says: 'as NaN', text: () => 'NaN' },
-  { key: 'infinity', says: 'as Infinity', text: () => 'Infinity' },
+const NUMBERS_NOT_JSON: ReadonlyArray<{ key: string; says: (text: string) => string; text: (n: number) => string }> = [
+  { key: 'leading-zero', says: (t) => `its valid value with a leading zero (${t}, not JSON)`, text: (n) => (n < 0 ? `-0${-n}` : `0${n}`) },
+  { key: 'plus-sign', says: (t) => `its valid value with a plus sign (${t}, not JSON)`, text: (n) => (n < 0 ? `${n}` : `+${n}`) },
+  { key: 'trailing-point', says: (t) => `its valid value with a point and no digit after it (${t}, not JSON)`, text: (n) => `${n}.` },
+  { key: 'hexadecimal', says: (t) => `its valid value in hexadecimal (${t}, not JSON)`, text: (n) => `0x${n.toString(16)}` },
+  { key: 'nan', says: (t) => `${t} in place of its value (not JSON)`, text: () => 'NaN' },
+  { key: 'infinity', says: (t) => `${t} in place of its value (not JSON)`, text: () => 'Infinity' },
 ];
 
 /** A number field's value written as each of NUMBERS_NOT_JSON in the body's text: refused, and observed as the malformed JSON it is. */
@@ -2084,9 +2084,7 @@ function numbersNotJson(card: OperationCard, element: Element, types: JsonType[]
     return {
       operator: 'encoding' as const,
       key: `not-json-${key}`,
-      says: says.startsWith('as ')
-        ? `${text(number(canonicalContext))} in place of its value (not JSON)`
-        : `its valid value ${says} (${text(number(canonicalContext))}, not JSON)`,
+      says: says(text(number(canonicalContext))),
       apply,
       expect,
       extended: true,

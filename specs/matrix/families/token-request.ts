@@ -171,9 +171,10 @@ function literalSemicolon(made: Made): Made {
 
 /**
  * The field's value sent under a near name of the field (its name in capitals, camelCase or
- * kebab-case, with "." or a space for each "_", or "name[]"), and no field of its own name: the parameter is absent, whatever a front end that
- * reads names its own way takes it for (RFC 6749 4.4.2 names the parameters; an unrecognised one
- * is ignored, 3.2). Each gets what the field's absent row gets.
+ * kebab-case, with "." or a space for each "_", or "name[]"), and no field of its own name: the
+ * parameter is absent, whatever a front end that reads names its own way takes it for (RFC 6749
+ * 4.4.2 names the parameters; an unrecognised one is ignored, 3.2). Each gets what the field's
+ * absent row gets.
  */
 function nearNameVariants(field: string, variants: readonly Made[]): Made[] {
   const absent = variants.find((v) => v.key === 'absent')!.expect;
