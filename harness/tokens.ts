@@ -135,11 +135,15 @@ export class TokenProvider {
 
   /**
    * Forgets a role's cached token, which the target refused (a new signing key, a changed grant),
-   * and mints one instead (not a shared request: the runner's preflight uses it).
+   * and mints one instead (not a shared request: the runner's preflight uses it). Where the global
+   * role's was refused, every token the cache holds from this tenant goes too (each role's, the other
+   * API's and the key client's; not the other tenant's): they were issued under the same key, and a
+   * key replaced under the same kid, or a token that names none, leaves the kid check nothing to see.
    */
   async replaceCached(role: RoleName): Promise<string> {
     const key = roleCacheKey(this.#target, role);
     if (key) this.#forget(key);
+    if (role === 'global') for (const other of this.#tenantCacheKeys()) this.#cache?.drop(other);
     const { exchange, token } = await this.#mint(role);
     if (token === undefined) throw refusedRole(role, exchange);
     return sendable(token);
@@ -187,12 +191,7 @@ export class TokenProvider {
     return this.#shared.once(shared, shared, payer, async () => {
       const keyClient = this.#target.tokenAlternatives.keyClient;
       if (!keyClient) throw new Error('suite bug: the key client token was asked of a target without token_alternatives.key_client');
-      const key = {
-        tokenUrl: this.tokenUrl,
-        clientId: keyClient.clientId,
-        audience: this.#target.audience,
-        clientSecret: keyClient.privateKeyJwk,
-      };
+      const key = keyClientCacheKey(this.#target, keyClient);
       const cached = this.#fromCache(key);
       if (cached) return { token: cached };
       const exchange = await this.#send(
@@ -273,6 +272,16 @@ export class TokenProvider {
     return kidOf(token) === kidOf(await this.tokenFor('global', payer));
   }
 
+  /** The cache keys of every token this tenant issues the run but the global role's. */
+  #tenantCacheKeys(): TokenCacheKey[] {
+    const roles = (Object.keys(this.#target.roles) as RoleName[]).filter((role) => role !== 'global');
+    const keys = roles.map((role) => roleCacheKey(this.#target, role)).filter((key) => key !== undefined);
+    const { otherAudience, keyClient } = this.#target.tokenAlternatives;
+    if (otherAudience) keys.push(foreignCacheKey(otherAudience));
+    if (keyClient) keys.push(keyClientCacheKey(this.#target, keyClient));
+    return keys;
+  }
+
   /** Drops a cached token this run will not use, and uncounts its reuse. */
   #forget(key: TokenCacheKey): void {
     this.#cache?.drop(key);
@@ -328,6 +337,16 @@ export function roleCacheKey(target: ResolvedTarget, role: RoleName): TokenCache
 
 export function foreignCacheKey(client: ForeignClient): TokenCacheKey {
   return { tokenUrl: client.tokenUrl, clientId: client.clientId, audience: client.audience, clientSecret: client.clientSecret };
+}
+
+/** The key client's token is cached under its private key, the secret it holds. */
+function keyClientCacheKey(target: ResolvedTarget, keyClient: { clientId: string; privateKeyJwk: string }): TokenCacheKey {
+  return {
+    tokenUrl: `${target.authUrl}${tokenPath}`,
+    clientId: keyClient.clientId,
+    audience: target.audience,
+    clientSecret: keyClient.privateKeyJwk,
+  };
 }
 
 /**

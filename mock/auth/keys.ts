@@ -54,7 +54,8 @@ export async function loadSigningKeys(path: string | undefined, subject: Certifi
   if (path === undefined) return keysOf((await generateKeyPair(ALG, { extractable: true })).privateKey, { kind: 'generated' }, subject);
   const text = readKeyFile(path);
   if (text === undefined) return createKeyFile(path, subject);
-  return keysOf(await importPrivateKey(text, path), { kind: 'file', path }, subject);
+  const { key, kid } = await importPrivateKey(text, path);
+  return keysOf(key, { kind: 'file', path }, subject, kid);
 }
 
 function readKeyFile(path: string): string | undefined {
@@ -80,14 +81,17 @@ async function createKeyFile(path: string, subject: CertificateSubject): Promise
   return keysOf(privateKey, { kind: 'created-file', path }, subject);
 }
 
-async function importPrivateKey(text: string, path: string): Promise<CryptoKey> {
+/** A key file's private key, and the kid a private JWK names, if it names one (as a tenant names its keys). */
+async function importPrivateKey(text: string, path: string): Promise<{ key: CryptoKey; kid?: string }> {
   const refuse = (why: string) => new MockConfigError(`signing key file ${path} ${why}`);
   let key: CryptoKey;
+  let kid: string | undefined;
   try {
     if (text.trimStart().startsWith('{')) {
       const jwk = JSON.parse(text) as JWK;
       if (jwk.kty !== 'RSA' || typeof jwk.d !== 'string') throw new Error('not a private RSA JWK');
       key = (await importJWK({ ...jwk, alg: ALG }, ALG, { extractable: true })) as CryptoKey;
+      if (typeof jwk.kid === 'string' && jwk.kid !== '') kid = jwk.kid;
     } else {
       key = await importPKCS8(text, ALG, { extractable: true });
     }
@@ -96,13 +100,14 @@ async function importPrivateKey(text: string, path: string): Promise<CryptoKey> 
   }
   const bits = (key.algorithm as { modulusLength?: number }).modulusLength ?? 0;
   if (bits < MIN_MODULUS_BITS) throw refuse(`holds a ${bits}-bit RSA key; ${ALG} needs at least ${MIN_MODULUS_BITS} bits`);
-  return key;
+  return kid === undefined ? { key } : { key, kid };
 }
 
-async function keysOf(privateKey: CryptoKey, source: KeySource, subject: CertificateSubject): Promise<SigningKeys> {
+/** The keys of a private key, published under `named` or else its RFC 7638 thumbprint. */
+async function keysOf(privateKey: CryptoKey, source: KeySource, subject: CertificateSubject, named?: string): Promise<SigningKeys> {
   const { kty, n, e } = await exportJWK(privateKey);
   if (!kty || !n || !e) throw new MockConfigError('the signing key is not an RSA key');
-  const kid = await calculateJwkThumbprint({ kty, n, e }, 'sha256');
+  const kid = named ?? (await calculateJwkThumbprint({ kty, n, e }, 'sha256'));
   const publicKey = (await importJWK({ kty, n, e, alg: ALG }, ALG)) as CryptoKey;
   const certificate = await selfSignedCertificate({
     keys: { privateKey, publicKey },

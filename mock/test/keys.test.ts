@@ -74,6 +74,15 @@ describe('loadSigningKeys', () => {
     expect(keys.kid).toBe(await calculateJwkThumbprint({ kty: kty!, n: n!, e: e! }, 'sha256'));
   });
 
+  test('publishes a private JWK under the kid it names, and takes tokens that name it', async () => {
+    const { privateKey } = await generateKeyPair('RS256', { extractable: true });
+    const path = join(tempDir(), 'named.json');
+    writeFileSync(path, JSON.stringify({ ...(await exportJWK(privateKey)), kid: 'signing-2026' }));
+    const keys = await loadSigningKeys(path, SUBJECT);
+    expect([keys.kid, keys.jwks.keys[0]!.kid]).toEqual(['signing-2026', 'signing-2026']);
+    expect(keys.publicKeyFor('signing-2026')).toBe(keys.publicKey);
+  });
+
   test('refuses a file without a private RSA key, naming the file', async () => {
     const path = join(tempDir(), 'key.pem');
     writeFileSync(path, 'not a key');
