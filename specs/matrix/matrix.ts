@@ -62,7 +62,19 @@ export function baseTemplate(card: OperationCard, base: Base, element: Element, 
       : base === 'every-other-group'
         ? (otherGroupBody(card, element.path!, context) ?? everyBody(card, element.path!, context))
         : everyBody(card, element.path!, context);
-  return validTemplate(card, context, body);
+  const template = validTemplate(card, context, body);
+  return base === 'alone' ? template : withEveryMediaTypePart(template);
+}
+
+/**
+ * A request with every field carries every optional part of its media type too: the JSON body
+ * typed with its charset parameter (RFC 8259 8.1; spec 4.2 takes it). A validator bound to the
+ * media type written exactly ("application/json" and nothing more) leaves such a body unchecked.
+ */
+function withEveryMediaTypePart(template: RequestTemplate): RequestTemplate {
+  const [type] = template.headers['content-type'] ?? [];
+  if (type !== 'application/json') return template;
+  return { ...template, headers: { ...template.headers, 'content-type': ['application/json; charset=utf-8'] } };
 }
 
 /**

@@ -268,8 +268,17 @@ export function everyBody(card: OperationCard, path: readonly string[], context:
   const full = card.body!.full(context.fixtures, { global });
   const top = path[0]!;
   const base = top in full ? full : Object.fromEntries(Object.entries(full).filter(([name]) => !exclusiveWith(card, top).includes(name)));
-  const alone = aloneBody(card, path, context) as JsonObject;
-  return withValueAt({ ...base, [top]: alone[top] }, path, validValueAt(card, path, context));
+  return withValueAt({ ...base, [top]: holderOf(card, path, base, context) }, path, validValueAt(card, path, context));
+}
+
+/**
+ * The value of a field's top-level member in a body with every field: the body's own where it holds
+ * one (so the field's siblings at every depth are there beside it), the smallest that holds the
+ * field otherwise.
+ */
+function holderOf(card: OperationCard, path: readonly string[], body: JsonObject, context: RequestContext): unknown {
+  const top = path[0]!;
+  return top in body ? body[top] : (aloneBody(card, path, context) as JsonObject)[top];
 }
 
 /** The top-level fields that do not come together with `field` (the card's exclusive groups). */
@@ -295,8 +304,7 @@ export function otherGroupBody(card: OperationCard, path: readonly string[], con
   const every = everyFieldBody(card, context) as JsonObject;
   const base = Object.fromEntries(Object.entries(every).filter(([name]) => !held.includes(name)));
   if (!groups.some((group) => !group.some((name) => held.includes(name)) && group.some((name) => name in base))) return undefined;
-  const alone = aloneBody(card, path, context) as JsonObject;
-  return withValueAt({ ...base, [top]: alone[top] }, path, validValueAt(card, path, context));
+  return withValueAt({ ...base, [top]: holderOf(card, path, base, context) }, path, validValueAt(card, path, context));
 }
 
 /**

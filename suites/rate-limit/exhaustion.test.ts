@@ -3,6 +3,7 @@
 // 429 body. All read one exhaustion of the rate limit per run: against a tenant, only with
 // --allow-rate-limit-exhaustion. Those that look at the bucket some time after the exhaustion spend
 // it again first, to a 429 of their own, so what they see does not hang on how long other tests took.
+import { decodeJwt } from 'jose';
 import {
   conformance,
   exhaustion,
@@ -15,16 +16,18 @@ import {
   shownHeader,
   type Exchange,
   type Need,
+  type Credential,
   type PlanContext,
+  type RoleName,
   type TargetSession,
   type TestPlan,
 } from '../../harness/index.ts';
 import { cards } from '../../specs/cards/index.ts';
-import { observed } from '../../specs/index.ts';
+import { observed, operation } from '../../specs/index.ts';
 import { hostCaseSpellings, validTemplate, withCharacterEscapedAt } from '../../specs/matrix/index.ts';
 import { exhaustRateLimit } from '../../harness/suite/exhaust.ts';
 import { extendedOnly } from '../../harness/suite/matrix.ts';
-import { exampleOf } from '../../harness/suite/requests.ts';
+import { exampleOf, keyClientTokenOf, sharedRequest } from '../../harness/suite/requests.ts';
 import { eventId, selfServiceProfileId, streamId, vaultConnectionId } from '../../generators/index.ts';
 import {
   answerSecondsOf,
@@ -115,6 +118,69 @@ conformance('[§7 redeliver.errors.429] redelivery answers 429 once the rate lim
     headers: rateLimitHeaderNames,
   });
 });
+
+// The limit binds every caller (spec 7), whichever client it is: right after the 429, the
+// exhaustion's request sent at once twice with each other client's token (every role but the
+// global one, and the key client where the target file names one and its token holds the
+// operation's scope) is served only as far as the bucket refilled meanwhile, and one more. A
+// limiter with a table of exempt clients (a deploy pipeline's) serves that client's two. A client
+// refused for its credential (401 or 403: not global, short of the scope) shows nothing of the
+// limit, which may come after those checks, and is not counted.
+const EACH_CLIENT = 2;
+/** The scopes a token's claim names; none where it is no JWT. */
+function scopesOf(token: string | undefined): string[] {
+  try {
+    const scope = token === undefined ? undefined : decodeJwt(token).scope;
+    return typeof scope === 'string' ? scope.split(' ') : [];
+  } catch {
+    return [];
+  }
+}
+const otherRoles = (context: { target: PlanContext['target'] }) =>
+  (Object.keys(context.target.roles) as RoleName[]).filter((name) => name !== 'global');
+const otherClients = (context: PlanContext) => otherRoles(context).length + (context.target.tokenAlternatives.keyClient ? 1 : 0);
+conformance(
+  "[§7 redeliver.errors.429] right after the 429, every other client's requests are limited too (each role's, the key client's)",
+  {
+    ...plan,
+    needs: (context) => [exhaustion, ...otherRoles(context).map((name) => role(name))],
+    requests: (context) => EACH_CLIENT * otherClients(context),
+    shared: (context) => (context.target.tokenAlternatives.keyClient ? [sharedRequest.keyClientToken] : []),
+  },
+  async ({ target }) => {
+    const { last, why } = await exhaustRateLimit(target);
+    target.needs(last.status === 429, `${why}, so the limit was never spent (see redeliver.errors.429)`);
+    const credentials: Array<{ who: string; as: Credential }> = otherRoles(target).map((name) => ({
+      who: `role ${name}`,
+      as: { role: name },
+    }));
+    if (target.target.tokenAlternatives.keyClient) {
+      const { token } = await keyClientTokenOf(target);
+      const scopes = scopesOf(token);
+      if (token && operation('redeliver').contractScopes.every((scope) => scopes.includes(scope)))
+        credentials.push({ who: 'the key client', as: { token } });
+    }
+    const params = { id: exampleOf(target, streamId()), event_id: exampleOf(target, eventId()) };
+    const burst = await Promise.all(
+      credentials.flatMap(({ who, as }) =>
+        Array.from({ length: EACH_CLIENT }, async () => ({
+          who,
+          exchange: await target.call('redeliver', { params, as, retryRateLimited: false, pace: false }),
+        })),
+      ),
+    );
+    const served = burst.filter(({ exchange }) => ![429, 401, 403].includes(exchange.status));
+    const end = Math.max(...burst.map(({ exchange }) => exchange.at));
+    const refilled = Math.floor(target.runtime.pacer.estimate().refillPerSecond * ((end - last.at) / 1000)) + 1;
+    expectClause({
+      pass: served.length <= refilled,
+      expected: `at most ${refilled} of ${burst.length} requests served (what the bucket refilled since the 429), whichever client sent them`,
+      actual: `${served.length} served: ${burst.map(({ who, exchange }) => `${who} ${exchange.status}`).join(', ')}`,
+      exchange: served[0]?.exchange ?? burst.at(-1)!.exchange,
+      headers: rateLimitHeaderNames,
+    });
+  },
+);
 
 // The limit is the tenant's, not a credential's (observed: one token bucket per tenant): right after
 // the 429, another client's request finds the bucket spent too. Its Remaining may only have grown by
@@ -661,6 +727,40 @@ conformance(
     for (const template of templates) answers.push(await target.sendTemplate(template, { retryRateLimited: false, pace: false }));
     const limited = answers.filter((exchange) => exchange.status === 429);
     target.needs(limited.length > 0, `neither ${missing.join(' nor ')} was answered 429 (the bucket refilled meanwhile)`);
+    for (const exchange of limited) {
+      expectNoProblems(rateLimitProblems(exchange), `whole-number ${names.limit}, ${names.remaining} and ${names.reset}`, {
+        exchange,
+        headers: rateLimitHeaderNames,
+      });
+    }
+  },
+);
+
+// Every 429 carries the headers (spec 8), whoever asked: right after the exhaustion's 429, the vault
+// read without a token and with a token whose signature does not verify, each answered 429 (where
+// the limit is checked before the credential), carry all three. A limiter kept apart for requests
+// it cannot put to a client (a fallback copied from an older service, its headers off) answers them
+// bare. Where the target refuses them 401 first, there is no 429 to read.
+const uncredentialed = ['without a token', 'with a token whose signature does not verify'] as const;
+conformance(
+  '[§8 rate-limit.429.headers] a 429 to a request without a token, or with one that does not verify, carries the three X-RateLimit headers too',
+  { ...plan, requests: uncredentialed.length },
+  async ({ target }) => {
+    const { last, why } = await exhaustRateLimit(target);
+    target.needs(last.status === 429, `${why}, so the limit was never spent (see redeliver.errors.429)`);
+    const valid = validTemplate(cards.vault, target.context);
+    const templates = [
+      { ...valid, credential: { kind: 'none' as const } },
+      { ...valid, credential: { kind: 'role' as const, role: 'global', edit: { text: (token: string) => token.slice(0, -2) } } },
+    ];
+    const answers = [];
+    for (const template of templates) answers.push(await target.sendTemplate(template, { retryRateLimited: false, pace: false }));
+    const limited = answers.filter((exchange) => exchange.status === 429);
+    target.needs(
+      limited.length > 0,
+      `neither request ${uncredentialed.join(' nor ')} was answered 429 (${answers.map((exchange) => exchange.status).join(', ')}): the credential is checked first, or the bucket refilled`,
+      'not-applicable',
+    );
     for (const exchange of limited) {
       expectNoProblems(rateLimitProblems(exchange), `whole-number ${names.limit}, ${names.remaining} and ${names.reset}`, {
         exchange,

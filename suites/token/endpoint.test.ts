@@ -14,11 +14,13 @@ import {
   expectPresent,
   expectSchema,
   expectStatus,
+  role as needsRole,
   sharedKeys,
   shown,
   type TargetSession,
 } from '../../harness/index.ts';
 import { expectNoStore } from '../../harness/suite/matrix.ts';
+import { roleNames } from '../../specs/cards/index.ts';
 import { checkScopeString, observed, operation, validator } from '../../specs/index.ts';
 
 const JWS_COMPACT = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
@@ -123,29 +125,63 @@ conformance('[§5 token.lifetime] an access token lives 86400 seconds', readsIss
   );
 });
 
-conformance('[§5 token.observed.claims] an access token is an RS256 JWS with the documented claims', readsToken, async ({ target }) => {
-  const token = await target.tokenFor('global');
+/** What is wrong with a token's header and claims, for the client it was issued to. */
+function claimProblems(token: string, clientId: string, audience: string): string[] {
   const header = decodeProtectedHeader(token);
   const claims = decodeJwt(token);
-  const clientId = target.target.roles.global!.clientId;
-  const problems = [
+  return [
     header.alg !== observed.tokens.alg && `alg ${String(header.alg)}`,
     header.typ !== observed.tokens.typ && `typ ${String(header.typ)}`,
     typeof header.kid !== 'string' && 'no kid',
     !(typeof claims.iss === 'string' && /^https:\/\/[^/]+\/$/.test(claims.iss)) && `iss ${JSON.stringify(claims.iss)}`,
     // The audience as the one string the tenant issues, not a list holding it (which RFC 7519 4.1.3 allows).
-    claims.aud !== target.target.audience && `aud ${JSON.stringify(claims.aud)}`,
+    claims.aud !== audience && `aud ${JSON.stringify(claims.aud)}`,
     claims.sub !== `${clientId}${observed.tokens.subject_suffix}` && `sub ${JSON.stringify(claims.sub)}`,
     claims.azp !== clientId && `azp ${JSON.stringify(claims.azp)}`,
     claims.gty !== observed.tokens.gty && `gty ${JSON.stringify(claims.gty)}`,
     (typeof claims.iat !== 'number' || typeof claims.exp !== 'number') && 'iat or exp not numbers',
     typeof claims.scope !== 'string' && 'scope not a string',
   ].filter((problem): problem is string => problem !== false);
+}
+
+const documentedClaims = (audience: string) =>
+  `alg ${observed.tokens.alg}, typ ${observed.tokens.typ}, kid; iss https://<host>/, aud ${audience}, sub <client>${observed.tokens.subject_suffix}, azp, iat, exp, scope, gty ${observed.tokens.gty}`;
+
+conformance('[§5 token.observed.claims] an access token is an RS256 JWS with the documented claims', readsToken, async ({ target }) => {
+  const token = await target.tokenFor('global');
   expectNoProblems(
-    problems,
-    `alg ${observed.tokens.alg}, typ ${observed.tokens.typ}, kid; iss https://<host>/, aud ${target.target.audience}, sub <client>${observed.tokens.subject_suffix}, azp, iat, exp, scope, gty ${observed.tokens.gty}`,
+    claimProblems(token, target.target.roles.global!.clientId, target.target.audience),
+    documentedClaims(target.target.audience),
   );
 });
+
+// Every client's token is of the one kind, whatever the client: a table of lifetimes or claims kept
+// per kind of client (global or not, one grant or another) issues the others another kind. The
+// tokens are the ones the run already holds for each role: no request of their own.
+for (const role of roleNames.filter((name) => name !== 'global')) {
+  const readsRoleToken = { operation: 'token' as const, requests: 0, needs: [needsRole(role)] };
+  conformance(
+    `[§5 token.lifetime] a token of role ${role} lives 86400 seconds (exp - iat), as the global role's`,
+    readsRoleToken,
+    async ({ target }) => {
+      const token = await target.tokenFor(role);
+      const claims = safe(() => decodeJwt(token));
+      const lifetime = typeof claims?.exp === 'number' && typeof claims.iat === 'number' ? claims.exp - claims.iat : undefined;
+      expectEqual(lifetime, observed.tokens.expires_in, `exp - iat of the token of role ${role}`);
+    },
+  );
+  conformance(
+    `[§5 token.observed.claims] a token of role ${role} is an RS256 JWS with the documented claims, naming its own client`,
+    readsRoleToken,
+    async ({ target }) => {
+      const token = await target.tokenFor(role);
+      expectNoProblems(
+        claimProblems(token, target.target.roles[role]!.clientId, target.target.audience),
+        documentedClaims(target.target.audience),
+      );
+    },
+  );
+}
 
 conformance('[§5 token.observed.jwks] the published JWKS verifies an issued token', readsJwks, async ({ target }) => {
   const token = await target.tokenFor('global');

@@ -16,7 +16,7 @@ import { allowedByScope, forbidden, refusedByObservedRule, status, unauthenticat
 import type { Element } from '../elements.ts';
 import { headerNamed } from './headers.ts';
 import type { Expectation, Variant } from '../row.ts';
-import type { RequestContext } from '../template.ts';
+import { canonicalContext, withBody, type RequestContext } from '../template.ts';
 import { equivalentsFor } from '../equivalents.ts';
 import { wrappersFor } from '../wrappers.ts';
 import { CASE_MAPPING_TWINS, swapCase, urlNearMisses, withCaseMappingTwin, withCharacterEscapedAt, withFullwidth } from '../values.ts';
@@ -57,6 +57,15 @@ const withAuthorization = (values: (token: string) => string[]) => carried({ aut
 const SIGNING_KEY = [{ token: 'signing-key' as const }];
 
 /** A variation made by re-signing with the target's key. */
+/** The variant's change, on a request whose body is the card's fullest (where the card has a body). */
+function withFullestBody(card: OperationCard, apply: Made['apply']): Made['apply'] {
+  if (!card.body) return apply;
+  return (template, context) => {
+    const global = context.clients.global ?? canonicalContext.clients.global!;
+    return withBody(apply(template, context), { json: card.body!.full(context.fixtures, { global }) });
+  };
+}
+
 function resigned(variant: Omit<Made, 'resigned'>): Made {
   return { ...variant, needs: [...SIGNING_KEY, ...(variant.needs ?? [])], resigned: true };
 }
@@ -972,6 +981,9 @@ function withFirstPercentEncoded(text: string): string {
 }
 
 /** The token with the first character of its payload written as its percent-encoding (%XX). */
+/** 2020-01-01T00:00:00Z, as a NumericDate: a token issued years before any test runs. */
+const LONG_AGO = 1_577_836_800;
+
 export function withCharacterPercentEncoded(token: string): string {
   return withCharacterEscapedAt(token, token.indexOf('.') + 1);
 }
@@ -1279,6 +1291,22 @@ function claimVariants(card: OperationCard, member: string): Made[] {
         // A list holding a list holding it names nothing (RFC 7519 4.1.3: aud is a string or a list
         // of strings; iss a string), though a reader that flattens lists finds the value.
         invalid('nested-list', 'a list holding a list holding it', 'other-type', (c) => claimSet(c, member, [[current(c)]])),
+        // Another API's (tenant's), in a token issued years ago that is still unexpired: refused for
+        // its audience (issuer) whenever it was issued, though a check added later and applied only
+        // to tokens issued since (a migration that spared the old long-lived tokens) accepts it.
+        {
+          ...invalid(
+            `${member === 'iss' ? 'another-tenant' : 'another-api'}-issued-long-ago`,
+            `${member === 'iss' ? "another tenant's" : "another API's"}, in a token issued on 1 January 2020 that expires an hour from now`,
+            'other-owner',
+            (c, now) => ({
+              ...claimSet(c, member, other),
+              iat: LONG_AGO,
+              exp: now + 3600,
+            }),
+          ),
+          extended: true,
+        },
         ...(member === 'iss' ? [invalid('list', 'a list holding it', 'other-type', (c) => claimSet(c, member, [current(c)]))] : []),
         ...(member === 'iss' ? reachedIdentityOtherPort(card) : []),
         {
@@ -1494,6 +1522,15 @@ function claimVariants(card: OperationCard, member: string): Made[] {
           `${NEAR_MISS_SECONDS} seconds ago`,
           'near-value',
           (c, now) => ({ ...c, iat: now - NEAR_MISS_SECONDS - HOUR, exp: now - NEAR_MISS_SECONDS }),
+          'expired_token',
+        ),
+        // An hour ago, beside an nbf already past: each time claim is checked for itself, though a
+        // check written as "if nbf ... else if exp" reads exp only where the token has no nbf.
+        invalid(
+          'past-beside-past-nbf',
+          'an hour ago, nbf two hours ago',
+          'near-value',
+          (c, now) => ({ ...c, iat: now - 2 * HOUR, nbf: now - 2 * HOUR, exp: now - HOUR }),
           'expired_token',
         ),
         // Expired past the reference's clock tolerance by half of it: a verifier with a leeway of a
@@ -2670,10 +2707,17 @@ function scopeTokenVariants(card: OperationCard): Made[] {
       ),
       extended: true,
     })),
-    ...scopesOfNamedResources(card).map((near) => ({
-      ...replaced(`named-resource-${near}`, `replaced by ${near} (a scope of a resource the request names)`, 'other-owner', () => [near]),
-      extended: true,
-    })),
+    // Sent with the operation's fullest body, which names those resources (a connection, clients,
+    // organizations): a guard that picks the scope by what the body holds asks for theirs then.
+    ...scopesOfNamedResources(card).map((near) => {
+      const variant = replaced(
+        `named-resource-${near}`,
+        `replaced by ${near} (a scope of a resource the request names)`,
+        'other-owner',
+        () => [near],
+      );
+      return { ...variant, apply: withFullestBody(card, (template, context) => variant.apply(template, context)), extended: true };
+    }),
     // Wildcards: the catalogue has none (spec 5, action:resource), so a token holding one holds no scope of it.
     // The scope qualified by another API's identifier (as some issuers namespace scopes): another string.
     replaced('api-prefixed', `prefixed with another API's identifier (https://other-api.example.com/${scope})`, 'extra-part', (s) => [

@@ -358,6 +358,35 @@ export function paramExpectation(card: OperationCard, element: Element, value: s
   return { checks: rule.unknown, source: `a well-formed id that names no ${rule.names}` };
 }
 
+/** Hexadecimal digits made from a text, as many as asked: the same text, the same digits. */
+function hexDigitsOf(text: string, count: number): string {
+  let digits = '';
+  for (let i = 0; digits.length < count; i += 1)
+    digits += ((text.charCodeAt(i % text.length) * 31 + i * 7) % 256).toString(16).padStart(2, '0');
+  return digits.slice(0, count);
+}
+
+/** Other systems' forms of an id, made from this one's characters (see paramVariants). */
+const FOREIGN_ID_FORMS: ReadonlyArray<{ key: string; says: string; form: (id: string) => string }> = [
+  { key: 'object-id', says: 'a MongoDB ObjectId (24 hexadecimal digits)', form: (id) => hexDigitsOf(id, 24) },
+  {
+    key: 'uuid',
+    says: 'a UUID (36 characters, with its dashes)',
+    form: (id) => hexDigitsOf(id, 32).replace(/^(.{8})(.{4})(.{4})(.{4})(.{12})$/, '$1-$2-$3-$4-$5'),
+  },
+  { key: 'uuid-compact', says: 'a UUID without its dashes (32 hexadecimal digits)', form: (id) => hexDigitsOf(id, 32) },
+  {
+    key: 'snowflake',
+    says: 'a snowflake id (19 decimal digits)',
+    form: (id) => `1${hexDigitsOf(id, 18).replace(/[a-f]/g, (d) => String(d.charCodeAt(0) - 97))}`,
+  },
+  {
+    key: 'ksuid',
+    says: 'a KSUID (27 characters of base62)',
+    form: (id) => (id.replace(/[^0-9A-Za-z]/g, '') + hexDigitsOf(id, 27)).slice(0, 27),
+  },
+];
+
 /** The length of an id's prefix (0 for an id of no prefixed shape). */
 function shapeOfIdPrefixLength(id: string): number {
   return shapeOfId(id)?.prefix.length ?? 0;
@@ -695,6 +724,13 @@ export function paramVariants(card: OperationCard, element: Element): Made[] {
       { extended: true },
     ),
   );
+  // The id written in the form another system gives its ids (a MongoDB ObjectId, a UUID with and
+  // without its dashes, a snowflake, a KSUID), made from this id's characters: ids of another
+  // length or alphabet, though a route that still takes an old store's form (a converter kept from
+  // a migration) looks it up instead of refusing it.
+  for (const { key, says, form } of FOREIGN_ID_FORMS) {
+    variants.push(made('near-value', `foreign-id-${key}`, `written as ${says}`, form, { extended: true }));
+  }
   // A character and its look-alike each way the id's alphabet allows (l and I for 1, 0 for o, O for
   // 0): another id, though a reader that folds look-alikes (Crockford's base32 decoding) finds it.
   for (const [from, to] of [
@@ -1003,6 +1039,51 @@ export function paramVariants(card: OperationCard, element: Element): Made[] {
         expect: paramExpectation(card, element, paramValue(card, other, canonicalContext), false),
       }),
     );
+  }
+  // Two ids of exact lengths, one a character short and the other a character long: both
+  // malformed, though a check of the length of a key built from both (stream + "#" + event, a
+  // composite key) finds the sum right and looks the pair up. Either id may be named in the error.
+  if (names.length > 1 && names[0] === name) {
+    const other = names[1]!;
+    const exact = (param: string) => {
+      const limit = clauses.find(
+        (c) => c.limit?.location.operation === card.key && c.limit.location.in === 'path' && c.limit.location.name === param,
+      )?.limit;
+      return limit?.min !== undefined && limit.min === limit.max ? limit.min : undefined;
+    };
+    const own = exact(name);
+    const theirs = exact(other);
+    if (own !== undefined && theirs !== undefined) {
+      for (const [mine, their] of [
+        [own - 1, theirs + 1],
+        [own + 1, theirs - 1],
+      ] as const) {
+        variants.push(
+          bound({
+            operator: 'bounds',
+            key: `${mine}-beside-${other}-of-${their}`,
+            says: `of ${mine} characters, beside ${other} of ${their} (their lengths' sum right)`,
+            apply: (template) => ({
+              ...template,
+              path: template.path.map((part) =>
+                'param' in part && part.param === name
+                  ? { param: name, value: idOfLength(part.value, mine) }
+                  : 'param' in part && part.param === other
+                    ? { param: other, value: idOfLength(part.value, their) }
+                    : part,
+              ),
+            }),
+            expect: {
+              checks: [
+                { clause: lengthClause(card, name)!, outcome: refused },
+                { clause: 'errors.400.path', outcome: observedError('invalid_uri') },
+              ],
+              source: 'the spec bounds each id; the real service answers a malformed path id 400 invalid_uri',
+            },
+          }),
+        );
+      }
+    }
   }
   // A matrix parameter after the id (";v=1", RFC 3986 3.3: ";" is a sub-delimiter, so this is another
   // segment): a server behind a container that cuts matrix parameters off finds the id.

@@ -717,6 +717,15 @@ const audienceNearMisses: Array<{ key: string; says: string; change: (url: strin
     operator: 'case',
   },
   { key: 'another-api', says: "another API's", change: () => 'https://another-api.example.com/', operator: 'other-owner' },
+  // The interface's other versions, as its paths are varied: another API (or none), though a table
+  // that keeps a retired version's identifier as an alias of this one issues for it.
+  {
+    key: 'previous-version',
+    says: 'naming the previous version (/api/v1/)',
+    change: (url) => withVersionMoved(url, -1),
+    operator: 'near-value',
+  },
+  { key: 'next-version', says: 'naming the next version (/api/v3/)', change: (url) => withVersionMoved(url, 1), operator: 'near-value' },
   // Another string that names the same site to a person and to a lenient normaliser: "www." before
   // the host (a site's marketing host, folded away by a "www." stripper). The host in capitals, its
   // trailing dot and its port spelled out are urlNearMisses'.
@@ -763,6 +772,11 @@ const audienceNearMisses: Array<{ key: string; says: string; change: (url: strin
   },
 ];
 
+/** A URL whose last "v<n>" segment is moved by `by` (v2 -> v1 or v3). */
+function withVersionMoved(url: string, by: number): string {
+  return url.replace(/\/v(\d+)(\/?)$/, (_, n: string, slash: string) => `/v${Number(n) + by}${slash}`);
+}
+
 /** The scheme and authority of a URL as written (no trailing slash); the text before its first "/" after "//" otherwise. */
 function originOf(url: string): string {
   const match = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i.exec(url);
@@ -771,6 +785,7 @@ function originOf(url: string): string {
 
 /** The audience near misses that run against test doubles only (or with --matrix full). */
 const EXTENDED_AUDIENCES: readonly string[] = [
+  'next-version',
   'slash-doubled-inside',
   'fragment',
   'empty-query',
