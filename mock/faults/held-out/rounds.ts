@@ -40,6 +40,7 @@ import { heldOutRound35Faults } from './round-35/catalogue.ts';
 import { heldOutRound36Faults } from './round-36/catalogue.ts';
 import { heldOutRound37Faults } from './round-37/catalogue.ts';
 import { heldOutRound38Faults } from './round-38/catalogue.ts';
+import { heldOutRound39Faults } from './round-39/catalogue.ts';
 import type { HeldOutFault } from './held-out-fault.ts';
 
 export const heldOutRounds: Readonly<Record<string, readonly HeldOutFault[]>> = {
@@ -81,4 +82,5 @@ export const heldOutRounds: Readonly<Record<string, readonly HeldOutFault[]>> = 
   '36': heldOutRound36Faults,
   '37': heldOutRound37Faults,
   '38': heldOutRound38Faults,
+  '39': heldOutRound39Faults,
 };
