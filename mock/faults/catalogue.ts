@@ -7,6 +7,7 @@ import { errorBodyFaults } from './error-bodies.ts';
 import type { Fault, FaultFamily } from './fault.ts';
 import { operationAnswerFaults } from './operation-answers.ts';
 import { overlappingRequestFaults } from './overlapping-requests.ts';
+import { partsTogetherFaults } from './parts-together.ts';
 import { pathIdLengthFaults } from './path-id-lengths.ts';
 import { rateLimitFaults } from './rate-limit.ts';
 import { redeliveryFaults } from './redelivery.ts';
@@ -45,6 +46,8 @@ export const faultFamilies: readonly FaultFamily[] = [
   valueWrapperFaults,
   // Requests that overlap: one request's state reached by another (spec 4.3, 7)
   overlappingRequestFaults,
+  // Two parts of a request together; the leftovers of a table or a migration (spec 4, 5, 7, 8)
+  partsTogetherFaults,
   // Rate limit and error bodies (spec 7, 8, observed)
   rateLimitFaults,
   errorBodyFaults,

@@ -1,0 +1,200 @@
+// Faults that show only where two parts of a request meet, or for one client, one form of id or
+// one version: a field beside a sibling, a body beside a media-type parameter, two ids together,
+// two time claims together, a claim beside an old issue time, a scope beside what the body names;
+// and the leftovers of a table or a migration (an id form of an old store, the next version's
+// audience, a lifetime or a limit kept per client, a limiter's fallback). Each alone is answered as
+// the spec says.
+import { SignJWT, decodeJwt, decodeProtectedHeader, type JWTHeaderParameters } from 'jose';
+import { cards } from '../../specs/cards/index.ts';
+import { observed, operationKeys } from '../../specs/index.ts';
+import { bearerToken } from '../auth/bearer.ts';
+import { faultFamily } from './fault.ts';
+import { editPathParameter, editTokenParameter } from './support/parameter-edits.ts';
+import { editJsonBody, editReplies, editRequests, withoutHeaders } from './support/route-edits.ts';
+import { editPrincipal, forgiveClaim } from './support/verifier-edits.ts';
+
+const ID_LENGTH = 26;
+const YEAR_SECONDS = 365 * 86_400;
+const DAY_SECONDS = 86_400;
+const { limit: LIMIT, remaining: REMAINING, reset: RESET } = observed.rate_limit.headers;
+
+const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
+
+/** The claims of the request's bearer token, read without verifying it; none where it is no JWT. */
+function claimsOf(authorization: string | undefined): Record<string, unknown> | undefined {
+  const token = bearerToken(authorization);
+  if (token === undefined) return undefined;
+  try {
+    return decodeJwt(token);
+  } catch {
+    return undefined;
+  }
+}
+
+export const partsTogetherFaults = faultFamily([
+  {
+    id: 'ticket-org-assign-flag-coerced-beside-button',
+    clause: 'sso-ticket.body.enabled_organizations.assign_membership_on_login.type',
+    bug: 'A ticket binder that reads an organization item\'s two flags through one helper once both are there (a "display options" object), which casts each with Boolean(): an item with show_as_button true and assign_membership_on_login "false" creates the ticket instead of 400; the same flag of another type without show_as_button is still refused.',
+    install: (app) =>
+      editJsonBody(app, 'sso-ticket', (body) => {
+        if (!isObject(body) || !Array.isArray(body.enabled_organizations)) return body;
+        let changed = false;
+        const items = body.enabled_organizations.map((item: unknown) => {
+          if (!isObject(item) || item.show_as_button === undefined || item.assign_membership_on_login === undefined) return item;
+          if (typeof item.assign_membership_on_login === 'boolean') return item;
+          changed = true;
+          return { ...item, assign_membership_on_login: Boolean(item.assign_membership_on_login) };
+        });
+        return changed ? { ...body, enabled_organizations: items } : body;
+      }),
+  },
+  {
+    id: 'ticket-discovery-flag-unchecked-with-media-type-parameter',
+    clause: 'sso-ticket.body.use_for_organization_discovery.type',
+    bug: 'A ticket route whose schema validation is registered for the media type "application/json" as a whole string, and whose handler reads use_for_organization_discovery with a truthiness test: a body typed "application/json; charset=utf-8" with use_for_organization_discovery "true" creates the ticket instead of 400; the same body typed application/json is still refused.',
+    install: (app) =>
+      editRequests(app, 'sso-ticket', (exchange) => {
+        const type = exchange.headers['content-type'] ?? '';
+        if (!type.includes(';')) return exchange;
+        let body: unknown;
+        try {
+          body = JSON.parse(exchange.body.toString('utf8'));
+        } catch {
+          return exchange;
+        }
+        if (
+          !isObject(body) ||
+          body.use_for_organization_discovery === undefined ||
+          typeof body.use_for_organization_discovery === 'boolean'
+        )
+          return exchange;
+        const edited = { ...body, use_for_organization_discovery: Boolean(body.use_for_organization_discovery) };
+        return { ...exchange, body: Buffer.from(JSON.stringify(edited), 'utf8') };
+      }),
+  },
+  {
+    id: 'redeliver-ids-length-checked-together',
+    clause: 'errors.400.path',
+    bug: 'A redelivery route that checks the length of its two ids joined ("<stream>/<event>", the key of its outbox table) instead of each: a stream id a character long beside an event id a character short (the sum right) is looked up, answered 404 instead of 400; either id alone at a wrong length is still refused.',
+    install: (app) =>
+      editRequests(app, 'redeliver', (exchange) => {
+        const { id, event_id: eventId } = exchange.params;
+        if (id === undefined || eventId === undefined || id.length !== ID_LENGTH + 1 || eventId.length !== ID_LENGTH - 1) return exchange;
+        return { ...exchange, params: { ...exchange.params, id: id.slice(0, ID_LENGTH), event_id: `${eventId}2` } };
+      }),
+  },
+  {
+    id: 'token-exp-leeway-of-a-day-beside-nbf',
+    clause: 'redeliver.errors.401.invalid-token',
+    bug: "A verifier whose time checks, rewritten to read nbf, took the day-long leeway meant for nbf's clock skew into the exp check of the same branch: a token with an nbf in the past and an exp an hour past is accepted instead of 401; the same expired token without nbf is still refused.",
+    install: (app) =>
+      forgiveClaim(app, (claims, { clock }) => {
+        const now = Math.floor(clock.now() / 1000);
+        if (typeof claims.nbf !== 'number' || claims.nbf > now || typeof claims.exp !== 'number') return claims;
+        return claims.exp < now && claims.exp > now - DAY_SECONDS ? { ...claims, exp: now + 60 } : claims;
+      }),
+  },
+  {
+    id: 'token-audience-unchecked-for-old-tokens',
+    clause: 'redeliver.errors.401.invalid-token',
+    bug: 'An audience check introduced with a grace period for tokens issued more than a year ago (the long-lived tokens of an old integration, "still honoured until they expire"): an unexpired token for another API issued years ago is accepted instead of 401; the same token issued now is still refused.',
+    install: (app) =>
+      forgiveClaim(app, (claims, { tenant, clock }) => {
+        const now = Math.floor(clock.now() / 1000);
+        if (typeof claims.iat !== 'number' || claims.iat > now - YEAR_SECONDS || typeof claims.iss !== 'string') return claims;
+        const identity = tenant.identityForIssuer(claims.iss);
+        return identity && claims.aud !== identity.audience ? { ...claims, aud: identity.audience } : claims;
+      }),
+  },
+  {
+    id: 'ticket-scope-taken-from-organizations-named',
+    clause: 'sso-ticket.scope',
+    bug: 'A ticket guard that, where the body names organizations, asks for the organizations\' write scope in place of its own ("the ticket edits their login options"): a token holding update:organizations and not create:sso_access_tickets creates a ticket whose body names organizations instead of 403; without enabled_organizations it is still refused.',
+    install: (app) => {
+      let namesOrganizations = false;
+      editRequests(app, 'sso-ticket', (exchange) => {
+        try {
+          const body: unknown = JSON.parse(exchange.body.toString('utf8'));
+          namesOrganizations = isObject(body) && Array.isArray(body.enabled_organizations) && body.enabled_organizations.length > 0;
+        } catch {
+          namesOrganizations = false;
+        }
+        return exchange;
+      });
+      editPrincipal(app, (principal) =>
+        namesOrganizations && principal.scopes.has('update:organizations')
+          ? { ...principal, scopes: new Set([...principal.scopes, cards['sso-ticket'].scope.value]) }
+          : principal,
+      );
+    },
+  },
+  {
+    id: 'vault-id-uuid-form-looked-up',
+    clause: 'errors.400.path',
+    bug: 'A vault read route that still takes the connection ids of the store it was migrated from (UUIDs, 36 characters with their dashes) and looks them up in that empty table: such an id is answered 404 instead of 400 for its length; another id over 30 characters is still refused 400.',
+    install: (app) =>
+      editPathParameter(app, 'vault', 'id', (raw) =>
+        /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(raw) ? `ac_${'2'.repeat(22)}` : undefined,
+      ),
+  },
+  {
+    id: 'token-audience-next-version-registered',
+    clause: 'token.endpoint.audience',
+    bug: "A token endpoint whose API table already registers the next version's identifier as an alias of this one (ahead of a release that never shipped): a client-credentials request for https://<tenant>/api/v3/ is issued a management token (200) instead of refused; /api/v1/ is still refused.",
+    install: (app) =>
+      editTokenParameter(app, 'audience', (value) =>
+        value.endsWith('/api/v3/') ? `${value.slice(0, -'/api/v3/'.length)}/api/v2/` : undefined,
+      ),
+  },
+  {
+    id: 'token-lifetime-shorter-without-redeliver-scope',
+    clause: 'token.lifetime',
+    bug: "A token service that gives tokens without update:event_deliveries the lifetime of a read-only profile (7200 s, a row of its lifetime table): such a client's tokens carry exp = iat + 7200 and expires_in 7200 instead of 86400; a token with the scope lives 86400 seconds.",
+    install: (app) =>
+      app.override('issuer', (issuer, built) => ({
+        async issue(client, scopes, target) {
+          const issued = await issuer.issue(client, scopes, target);
+          const claims = decodeJwt(issued.accessToken);
+          const held = typeof claims.scope === 'string' ? claims.scope.split(' ') : [];
+          if (held.includes(cards.redeliver.scope.value) || typeof claims.iat !== 'number') return issued;
+          const accessToken = await new SignJWT({ ...claims, exp: claims.iat + 7200 })
+            .setProtectedHeader(decodeProtectedHeader(issued.accessToken) as JWTHeaderParameters)
+            .sign(built.keys!.privateKey);
+          return { ...issued, accessToken, expiresIn: 7200 };
+        },
+      })),
+  },
+  {
+    id: 'limiter-exempts-a-monitoring-client',
+    clause: 'redeliver.errors.429',
+    bug: "A limiter whose exemption list was meant for a monitoring client and names the client that holds every scope but the ticket's: with the bucket spent, that client's requests are served instead of 429; every other client is still refused.",
+    install: (app) => {
+      let exempt = false;
+      app.override('limiter', (limiter) => ({
+        config: limiter.config,
+        take() {
+          const quota = limiter.take();
+          return exempt ? { ...quota, allowed: true } : quota;
+        },
+      }));
+      for (const key of operationKeys) {
+        app.wrapRoute(key, (next) => (exchange) => {
+          const scope = claimsOf(exchange.headers.authorization)?.scope;
+          const held = typeof scope === 'string' ? scope.split(' ') : [];
+          exempt = held.includes(cards.redeliver.scope.value) && !held.includes(cards['sso-ticket'].scope.value);
+          return next(exchange);
+        });
+      }
+    },
+  },
+  {
+    id: 'rate-limit-headers-dropped-without-a-token',
+    clause: 'rate-limit.429.headers',
+    bug: "A 429 answered to a request that carries no Authorization header goes out through the framework's default handler, without the X-RateLimit headers: such a 429 lacks all three; a 429 to a request with a token carries them.",
+    install: (app) =>
+      editReplies(app, [...operationKeys], (reply, exchange) =>
+        reply.status === 429 && exchange.headers.authorization === undefined ? withoutHeaders(reply, [LIMIT, REMAINING, RESET]) : reply,
+      ),
+  },
+]);
