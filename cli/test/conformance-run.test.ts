@@ -47,6 +47,14 @@ describe('npm start against the embedded mock', () => {
     expect(finished.stdout).toContain(`gating clauses: ${gating} verified, 0 failed, 0 partial, 0 not verified, 0 not selected`);
   });
 
+  // The conformant mock serves every test: a test skips only where what it reads is not there
+  // (a choice the contract leaves the target, a bucket too big to wait out). A positive control
+  // refused, a shared request not got, a need unmet would each say the suite's own requests are wrong.
+  it('skips no test but those that do not apply to what the conformant mock chose', () => {
+    const skipped = resultsOf(out).tests.filter((t) => t.state === 'skipped');
+    expect(skipped.filter((t) => t.skip?.category !== 'not-applicable').map((t) => `${t.name}: ${t.skip?.reason ?? ''}`)).toEqual([]);
+  });
+
   it('prints the seed, the requests used and the wall time', () => {
     expect(finished.stdout).toContain(`seed ${SEED}`);
     expect(finished.stdout).toMatch(/requests: \d+ sent/);

@@ -272,13 +272,26 @@ export function everyBody(card: OperationCard, path: readonly string[], context:
 }
 
 /**
- * The value of a field's top-level member in a body with every field: the body's own where it holds
- * one (so the field's siblings at every depth are there beside it), the smallest that holds the
- * field otherwise.
+ * The value of a field's top-level member in a body with every field: the body's own (so the
+ * field's siblings at every depth are there beside it), with what the smallest body holding the
+ * field has and it lacks (an object on the way that the body leaves out, with its required members).
  */
 function holderOf(card: OperationCard, path: readonly string[], body: JsonObject, context: RequestContext): unknown {
   const top = path[0]!;
-  return top in body ? body[top] : (aloneBody(card, path, context) as JsonObject)[top];
+  const alone = (aloneBody(card, path, context) as JsonObject)[top];
+  return top in body ? withMissingFrom(body[top], alone) : alone;
+}
+
+/** `value`, with the members (of objects) and first items (of lists) that `filler` has and it lacks, at every depth. */
+function withMissingFrom(value: unknown, filler: unknown): unknown {
+  if (Array.isArray(value) && Array.isArray(filler)) {
+    return value.length === 0 ? filler : [withMissingFrom(value[0], filler[0]), ...value.slice(1)];
+  }
+  const isObject = (v: unknown): v is JsonObject => v !== null && typeof v === 'object' && !Array.isArray(v);
+  if (!isObject(value) || !isObject(filler)) return value;
+  const out: JsonObject = { ...value };
+  for (const [name, member] of Object.entries(filler)) out[name] = name in value ? withMissingFrom(value[name], member) : member;
+  return out;
 }
 
 /** The top-level fields that do not come together with `field` (the card's exclusive groups). */
