@@ -285,7 +285,8 @@ function holderOf(card: OperationCard, path: readonly string[], body: JsonObject
 /** `value`, with the members (of objects) and first items (of lists) that `filler` has and it lacks, at every depth. */
 function withMissingFrom(value: unknown, filler: unknown): unknown {
   if (Array.isArray(value) && Array.isArray(filler)) {
-    return value.length === 0 ? filler : [withMissingFrom(value[0], filler[0]), ...value.slice(1)];
+    const items = value as unknown[];
+    return items.length === 0 ? filler : [withMissingFrom(items[0], (filler as unknown[])[0]), ...items.slice(1)];
   }
   const isObject = (v: unknown): v is JsonObject => v !== null && typeof v === 'object' && !Array.isArray(v);
   if (!isObject(value) || !isObject(filler)) return value;
