@@ -77,13 +77,16 @@ export default class RunProvider implements Reporter {
   async onTestRunStart(): Promise<void> {
     const prepared = await this.#prepared!;
     const port = await freeLoopbackPort();
+    const described = await embeddedTargetAt({
+      origin: `http://127.0.0.1:${port}`,
+      signingKey: prepared.signingKey,
+      source: 'in-worker mock (StrykerJS)',
+    });
     const settings: RunSettings = {
       runId: randomUUID(),
-      target: await embeddedTargetAt({
-        origin: `http://127.0.0.1:${port}`,
-        signingKey: prepared.signingKey,
-        source: 'in-worker mock (StrykerJS)',
-      }),
+      // The bucket the in-worker mock starts with, as cli/embedded.ts says of its own: the limit
+      // tests compare X-RateLimit-Limit with it (targets/mock.yaml's is a hand-started mock's).
+      target: { ...described, rateLimit: { ...described.rateLimit, startedBucket: prepared.bucketSize } },
       strict: true,
       seed: STRYKER_SEED,
       numRuns: STRYKER_NUM_RUNS,
