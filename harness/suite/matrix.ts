@@ -100,6 +100,7 @@ export const BASE_NOTES = {
   every: ' (among every body field)',
   'alone-form': ' (alone in a form-encoded body)',
   'every-other-group': ' (among every body field, the other exclusive group swapped in)',
+  'both-groups': ' (among every body field, both exclusive groups together)',
 } as const;
 
 /** A test's title: "[§8 redeliver.path.id.length] redelivery refuses a request with the stream id of 25 characters". */
@@ -233,6 +234,12 @@ function controlOf(card: OperationCard, row: MatrixRow): Control {
       what: `every body field at a valid value, the other exclusive group swapped in, ${field} valid`,
       key: () => `${op}: every body field, the other exclusive group swapped in, ${field} valid`,
       template: (t) => baseTemplate(card, 'every-other-group', row.element, t.context),
+    };
+  if (row.base === 'both-groups')
+    return {
+      what: `every body field at a valid value, both exclusive groups together, ${field} valid`,
+      key: () => `${op}: every body field, both exclusive groups together, ${field} valid`,
+      template: (t) => baseTemplate(card, 'both-groups', row.element, t.context),
     };
   const top = row.element.path![0]!;
   const swapped = (context: PlanContext) =>

@@ -18,6 +18,7 @@ import { createAjv, schema } from '../schemas.ts';
 import type { ValidateFunction } from 'ajv';
 import {
   aloneBody,
+  bothGroupsBody,
   asFormTemplate,
   canonicalContext,
   everyBody,
@@ -61,7 +62,9 @@ export function baseTemplate(card: OperationCard, base: Base, element: Element, 
       ? aloneBody(card, element.path!, context)
       : base === 'every-other-group'
         ? (otherGroupBody(card, element.path!, context) ?? everyBody(card, element.path!, context))
-        : everyBody(card, element.path!, context);
+        : base === 'both-groups'
+          ? (bothGroupsBody(card, element.path!, context) ?? everyBody(card, element.path!, context))
+          : everyBody(card, element.path!, context);
   const template = validTemplate(card, context, body);
   return base === 'alone' ? template : withEveryMediaTypePart(template);
 }
@@ -148,6 +151,9 @@ export function matrixOf(card: OperationCard): MatrixRow[] {
     // extended, a run of the test doubles checks it.
     const otherGroup = element.kind === 'body-field' && otherGroupBody(card, element.path!, canonicalContext) !== undefined;
     if (otherGroup) bases.push('every-other-group');
+    // A field of an exclusive group is also varied with both groups in the body (its closest wrong
+    // type only): extended, a run of the test doubles checks it.
+    if (element.kind === 'body-field' && bothGroupsBody(card, element.path!, canonicalContext) !== undefined) bases.push('both-groups');
     const variants = variantsOf(card, element);
     const closest = variants.find((v) => v.operator === 'other-type');
     const core = isCore(card, element);
@@ -155,6 +161,7 @@ export function matrixOf(card: OperationCard): MatrixRow[] {
       for (const { expect, ...variant } of variants) {
         if (variant.aloneOnly === true && base !== 'alone') continue;
         if (base === 'every-other-group' && !OTHER_GROUP_OPERATORS.includes(variant.operator)) continue;
+        if (base === 'both-groups' && variant.key !== closest?.key) continue;
         // Among every other field, the closest wrong type of a top-level field runs everywhere; the rest against test doubles.
         const extended =
           !core || variant.extended === true || (base === 'every' && (variant.key !== closest?.key || element.path!.length > 1));
@@ -162,13 +169,17 @@ export function matrixOf(card: OperationCard): MatrixRow[] {
           ? variant.judge(variant.apply(baseTemplate(card, base, element, canonicalContext), canonicalContext), canonicalContext)
           : expect;
         const needs =
-          base === 'every-other-group'
+          base === 'every-other-group' || base === 'both-groups'
             ? [...(variant.needs ?? []), { context: (context: RequestContext) => otherGroupUnavailable(card, context) }]
             : variant.needs;
         rows.push({
           id: `${card.key} ${element.id} ${variant.operator}:${variant.key} ${base}`,
           element,
-          variant: { ...variant, ...(extended || base === 'every-other-group' ? { extended: true } : {}), ...(needs ? { needs } : {}) },
+          variant: {
+            ...variant,
+            ...(extended || base === 'every-other-group' || base === 'both-groups' ? { extended: true } : {}),
+            ...(needs ? { needs } : {}),
+          },
           base,
           expectation,
         });

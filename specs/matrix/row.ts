@@ -59,7 +59,7 @@ export type Expectation =
  * every field with the card's other exclusive group in place of the one its body holds (for a field
  * in no group: a rule that depends on the group beside it).
  */
-export type Base = 'valid' | 'alone' | 'every' | 'alone-form' | 'every-other-group';
+export type Base = 'valid' | 'alone' | 'every' | 'alone-form' | 'every-other-group' | 'both-groups';
 
 export interface MatrixRow {
   /** Stable: "redeliver path.{id} bounds:25 valid". */

@@ -322,6 +322,20 @@ export function otherGroupBody(card: OperationCard, path: readonly string[], con
 }
 
 /**
+ * The body with both exclusive groups together (every field there is), the field of a group at its
+ * valid value: a rule of one group that a handler applies only when the other is absent (an edit
+ * branch that reads the create branch's field by name alone) is checked there. Undefined where the
+ * field is in no group, or the card has no two groups.
+ */
+export function bothGroupsBody(card: OperationCard, path: readonly string[], context: RequestContext): unknown {
+  const groups = card.body?.exclusive ?? [];
+  const top = path[0]!;
+  if (groups.length < 2 || !groups.some((group) => group.includes(top))) return undefined;
+  const every = everyFieldBody(card, context) as JsonObject;
+  return withValueAt({ ...every, [top]: holderOf(card, path, every, context) }, path, validValueAt(card, path, context));
+}
+
+/**
  * Why a target cannot send the other exclusive group (undefined where it can): the group that edits
  * a connection needs one of the target's, and a target file that names none gets a made-up id there.
  */

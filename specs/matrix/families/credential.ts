@@ -57,6 +57,17 @@ const withAuthorization = (values: (token: string) => string[]) => carried({ aut
 const SIGNING_KEY = [{ token: 'signing-key' as const }];
 
 /** A variation made by re-signing with the target's key. */
+/** The HTTP method of each action of the catalogue's scopes, as a REST route maps them. */
+const ACTION_METHODS: Readonly<Record<string, string>> = { read: 'GET', create: 'POST', update: 'PATCH', delete: 'DELETE' };
+
+/** The override headers naming the method of the other action on a scope's resource, where it has one. */
+function overriddenForOtherAction(scope: string): Array<{ method: string; headers: Record<string, string[]> }> {
+  const other = otherActionOf(scope);
+  const method = ACTION_METHODS[other.slice(0, other.indexOf(':'))];
+  if (method === undefined) return [];
+  return [{ method, headers: { 'x-http-method-override': [method], 'x-http-method': [method], 'x-method-override': [method] } }];
+}
+
 /** The variant's change, on a request whose body is the card's fullest (where the card has a body). */
 function withFullestBody(card: OperationCard, apply: Made['apply']): Made['apply'] {
   if (!card.body) return apply;
@@ -1304,6 +1315,18 @@ function claimVariants(card: OperationCard, member: string): Made[] {
               iat: LONG_AGO,
               exp: now + 3600,
             }),
+          ),
+          extended: true,
+        },
+        // Another API's (tenant's), in a token whose aud is a list holding its audience (RFC 7519
+        // 4.1.3 allows one): refused for it all the same, though a verifier that takes another path
+        // for a list audience (added later, for tokens of several APIs) checks less there.
+        {
+          ...invalid(
+            member === 'iss' ? 'another-tenant-aud-listed' : 'another-api-listed',
+            member === 'iss' ? "another tenant's, in a token whose aud is a list holding its audience" : "another API's, as a list of one",
+            'other-owner',
+            (c) => (member === 'iss' ? { ...claimSet(c, 'iss', other), aud: [audienceOf(c)] } : claimSet(c, 'aud', [other])),
           ),
           extended: true,
         },
@@ -2694,6 +2717,26 @@ function scopeTokenVariants(card: OperationCard): Made[] {
     replaced('other-resource', `replaced by ${card.scope.otherResource} (its action on another resource)`, 'other-owner', () => [
       card.scope.otherResource,
     ]),
+    // Another action on its resource, the request naming that action's method in the override
+    // headers (X-HTTP-Method-Override and its kin): refused as without them, though a gateway that
+    // picks the permission by the overridden method, while the service behind it ignores the header,
+    // asks for that action's scope.
+    ...overriddenForOtherAction(scope).map(({ method, headers }) => {
+      const variant = replaced(
+        'other-action-method-overridden',
+        `replaced by ${otherActionOf(scope)} (another action on its resource), the request naming ${method} in X-HTTP-Method-Override, X-HTTP-Method and X-Method-Override`,
+        'other-owner',
+        (s) => [otherActionOf(s)],
+      );
+      return {
+        ...variant,
+        apply: (template: RequestTemplate, context: RequestContext) => {
+          const varied = variant.apply(template, context);
+          return { ...varied, headers: { ...varied.headers, ...headers } };
+        },
+        extended: true,
+      };
+    }),
     // Every other action on its resource, whether or not the catalogue has it (a role ladder that lets
     // a "higher" action stand for a lower one, a check on the resource alone), and every scope of the
     // catalogue on a resource the request names (a check that lets the scope of what the operation
