@@ -1,9 +1,10 @@
 // Faults that show only where two parts of a request meet, or for one client, one form of id or
 // one version: a field beside a sibling, a body beside a media-type parameter, two ids together,
-// two time claims together, a claim beside an old issue time, a scope beside what the body names;
-// and the leftovers of a table or a migration (an id form of an old store, the next version's
-// audience, a lifetime or a limit kept per client, a limiter's fallback). Each alone is answered as
-// the spec says.
+// two time claims together, a claim beside an old issue time or a listed audience, a scope beside
+// what the body names or an overridden method, one exclusive group beside the other, an audience
+// beside the scopes asked; and the leftovers of a table or a migration (an id form of an old store,
+// the next version's audience, a lifetime or a limit kept per client, a limiter's fallback). Each
+// alone is answered as the spec says.
 import { SignJWT, decodeJwt, decodeProtectedHeader, type JWTHeaderParameters } from 'jose';
 import { cards } from '../../specs/cards/index.ts';
 import { observed, operationKeys } from '../../specs/index.ts';
@@ -195,6 +196,64 @@ export const partsTogetherFaults = faultFamily([
     install: (app) =>
       editReplies(app, [...operationKeys], (reply, exchange) =>
         reply.status === 429 && exchange.headers.authorization === undefined ? withoutHeaders(reply, [LIMIT, REMAINING, RESET]) : reply,
+      ),
+  },
+  {
+    id: 'ticket-connection-id-dropped-beside-config',
+    clause: 'sso-ticket.body.connection_id.type',
+    bug: 'A ticket handler that, given a connection_config, takes the flow for a new connection and drops connection_id unread, whatever it holds: a connection_id of another type (a number) beside a connection_config creates the ticket instead of 400; the same connection_id alone is still refused.',
+    install: (app) =>
+      editJsonBody(app, 'sso-ticket', (body) => {
+        if (
+          !isObject(body) ||
+          !isObject(body.connection_config) ||
+          body.connection_id === undefined ||
+          typeof body.connection_id === 'string'
+        )
+          return body;
+        const { connection_id: _dropped, ...rest } = body;
+        return rest;
+      }),
+  },
+  {
+    id: 'token-issuer-unread-for-listed-audience',
+    clause: 'redeliver.errors.401.invalid-token',
+    bug: 'A verifier that hands a token whose aud is a list to a second check written for tokens of several APIs, which looks for the management audience among them and reads nothing else: a correctly signed token of another issuer whose aud is a list holding the audience is accepted instead of 401; with aud a string it is still refused.',
+    install: (app) =>
+      forgiveClaim(app, (claims, { tenant }) => {
+        if (!Array.isArray(claims.aud)) return claims;
+        const identity = claims.aud.map((aud) => (typeof aud === 'string' ? tenant.identityForAudience(aud) : undefined)).find(Boolean);
+        return identity ? { ...claims, iss: identity.issuer } : claims;
+      }),
+  },
+  {
+    id: 'redeliver-scope-read-for-overridden-method',
+    clause: 'redeliver.scope',
+    bug: 'A gateway that picks the permission a request needs by its method after honouring X-HTTP-Method (the service behind it ignores the header): a redelivery naming GET there, with a token holding read:event_deliveries and not update:event_deliveries, is served instead of 403; without the header it is still refused.',
+    install: (app) => {
+      let overriddenToGet = false;
+      editRequests(app, 'redeliver', (exchange) => {
+        overriddenToGet = String(exchange.headers['x-http-method'] ?? '').toUpperCase() === 'GET';
+        return exchange;
+      });
+      editPrincipal(app, (principal) =>
+        overriddenToGet && principal.scopes.has('read:event_deliveries')
+          ? { ...principal, scopes: new Set([...principal.scopes, cards.redeliver.scope.value]) }
+          : principal,
+      );
+    },
+  },
+  {
+    id: 'token-audience-taken-from-requested-scope',
+    clause: 'token.endpoint.audience',
+    bug: "A token endpoint that, when the request's scope parameter names a management scope, issues for the management interface whatever audience was asked (the scopes tell it which API is meant): a request for another API of the tenant, which the client holds no grant for, beside scope update:event_deliveries is issued a management token instead of 403; without the scope parameter it is still refused.",
+    install: (app) =>
+      editTokenParameter(app, 'audience', (value, parameters, { tenant }) =>
+        typeof parameters.scope === 'string' &&
+        parameters.scope.split(' ').includes(cards.redeliver.scope.value) &&
+        value !== tenant.audience
+          ? tenant.audience
+          : undefined,
       ),
   },
 ]);
