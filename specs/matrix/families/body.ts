@@ -284,6 +284,27 @@ export function bodyVariants(card: OperationCard, element: Element): Made[] {
   const variants: Made[] = [];
   const nested = path.length > 1;
   if (nested || element.required) variants.push(made('absent', 'absent', 'absent', () => ABSENT));
+  // A required member of an object left out beside its sibling lists emptied: still missing, though
+  // a validator that returns early for an object with nothing in it ("nothing pending, nothing to
+  // check") never asks for it.
+  if (nested && element.required && !path.includes('[]')) {
+    const parent = path.slice(0, -1);
+    variants.push({
+      operator: 'absent',
+      key: 'absent-beside-empty-lists',
+      says: 'absent, its sibling lists empty',
+      apply: (template, context) => {
+        const json = withValueAt(jsonBodyOf(template), path, ABSENT);
+        const holder = valueAt(json, parent);
+        if (holder === null || typeof holder !== 'object' || Array.isArray(holder)) return withBody(template, { json });
+        const emptied = Object.fromEntries(Object.entries(holder).map(([name, value]) => [name, Array.isArray(value) ? [] : value]));
+        return withBody(template, { json: withValueAt(json, parent, emptied) });
+      },
+      judge: (varied) => bodyExpectation(card, element, jsonBodyOf(varied), { identityChanged: false, bound: false }),
+      expect: { checks: [{ clause: 'errors.400.body', outcome: observedError('invalid_body') }], source: 'a required member left out' },
+      extended: true,
+    });
+  }
   variants.push(made('null', 'null', 'null', () => null, nested ? { extended: true } : {}));
   if (types.includes('string'))
     variants.push(made('empty', 'empty', 'an empty string', () => '', { changesIdentity: true, extended: true }));

@@ -2844,6 +2844,21 @@ function scopeTokenVariants(card: OperationCard): Made[] {
       needs: [{ role: card.roleWithoutScope }],
       expect: { checks: forbidden(card), source },
     },
+    // The same client, the request asking for some fields only (?fields=...&include_fields=true,
+    // the interface's sparse-fieldset parameters elsewhere): refused as without them, though a view
+    // whose lookup for a field list skips the permission check answers it.
+    {
+      operator: 'other-owner',
+      key: 'role-without-scope-fields-asked',
+      says: "missing (a client holding the other operations' scopes), the request asking ?fields=name&include_fields=true",
+      apply: (template) => {
+        const varied = withCredential({ kind: 'role', role: card.roleWithoutScope })(template);
+        return { ...varied, query: [...varied.query, ['fields', 'name'], ['include_fields', 'true']] };
+      },
+      needs: [{ role: card.roleWithoutScope }],
+      expect: { checks: forbidden(card), source },
+      extended: true,
+    },
     // Replaced by a scope named after the operation's path (a permission table derived from the
     // method and the path's segments names one of them).
     ...pathNamedScopes(card).map((named) =>
