@@ -172,6 +172,9 @@ const GATEWAY_IDENTITY_HEADERS = [
   'x-jwt-sub',
 ];
 
+/** Headers a mesh or gateway forwards a verified token's claims in (base64url JSON), or the token itself (x-jwt-assertion). */
+const CLAIM_HEADERS = ['x-jwt-payload', 'x-jwt-claims', 'x-apigateway-api-userinfo', 'x-endpoint-api-userinfo', 'x-jwt-assertion'];
+
 /**
  * Absent, the request naming the global client in every header a gateway sets after authenticating
  * a caller: every request carries the token (spec 5 rule 1), though a service that trusts those
@@ -227,6 +230,25 @@ function authorizationVariants(card: OperationCard): Made[] {
       expect: { checks: none, source: 'spec 5 rule 1' },
     },
     gatewayIdentityVariant(none),
+    {
+      // Absent, the claims of a valid token in the headers a mesh or gateway forwards after verifying
+      // one (Istio's outputPayloadToHeader, Google's ESP, WSO2's JWT assertion): every request carries
+      // the token itself (spec 5 rule 1), though a service that reads its caller from those headers,
+      // behind a sidecar that lets a request without a token through, serves it.
+      operator: 'absent',
+      key: 'absent-claims-in-gateway-headers',
+      says: `absent, a valid token's claims in the headers a mesh or gateway forwards them in (${CLAIM_HEADERS.join(', ')})`,
+      apply: carried({
+        authorization: () => [],
+        headers: (token) =>
+          Object.fromEntries(CLAIM_HEADERS.map((name) => [name, name === 'x-jwt-assertion' ? token : (token.split('.')[1] ?? '')])),
+      }),
+      expect: {
+        checks: none,
+        source: 'spec 5 rule 1: every request carries the token in Authorization, whatever headers carry its claims',
+      },
+      extended: true,
+    },
     {
       operator: 'empty',
       key: 'empty',
@@ -1298,6 +1320,19 @@ function claimVariants(card: OperationCard, member: string): Made[] {
               ...invalid(key, says, 'other-owner', (c) => claimSet(c, 'aud', audience(String(c.iss)))),
               ...(extended ? { extended } : {}),
             }))
+          : []),
+        // The token's own client id, as an OpenID Connect ID token's aud is (its azp): not the
+        // management interface, though an authorizer whose audience list also holds the tenant's
+        // client ids (for a front end that sends its ID token) takes it.
+        ...(member === 'aud'
+          ? [
+              {
+                ...invalid('own-client-id', "the token's own client id (its azp, as an ID token's aud is)", 'other-owner', (c) =>
+                  claimSet(c, 'aud', c.azp),
+                ),
+                extended: true,
+              },
+            ]
           : []),
         // A list holding a list holding it names nothing (RFC 7519 4.1.3: aud is a string or a list
         // of strings; iss a string), though a reader that flattens lists finds the value.
