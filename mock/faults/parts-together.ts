@@ -2,14 +2,16 @@
 // one version: a field beside a sibling, a body beside a media-type parameter, two ids together,
 // two time claims together, a claim beside an old issue time or a listed audience, a scope beside
 // what the body names or an overridden method, one exclusive group beside the other, an audience
-// beside the scopes asked; and the leftovers of a table or a migration (an id form of an old store,
-// the next version's audience, a lifetime or a limit kept per client, a limiter's fallback). Each
-// alone is answered as the spec says.
-import { SignJWT, decodeJwt, decodeProtectedHeader, type JWTHeaderParameters } from 'jose';
+// beside the scopes asked, a claims header without a token; and the leftovers of a table or a
+// migration (an id form of an old store, the next version's audience, an audience list holding
+// client ids, a lifetime or a limit kept per client, a limiter's fallback). Each alone is answered
+// as the spec says.
+import { SignJWT, decodeJwt, decodeProtectedHeader, type JWTHeaderParameters, type JWTPayload } from 'jose';
 import { cards } from '../../specs/cards/index.ts';
 import { observed, operationKeys } from '../../specs/index.ts';
 import { bearerToken } from '../auth/bearer.ts';
 import { faultFamily } from './fault.ts';
+import { capture } from './support/captured.ts';
 import { editPathParameter, editTokenParameter } from './support/parameter-edits.ts';
 import { editJsonBody, editReplies, editRequests, withoutHeaders } from './support/route-edits.ts';
 import { editPrincipal, forgiveClaim } from './support/verifier-edits.ts';
@@ -254,6 +256,36 @@ export const partsTogetherFaults = faultFamily([
         value !== tenant.audience
           ? tenant.audience
           : undefined,
+      ),
+  },
+  {
+    id: 'caller-read-from-claims-header-without-token',
+    clause: 'auth.bearer.required',
+    bug: "A service behind a mesh that verifies tokens and forwards their claims in x-jwt-claims, which reads its caller from that header and lets the mesh alone refuse requests, while the mesh lets a request without a token through: a request without Authorization carrying x-jwt-claims (the base64url of a valid token's claims) is served instead of 401; with a token whose signature fails it is still refused.",
+    install: (app) => {
+      const keys = capture(app, 'keys');
+      for (const key of operationKeys)
+        editRequests(app, key, async (exchange) => {
+          const header = exchange.headers['x-jwt-claims'];
+          if (exchange.headers.authorization !== undefined || typeof header !== 'string') return exchange;
+          let claims: JWTPayload;
+          try {
+            claims = JSON.parse(Buffer.from(header, 'base64url').toString('utf8')) as JWTPayload;
+          } catch {
+            return exchange;
+          }
+          const token = await new SignJWT(claims).setProtectedHeader({ alg: 'RS256', typ: 'JWT', kid: keys().kid }).sign(keys().privateKey);
+          return { ...exchange, headers: { ...exchange.headers, authorization: `Bearer ${token}` } };
+        });
+    },
+  },
+  {
+    id: 'audience-list-holds-client-ids',
+    clause: 'redeliver.errors.401.invalid-token',
+    bug: 'An authorizer whose audience list holds the management audience and every client id of the tenant (for a front end that sends ID tokens): a correctly signed token whose aud is its own client id is accepted instead of 401; a token for another API is still refused.',
+    install: (app) =>
+      forgiveClaim(app, (claims, { tenant }) =>
+        typeof claims.azp === 'string' && claims.aud === claims.azp ? { ...claims, aud: tenant.audience } : claims,
       ),
   },
 ]);
