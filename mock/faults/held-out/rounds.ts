@@ -42,6 +42,7 @@ import { heldOutRound37Faults } from './round-37/catalogue.ts';
 import { heldOutRound38Faults } from './round-38/catalogue.ts';
 import { heldOutRound39Faults } from './round-39/catalogue.ts';
 import { heldOutRound40Faults } from './round-40/catalogue.ts';
+import { heldOutRound41Faults } from './round-41/catalogue.ts';
 import type { HeldOutFault } from './held-out-fault.ts';
 
 export const heldOutRounds: Readonly<Record<string, readonly HeldOutFault[]>> = {
@@ -85,4 +86,5 @@ export const heldOutRounds: Readonly<Record<string, readonly HeldOutFault[]>> = 
   '38': heldOutRound38Faults,
   '39': heldOutRound39Faults,
   '40': heldOutRound40Faults,
+  '41': heldOutRound41Faults,
 };
