@@ -293,7 +293,7 @@ export function bodyVariants(card: OperationCard, element: Element): Made[] {
       operator: 'absent',
       key: 'absent-beside-empty-lists',
       says: 'absent, its sibling lists empty',
-      apply: (template, context) => {
+      apply: (template) => {
         const json = withValueAt(jsonBodyOf(template), path, ABSENT);
         const holder = valueAt(json, parent);
         if (holder === null || typeof holder !== 'object' || Array.isArray(holder)) return withBody(template, { json });

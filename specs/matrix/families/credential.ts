@@ -176,6 +176,30 @@ const GATEWAY_IDENTITY_HEADERS = [
 const CLAIM_HEADERS = ['x-jwt-payload', 'x-jwt-claims', 'x-apigateway-api-userinfo', 'x-endpoint-api-userinfo', 'x-jwt-assertion'];
 
 /**
+ * Absent, the claims of a valid token in the headers a mesh or gateway forwards after verifying
+ * one (Istio's outputPayloadToHeader, Google's ESP, WSO2's JWT assertion): every request carries
+ * the token itself (spec 5 rule 1), though a service that reads its caller from those headers,
+ * behind a sidecar that lets a request without a token through, serves it.
+ */
+function claimHeadersVariant(none: ClauseCheck[]): Made {
+  return {
+    operator: 'absent',
+    key: 'absent-claims-in-gateway-headers',
+    says: `absent, a valid token's claims in the headers a mesh or gateway forwards them in (${CLAIM_HEADERS.join(', ')})`,
+    apply: carried({
+      authorization: () => [],
+      headers: (token) =>
+        Object.fromEntries(CLAIM_HEADERS.map((name) => [name, name === 'x-jwt-assertion' ? token : (token.split('.')[1] ?? '')])),
+    }),
+    expect: {
+      checks: none,
+      source: 'spec 5 rule 1: every request carries the token in Authorization, whatever headers carry its claims',
+    },
+    extended: true,
+  };
+}
+
+/**
  * Absent, the request naming the global client in every header a gateway sets after authenticating
  * a caller: every request carries the token (spec 5 rule 1), though a service that trusts those
  * headers without a gateway stripping what clients send serves the client they name. One request
@@ -230,25 +254,7 @@ function authorizationVariants(card: OperationCard): Made[] {
       expect: { checks: none, source: 'spec 5 rule 1' },
     },
     gatewayIdentityVariant(none),
-    {
-      // Absent, the claims of a valid token in the headers a mesh or gateway forwards after verifying
-      // one (Istio's outputPayloadToHeader, Google's ESP, WSO2's JWT assertion): every request carries
-      // the token itself (spec 5 rule 1), though a service that reads its caller from those headers,
-      // behind a sidecar that lets a request without a token through, serves it.
-      operator: 'absent',
-      key: 'absent-claims-in-gateway-headers',
-      says: `absent, a valid token's claims in the headers a mesh or gateway forwards them in (${CLAIM_HEADERS.join(', ')})`,
-      apply: carried({
-        authorization: () => [],
-        headers: (token) =>
-          Object.fromEntries(CLAIM_HEADERS.map((name) => [name, name === 'x-jwt-assertion' ? token : (token.split('.')[1] ?? '')])),
-      }),
-      expect: {
-        checks: none,
-        source: 'spec 5 rule 1: every request carries the token in Authorization, whatever headers carry its claims',
-      },
-      extended: true,
-    },
+    claimHeadersVariant(none),
     {
       operator: 'empty',
       key: 'empty',

@@ -807,6 +807,32 @@ const EXTENDED_AUDIENCES: readonly string[] = [
   'tenant-userinfo',
 ];
 
+/**
+ * Another API of the tenant, which the client holds no grant for, the request naming a management
+ * scope the client holds (scope parameter): still no token, though a resolver that finds the
+ * resource server by the scopes asked for, and reads the audience only when none is, issues a
+ * management token.
+ */
+function ungrantedApiBesideManagementScope(): Made {
+  return {
+    operator: 'other-owner',
+    key: 'ungranted-api-with-management-scope',
+    says: `another API of the tenant, which the client holds no grant for, beside a scope parameter naming ${cards.redeliver.scope.value} (a management scope it holds)`,
+    apply: (t, c) => {
+      const varied = setField('audience', (v, context) => context.ungrantedAudience ?? v)(t, c);
+      return { ...varied, fields: [...varied.fields, ['scope', cards.redeliver.scope.value]] };
+    },
+    needs: [
+      { context: (c) => (c.ungrantedAudience ? undefined : 'the target file names no ungranted_audience (another API of the tenant)') },
+    ],
+    expect: {
+      checks: refusedWith('token.endpoint.audience', 'access_denied'),
+      source: 'spec 5 rule 3: no token for an API the client holds no grant for, whatever scopes it asks; observed: 403 access_denied',
+    },
+    extended: true,
+  };
+}
+
 function audienceVariants(): Made[] {
   const refusal = {
     checks: refusedWith('token.endpoint.audience', 'access_denied'),
@@ -850,26 +876,7 @@ function audienceVariants(): Made[] {
         source: 'spec 5 rule 3: no token for an API the client holds no grant for; observed: 403 access_denied',
       },
     },
-    {
-      // The same API, the request naming a management scope the client holds (scope parameter):
-      // still no token, though a resolver that finds the resource server by the scopes asked for,
-      // and reads the audience only when none is, issues a management token.
-      operator: 'other-owner',
-      key: 'ungranted-api-with-management-scope',
-      says: `another API of the tenant, which the client holds no grant for, beside a scope parameter naming ${cards.redeliver.scope.value} (a management scope it holds)`,
-      apply: (t, c) => {
-        const varied = setField('audience', (v, context) => context.ungrantedAudience ?? v)(t, c);
-        return { ...varied, fields: [...varied.fields, ['scope', cards.redeliver.scope.value]] };
-      },
-      needs: [
-        { context: (c) => (c.ungrantedAudience ? undefined : 'the target file names no ungranted_audience (another API of the tenant)') },
-      ],
-      expect: {
-        checks: refusedWith('token.endpoint.audience', 'access_denied'),
-        source: 'spec 5 rule 3: no token for an API the client holds no grant for, whatever scopes it asks; observed: 403 access_denied',
-      },
-      extended: true,
-    },
+    ungrantedApiBesideManagementScope(),
     ...listedInJson('audience', refusedWith('token.endpoint.audience'), 'spec 5 rule 3: the audience is the management interface'),
     ...insideVariants(
       'audience',
