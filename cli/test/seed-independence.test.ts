@@ -12,7 +12,7 @@ import { run, testDouble } from './support/programs.ts';
 const work = mkdtempSync(join(tmpdir(), 'seed-independence-'));
 /**
  * Headers a client or a credential makes differently on every run (the token travels in the last
- * two too; a Date header, sent by the time-claim rows, is the wall clock's, like a token's times,
+ * two too, and its claims in the headers a mesh forwards them in; a Date header, sent by the time-claim rows, is the wall clock's, like a token's times,
  * and so is If-Modified-Since, at the date of an earlier answer).
  */
 const VARYING = new Set([
@@ -30,6 +30,12 @@ const VARYING = new Set([
   'if-modified-since',
   // A key must be new on every run (a key used before is a retry): made of the clock, not the seed.
   'idempotency-key',
+  // A token's claims, or the token, where a mesh or a gateway forwards them (its times are the clock's).
+  'x-jwt-payload',
+  'x-jwt-claims',
+  'x-apigateway-api-userinfo',
+  'x-endpoint-api-userinfo',
+  'x-jwt-assertion',
 ]);
 
 describe('the deterministic requests of two runs with other seeds', () => {
