@@ -12,8 +12,9 @@ import { run, testDouble } from './support/programs.ts';
 const work = mkdtempSync(join(tmpdir(), 'seed-independence-'));
 /**
  * Headers a client or a credential makes differently on every run (the token travels in the last
- * two too, and its claims in the headers a mesh forwards them in; a Date header, sent by the time-claim rows, is the wall clock's, like a token's times,
- * and so is If-Modified-Since, at the date of an earlier answer).
+ * two too, and its claims in the headers a mesh forwards them in; a Date header, sent by the
+ * time-claim rows, is the wall clock's, like a token's times, and so is If-Modified-Since, at the
+ * date of an earlier answer).
  */
 const VARYING = new Set([
   'authorization',
