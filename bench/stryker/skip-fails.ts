@@ -6,13 +6,14 @@
 // chose where the contract lets it choose (a token request it may refuse, refused: no token to
 // read) skips against the conformant mock too, and is let skip: what chose is judged by other tests.
 import { beforeEach, type TestContext } from 'vitest';
+import { parseSkipNote } from '../../harness/plan.ts';
 
 beforeEach((context) => {
   // The harness skips through the test's own context (harness/conformance.ts).
   const skip = context.skip.bind(context);
   const skipAsFailure = (condition?: boolean | string, note?: string): void => {
     if (condition === false) return;
-    if (typeof condition === 'string' && condition.startsWith('[not-applicable]')) return skip(condition);
+    if (typeof condition === 'string' && parseSkipNote(condition).category === 'not-applicable') return skip(condition);
     throw new Error(
       `the test skipped itself, which it never does against the conformant mock: ${typeof condition === 'string' ? condition : (note ?? '')}`,
     );

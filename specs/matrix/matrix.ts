@@ -92,6 +92,8 @@ function isCore(card: OperationCard, element: Element): boolean {
 
 /** The operators whose variations are made beside the other exclusive group too: a field's type and bounds. */
 const OTHER_GROUP_OPERATORS: ReadonlyArray<Variant['operator']> = ['other-type', 'bounds'];
+/** The bases that swap or add an exclusive group: extended, and needing a target that can send the other group. */
+const GROUP_BASES: readonly Base[] = ['every-other-group', 'both-groups'];
 
 /** Variations other than bounds that have a form twin: those a form converter may take for valid. */
 const FORM_TWIN_KEYS = ['wraps-32-bit', 'checkbox-on'];
@@ -168,16 +170,15 @@ export function matrixOf(card: OperationCard): MatrixRow[] {
         const expectation = variant.judge
           ? variant.judge(variant.apply(baseTemplate(card, base, element, canonicalContext), canonicalContext), canonicalContext)
           : expect;
-        const needs =
-          base === 'every-other-group' || base === 'both-groups'
-            ? [...(variant.needs ?? []), { context: (context: RequestContext) => otherGroupUnavailable(card, context) }]
-            : variant.needs;
+        const needs = GROUP_BASES.includes(base)
+          ? [...(variant.needs ?? []), { context: (context: RequestContext) => otherGroupUnavailable(card, context) }]
+          : variant.needs;
         rows.push({
           id: `${card.key} ${element.id} ${variant.operator}:${variant.key} ${base}`,
           element,
           variant: {
             ...variant,
-            ...(extended || base === 'every-other-group' || base === 'both-groups' ? { extended: true } : {}),
+            ...(extended || GROUP_BASES.includes(base) ? { extended: true } : {}),
             ...(needs ? { needs } : {}),
           },
           base,

@@ -282,13 +282,14 @@ function holderOf(card: OperationCard, path: readonly string[], body: JsonObject
   return top in body ? withMissingFrom(body[top], alone) : alone;
 }
 
+const isObject = (value: unknown): value is JsonObject => value !== null && typeof value === 'object' && !Array.isArray(value);
+
 /** `value`, with the members (of objects) and first items (of lists) that `filler` has and it lacks, at every depth. */
 function withMissingFrom(value: unknown, filler: unknown): unknown {
   if (Array.isArray(value) && Array.isArray(filler)) {
     const items = value as unknown[];
     return items.length === 0 ? filler : [withMissingFrom(items[0], (filler as unknown[])[0]), ...items.slice(1)];
   }
-  const isObject = (v: unknown): v is JsonObject => v !== null && typeof v === 'object' && !Array.isArray(v);
   if (!isObject(value) || !isObject(filler)) return value;
   const out: JsonObject = { ...value };
   for (const [name, member] of Object.entries(filler)) out[name] = name in value ? withMissingFrom(value[name], member) : member;

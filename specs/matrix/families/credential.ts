@@ -57,14 +57,13 @@ const withAuthorization = (values: (token: string) => string[]) => carried({ aut
 const SIGNING_KEY = [{ token: 'signing-key' as const }];
 
 /** A variation made by re-signing with the target's key. */
-/** The HTTP method of each action of the catalogue's scopes, as a REST route maps them. */
-const ACTION_METHODS: Readonly<Record<string, string>> = { read: 'GET', create: 'POST', update: 'PATCH', delete: 'DELETE' };
-
 /** The override headers naming the method of the other action on a scope's resource, where it has one. */
 function overriddenForOtherAction(scope: string): Array<{ method: string; headers: Record<string, string[]> }> {
   const other = otherActionOf(scope);
-  const method = ACTION_METHODS[other.slice(0, other.indexOf(':'))];
-  if (method === undefined) return [];
+  // The first HTTP verb that names the action (VERB_ALIASES, as a REST route maps them).
+  const verb = VERB_ALIASES[other.slice(0, other.indexOf(':'))]?.[0];
+  if (verb === undefined) return [];
+  const method = verb.toUpperCase();
   return [{ method, headers: { 'x-http-method-override': [method], 'x-http-method': [method], 'x-method-override': [method] } }];
 }
 
@@ -2581,7 +2580,7 @@ function otherNumberScopes(scope: string): Array<[string, string, boolean]> {
 }
 
 /** The HTTP verbs a REST layer maps onto the catalogue's actions (delete is both, so none differs). */
-const VERB_ALIASES: Record<string, readonly string[]> = { create: ['post'], read: ['get'], update: ['patch', 'put'] };
+const VERB_ALIASES: Record<string, readonly string[]> = { create: ['post'], read: ['get'], update: ['patch', 'put'], delete: ['delete'] };
 
 /** The scope with its action replaced by each HTTP verb that names it: [verb, scope]. */
 function verbAliasScopes(scope: string): Array<[string, string]> {

@@ -331,9 +331,13 @@ export function literalVariants(element: Element): Made[] {
 const ajv = { contract: createAjv({ level: 'contract' }), observed: createAjv({ level: 'observed' }) };
 
 /** The clause of a path parameter's length limit, where the registry has one. */
+/** The clause that bounds a path parameter's length, if one does. */
+function lengthClauseOf(card: OperationCard, name: string) {
+  return clauses.find((c) => c.limit?.location.operation === card.key && c.limit.location.in === 'path' && c.limit.location.name === name);
+}
+
 function lengthClause(card: OperationCard, name: string): string | undefined {
-  return clauses.find((c) => c.limit?.location.operation === card.key && c.limit.location.in === 'path' && c.limit.location.name === name)
-    ?.id;
+  return lengthClauseOf(card, name)?.id;
 }
 
 /** What a value of a path parameter gets, by its schemas (see the file's head). */
@@ -1046,9 +1050,7 @@ export function paramVariants(card: OperationCard, element: Element): Made[] {
   if (names.length > 1 && names[0] === name) {
     const other = names[1]!;
     const exact = (param: string) => {
-      const limit = clauses.find(
-        (c) => c.limit?.location.operation === card.key && c.limit.location.in === 'path' && c.limit.location.name === param,
-      )?.limit;
+      const limit = lengthClauseOf(card, param)?.limit;
       return limit?.min !== undefined && limit.min === limit.max ? limit.min : undefined;
     };
     const own = exact(name);
