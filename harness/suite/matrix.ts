@@ -101,6 +101,7 @@ export const BASE_NOTES = {
   'alone-form': ' (alone in a form-encoded body)',
   'every-other-group': ' (among every body field, the other exclusive group swapped in)',
   'both-groups': ' (among every body field, both exclusive groups together)',
+  unusual: ' (beside every optional part in a less common valid form)',
 } as const;
 
 /** A test's title: "[§8 redeliver.path.id.length] redelivery refuses a request with the stream id of 25 characters". */
@@ -201,9 +202,31 @@ interface Control {
   template: (target: TargetSession) => RequestTemplate;
 }
 
+/**
+ * The positive control of a row beside the less common forms: that request (with every body field,
+ * the row's field valid, where it varies one), its token re-signed unchanged where the row re-signs.
+ */
+function unusualControl(card: OperationCard, row: MatrixRow): Control {
+  const field = row.element.kind === 'body-field' ? `every body field, ${fieldName(row.element.path!)} valid, ` : '';
+  const what = `${field}the valid request in its less common forms${row.variant.resigned ? ', its token re-signed unchanged' : ''}`;
+  return {
+    what,
+    key: () => `${card.key}: ${what}`,
+    template: (t) => {
+      const unusual = baseTemplate(card, 'unusual', row.element, t.context);
+      if (!row.variant.resigned) return unusual;
+      return {
+        ...unusual,
+        credential: { kind: 'role', role: 'global', edit: { resign: {} }, carry: { authorization: (token) => [`bearer ${token}`] } },
+      };
+    },
+  };
+}
+
 /** The positive control of a row: the same request without its defect. */
 function controlOf(card: OperationCard, row: MatrixRow): Control {
   const op = card.key;
+  if (row.base === 'unusual') return unusualControl(card, row);
   if (row.variant.resigned) {
     return {
       what: 'the valid request with its token re-signed unchanged',

@@ -4,17 +4,20 @@
 // what the body names or an overridden method, one exclusive group beside the other, an audience
 // beside the scopes asked, a claims header without a token; and the leftovers of a table or a
 // migration (an id form of an old store, the next version's audience, an audience list holding
-// client ids, a lifetime or a limit kept per client, a limiter's fallback). Each alone is answered
-// as the spec says.
+// client ids, a lifetime or a limit kept per client, a limiter's fallback); and a defect beside a
+// legal but less common form of another part (a lower-case scheme, an Accept list, a custom
+// domain). Each alone is answered as the spec says.
 import { SignJWT, decodeJwt, decodeProtectedHeader, type JWTHeaderParameters, type JWTPayload } from 'jose';
 import { cards } from '../../specs/cards/index.ts';
-import { observed, operationKeys } from '../../specs/index.ts';
+import { observed, operationKeys, type OperationKey } from '../../specs/index.ts';
 import { bearerToken } from '../auth/bearer.ts';
+import type { FaultHooks } from '../app.ts';
+import type { Exchange } from '../exchange.ts';
 import { faultFamily } from './fault.ts';
 import { capture } from './support/captured.ts';
 import { editPathParameter, editTokenParameter } from './support/parameter-edits.ts';
 import { editJsonBody, editReplies, editRequests, withoutHeaders } from './support/route-edits.ts';
-import { editPrincipal, forgiveClaim } from './support/verifier-edits.ts';
+import { editPrincipal, forgiveClaim, forgiveClaimAt } from './support/verifier-edits.ts';
 
 const ID_LENGTH = 26;
 const YEAR_SECONDS = 365 * 86_400;
@@ -32,6 +35,23 @@ function claimsOf(authorization: string | undefined): Record<string, unknown> | 
   } catch {
     return undefined;
   }
+}
+
+/**
+ * Grants the operation's own scope to a caller holding `holding` (any caller where undefined), for
+ * the requests `when` takes: a guard that asks for another permission, or none, on one path.
+ */
+function grantScopeWhen(app: FaultHooks, key: OperationKey, when: (exchange: Exchange) => boolean, holding?: string): void {
+  let taken = false;
+  editRequests(app, key, (exchange) => {
+    taken = when(exchange);
+    return exchange;
+  });
+  editPrincipal(app, (principal) =>
+    taken && (holding === undefined || principal.scopes.has(holding))
+      ? { ...principal, scopes: new Set([...principal.scopes, cards[key].scope.value]) }
+      : principal,
+  );
 }
 
 export const partsTogetherFaults = faultFamily([
@@ -114,23 +134,20 @@ export const partsTogetherFaults = faultFamily([
     id: 'ticket-scope-taken-from-organizations-named',
     clause: 'sso-ticket.scope',
     bug: 'A ticket guard that, where the body names organizations, asks for the organizations\' write scope in place of its own ("the ticket edits their login options"): a token holding update:organizations and not create:sso_access_tickets creates a ticket whose body names organizations instead of 403; without enabled_organizations it is still refused.',
-    install: (app) => {
-      let namesOrganizations = false;
-      editRequests(app, 'sso-ticket', (exchange) => {
-        try {
-          const body: unknown = JSON.parse(exchange.body.toString('utf8'));
-          namesOrganizations = isObject(body) && Array.isArray(body.enabled_organizations) && body.enabled_organizations.length > 0;
-        } catch {
-          namesOrganizations = false;
-        }
-        return exchange;
-      });
-      editPrincipal(app, (principal) =>
-        namesOrganizations && principal.scopes.has('update:organizations')
-          ? { ...principal, scopes: new Set([...principal.scopes, cards['sso-ticket'].scope.value]) }
-          : principal,
-      );
-    },
+    install: (app) =>
+      grantScopeWhen(
+        app,
+        'sso-ticket',
+        (exchange) => {
+          try {
+            const body: unknown = JSON.parse(exchange.body.toString('utf8'));
+            return isObject(body) && Array.isArray(body.enabled_organizations) && body.enabled_organizations.length > 0;
+          } catch {
+            return false;
+          }
+        },
+        'update:organizations',
+      ),
   },
   {
     id: 'vault-id-uuid-form-looked-up',
@@ -232,18 +249,13 @@ export const partsTogetherFaults = faultFamily([
     id: 'redeliver-scope-read-for-overridden-method',
     clause: 'redeliver.scope',
     bug: 'A gateway that picks the permission a request needs by its method after honouring X-HTTP-Method (the service behind it ignores the header): a redelivery naming GET there, with a token holding read:event_deliveries and not update:event_deliveries, is served instead of 403; without the header it is still refused.',
-    install: (app) => {
-      let overriddenToGet = false;
-      editRequests(app, 'redeliver', (exchange) => {
-        overriddenToGet = String(exchange.headers['x-http-method'] ?? '').toUpperCase() === 'GET';
-        return exchange;
-      });
-      editPrincipal(app, (principal) =>
-        overriddenToGet && principal.scopes.has('read:event_deliveries')
-          ? { ...principal, scopes: new Set([...principal.scopes, cards.redeliver.scope.value]) }
-          : principal,
-      );
-    },
+    install: (app) =>
+      grantScopeWhen(
+        app,
+        'redeliver',
+        (exchange) => String(exchange.headers['x-http-method'] ?? '').toUpperCase() === 'GET',
+        'read:event_deliveries',
+      ),
   },
   {
     id: 'token-audience-taken-from-requested-scope',
@@ -286,6 +298,50 @@ export const partsTogetherFaults = faultFamily([
     install: (app) =>
       forgiveClaim(app, (claims, { tenant }) =>
         typeof claims.azp === 'string' && claims.aud === claims.azp ? { ...claims, aud: tenant.audience } : claims,
+      ),
+  },
+  {
+    id: 'redeliver-expiry-unchecked-under-lower-case-scheme',
+    clause: 'redeliver.errors.401.invalid-token',
+    bug: 'A redelivery route whose own guard matches the scheme as written ("Bearer ") and hands any other spelling to a fallback that checks the signature and audience but not exp: an expired token sent as "bearer <token>" is served instead of 401; the same token sent as "Bearer <token>" is still refused, and a valid one in either spelling is served.',
+    install: (app) =>
+      forgiveClaimAt(
+        app,
+        'redeliver',
+        (claims, { clock }) => {
+          const now = Math.floor(clock.now() / 1000);
+          return typeof claims.exp === 'number' && claims.exp < now ? { ...claims, exp: now + 60 } : claims;
+        },
+        (headers) => headers.authorization?.startsWith('bearer ') === true,
+      ),
+  },
+  {
+    id: 'vault-scope-unchecked-for-negotiated-read',
+    clause: 'vault.scope',
+    bug: 'A read route with content negotiation whose second handler (for an Accept naming several types) was registered with the authentication guard but not the scope guard: a token without read:flows_vault_connections reading with "Accept: application/json, text/plain, */*" is served instead of 403; with Accept application/json or none it is still refused.',
+    install: (app) => grantScopeWhen(app, 'vault', (exchange) => (exchange.headers.accept ?? '').includes(',')),
+  },
+  {
+    id: 'ticket-audience-unchecked-for-custom-domain',
+    clause: 'errors.401.all-operations',
+    bug: "A ticket route that, for a request naming a custom domain (tenant-custom-domain), checks the token's audience against that domain's edge instead, which lets any audience through: a token for another API, correctly signed, creating a ticket for login.example.com is served instead of 401; without the header it is still refused.",
+    install: (app) =>
+      forgiveClaimAt(
+        app,
+        'sso-ticket',
+        (claims, { tenant }) => ({ ...claims, aud: tenant.audience }),
+        (headers) => headers['tenant-custom-domain'] !== undefined,
+      ),
+  },
+  {
+    id: 'ticket-ttl-coerced-for-custom-domain',
+    clause: 'sso-ticket.body.ttl_sec.type',
+    bug: 'A ticket handler that, for a request naming a custom domain, is reached through the custom-domain edge\'s own model binder, which converts numeric text to numbers: a ttl_sec of "3600" (a string) beside tenant-custom-domain creates the ticket instead of 400; without the header it is still refused, and a ttl_sec of "soon" is refused either way.',
+    install: (app) =>
+      editJsonBody(app, 'sso-ticket', (body, headers) =>
+        headers['tenant-custom-domain'] !== undefined && isObject(body) && typeof body.ttl_sec === 'string' && /^\d+$/.test(body.ttl_sec)
+          ? { ...body, ttl_sec: Number(body.ttl_sec) }
+          : body,
       ),
   },
 ]);

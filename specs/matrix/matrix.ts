@@ -13,7 +13,7 @@ import { credentialVariants } from './families/credential.ts';
 import { acceptVariants, contentTypeVariants, headerParamVariants } from './families/headers.ts';
 import { literalVariants, methodVariants, paramVariants } from './families/path.ts';
 import { tokenRequestRows, type TokenMatrixRow } from './families/token-request.ts';
-import type { Base, Expectation, MatrixRow, Variant } from './row.ts';
+import { expectsRefusal, type Base, type Expectation, type MatrixRow, type Variant } from './row.ts';
 import { createAjv, schema } from '../schemas.ts';
 import type { ValidateFunction } from 'ajv';
 import {
@@ -25,7 +25,10 @@ import {
   jsonBodyOf,
   otherGroupBody,
   otherGroupUnavailable,
+  unusualTemplate,
   validTemplate,
+  withUnusualParts,
+  withUnusualScheme,
   type RequestContext,
 } from './template.ts';
 
@@ -56,6 +59,11 @@ function variantsOf(card: OperationCard, element: Element): Made[] {
 /** The request a row varies, for a target. */
 export function baseTemplate(card: OperationCard, base: Base, element: Element, context: RequestContext): RequestTemplate {
   if (base === 'valid') return validTemplate(card, context);
+  // Beside the less common forms: the valid request's, or (for a body field) those of the body with every field.
+  if (base === 'unusual')
+    return element.kind === 'body-field'
+      ? withUnusualParts(card, baseTemplate(card, 'every', element, context))
+      : unusualTemplate(card, context);
   if (base === 'alone-form') return asFormTemplate(baseTemplate(card, 'alone', element, context));
   const body =
     base === 'alone'
@@ -94,6 +102,9 @@ function isCore(card: OperationCard, element: Element): boolean {
 const OTHER_GROUP_OPERATORS: ReadonlyArray<Variant['operator']> = ['other-type', 'bounds'];
 /** The bases that swap or add an exclusive group: extended, and needing a target that can send the other group. */
 const GROUP_BASES: readonly Base[] = ['every-other-group', 'both-groups'];
+
+/** The operators whose refusals among every body field are made beside the less common forms too: the closest wrong type, the bounds, absent and null. */
+const UNUSUAL_BODY_OPERATORS: ReadonlyArray<Variant['operator']> = ['other-type', 'bounds', 'absent', 'null'];
 
 /** Variations other than bounds that have a form twin: those a form converter may take for valid. */
 const FORM_TWIN_KEYS = ['wraps-32-bit', 'checkbox-on'];
@@ -144,6 +155,29 @@ function formTwin(card: OperationCard, element: Element, variant: Variant, expec
   };
 }
 
+/**
+ * A refusal of the valid request (or of a field among every body field) made again beside every
+ * optional part in its less common valid form (unusualTemplate): the same defect, the same expectation. Extended: the unusual forms are the
+ * spec's, but a tenant's custom domain and its answers to them are its own; a run of the test
+ * doubles checks it. Where the variant says how the token travels, that is kept; else the scheme is
+ * written in lower case too.
+ */
+function unusualTwin(card: OperationCard, element: Element, variant: Variant, expectation: Expectation): MatrixRow | undefined {
+  if (!expectsRefusal(expectation)) return undefined;
+  const apply: Variant['apply'] = (template, context) => withUnusualScheme(variant.apply(template, context));
+  const judged = variant.judge
+    ? variant.judge(apply(baseTemplate(card, 'unusual', element, canonicalContext), canonicalContext), canonicalContext)
+    : expectation;
+  if (!expectsRefusal(judged)) return undefined;
+  return {
+    id: `${card.key} ${element.id} ${variant.operator}:${variant.key} unusual`,
+    element,
+    variant: { ...variant, apply, extended: true },
+    base: 'unusual',
+    expectation: judged,
+  };
+}
+
 /** The rows of one operation. */
 export function matrixOf(card: OperationCard): MatrixRow[] {
   const rows: MatrixRow[] = [];
@@ -186,6 +220,14 @@ export function matrixOf(card: OperationCard): MatrixRow[] {
         });
         const twin = base === 'alone' ? formTwin(card, element, { ...variant, ...(extended ? { extended } : {}) }, expectation) : undefined;
         if (twin) rows.push(twin);
+        const unusual =
+          (base === 'valid' && !extended) ||
+          (base === 'every' &&
+            UNUSUAL_BODY_OPERATORS.includes(variant.operator) &&
+            (variant.operator !== 'other-type' || variant.key === closest?.key))
+            ? unusualTwin(card, element, variant, expectation)
+            : undefined;
+        if (unusual) rows.push(unusual);
       }
     }
   }

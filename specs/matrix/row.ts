@@ -57,9 +57,10 @@ export type Expectation =
  * The request a row varies: the valid one, the field alone in its smallest body, among every field,
  * alone in a form-encoded body (the real service reads the ticket body form-encoded too), or among
  * every field with the card's other exclusive group in place of the one its body holds (for a field
- * in no group: a rule that depends on the group beside it).
+ * in no group: a rule that depends on the group beside it), or the valid one with every optional
+ * part present in a legal but less common form (a refusal beside them: template.ts unusualTemplate).
  */
-export type Base = 'valid' | 'alone' | 'every' | 'alone-form' | 'every-other-group' | 'both-groups';
+export type Base = 'valid' | 'alone' | 'every' | 'alone-form' | 'every-other-group' | 'both-groups' | 'unusual';
 
 export interface MatrixRow {
   /** Stable: "redeliver path.{id} bounds:25 valid". */

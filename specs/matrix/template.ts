@@ -83,6 +83,38 @@ export function validTemplate(card: OperationCard, context: RequestContext, body
   };
 }
 
+/** A value of a header parameter the operations take as a host name (a custom domain). */
+export const A_HEADER_VALUE = 'login.example.com';
+
+/**
+ * The valid request with every optional part present, each in a legal but less common form: the
+ * scheme written in lower case (RFC 9110 11.1), Accept naming other types besides JSON, every
+ * optional header parameter at a valid value, and the fullest body typed with its charset
+ * parameter. A refusal is varied beside it too: a check reached only by one path through the
+ * parser, router or verifier (a lower-case scheme, a custom domain, a body with every member) lets
+ * the defect through.
+ */
+export function unusualTemplate(card: OperationCard, context: RequestContext): RequestTemplate {
+  const global = context.clients.global ?? canonicalContext.clients.global!;
+  return withUnusualParts(card, validTemplate(card, context, card.body ? card.body.full(context.fixtures, { global }) : undefined));
+}
+
+/** A request's optional parts but its body put in their less common forms (unusualTemplate). */
+export function withUnusualParts(card: OperationCard, template: RequestTemplate): RequestTemplate {
+  const headers: Record<string, string[]> = { ...template.headers, accept: ['application/json, text/plain, */*'] };
+  if (template.headers['content-type']?.[0] === 'application/json') headers['content-type'] = ['application/json; charset=utf-8'];
+  for (const parameter of card.spec.parameters)
+    if (parameter.in === 'header' && !parameter.required) headers[parameter.name.toLowerCase()] = [A_HEADER_VALUE];
+  return withUnusualScheme({ ...template, headers });
+}
+
+/** The template with its token carried under the scheme written in lower case, where nothing else says how it travels. */
+export function withUnusualScheme(template: RequestTemplate): RequestTemplate {
+  const credential = template.credential;
+  if ((credential.kind !== 'role' && credential.kind !== 'alternative') || credential.carry !== undefined) return template;
+  return { ...template, credential: { ...credential, carry: { authorization: (token) => [`bearer ${token}`] } } };
+}
+
 /** The URL path of a template (segments percent-encoded), from the target's origin. */
 export function pathOf(template: RequestTemplate): string {
   return `/${template.path.map((part) => ('literal' in part ? (part.encoded ? part.literal : encodeURIComponent(part.literal)) : part.encoded ? part.value : encodeURIComponent(part.value))).join('/')}`;

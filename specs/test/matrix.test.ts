@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { cards } from '../cards/index.ts';
 import { clause, hasClause } from '../clauses.ts';
 import { elementsOf, expectsRefusal, matrix, matrixOf, operatorIds } from '../matrix/index.ts';
+import { A_HEADER_VALUE, canonicalContext, jsonBodyOf, unusualTemplate } from '../matrix/template.ts';
 
 const { operations, token } = matrix();
 const rows = [...Object.values(operations).flat(), ...token];
@@ -64,6 +65,38 @@ describe('the request-model matrix', () => {
     const form = body.filter((row) => row.base === 'alone-form');
     expect(form.map((row) => row.element.id)).toContain('body.ttl_sec');
     expect(form.every((row) => row.element.path!.length === 1 && expectsRefusal(row.expectation))).toBe(true);
+  });
+
+  it("makes every refusal of the valid request that runs on tenants, and a field's type, bounds and null among every body field, again beside every optional part in a less common form (extended)", () => {
+    for (const card of Object.values(cards)) {
+      const of = operations[card.key];
+      const core = of.filter((row) => row.base === 'valid' && row.variant.extended !== true && expectsRefusal(row.expectation));
+      const unusual = new Map(
+        of
+          .filter((row) => row.base === 'unusual' && row.element.kind !== 'body-field')
+          .map((row) => [row.id.replace(/ unusual$/, ''), row]),
+      );
+      expect(core.length).toBeGreaterThan(100);
+      for (const row of core) {
+        const twin = unusual.get(row.id.replace(/ valid$/, ''));
+        expect(twin?.variant.extended, row.id).toBe(true);
+        expect(twin?.expectation, row.id).toEqual(row.expectation);
+      }
+      expect(unusual.size).toBe(core.length);
+    }
+    // Among every body field: the closest wrong type, the bounds, absent and null of a field.
+    const ttl = operations['sso-ticket'].filter((row) => row.element.id === 'body.ttl_sec' && row.base === 'unusual');
+    expect(ttl.map((row) => row.variant.operator)).toEqual(expect.arrayContaining(['other-type', 'bounds', 'null']));
+    expect(ttl.every((row) => row.variant.extended === true && expectsRefusal(row.expectation))).toBe(true);
+    const ticket = unusualTemplate(cards['sso-ticket'], canonicalContext);
+    expect(ticket.headers).toMatchObject({
+      'content-type': ['application/json; charset=utf-8'],
+      accept: ['application/json, text/plain, */*'],
+      'tenant-custom-domain': [A_HEADER_VALUE],
+    });
+    expect(Object.keys(jsonBodyOf(ticket) as object).length).toBeGreaterThan(3);
+    const carry = unusualTemplate(cards.vault, canonicalContext).credential;
+    expect(carry.kind === 'role' && carry.carry?.authorization?.('t')).toEqual(['bearer t']);
   });
 
   // Operators were added where a fault showed a gap (kid had whitespace rows, alg had none), so a

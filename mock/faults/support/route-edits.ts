@@ -37,8 +37,8 @@ export function editRequests(app: FaultHooks, key: RouteKey, edit: (exchange: Ex
   app.wrapRoute(key, (next) => async (exchange) => next(await edit(exchange)));
 }
 
-/** Changes a JSON request body before the route reads it; `edit` returns the value unchanged when it does not apply. */
-export function editJsonBody(app: FaultHooks, key: RouteKey, edit: (value: unknown) => unknown): void {
+/** Changes a JSON request body before the route reads it (`edit` sees the request's headers too); `edit` returns the value unchanged when it does not apply. */
+export function editJsonBody(app: FaultHooks, key: RouteKey, edit: (value: unknown, headers: Exchange['headers']) => unknown): void {
   editRequests(app, key, (exchange) => {
     if (!isJsonMediaType(exchange.headers['content-type'])) return exchange;
     let value: unknown;
@@ -47,7 +47,7 @@ export function editJsonBody(app: FaultHooks, key: RouteKey, edit: (value: unkno
     } catch {
       return exchange;
     }
-    const edited = edit(value);
+    const edited = edit(value, exchange.headers);
     return edited === value ? exchange : { ...exchange, body: Buffer.from(JSON.stringify(edited), 'utf8') };
   });
 }

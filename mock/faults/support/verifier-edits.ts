@@ -2,6 +2,7 @@
 // key, RS256 only) and every claim but the one it forgives: the forgiven claim is replaced with a
 // value that passes, and the claims are checked again. The leniency is the verifier's (every
 // operation) or one route's own (forgiveClaimAt).
+import type { IncomingHttpHeaders } from 'node:http';
 import { SignJWT, compactVerify, decodeProtectedHeader, type JWTHeaderParameters } from 'jose';
 import { observed, type OperationKey } from '../../../specs/index.ts';
 import type { FaultHooks } from '../../app.ts';
@@ -55,15 +56,20 @@ export function forgiveClaim(app: FaultHooks, forgive: (claims: Claims, parts: F
 /**
  * The leniency of forgiveClaim in one route's own token check (a service of its own behind the
  * same gateway), the other routes staying strict: a token the verifier refuses but `forgive`
- * repairs reaches the route re-signed with its claims repaired.
+ * repairs reaches the route re-signed with its claims repaired; only requests `when` takes.
  */
-export function forgiveClaimAt(app: FaultHooks, key: OperationKey, forgive: (claims: Claims, parts: ForgivingParts) => Claims): void {
+export function forgiveClaimAt(
+  app: FaultHooks,
+  key: OperationKey,
+  forgive: (claims: Claims, parts: ForgivingParts) => Claims,
+  when: (headers: IncomingHttpHeaders) => boolean = () => true,
+): void {
   const components = captureAll(app);
   editRequests(app, key, async (exchange) => {
     const { verifier, keys } = components();
     const { authorization, host } = exchange.headers;
     const token = bearerToken(authorization);
-    if (token === undefined || (await verifier.verify(authorization, host)).ok) return exchange;
+    if (token === undefined || !when(exchange.headers) || (await verifier.verify(authorization, host)).ok) return exchange;
     const claims = await signedPayload(token, keys);
     const repaired = claims && forgive(claims, components());
     if (!repaired || !verifier.checkClaims(repaired, host).ok) return exchange;

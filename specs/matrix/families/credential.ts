@@ -16,7 +16,7 @@ import { allowedByScope, forbidden, refusedByObservedRule, status, unauthenticat
 import type { Element } from '../elements.ts';
 import { headerNamed } from './headers.ts';
 import type { Expectation, Variant } from '../row.ts';
-import { canonicalContext, withBody, type RequestContext } from '../template.ts';
+import { A_HEADER_VALUE, canonicalContext, withBody, type RequestContext } from '../template.ts';
 import { equivalentsFor } from '../equivalents.ts';
 import { wrappersFor } from '../wrappers.ts';
 import { CASE_MAPPING_TWINS, swapCase, urlNearMisses, withCaseMappingTwin, withCharacterEscapedAt, withFullwidth } from '../values.ts';
@@ -2350,9 +2350,6 @@ function withOptionalHeadersWithoutScope(card: OperationCard): Made[] {
       },
     }));
 }
-
-/** A header parameter's value for the rows above: a custom domain of a plausible length. */
-const A_HEADER_VALUE = 'login.example.com';
 
 /**
  * The host and port of a URL's authority: the port one more than the one it names (or its
