@@ -2,10 +2,10 @@
 // the harness sends to one target: the target's origin and base path, its fixtures, the tokens of
 // its roles with the template's edits (re-signed with its key, forged, retyped) and carried where
 // the template says. Every token made here is registered with the redactor before it can be shown.
-import type { CredentialSpec, OtherRsaAlgorithm, RequestTemplate, TokenEdit } from '../specs/cards/card.ts';
+import type { BodySpec, CredentialSpec, OtherRsaAlgorithm, RequestTemplate, TokenEdit } from '../specs/cards/card.ts';
 import { numberCastOf, type TokenRequestContext, type TokenRequestTemplate } from '../specs/cards/token-request.ts';
 import { basePath } from '../specs/index.ts';
-import { pathOf, type RequestContext } from '../specs/matrix/template.ts';
+import { pathOf, spacedJson, type RequestContext } from '../specs/matrix/template.ts';
 import { wrapper } from '../specs/matrix/wrappers.ts';
 import { withAlgNone, withTamperedPayload, withTamperedSignature, type TokenForge } from './forge.ts';
 import type { OutgoingRequest } from './http.ts';
@@ -161,7 +161,7 @@ export async function realizeRequest(
     body = credential.form;
     headers['content-type'] = 'application/x-www-form-urlencoded';
   } else if (template.body !== undefined) {
-    body = 'json' in template.body ? JSON.stringify(template.body.json) : template.body.raw;
+    body = 'json' in template.body ? jsonText(template.body) : template.body.raw;
   }
   // A request whose path left the base path (another version) is not one of the interface's: its
   // answer says nothing of the interface's rate limit, and the run's reading of it leaves it out.
@@ -259,4 +259,10 @@ function basicCredentials(userId: string, password: string, written: NonNullable
   redactor.add(password);
   redactor.add(encoded);
   return `Basic ${encoded}`;
+}
+
+/** A JSON body's text, written as its template says: compact, spaced, or after a byte order mark. */
+function jsonText(body: Extract<BodySpec, { json: unknown }>): string {
+  if (body.format === 'spaced') return spacedJson(body.json);
+  return `${body.format === 'bom' ? '\uFEFF' : ''}${JSON.stringify(body.json)}`;
 }

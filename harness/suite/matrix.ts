@@ -11,6 +11,8 @@ import {
   expectsRefusal,
   fieldName,
   matrix,
+  withLenientText,
+  withUnusualText,
   type MatrixRow,
   type MatrixNeed,
   type TokenMatrixRow,
@@ -102,6 +104,7 @@ export const BASE_NOTES = {
   'every-other-group': ' (among every body field, the other exclusive group swapped in)',
   'both-groups': ' (among every body field, both exclusive groups together)',
   unusual: ' (beside every optional part in a less common valid form)',
+  lenient: ' (beside forms the spec leaves open, which this target takes)',
 } as const;
 
 /** A test's title: "[§8 redeliver.path.id.length] redelivery refuses a request with the stream id of 25 characters". */
@@ -200,33 +203,36 @@ interface Control {
   what: string;
   key: (context: PlanContext) => string;
   template: (target: TargetSession) => RequestTemplate;
+  /** The control is a form the spec leaves open: where the target refuses it, the row is not applicable. */
+  open?: true;
 }
 
 /**
- * The positive control of a row beside the less common forms: that request (with every body field,
- * the row's field valid, where it varies one), its token re-signed unchanged where the row re-signs.
+ * The positive control of a row beside the less common or the open forms: that request (with every
+ * body field, the row's field valid, where it varies one), its token re-signed unchanged where the
+ * row re-signs. Beside the open forms a refused control makes the row not applicable: the target
+ * need not take them.
  */
-function unusualControl(card: OperationCard, row: MatrixRow): Control {
+function twinControl(card: OperationCard, row: MatrixRow, base: 'unusual' | 'lenient'): Control {
   const field = row.element.kind === 'body-field' ? `every body field, ${fieldName(row.element.path!)} valid, ` : '';
-  const what = `${field}the valid request in its less common forms${row.variant.resigned ? ', its token re-signed unchanged' : ''}`;
+  const forms = base === 'unusual' ? 'its less common forms' : 'the forms the spec leaves open';
+  const what = `${field}the valid request in ${forms}${row.variant.resigned ? ', its token re-signed unchanged' : ''}`;
+  const finish = base === 'unusual' ? withUnusualText : withLenientText;
   return {
     what,
     key: () => `${card.key}: ${what}`,
     template: (t) => {
-      const unusual = baseTemplate(card, 'unusual', row.element, t.context);
-      if (!row.variant.resigned) return unusual;
-      return {
-        ...unusual,
-        credential: { kind: 'role', role: 'global', edit: { resign: {} }, carry: { authorization: (token) => [`bearer ${token}`] } },
-      };
+      const made = baseTemplate(card, base, row.element, t.context);
+      return finish(row.variant.resigned ? { ...made, credential: { kind: 'role', role: 'global', edit: { resign: {} } } } : made);
     },
+    ...(base === 'lenient' ? { open: true } : {}),
   };
 }
 
 /** The positive control of a row: the same request without its defect. */
 function controlOf(card: OperationCard, row: MatrixRow): Control {
   const op = card.key;
-  if (row.base === 'unusual') return unusualControl(card, row);
+  if (row.base === 'unusual' || row.base === 'lenient') return twinControl(card, row, row.base);
   if (row.variant.resigned) {
     return {
       what: 'the valid request with its token re-signed unchanged',
@@ -297,7 +303,9 @@ async function checkRow(
   }
   if (control) {
     const key = control.key(target.settings);
-    await target.control(control.what, () => target.sendTemplate(control.template(target), { shared: key, label: card.key }));
+    await target.control(control.what, () => target.sendTemplate(control.template(target), { shared: key, label: card.key }), {
+      ...(control.open ? { refused: 'not-applicable' as const } : {}),
+    });
     if (row.variant.keyClientControl) await target.controlByToken(KEY_CLIENT_CONTROL, () => keyClientTokenOf(target));
   }
   checkOutcome(await target.sendTemplate(varied, { shared: row.id, label: card.key }), check.outcome);
@@ -398,6 +406,19 @@ export function expectNoStore(exchange: Exchange): void {
   });
 }
 
+/** How a title names the encoding a token row's control is made in ("" for the form's). */
+const encodedAsSays = (row: TokenMatrixRow) => (row.variant.encodedAs ? ` (${row.variant.encodedAs})` : '');
+
+/** The shared request a token row's refusal stands on: the valid request, in the row's encoding. */
+const controlKeyOf = (row: TokenMatrixRow) => `${sharedRequest.validTokenRequest}${encodedAsSays(row)}`;
+
+/** The positive control of a token row: the run's valid token request, or the valid request in the row's other encoding. */
+function tokenControlOf(target: TargetSession, row: TokenMatrixRow): Promise<Exchange> {
+  const encoding = row.variant.encodedAs;
+  if (encoding === undefined) return validTokenRequestOf(target);
+  return target.sendTokenTemplate({ ...validTokenRequest(tokenContextOf(target.target)), encoding }, { shared: controlKeyOf(row) });
+}
+
 /** Registers the tests of one row of the token endpoint's matrix. */
 export function tokenRowTests(row: TokenMatrixRow): void {
   if (!('checks' in row.expectation)) return;
@@ -419,13 +440,13 @@ export function tokenRowTests(row: TokenMatrixRow): void {
     requests: 0,
     shared: [
       row.id,
-      ...(refusal ? [sharedRequest.validTokenRequest] : []),
+      ...(refusal ? [controlKeyOf(row)] : []),
       ...(refusal && row.variant.keyClientControl ? [sharedRequest.keyClientToken] : []),
     ],
   };
   for (const check of row.expectation.checks) {
     conformance(rowTitle('the token endpoint', check, `${row.element.label} ${row.variant.says}`), plan, async ({ target }) => {
-      if (refusal) await target.control('a valid client-credentials request', () => validTokenRequestOf(target));
+      if (refusal) await target.control(`a valid client-credentials request${encodedAsSays(row)}`, () => tokenControlOf(target, row));
       if (refusal && row.variant.keyClientControl) await target.controlByToken(KEY_CLIENT_CONTROL, () => keyClientTokenOf(target));
       const context = {
         ...tokenContextOf(target.target),

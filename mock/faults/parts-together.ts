@@ -15,13 +15,18 @@ import type { FaultHooks } from '../app.ts';
 import type { Exchange } from '../exchange.ts';
 import { faultFamily } from './fault.ts';
 import { capture } from './support/captured.ts';
-import { editPathParameter, editTokenParameter } from './support/parameter-edits.ts';
-import { editJsonBody, editReplies, editRequests, withoutHeaders } from './support/route-edits.ts';
+import { editPathParameter, editTokenParameter, parametersOf, withParameters } from './support/parameter-edits.ts';
+import { captureAll } from './support/captured.ts';
+import { isJsonMediaType } from '../stages/json-body.ts';
+import { MANAGEMENT_ROUTES, editJsonBody, editReplies, editRequests, withoutHeaders } from './support/route-edits.ts';
 import { editPrincipal, forgiveClaim, forgiveClaimAt } from './support/verifier-edits.ts';
+import type { Principal } from '../auth/verifier.ts';
 
 const ID_LENGTH = 26;
 const YEAR_SECONDS = 365 * 86_400;
 const DAY_SECONDS = 86_400;
+/** ttl_sec's maximum (the ticket body's schema). */
+const TTL_MAX = 432_000;
 const { limit: LIMIT, remaining: REMAINING, reset: RESET } = observed.rate_limit.headers;
 
 const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
@@ -37,22 +42,54 @@ function claimsOf(authorization: string | undefined): Record<string, unknown> | 
   }
 }
 
-/**
- * Grants the operation's own scope to a caller holding `holding` (any caller where undefined), for
- * the requests `when` takes: a guard that asks for another permission, or none, on one path.
- */
-function grantScopeWhen(app: FaultHooks, key: OperationKey, when: (exchange: Exchange) => boolean, holding?: string): void {
+/** Changes the caller of the requests `when` takes (a guard that sees the request one way on one path). */
+function editPrincipalWhen(
+  app: FaultHooks,
+  key: OperationKey,
+  when: (exchange: Exchange) => boolean,
+  edit: (principal: Principal) => Principal,
+): void {
   let taken = false;
   editRequests(app, key, (exchange) => {
     taken = when(exchange);
     return exchange;
   });
-  editPrincipal(app, (principal) =>
-    taken && (holding === undefined || principal.scopes.has(holding))
+  editPrincipal(app, (principal) => (taken ? edit(principal) : principal));
+}
+
+/**
+ * Grants the operation's own scope to a caller holding `holding` (any caller where undefined), for
+ * the requests `when` takes: a guard that asks for another permission, or none, on one path.
+ */
+function grantScopeWhen(app: FaultHooks, key: OperationKey, when: (exchange: Exchange) => boolean, holding?: string): void {
+  editPrincipalWhen(app, key, when, (principal) =>
+    holding === undefined || principal.scopes.has(holding)
       ? { ...principal, scopes: new Set([...principal.scopes, cards[key].scope.value]) }
       : principal,
   );
 }
+
+/** A ticket body's ttl_sec brought into its range where `when` takes the request's body text: a range check skipped on that path. */
+function ttlUncheckedWhen(app: FaultHooks, when: (text: string) => boolean): void {
+  editRequests(app, 'sso-ticket', (exchange) => {
+    const text = exchange.body.toString('utf8');
+    if (!when(text)) return exchange;
+    let body: unknown;
+    try {
+      body = JSON.parse(text.replace(/^\uFEFF/, ''));
+    } catch {
+      return exchange;
+    }
+    if (!isObject(body) || typeof body.ttl_sec !== 'number' || (body.ttl_sec >= 0 && body.ttl_sec <= TTL_MAX)) return exchange;
+    return { ...exchange, body: Buffer.from(JSON.stringify({ ...body, ttl_sec: 3600 }), 'utf8') };
+  });
+}
+
+/** An expired token's claims with exp a minute ahead: the leniency of an expiry check skipped. */
+const unexpired = (claims: Record<string, unknown>, { clock }: { clock: { now(): number } }) => {
+  const now = Math.floor(clock.now() / 1000);
+  return typeof claims.exp === 'number' && claims.exp < now ? { ...claims, exp: now + 60 } : claims;
+};
 
 export const partsTogetherFaults = faultFamily([
   {
@@ -304,16 +341,7 @@ export const partsTogetherFaults = faultFamily([
     id: 'redeliver-expiry-unchecked-under-lower-case-scheme',
     clause: 'redeliver.errors.401.invalid-token',
     bug: 'A redelivery route whose own guard matches the scheme as written ("Bearer ") and hands any other spelling to a fallback that checks the signature and audience but not exp: an expired token sent as "bearer <token>" is served instead of 401; the same token sent as "Bearer <token>" is still refused, and a valid one in either spelling is served.',
-    install: (app) =>
-      forgiveClaimAt(
-        app,
-        'redeliver',
-        (claims, { clock }) => {
-          const now = Math.floor(clock.now() / 1000);
-          return typeof claims.exp === 'number' && claims.exp < now ? { ...claims, exp: now + 60 } : claims;
-        },
-        (headers) => headers.authorization?.startsWith('bearer ') === true,
-      ),
+    install: (app) => forgiveClaimAt(app, 'redeliver', unexpired, (headers) => headers.authorization?.startsWith('bearer ') === true),
   },
   {
     id: 'vault-scope-unchecked-for-negotiated-read',
@@ -343,5 +371,115 @@ export const partsTogetherFaults = faultFamily([
           ? { ...body, ttl_sec: Number(body.ttl_sec) }
           : body,
       ),
+  },
+  {
+    id: 'ticket-ttl-unchecked-after-byte-order-mark',
+    clause: 'sso-ticket.body.ttl_sec.range',
+    bug: "A ticket route whose body validator is a middleware that parses JSON itself and hands anything it cannot parse to the framework's own lenient parser, which strips a byte order mark (RFC 8259 8.1 lets a parser ignore one): a body starting with a BOM skips the schema, and a ttl_sec of -1 creates the ticket instead of 400; without the BOM it is still refused.",
+    install: (app) => ttlUncheckedWhen(app, (text) => text.startsWith('\uFEFF')),
+  },
+  {
+    id: 'ticket-ttl-unchecked-when-spaced',
+    clause: 'sso-ticket.body.ttl_sec.range',
+    bug: 'A gateway request-validation plugin that finds ttl_sec in the raw body with a pattern written for compact JSON ("ttl_sec":<number>), the service behind it trusting the gateway: a body written with a space before the colon ("ttl_sec" : -1, as pretty printers write) slips past and creates the ticket instead of 400; compact JSON is still refused.',
+    install: (app) => ttlUncheckedWhen(app, (text) => /"ttl_sec"\s+:/.test(text)),
+  },
+  {
+    id: 'redeliver-expiry-unchecked-for-at-jwt',
+    clause: 'redeliver.errors.401.invalid-token',
+    bug: "A redelivery service with two token strategies chosen by the JOSE header's typ, the one for RFC 9068 access tokens (typ at+jwt) configured with ignoreExpiration: an expired token typed at+jwt is served instead of 401; the same token typed JWT is still refused.",
+    install: (app) =>
+      forgiveClaimAt(app, 'redeliver', unexpired, (headers) => {
+        const token = bearerToken(headers.authorization);
+        try {
+          return token !== undefined && decodeProtectedHeader(token).typ === 'at+jwt';
+        } catch {
+          return false;
+        }
+      }),
+  },
+  {
+    id: 'redeliver-stream-id-bound-from-query',
+    clause: 'redeliver.path.id.length',
+    bug: 'A redelivery controller whose request binder merges the query string over the route values, so that an id in the query (?id=...) takes the place of the stream id in the path: a path stream id of 25 characters beside ?id=<the valid stream id> is served instead of 400; without the query it is still refused.',
+    install: (app) =>
+      editRequests(app, 'redeliver', (exchange) => {
+        const fromQuery = new URLSearchParams(exchange.query).get('id');
+        return fromQuery === null || exchange.params.id === undefined
+          ? exchange
+          : { ...exchange, params: { ...exchange.params, id: fromQuery } };
+      }),
+  },
+  {
+    id: 'redeliver-global-check-skipped-for-spaced-scheme',
+    clause: 'redeliver.errors.401.not-global',
+    bug: 'A redelivery guard that reads the token again with authorization.split(" ")[1] and, finding none, leaves the check of the client\'s kind to the verifier before it (which takes any run of spaces after the scheme): a client that is not global sending "Bearer  <token>" (two spaces) is served instead of 401; with one space it is still refused.',
+    install: (app) =>
+      editPrincipalWhen(
+        app,
+        'redeliver',
+        (exchange) => /^\S+ {2,}\S/.test(exchange.headers.authorization ?? ''),
+        (principal) => ({ ...principal, client: { ...principal.client, global: true } }),
+      ),
+  },
+  {
+    id: 'vault-scope-unchecked-for-encoded-id',
+    clause: 'vault.scope',
+    bug: 'A mesh whose authorization rule matches the vault route by a pattern over the path as sent, not decoded, while the service behind it decodes the id and trusts the mesh for the scope: a read whose connection id has a percent-encoded letter, with a token without read:flows_vault_connections, is served instead of 403; the same id written plainly is still refused.',
+    install: (app) => grantScopeWhen(app, 'vault', (exchange) => (exchange.params.id ?? '').includes('%')),
+  },
+  {
+    id: 'unauthorized-answered-as-html-page',
+    clause: 'errors.body.content-type',
+    bug: 'A framework whose default error page is chosen by content negotiation: a 401 to a request whose Accept prefers text/html is answered with an HTML page instead of the JSON error body; with Accept application/json, or none, the 401 is JSON.',
+    install: (app) =>
+      editReplies(app, MANAGEMENT_ROUTES, (reply, exchange) =>
+        reply.status === 401 && (exchange.headers.accept ?? '').startsWith('text/html')
+          ? {
+              ...reply,
+              headers: { ...reply.headers, 'content-type': 'text/html; charset=utf-8' },
+              body: '<html><body><h1>Unauthorized</h1></body></html>',
+            }
+          : reply,
+      ),
+  },
+  {
+    id: 'token-grant-type-case-folded-for-json',
+    clause: 'token.endpoint.grant-type',
+    bug: "A token endpoint whose JSON requests are bound to a model with an enum grant type read case-insensitively (a JSON converter's default), while its form binder compares the string: grant_type Client_Credentials in a JSON body gets a token instead of 400; in a form it is still refused.",
+    install: (app) =>
+      editRequests(app, 'token', (exchange) => {
+        const parameters = parametersOf(exchange);
+        const grant = parameters?.grant_type;
+        if (!isJsonMediaType(exchange.headers['content-type']) || typeof grant !== 'string' || grant.toLowerCase() !== 'client_credentials')
+          return exchange;
+        return withParameters(exchange, { ...parameters, grant_type: 'client_credentials' });
+      }),
+  },
+  {
+    id: 'token-audience-slash-added-for-charset-form',
+    clause: 'token.endpoint.audience',
+    bug: 'A gateway mapping template bound to the media type "application/x-www-form-urlencoded; charset=UTF-8" (the one a browser library sends), which normalises the audience by adding a trailing slash before it reaches the endpoint: the management audience without its trailing slash, in a form typed with that charset, gets a token instead of 403; in a form typed without it, it is still refused.',
+    install: (app) =>
+      editRequests(app, 'token', (exchange) => {
+        const parameters = parametersOf(exchange);
+        const audience = parameters?.audience;
+        if (!/charset/i.test(String(exchange.headers['content-type'] ?? '')) || typeof audience !== 'string' || audience.endsWith('/'))
+          return exchange;
+        return withParameters(exchange, { ...parameters, audience: `${audience}/` });
+      }),
+  },
+  {
+    id: 'token-json-body-with-basic-refused',
+    clause: 'token.observed.json-request',
+    bug: 'A token endpoint whose JSON model requires client_id and client_secret in the body (written for SDKs that send them there), where its form reader leaves them to HTTP Basic: a JSON request authenticated with Basic is refused 400 invalid_request instead of getting a token; the same request form-encoded, or JSON with the secret in the body, gets one.',
+    install: (app) => {
+      const components = captureAll(app);
+      app.wrapRoute('token', (next) => async (exchange) => {
+        const basic = /^basic /i.test(String(exchange.headers.authorization ?? ''));
+        if (!basic || !isJsonMediaType(exchange.headers['content-type'])) return next(exchange);
+        return components().errors.tokenReply('invalid_request', 'client_id and client_secret are required', 400);
+      });
+    },
   },
 ]);

@@ -93,8 +93,11 @@ export type CredentialSpec =
   | { kind: 'role'; role: string; edit?: TokenEdit; carry?: Carry }
   | { kind: 'alternative'; token: AlternativeToken; carry?: Carry };
 
-/** A request body: JSON (serialised by the harness), or raw text with its content type. */
-export type BodySpec = { json: unknown } | { raw: string };
+/**
+ * A request body: JSON (serialised by the harness: compact, or spaced around its punctuation, or
+ * after a byte order mark), or raw text with its content type.
+ */
+export type BodySpec = { json: unknown; format?: 'spaced' | 'bom' } | { raw: string };
 
 /** A request of the management interface as data, realized and sent by the harness. */
 export interface RequestTemplate {

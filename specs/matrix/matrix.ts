@@ -27,8 +27,10 @@ import {
   otherGroupUnavailable,
   unusualTemplate,
   validTemplate,
+  withLenientText,
   withUnusualParts,
-  withUnusualScheme,
+  withUnusualText,
+  lenientTemplate,
   type RequestContext,
 } from './template.ts';
 
@@ -64,6 +66,7 @@ export function baseTemplate(card: OperationCard, base: Base, element: Element, 
     return element.kind === 'body-field'
       ? withUnusualParts(card, baseTemplate(card, 'every', element, context))
       : unusualTemplate(card, context);
+  if (base === 'lenient') return lenientTemplate(card, element, () => baseTemplate(card, 'every', element, context), context);
   if (base === 'alone-form') return asFormTemplate(baseTemplate(card, 'alone', element, context));
   const body =
     base === 'alone'
@@ -155,25 +158,39 @@ function formTwin(card: OperationCard, element: Element, variant: Variant, expec
   };
 }
 
+/** What a twin base changes once a variation is made on it (a credential's carriage, the body's text). */
+const TWIN_TEXT = { unusual: withUnusualText, lenient: withLenientText } as const;
+
 /**
  * A refusal of the valid request (or of a field among every body field) made again beside every
- * optional part in its less common valid form (unusualTemplate): the same defect, the same expectation. Extended: the unusual forms are the
- * spec's, but a tenant's custom domain and its answers to them are its own; a run of the test
- * doubles checks it. Where the variant says how the token travels, that is kept; else the scheme is
- * written in lower case too.
+ * optional part in its less common valid form (`unusual`, unusualTemplate), or beside forms the
+ * spec leaves open (`lenient`, lenientTemplate): the same defect, the same expectation. Extended: a
+ * tenant's custom domains and its answers to such forms are its own; a run of the test doubles
+ * checks them. Where the variant says how the token travels, that is kept.
  */
-function unusualTwin(card: OperationCard, element: Element, variant: Variant, expectation: Expectation): MatrixRow | undefined {
+function twinOn(
+  base: 'unusual' | 'lenient',
+  card: OperationCard,
+  element: Element,
+  variant: Variant,
+  expectation: Expectation,
+): MatrixRow | undefined {
   if (!expectsRefusal(expectation)) return undefined;
-  const apply: Variant['apply'] = (template, context) => withUnusualScheme(variant.apply(template, context));
-  const judged = variant.judge
-    ? variant.judge(apply(baseTemplate(card, 'unusual', element, canonicalContext), canonicalContext), canonicalContext)
+  const apply: Variant['apply'] = (template, context) => TWIN_TEXT[base](variant.apply(template, context));
+  // Judged on the request before its text is finished: the finishing (an id's letter encoded, the
+  // scheme's spelling, the body's white space) leaves its meaning as it was.
+  const judge: Variant['judge'] = variant.judge
+    ? (_varied, context) => variant.judge!(variant.apply(baseTemplate(card, base, element, context), context), context)
+    : undefined;
+  const judged = judge
+    ? judge(apply(baseTemplate(card, base, element, canonicalContext), canonicalContext), canonicalContext)
     : expectation;
   if (!expectsRefusal(judged)) return undefined;
   return {
-    id: `${card.key} ${element.id} ${variant.operator}:${variant.key} unusual`,
+    id: `${card.key} ${element.id} ${variant.operator}:${variant.key} ${base}`,
     element,
-    variant: { ...variant, apply, extended: true },
-    base: 'unusual',
+    variant: { ...variant, apply, ...(judge ? { judge } : {}), extended: true },
+    base,
     expectation: judged,
   };
 }
@@ -220,14 +237,16 @@ export function matrixOf(card: OperationCard): MatrixRow[] {
         });
         const twin = base === 'alone' ? formTwin(card, element, { ...variant, ...(extended ? { extended } : {}) }, expectation) : undefined;
         if (twin) rows.push(twin);
-        const unusual =
+        const twinned =
           (base === 'valid' && !extended) ||
           (base === 'every' &&
             UNUSUAL_BODY_OPERATORS.includes(variant.operator) &&
-            (variant.operator !== 'other-type' || variant.key === closest?.key))
-            ? unusualTwin(card, element, variant, expectation)
-            : undefined;
-        if (unusual) rows.push(unusual);
+            (variant.operator !== 'other-type' || variant.key === closest?.key));
+        if (twinned)
+          for (const on of ['unusual', 'lenient'] as const) {
+            const made = twinOn(on, card, element, variant, expectation);
+            if (made) rows.push(made);
+          }
       }
     }
   }

@@ -58,9 +58,10 @@ export type Expectation =
  * alone in a form-encoded body (the real service reads the ticket body form-encoded too), or among
  * every field with the card's other exclusive group in place of the one its body holds (for a field
  * in no group: a rule that depends on the group beside it), or the valid one with every optional
- * part present in a legal but less common form (a refusal beside them: template.ts unusualTemplate).
+ * part present in a legal but less common form, or in forms the spec leaves open (a refusal beside
+ * them: template.ts unusualTemplate, lenientTemplate).
  */
-export type Base = 'valid' | 'alone' | 'every' | 'alone-form' | 'every-other-group' | 'both-groups' | 'unusual';
+export type Base = 'valid' | 'alone' | 'every' | 'alone-form' | 'every-other-group' | 'both-groups' | 'unusual' | 'lenient';
 
 export interface MatrixRow {
   /** Stable: "redeliver path.{id} bounds:25 valid". */

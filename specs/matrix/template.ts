@@ -89,30 +89,102 @@ export const A_HEADER_VALUE = 'login.example.com';
 /**
  * The valid request with every optional part present, each in a legal but less common form: the
  * scheme written in lower case (RFC 9110 11.1), Accept naming other types besides JSON, every
- * optional header parameter at a valid value, and the fullest body typed with its charset
- * parameter. A refusal is varied beside it too: a check reached only by one path through the
- * parser, router or verifier (a lower-case scheme, a custom domain, a body with every member) lets
- * the defect through.
+ * optional header parameter at a valid value, each path id with its last character
+ * percent-encoded (RFC 3986 2.3: the same id), and the fullest body typed with its charset
+ * parameter and written with white space around its punctuation (RFC 8259 2). A refusal is varied
+ * beside it too: a check reached only by one path through the parser, router or verifier (a
+ * lower-case scheme, a custom domain, an encoded id, a body with every member) lets the defect through.
  */
 export function unusualTemplate(card: OperationCard, context: RequestContext): RequestTemplate {
   const global = context.clients.global ?? canonicalContext.clients.global!;
   return withUnusualParts(card, validTemplate(card, context, card.body ? card.body.full(context.fixtures, { global }) : undefined));
 }
 
-/** A request's optional parts but its body put in their less common forms (unusualTemplate). */
+/** A request's optional parts put in their less common forms (unusualTemplate); the request made on it is finished by withUnusualText. */
 export function withUnusualParts(card: OperationCard, template: RequestTemplate): RequestTemplate {
   const headers: Record<string, string[]> = { ...template.headers, accept: ['application/json, text/plain, */*'] };
   if (template.headers['content-type']?.[0] === 'application/json') headers['content-type'] = ['application/json; charset=utf-8'];
   for (const parameter of card.spec.parameters)
     if (parameter.in === 'header' && !parameter.required) headers[parameter.name.toLowerCase()] = [A_HEADER_VALUE];
-  return withUnusualScheme({ ...template, headers });
+  return { ...template, headers };
 }
 
-/** The template with its token carried under the scheme written in lower case, where nothing else says how it travels. */
-export function withUnusualScheme(template: RequestTemplate): RequestTemplate {
+/** RFC 3986 2.3's unreserved characters, whole: a path id that encoding one of them leaves the same id. */
+const UNRESERVED_TEXT = /^[A-Za-z0-9\-._~]+$/;
+
+/**
+ * What the less common forms change once the request is made: the token carried under the scheme
+ * in lower case, where nothing else says how it travels; each path id of unreserved characters
+ * with its last one percent-encoded (the same id); and a JSON body written spaced.
+ */
+export function withUnusualText(template: RequestTemplate): RequestTemplate {
+  const path = template.path.map((part) =>
+    'param' in part && !part.encoded && UNRESERVED_TEXT.test(part.value)
+      ? { param: part.param, value: percentEncodedLast(part.value), encoded: true as const }
+      : part,
+  );
   const credential = template.credential;
-  if ((credential.kind !== 'role' && credential.kind !== 'alternative') || credential.carry !== undefined) return template;
-  return { ...template, credential: { ...credential, carry: { authorization: (token) => [`bearer ${token}`] } } };
+  const carried =
+    (credential.kind === 'role' || credential.kind === 'alternative') && credential.carry === undefined
+      ? { ...credential, carry: { authorization: (token: string) => [`bearer ${token}`] } }
+      : credential;
+  const body = template.body !== undefined && 'json' in template.body ? { ...template.body, format: 'spaced' as const } : template.body;
+  return { ...template, path, credential: carried, ...(body === undefined ? {} : { body }) };
+}
+
+/**
+ * The valid request in forms the spec neither requires nor forbids, which a target may refuse: the
+ * scheme in capitals followed by two spaces (RFC 9110 11.4 allows one or more), an Accept that
+ * prefers HTML, each path id repeated under its name in the query, a byte order mark before a JSON
+ * body (RFC 8259 8.1: a parser may ignore it), and a re-signed token typed at+jwt (RFC 9068 2.1). A
+ * refusal beside them verifies its clause only where the target takes them (its control); else the
+ * row is not applicable. A check skipped on one of those paths lets the defect through. The request
+ * made on it is finished by withLenientText.
+ */
+export function lenientTemplate(card: OperationCard, element: { kind: string }, every: () => RequestTemplate, context: RequestContext) {
+  const valid = validTemplate(card, context);
+  const template = element.kind === 'body-field' ? every() : valid;
+  const query: Array<[string, string]> = valid.path.flatMap((part) =>
+    'param' in part ? [[part.param, part.value] as [string, string]] : [],
+  );
+  return {
+    ...template,
+    query: [...template.query, ...query],
+    headers: { ...template.headers, accept: ['text/html, application/json;q=0.9'] },
+  };
+}
+
+/** What the lenient forms change once the request is made (lenientTemplate). */
+export function withLenientText(template: RequestTemplate): RequestTemplate {
+  const credential = template.credential;
+  let lenient = credential;
+  if ((credential.kind === 'role' || credential.kind === 'alternative') && credential.carry === undefined)
+    lenient = { ...credential, carry: { authorization: (token: string) => [`BEARER  ${token}`] } };
+  if (lenient.kind === 'role' && lenient.edit?.resign !== undefined && lenient.edit.resign.headerText === undefined) {
+    const header = lenient.edit.resign.header;
+    const resign = { ...lenient.edit.resign, header: (h: Record<string, unknown>) => ({ ...(header ? header(h) : h), typ: 'at+jwt' }) };
+    lenient = { ...lenient, edit: { ...lenient.edit, resign } };
+  }
+  const body = template.body !== undefined && 'json' in template.body ? { ...template.body, format: 'bom' as const } : template.body;
+  return { ...template, credential: lenient, ...(body === undefined ? {} : { body }) };
+}
+
+/** An id with its last character percent-encoded, the rest as encodeURIComponent writes it (RFC 3986 2.3: the same id). */
+export function percentEncodedLast(id: string): string {
+  const last = id.slice(-1);
+  return `${encodeURIComponent(id.slice(0, -1))}%${last.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`;
+}
+
+/** JSON written with a space on each side of its colons and commas and inside its brackets: the same value (RFC 8259 2). */
+export function spacedJson(value: unknown): string {
+  if (Array.isArray(value)) return value.length === 0 ? '[ ]' : `[ ${value.map((item) => spacedJson(item ?? null)).join(' , ')} ]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value).filter(([, member]) => member !== undefined);
+    return entries.length === 0
+      ? '{ }'
+      : `{ ${entries.map(([name, member]) => `${JSON.stringify(name)} : ${spacedJson(member)}`).join(' , ')} }`;
+  }
+  return JSON.stringify(value);
 }
 
 /** The URL path of a template (segments percent-encoded), from the target's origin. */

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { cards } from '../cards/index.ts';
 import { clause, hasClause } from '../clauses.ts';
 import { elementsOf, expectsRefusal, matrix, matrixOf, operatorIds } from '../matrix/index.ts';
-import { A_HEADER_VALUE, canonicalContext, jsonBodyOf, unusualTemplate } from '../matrix/template.ts';
+import { A_HEADER_VALUE, canonicalContext, jsonBodyOf, unusualTemplate, withUnusualText } from '../matrix/template.ts';
 
 const { operations, token } = matrix();
 const rows = [...Object.values(operations).flat(), ...token];
@@ -95,7 +95,7 @@ describe('the request-model matrix', () => {
       'tenant-custom-domain': [A_HEADER_VALUE],
     });
     expect(Object.keys(jsonBodyOf(ticket) as object).length).toBeGreaterThan(3);
-    const carry = unusualTemplate(cards.vault, canonicalContext).credential;
+    const carry = withUnusualText(unusualTemplate(cards.vault, canonicalContext)).credential;
     expect(carry.kind === 'role' && carry.carry?.authorization?.('t')).toEqual(['bearer t']);
   });
 

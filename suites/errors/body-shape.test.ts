@@ -52,6 +52,29 @@ for (const card of Object.values(cards)) {
   }
 }
 
+// Nor with the type the caller prefers: the service's answers are JSON whatever Accept names (spec
+// 4), so an error to a request whose Accept prefers HTML, as a browser's does, is still the JSON
+// error body. A framework that picks its error page by content negotiation answers HTML.
+const PREFERS_HTML = 'text/html, application/json;q=0.9';
+for (const card of Object.values(cards)) {
+  const control = successOf(card.key);
+  for (const { error, row } of errorsOf(card.key).slice(0, 1)) {
+    const request = matrixRowEdited(card.key, row, (template) => ({
+      ...template,
+      headers: { ...template.headers, accept: [PREFERS_HTML] },
+    }));
+    const plan = { ...request.plan, shared: [sharedRequest.success(card.key)] };
+    conformance(
+      `[§7 errors.body.content-type] the ${error} error of ${card.key} to a request whose Accept prefers HTML is application/json; charset=utf-8`,
+      plan,
+      async ({ target }) => {
+        await target.control('the valid request', () => control.send(target));
+        expectObservedContentType(await request.send(target));
+      },
+    );
+  }
+}
+
 // The errors do not change with the language the caller prefers: the service's messages are its
 // own, in one language (observed: each error's message is one text, errors.yaml), so the 404 of an
 // unknown resource asked for with Accept-Language preferring German, then French, is the answer

@@ -30,6 +30,32 @@ conformance(
   },
 );
 
+// The content type the same way: every error answer an operation's own route gave in the run so
+// far is typed application/json; charset=utf-8, whatever the request's Accept preferred (the
+// matrix's requests that prefer HTML among them): a framework's error page chosen by content
+// negotiation is another type.
+const normalised = (value: string) => value.toLowerCase().replace(/\s+/g, '');
+conformance(
+  `[§7 errors.body.content-type] every error answer of an operation in the run so far is ${observed.content_type}`,
+  { operation: 'vault', requests: 0 },
+  async ({ target }) => {
+    const errors = target.answers.filter((exchange) => exchange.status >= 400 && exchange.status < 500 && fromARoute(exchange));
+    target.needs(errors.length > 0, 'no error answer of an operation came before this test (run alone, it has nothing to read)');
+    const problems = errors.flatMap((exchange) => {
+      const type = exchange.headers['content-type'];
+      return type !== undefined && normalised(type) === normalised(observed.content_type)
+        ? []
+        : [
+            `${described(exchange)}: content type ${type ?? '(absent)'}${exchange.request.headers.accept ? ` (Accept: ${String(exchange.request.headers.accept)})` : ''}`,
+          ];
+    });
+    expectNoProblems(
+      problems.slice(0, 5).concat(problems.length > 5 ? [`and ${problems.length - 5} more`] : []),
+      `on each of ${errors.length} error answers: content type ${observed.content_type}`,
+    );
+  },
+);
+
 // The same rule read wider, for the error field alone: every answer of the management interface in
 // the run so far, whatever route gave it (a method an operation does not have, a path no route
 // takes, an oversized body, a refused request of any kind), whose body is the service's error

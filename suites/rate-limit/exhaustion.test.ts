@@ -831,6 +831,64 @@ conformance(
   },
 );
 
+/** How often a retrying client asks, as a fraction of the time the bucket takes to add one request. */
+const RETRY_FRACTION = 0.25;
+/** The most retries the test below sends: a second and a half of them at the embedded refill. */
+const MOST_RETRIES = 60;
+
+// Reset is when requests are next added (observed), and a token bucket adds them whether or not
+// the client asked in between: a client that retries faster than the bucket refills (four times
+// in a refill's time) is served by one refill after its first 429's Reset. A bucket that drops what
+// it refilled at each refusal never fills for such a client. Only where the suite has the bucket to
+// itself (a test double).
+conformance(
+  "[§8 rate-limit.headers.consistent] a client retrying faster than the bucket refills is served once its 429's X-RateLimit-Reset has passed",
+  { ...plan, requests: (context) => (context.target.testDouble ? burstOf(refillOf(context.target)) + MOST_RETRIES : 0) },
+  async ({ target }) => {
+    const { last, why } = await exhaustRateLimit(target);
+    target.needs(last.status === 429, `${why}, so the limit was never spent (see redeliver.errors.429)`);
+    target.needs(target.target.testDouble, "other clients of a tenant take tokens between the suite's answers", 'not-applicable');
+    const refill = refillOf(target.target);
+    const params = { id: exampleOf(target, streamId()), event_id: exampleOf(target, eventId()) };
+    const send = () => target.call('redeliver', { params, retryRateLimited: false, pace: false });
+    const burst = await Promise.all(Array.from({ length: burstOf(refill) }, () => send()));
+    const first = burst.find((exchange) => exchange.status === 429);
+    target.needs(first !== undefined, `none of the burst's requests was answered 429: the bucket refilled faster than the burst`);
+    const reset = rateLimitOf(first!).reset;
+    target.needs(reset !== undefined, `no ${names.reset} on a 429 (see rate-limit.429.headers)`);
+    const deadline = Math.max(reset! * 1000, Date.now()) + 1000 / refill + RESET_MARGIN_MS;
+    target.needs(
+      deadline - Date.now() <= MOST_WAIT_MS,
+      `the 429's ${names.reset} is ${Math.round((deadline - Date.now()) / 1000)} s away, more than this test retries for (see rate-limit.reset)`,
+    );
+    // Sent on a fixed cadence, each without waiting for the one before (an answer's time would
+    // stretch the gaps), until one is served or the deadline passes.
+    const every = (RETRY_FRACTION * 1000) / refill;
+    const started = Date.now();
+    const sent: Array<Promise<Exchange>> = [];
+    let servedYet = false;
+    for (let i = 1; i <= MOST_RETRIES && !servedYet && Date.now() <= deadline; i++) {
+      const wait = started + i * every - Date.now();
+      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+      sent.push(
+        send().then((exchange) => {
+          if (exchange.status !== 429) servedYet = true;
+          return exchange;
+        }),
+      );
+    }
+    const retries = await Promise.all(sent);
+    const served = retries.some((exchange) => exchange.status !== 429);
+    expectClause({
+      pass: served,
+      expected: `a retry made every ${Math.round(every)} ms served by one refill after the first 429's ${names.reset} (${reset})`,
+      actual: `${retries.length} retries, every one answered 429 (the last: ${rateLimitOf(retries.at(-1) ?? first!).raw})`,
+      exchange: retries.at(-1) ?? first!,
+      headers: rateLimitHeaderNames,
+    });
+  },
+);
+
 /** The longest a bucket may take to fill for the tests that wait on it (three fills: 30 s). */
 const MOST_FILL_S = 10;
 /** A bucket and its refill, where the target file states both and it fills within MOST_FILL_S. */

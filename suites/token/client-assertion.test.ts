@@ -260,3 +260,20 @@ conformance(
     expectRefused(await sendAssertion(target, { client_assertion: assertion }), 401);
   },
 );
+
+// Every jti used is remembered, not only the client's last one: the first assertion sent again
+// after the client has used another is refused as well (a replay store keeping one jti per client
+// forgets it).
+conformance(
+  '[§5 token.observed.client-assertion] the token endpoint refuses a client assertion used again after another assertion of the same client with 401 invalid_client',
+  { operation: 'token', requests: 3, needs: [keyClient] },
+  async ({ target }) => {
+    const first = await target.forge.clientAssertion();
+    await target.control('the first use of a valid client assertion', () => sendAssertion(target, { client_assertion: first }, true));
+    const second = await target.forge.clientAssertion();
+    await target.control('the first use of another valid client assertion', () =>
+      sendAssertion(target, { client_assertion: second }, true),
+    );
+    expectRefused(await sendAssertion(target, { client_assertion: first }), 401);
+  },
+);

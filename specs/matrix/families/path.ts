@@ -10,7 +10,7 @@ import { createAjv } from '../../schemas.ts';
 import { accepted, observedError, refused } from '../checks.ts';
 import type { Element } from '../elements.ts';
 import type { Expectation, Variant } from '../row.ts';
-import { asFormTemplate, canonicalContext, paramValue, pathOf, type RequestContext } from '../template.ts';
+import { asFormTemplate, canonicalContext, paramValue, pathOf, percentEncodedLast, type RequestContext } from '../template.ts';
 import type { FixtureName } from '../../cards/fixtures.ts';
 import { equivalent, equivalentsFor } from '../equivalents.ts';
 import {
@@ -1229,11 +1229,6 @@ function percentUFirstLetter(id: string): string {
 }
 
 /** The id, every character but the last percent-encoded as usual, the last one as %XX. */
-function percentEncodedLast(id: string): string {
-  const last = id.slice(-1);
-  return `${encodeURIComponent(id.slice(0, -1))}%${last.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`;
-}
-
 function templateWith(name: string, value: string): RequestTemplate {
   return { method: 'GET', path: [{ param: name, value }], query: [], headers: {}, credential: { kind: 'none' } };
 }

@@ -13,7 +13,7 @@ import { tokenPath } from '../../openapi.ts';
 import { accepted, refused, status } from '../checks.ts';
 import type { OperatorId } from '../operators.ts';
 import { inJsonKey, wrappersFor } from '../wrappers.ts';
-import type { Expectation } from '../row.ts';
+import { expectsRefusal, type Expectation } from '../row.ts';
 import { equivalentsFor } from '../equivalents.ts';
 import { nameNearMisses, swapCase, urlNearMisses, withCharacterEscapedAt } from '../values.ts';
 
@@ -29,6 +29,8 @@ export interface TokenVariant {
   clientToken?: boolean;
   /** About the key client: its token asked for with a client assertion is a second positive control (row.ts). */
   keyClientControl?: boolean;
+  /** Made in another encoding than the form's: its positive control is the valid request in that encoding. */
+  encodedAs?: TokenRequestTemplate['encoding'];
 }
 
 export interface TokenElement {
@@ -959,6 +961,29 @@ function twoMethods(source: string): Made[] {
 }
 
 /**
+ * Basic credentials with a JSON body: two forms the endpoint takes, together (a JSON model written
+ * for the SDKs, which send the secret in the body, that asks for client_id refuses it).
+ */
+function basicWithJsonBody(source: string): Made[] {
+  return [
+    {
+      operator: 'placement',
+      key: 'basic-with-json-body',
+      says: 'instead of body parameters (client_secret_basic), the rest of the request a JSON body',
+      apply: (t, c) => withBasic()({ ...t, encoding: 'json' }, c),
+      extended: true,
+      expect: {
+        checks: [
+          { clause: 'token.endpoint', outcome: accepted },
+          { clause: 'token.observed.json-request', outcome: accepted },
+        ],
+        source: `${source}; observed: the endpoint takes a JSON body too`,
+      },
+    },
+  ];
+}
+
+/**
  * Basic credentials written otherwise than RFC 7617 2 has them (user-id ":" password, base64): no
  * colon (a reader that splits at the client id it knows takes the rest for the secret), or the pair
  * as text (a reader that falls back to the text when it is no base64); and the Authorization
@@ -1032,6 +1057,7 @@ function basicVariants(): Made[] {
     source: `${source}; the password is form-decoded once`,
   };
   return [
+    ...basicWithJsonBody(source),
     {
       operator: 'placement',
       key: 'basic',
@@ -1463,6 +1489,19 @@ function singleVariants(): Array<{ element: TokenElement; variants: Made[] }> {
           },
         },
         {
+          // The same two apart by two spaces (an empty scope-token between them): a loop over the
+          // split list that stops at the first empty item (break for continue) checks none after it.
+          operator: 'whitespace',
+          key: 'scope-partly-granted-two-spaces',
+          says: `with a scope parameter naming a granted scope and, two spaces after it, one the client is not granted (${GRANTED_PAIR.split(' ')[0]!}  delete:users)`,
+          apply: (t) => ({ ...t, fields: [...t.fields, ['scope', `${GRANTED_PAIR.split(' ')[0]!}  delete:users`]] }),
+          extended: true,
+          expect: {
+            checks: [{ clause: 'token.observed.granted-scopes', outcome: { kind: 'token-without-scope', scope: 'delete:users' } }],
+            source: 'a token carries the scopes the client is granted (observed: its grant), however the list is spaced',
+          },
+        },
+        {
           operator: 'case',
           key: 'scope-in-capitals',
           says: `with a scope parameter naming a granted scope in capitals (${GRANTED_PAIR.split(' ')[0]!.toUpperCase()})`,
@@ -1615,11 +1654,38 @@ function singleVariants(): Array<{ element: TokenElement; variants: Made[] }> {
 /** The token endpoint's matrix: every element of its request, varied by every operator that applies. */
 export function tokenRequestRows(): TokenMatrixRow[] {
   return requestVariants().flatMap(({ element, variants }) =>
-    variants.map(({ expect, ...variant }) => ({
-      id: `token ${element.id} ${variant.operator}:${variant.key}`,
-      element,
-      variant,
-      expectation: expect,
-    })),
+    variants.flatMap(({ expect, ...variant }) => {
+      const row = { id: `token ${element.id} ${variant.operator}:${variant.key}`, element, variant, expectation: expect };
+      return [row, ...encodedTwins(row)];
+    }),
   );
+}
+
+/** The other encodings a refusal of the token request is made in again, and how a title says so. */
+const TWIN_ENCODINGS = [
+  ['json', 'the request a JSON body'],
+  ['form-charset', 'the form typed with charset=UTF-8'],
+] as const;
+
+/**
+ * A refusal of the form request that runs on tenants, made again in each other encoding the
+ * endpoint takes (a JSON body, the form's media type with its charset parameter): the same defect,
+ * the same expectation, each standing on the valid request in that encoding. Extended: a run of the
+ * test doubles checks them. A request binder or gateway template chosen by the media type checks
+ * what it reads on one path only.
+ */
+function encodedTwins(row: TokenMatrixRow): TokenMatrixRow[] {
+  if (row.variant.extended || !expectsRefusal(row.expectation)) return [];
+  return TWIN_ENCODINGS.map(([encoding, says]) => ({
+    id: `${row.id} ${encoding}`,
+    element: row.element,
+    variant: {
+      ...row.variant,
+      says: `${row.variant.says} (${says})`,
+      apply: (t, c) => row.variant.apply({ ...t, encoding }, c),
+      extended: true,
+      encodedAs: encoding,
+    },
+    expectation: row.expectation,
+  }));
 }
