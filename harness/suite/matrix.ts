@@ -16,6 +16,7 @@ import {
   type MatrixRow,
   type MatrixNeed,
   type TokenMatrixRow,
+  TOKEN_TWINS,
 } from '../../specs/matrix/index.ts';
 import { validTokenRequest } from '../../specs/cards/token-request.ts';
 import { conformance } from '../conformance.ts';
@@ -406,17 +407,17 @@ export function expectNoStore(exchange: Exchange): void {
   });
 }
 
-/** How a title names the encoding a token row's control is made in ("" for the form's). */
-const encodedAsSays = (row: TokenMatrixRow) => (row.variant.encodedAs ? ` (${row.variant.encodedAs})` : '');
+/** How a title names the form a token row's control is made in ("" for the valid request's). */
+const twinSays = (row: TokenMatrixRow) => (row.variant.twin ? ` (${TOKEN_TWINS[row.variant.twin].says})` : '');
 
-/** The shared request a token row's refusal stands on: the valid request, in the row's encoding. */
-const controlKeyOf = (row: TokenMatrixRow) => `${sharedRequest.validTokenRequest}${encodedAsSays(row)}`;
+/** The shared request a token row's refusal stands on: the valid request, in the row's form. */
+const controlKeyOf = (row: TokenMatrixRow) => `${sharedRequest.validTokenRequest}${twinSays(row)}`;
 
-/** The positive control of a token row: the run's valid token request, or the valid request in the row's other encoding. */
+/** The positive control of a token row: the run's valid token request, or the valid request in the row's other form. */
 function tokenControlOf(target: TargetSession, row: TokenMatrixRow): Promise<Exchange> {
-  const encoding = row.variant.encodedAs;
-  if (encoding === undefined) return validTokenRequestOf(target);
-  return target.sendTokenTemplate({ ...validTokenRequest(tokenContextOf(target.target)), encoding }, { shared: controlKeyOf(row) });
+  const twin = row.variant.twin;
+  if (twin === undefined) return validTokenRequestOf(target);
+  return target.sendTokenTemplate(TOKEN_TWINS[twin].edit(validTokenRequest(tokenContextOf(target.target))), { shared: controlKeyOf(row) });
 }
 
 /** Registers the tests of one row of the token endpoint's matrix. */
@@ -446,7 +447,7 @@ export function tokenRowTests(row: TokenMatrixRow): void {
   };
   for (const check of row.expectation.checks) {
     conformance(rowTitle('the token endpoint', check, `${row.element.label} ${row.variant.says}`), plan, async ({ target }) => {
-      if (refusal) await target.control(`a valid client-credentials request${encodedAsSays(row)}`, () => tokenControlOf(target, row));
+      if (refusal) await target.control(`a valid client-credentials request${twinSays(row)}`, () => tokenControlOf(target, row));
       if (refusal && row.variant.keyClientControl) await target.controlByToken(KEY_CLIENT_CONTROL, () => keyClientTokenOf(target));
       const context = {
         ...tokenContextOf(target.target),

@@ -15,9 +15,9 @@ import type { FaultHooks } from '../app.ts';
 import type { Exchange } from '../exchange.ts';
 import { faultFamily } from './fault.ts';
 import { capture } from './support/captured.ts';
-import { editPathParameter, editTokenParameter, parametersOf, withParameters } from './support/parameter-edits.ts';
+import { decoded, editPathParameter, editTokenParameter, parametersOf, withParameters } from './support/parameter-edits.ts';
 import { captureAll } from './support/captured.ts';
-import { isJsonMediaType } from '../stages/json-body.ts';
+import { isFormMediaType, isJsonMediaType } from '../stages/json-body.ts';
 import { MANAGEMENT_ROUTES, editJsonBody, editReplies, editRequests, withoutHeaders } from './support/route-edits.ts';
 import { editPrincipal, forgiveClaim, forgiveClaimAt } from './support/verifier-edits.ts';
 import type { Principal } from '../auth/verifier.ts';
@@ -27,6 +27,8 @@ const YEAR_SECONDS = 365 * 86_400;
 const DAY_SECONDS = 86_400;
 /** ttl_sec's maximum (the ticket body's schema). */
 const TTL_MAX = 432_000;
+/** A vault connection id's maximum length (the path parameter's schema). */
+const VAULT_ID_MAX = 30;
 const { limit: LIMIT, remaining: REMAINING, reset: RESET } = observed.rate_limit.headers;
 
 const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
@@ -479,6 +481,69 @@ export const partsTogetherFaults = faultFamily([
         const basic = /^basic /i.test(String(exchange.headers.authorization ?? ''));
         if (!basic || !isJsonMediaType(exchange.headers['content-type'])) return next(exchange);
         return components().errors.tokenReply('invalid_request', 'client_id and client_secret are required', 400);
+      });
+    },
+  },
+  {
+    id: 'token-grant-type-unchecked-without-trailing-slash',
+    clause: 'token.endpoint.grant-type',
+    bug: 'A token endpoint whose grant-type filter is registered for the path the spec gives (/oauth/token/) while the controller answers the path without the slash too: a request to /oauth/token asking for grant_type password gets a client-credentials token instead of 400; at /oauth/token/ it is still refused.',
+    install: (app) =>
+      editRequests(app, 'token', (exchange) => {
+        const parameters = parametersOf(exchange);
+        const grant = parameters?.grant_type;
+        if (exchange.path.endsWith('/') || typeof grant !== 'string' || grant === 'client_credentials') return exchange;
+        return withParameters(exchange, { ...parameters, grant_type: 'client_credentials' });
+      }),
+  },
+  {
+    id: 'vault-id-length-unchecked-for-head',
+    clause: 'vault.path.id.length',
+    bug: "A vault service whose GET route binds the id through a validated model while a HEAD route added later for a cache's revalidation looks the id up as it comes: a HEAD with a connection id over its maximum length is answered 404 (looked up, not found) instead of 400; a GET with it is still refused 400.",
+    install: (app) =>
+      editRequests(app, 'vault', (exchange) => {
+        const id = exchange.params.id;
+        const text = id === undefined ? undefined : (decoded(id) ?? id);
+        if (exchange.method !== 'HEAD' || text === undefined || text.length <= VAULT_ID_MAX) return exchange;
+        return { ...exchange, params: { ...exchange.params, id: text.slice(0, VAULT_ID_MAX) } };
+      }),
+  },
+  {
+    id: 'ticket-custom-domain-unchecked-for-form-body',
+    clause: 'sso-ticket.header.custom-domain.length',
+    bug: "A ticket service with a second route for form-encoded bodies that checks the body but none of the headers: a form-encoded request naming a custom domain of 2 characters creates the ticket on the tenant's host instead of 400; the same header on a JSON request is still refused.",
+    install: (app) =>
+      editRequests(app, 'sso-ticket', (exchange) => {
+        const domain = exchange.headers['tenant-custom-domain'];
+        if (
+          !isFormMediaType(exchange.headers['content-type']) ||
+          typeof domain !== 'string' ||
+          (domain.length >= 3 && domain.length <= 255)
+        )
+          return exchange;
+        const { ['tenant-custom-domain']: _dropped, ...headers } = exchange.headers;
+        return { ...exchange, headers };
+      }),
+  },
+  {
+    id: 'ticket-profile-unchecked-when-creating-connection',
+    clause: 'sso-ticket.profile.exists',
+    bug: 'A ticket service that loads the self-service profile only in the branch for a body naming a connection, the branch that creates one (connection_config) saving the ticket under the id as given: a ticket for an unknown profile whose body creates a connection is created (201) instead of 404; with connection_id, or no connection, it is still 404.',
+    install: (app) => {
+      let known: string | undefined;
+      app.wrapRoute('sso-ticket', (next) => async (exchange) => {
+        const reply = await next(exchange);
+        if (reply.status >= 200 && reply.status < 300) known = exchange.params.id;
+        let creates: boolean;
+        try {
+          const body: unknown = JSON.parse(exchange.body.toString('utf8'));
+          creates = isObject(body) && isObject(body.connection_config);
+        } catch {
+          creates = false;
+        }
+        return reply.status === 404 && creates && known !== undefined
+          ? next({ ...exchange, params: { ...exchange.params, id: known } })
+          : reply;
       });
     },
   },

@@ -158,6 +158,9 @@ function formTwin(card: OperationCard, element: Element, variant: Variant, expec
   };
 }
 
+/** The outcomes read from an answer's status alone. */
+const STATUS_OUTCOMES: readonly string[] = ['refuse', 'status', 'either'];
+
 /** What a twin base changes once a variation is made on it (a credential's carriage, the body's text). */
 const TWIN_TEXT = { unusual: withUnusualText, lenient: withLenientText } as const;
 
@@ -182,10 +185,12 @@ function twinOn(
   const judge: Variant['judge'] = variant.judge
     ? (_varied, context) => variant.judge!(variant.apply(baseTemplate(card, base, element, context), context), context)
     : undefined;
-  const judged = judge
-    ? judge(apply(baseTemplate(card, base, element, canonicalContext), canonicalContext), canonicalContext)
-    : expectation;
-  if (!expectsRefusal(judged)) return undefined;
+  const made = judge ? judge(apply(baseTemplate(card, base, element, canonicalContext), canonicalContext), canonicalContext) : expectation;
+  // HEAD (the open form of a GET) has no body: only the checks of the status are made of its answer.
+  const head = base === 'lenient' && card.spec.method === 'GET';
+  const judged: Expectation =
+    head && 'checks' in made ? { ...made, checks: made.checks.filter((check) => STATUS_OUTCOMES.includes(check.outcome.kind)) } : made;
+  if (!expectsRefusal(judged) || ('checks' in judged && judged.checks.length === 0)) return undefined;
   return {
     id: `${card.key} ${element.id} ${variant.operator}:${variant.key} ${base}`,
     element,

@@ -90,14 +90,33 @@ export const A_HEADER_VALUE = 'login.example.com';
  * The valid request with every optional part present, each in a legal but less common form: the
  * scheme written in lower case (RFC 9110 11.1), Accept naming other types besides JSON, every
  * optional header parameter at a valid value, each path id with its last character
- * percent-encoded (RFC 3986 2.3: the same id), and the fullest body typed with its charset
- * parameter and written with white space around its punctuation (RFC 8259 2). A refusal is varied
+ * percent-encoded (RFC 3986 2.3: the same id), and every body field (the exclusive group the
+ * fullest body does not hold) typed with its charset parameter and written with white space around
+ * its punctuation (RFC 8259 2). A refusal is varied
  * beside it too: a check reached only by one path through the parser, router or verifier (a
  * lower-case scheme, a custom domain, an encoded id, a body with every member) lets the defect through.
  */
 export function unusualTemplate(card: OperationCard, context: RequestContext): RequestTemplate {
+  if (!card.body) return withUnusualParts(card, validTemplate(card, context));
   const global = context.clients.global ?? canonicalContext.clients.global!;
-  return withUnusualParts(card, validTemplate(card, context, card.body ? card.body.full(context.fixtures, { global }) : undefined));
+  const other = otherGroupUnavailable(card, context) === undefined ? otherGroupFullBody(card, context) : undefined;
+  return withUnusualParts(card, validTemplate(card, context, other ?? card.body.full(context.fixtures, { global })));
+}
+
+/**
+ * Every body field with the other exclusive group than the fullest body's (a connection created
+ * rather than named): a check made in one branch of a handler only (the profile looked up where the
+ * body edits a connection) is met in the other. Undefined where the card has no two groups.
+ */
+function otherGroupFullBody(card: OperationCard, context: RequestContext): JsonObject | undefined {
+  const groups = card.body?.exclusive ?? [];
+  if (groups.length < 2) return undefined;
+  const global = context.clients.global ?? canonicalContext.clients.global!;
+  const full = card.body!.full(context.fixtures, { global });
+  const held = groups.filter((group) => group.some((name) => name in full)).flat();
+  const every = everyFieldBody(card, context) as JsonObject;
+  const base = Object.fromEntries(Object.entries(every).filter(([name]) => !held.includes(name)));
+  return groups.some((group) => !group.some((name) => held.includes(name)) && group.some((name) => name in base)) ? base : undefined;
 }
 
 /** A request's optional parts put in their less common forms (unusualTemplate); the request made on it is finished by withUnusualText. */
@@ -135,23 +154,38 @@ export function withUnusualText(template: RequestTemplate): RequestTemplate {
 /**
  * The valid request in forms the spec neither requires nor forbids, which a target may refuse: the
  * scheme in capitals followed by two spaces (RFC 9110 11.4 allows one or more), an Accept that
- * prefers HTML, each path id repeated under its name in the query, a byte order mark before a JSON
- * body (RFC 8259 8.1: a parser may ignore it), and a re-signed token typed at+jwt (RFC 9068 2.1). A
+ * prefers HTML, each path id repeated under its name in the query, HEAD for GET (RFC 9110 9.3.2),
+ * a form-encoded body (a JSON body, where a body field is varied, after a byte order mark: RFC
+ * 8259 8.1 lets a parser ignore it), and a re-signed token typed at+jwt (RFC 9068 2.1). A
  * refusal beside them verifies its clause only where the target takes them (its control); else the
  * row is not applicable. A check skipped on one of those paths lets the defect through. The request
  * made on it is finished by withLenientText.
  */
 export function lenientTemplate(card: OperationCard, element: { kind: string }, every: () => RequestTemplate, context: RequestContext) {
   const valid = validTemplate(card, context);
-  const template = element.kind === 'body-field' ? every() : valid;
+  const template = element.kind === 'body-field' ? every() : lenientBody(card, valid, context);
   const query: Array<[string, string]> = valid.path.flatMap((part) =>
     'param' in part ? [[part.param, part.value] as [string, string]] : [],
   );
   return {
     ...template,
+    ...(template.method === 'GET' ? { method: 'HEAD' } : {}),
     query: [...template.query, ...query],
     headers: { ...template.headers, accept: ['text/html, application/json;q=0.9'] },
   };
+}
+
+/**
+ * A request's body as a form the spec leaves open: form-encoded (the spec asks for JSON; a form
+ * parser beside the JSON one may skip what the JSON path checks), holding the first top-level field
+ * of the fullest body with a scalar value; as it is where there is none.
+ */
+function lenientBody(card: OperationCard, template: RequestTemplate, context: RequestContext): RequestTemplate {
+  if (!card.body) return template;
+  const global = context.clients.global ?? canonicalContext.clients.global!;
+  const full = card.body.full(context.fixtures, { global });
+  const scalar = Object.entries(full).find(([, value]) => value !== null && typeof value !== 'object');
+  return scalar ? asFormTemplate(withBody(template, { json: Object.fromEntries([scalar]) })) : template;
 }
 
 /** What the lenient forms change once the request is made (lenientTemplate). */

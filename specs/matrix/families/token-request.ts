@@ -29,8 +29,8 @@ export interface TokenVariant {
   clientToken?: boolean;
   /** About the key client: its token asked for with a client assertion is a second positive control (row.ts). */
   keyClientControl?: boolean;
-  /** Made in another encoding than the form's: its positive control is the valid request in that encoding. */
-  encodedAs?: TokenRequestTemplate['encoding'];
+  /** Made in another form than the valid request's (TOKEN_TWINS): its positive control is the valid request in that form. */
+  twin?: TokenTwin;
 }
 
 export interface TokenElement {
@@ -1661,30 +1661,41 @@ export function tokenRequestRows(): TokenMatrixRow[] {
   );
 }
 
-/** The other encodings a refusal of the token request is made in again, and how a title says so. */
-const TWIN_ENCODINGS = [
-  ['json', 'the request a JSON body'],
-  ['form-charset', 'the form typed with charset=UTF-8'],
-] as const;
+/**
+ * The other forms of the valid token request a refusal is made in again, each one the endpoint
+ * takes, and how a title says so: a JSON body, the form's media type with its charset parameter,
+ * and the path without its trailing slash (the real service's own, observed).
+ */
+export const TOKEN_TWINS = {
+  json: { says: 'the request a JSON body', edit: (t: TokenRequestTemplate): TokenRequestTemplate => ({ ...t, encoding: 'json' }) },
+  'form-charset': {
+    says: 'the form typed with charset=UTF-8',
+    edit: (t: TokenRequestTemplate): TokenRequestTemplate => ({ ...t, encoding: 'form-charset' }),
+  },
+  unslashed: {
+    says: 'the path without its trailing slash',
+    edit: (t: TokenRequestTemplate): TokenRequestTemplate => (t.path.at(-1) === '' ? { ...t, path: t.path.slice(0, -1) } : t),
+  },
+} as const;
+export type TokenTwin = keyof typeof TOKEN_TWINS;
 
 /**
- * A refusal of the form request that runs on tenants, made again in each other encoding the
- * endpoint takes (a JSON body, the form's media type with its charset parameter): the same defect,
- * the same expectation, each standing on the valid request in that encoding. Extended: a run of the
- * test doubles checks them. A request binder or gateway template chosen by the media type checks
- * what it reads on one path only.
+ * A refusal of the form request that runs on tenants, made again in each other form the endpoint
+ * takes (TOKEN_TWINS): the same defect, the same expectation, each standing on the valid request in
+ * that form. Extended: a run of the test doubles checks them. A request binder, filter or gateway
+ * template chosen by the media type or the path checks what it reads on one path only.
  */
 function encodedTwins(row: TokenMatrixRow): TokenMatrixRow[] {
   if (row.variant.extended || !expectsRefusal(row.expectation)) return [];
-  return TWIN_ENCODINGS.map(([encoding, says]) => ({
-    id: `${row.id} ${encoding}`,
+  return (Object.keys(TOKEN_TWINS) as TokenTwin[]).map((twin) => ({
+    id: `${row.id} ${twin}`,
     element: row.element,
     variant: {
       ...row.variant,
-      says: `${row.variant.says} (${says})`,
-      apply: (t, c) => row.variant.apply({ ...t, encoding }, c),
+      says: `${row.variant.says} (${TOKEN_TWINS[twin].says})`,
+      apply: (t, c) => row.variant.apply(TOKEN_TWINS[twin].edit(t), c),
       extended: true,
-      encodedAs: encoding,
+      twin,
     },
     expectation: row.expectation,
   }));
