@@ -44,6 +44,7 @@ import { heldOutRound39Faults } from './round-39/catalogue.ts';
 import { heldOutRound40Faults } from './round-40/catalogue.ts';
 import { heldOutRound41Faults } from './round-41/catalogue.ts';
 import { heldOutRound42Faults } from './round-42/catalogue.ts';
+import { heldOutRound43Faults } from './round-43/catalogue.ts';
 import type { HeldOutFault } from './held-out-fault.ts';
 
 export const heldOutRounds: Readonly<Record<string, readonly HeldOutFault[]>> = {
@@ -89,4 +90,5 @@ export const heldOutRounds: Readonly<Record<string, readonly HeldOutFault[]>> = 
   '40': heldOutRound40Faults,
   '41': heldOutRound41Faults,
   '42': heldOutRound42Faults,
+  '43': heldOutRound43Faults,
 };
