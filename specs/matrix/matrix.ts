@@ -4,7 +4,8 @@
 // Body fields are varied alone (in the smallest body that holds them) and among every other field.
 // It is data: `--list` prints it, the suites run it (suites/matrix/), and a project test holds it to
 // the model (no element without a row, no operator outside the catalogue).
-import type { OperationCard, RequestTemplate } from '../cards/card.ts';
+import type { ClauseCheck, OperationCard, RequestTemplate } from '../cards/card.ts';
+import { errorFact } from '../observed.ts';
 import { cards } from '../cards/index.ts';
 import type { OperationKey } from '../openapi.ts';
 import { elementsOf, fieldName, type Element } from './elements.ts';
@@ -158,8 +159,13 @@ function formTwin(card: OperationCard, element: Element, variant: Variant, expec
   };
 }
 
-/** The outcomes read from an answer's status alone. */
-const STATUS_OUTCOMES: readonly string[] = ['refuse', 'status', 'either'];
+/** A check as an answer without a body says it: by its status; none where the body alone says it. */
+function asReadFromStatus(check: ClauseCheck): ClauseCheck[] {
+  const { outcome } = check;
+  if (outcome.kind === 'refuse' || outcome.kind === 'status' || outcome.kind === 'either') return [check];
+  if (outcome.kind === 'observed-error') return [{ ...check, outcome: { kind: 'status', status: errorFact(outcome.error).status } }];
+  return [];
+}
 
 /** What a twin base changes once a variation is made on it (a credential's carriage, the body's text). */
 const TWIN_TEXT = { unusual: withUnusualText, lenient: withLenientText } as const;
@@ -180,16 +186,19 @@ function twinOn(
 ): MatrixRow | undefined {
   if (!expectsRefusal(expectation)) return undefined;
   const apply: Variant['apply'] = (template, context) => TWIN_TEXT[base](variant.apply(template, context));
+  // HEAD (the open form of a GET) has no body: what a check reads from its answer is the status
+  // alone (an observed error's own status).
+  const head = base === 'lenient' && card.spec.method === 'GET';
+  const read = (made: Expectation): Expectation =>
+    head && 'checks' in made ? { ...made, checks: made.checks.flatMap(asReadFromStatus) } : made;
   // Judged on the request before its text is finished: the finishing (an id's letter encoded, the
   // scheme's spelling, the body's white space) leaves its meaning as it was.
   const judge: Variant['judge'] = variant.judge
-    ? (_varied, context) => variant.judge!(variant.apply(baseTemplate(card, base, element, context), context), context)
+    ? (_varied, context) => read(variant.judge!(variant.apply(baseTemplate(card, base, element, context), context), context))
     : undefined;
-  const made = judge ? judge(apply(baseTemplate(card, base, element, canonicalContext), canonicalContext), canonicalContext) : expectation;
-  // HEAD (the open form of a GET) has no body: only the checks of the status are made of its answer.
-  const head = base === 'lenient' && card.spec.method === 'GET';
-  const judged: Expectation =
-    head && 'checks' in made ? { ...made, checks: made.checks.filter((check) => STATUS_OUTCOMES.includes(check.outcome.kind)) } : made;
+  const judged = judge
+    ? judge(apply(baseTemplate(card, base, element, canonicalContext), canonicalContext), canonicalContext)
+    : read(expectation);
   if (!expectsRefusal(judged) || ('checks' in judged && judged.checks.length === 0)) return undefined;
   return {
     id: `${card.key} ${element.id} ${variant.operator}:${variant.key} ${base}`,
