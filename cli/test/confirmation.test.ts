@@ -42,8 +42,13 @@ async function failing(route: 'vault' | 'redeliver', times: number, which: (path
 async function conformance(mock: MockServer, name: string, grep: string): Promise<{ finished: Finished; out: string }> {
   const target = writeTargetFile({ url: mock.url, dir: work, name: `${name}.yaml`, keyFile });
   const out = join(work, name);
-  // --strict: the observed clauses gate too, so a failure of theirs is confirmed.
-  const finished = await run('cli/conformance.ts', ['--target-file', target.path, '--strict', '--grep', grep, '--out', out], target.env);
+  // --strict: the observed clauses gate too, so a failure of theirs is confirmed. The row alone, not
+  // its twins beside the less common and the open forms (their titles go on "(beside ...)").
+  const finished = await run(
+    'cli/conformance.ts',
+    ['--target-file', target.path, '--strict', '--grep', grep, '--grep-invert', '(beside ', '--out', out],
+    target.env,
+  );
   return { finished, out };
 }
 

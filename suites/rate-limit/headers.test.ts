@@ -1,7 +1,7 @@
 // Observed: the rate-limit headers are on successful answers too, and mean what the service's
 // documentation says: Limit is the bucket size, Remaining the requests left, Reset a Unix time
 // in seconds. Reads of a vault connection are the probe (they write nothing).
-import { conformance, expectClause, expectEqual, expectNoProblems, expectPresent, expectSuccess, fixture } from '../../harness/index.ts';
+import { conformance, expectEqual, expectNoProblems, expectPresent, expectSuccess, fixture } from '../../harness/index.ts';
 import { observed } from '../../specs/index.ts';
 import { successOf } from '../../harness/suite/requests.ts';
 import {
@@ -82,39 +82,5 @@ conformance(
         headers: [...rateLimitHeaderNames, 'date'],
       },
     );
-  },
-);
-
-/** Token requests the test below makes between two reads. */
-const TOKEN_REQUESTS_BETWEEN = 3;
-
-// The limit is the management interface's bucket (observed: a token bucket per tenant); the token
-// endpoint's requests are counted apart, under its own quota. Between two reads, three token
-// requests take nothing from the bucket: Remaining falls by the one read at most. A limiter
-// attached to a service that the token route belongs to as well counts them. Only where the suite
-// has the bucket to itself (a test double): a tenant's other clients take from it between the reads.
-conformance(
-  '[§8 rate-limit.remaining.falls] token requests between two reads take nothing from the management bucket',
-  {
-    operation: 'vault',
-    needs: [fixture('vaultConnections')],
-    requests: (context) => (context.target.testDouble ? 2 + TOKEN_REQUESTS_BETWEEN : 0),
-  },
-  async ({ target }) => {
-    target.needs(target.target.testDouble, "other clients of a tenant take from the bucket between the suite's answers", 'not-applicable');
-    const id = target.fixture('vaultConnections')[0]!;
-    const before = await target.call('vault', { params: { id } });
-    for (let i = 0; i < TOKEN_REQUESTS_BETWEEN; i++) await target.tokenRequest('global');
-    const after = await target.call('vault', { params: { id } });
-    const [was, is] = [rateLimitOf(before).remaining, rateLimitOf(after).remaining];
-    target.needs(was !== undefined && is !== undefined, `no ${names.remaining} on the reads (see rate-limit.headers.on-success)`);
-    target.needs(was! > 0, `the bucket was spent before the test (${names.remaining} 0)`);
-    expectClause({
-      pass: is! >= was! - 1,
-      expected: `${names.remaining} at least ${was! - 1} after ${TOKEN_REQUESTS_BETWEEN} token requests and one read (${was} before)`,
-      actual: `${names.remaining} ${is}`,
-      exchange: after,
-      headers: rateLimitHeaderNames,
-    });
   },
 );

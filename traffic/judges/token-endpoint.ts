@@ -42,22 +42,38 @@ export function tokenEndpointJudgments(x: Classified, context: RecordingContext,
   return judgments;
 }
 
+/** The token request's parameters (RFC 6749 4.4.2 and 2.3.1, RFC 7523 2.2, the audience). */
+const TOKEN_PARAMETERS = new Set([
+  'grant_type',
+  'client_id',
+  'client_secret',
+  'audience',
+  'scope',
+  'client_assertion',
+  'client_assertion_type',
+]);
+
 /**
  * A JSON token request the observed rule is about: an object whose fields are all strings (a list
  * or a number in a field may be refused as invalid_request; a credential that was none is recorded
- * as REDACTED_NOT_A_STRING), naming grant_type and the client's
- * credentials (client_id and client_secret, a client_assertion, or an Authorization header) by their
- * RFC 6749 names (a request without one is refused as invalid_request for that, not for its JSON).
+ * as REDACTED_NOT_A_STRING), none empty or padded, only the token request's parameters, naming
+ * grant_type client_credentials and the client's credentials by exactly one method (client_id and
+ * client_secret, a client_assertion, or an Authorization header): a request without one, with two,
+ * or with a parameter of its own is refused as invalid_request for that, not for its JSON.
  */
 function wellFormedJson(body: string | undefined, authorized: boolean): boolean {
   try {
     const parsed = JSON.parse(body ?? '') as unknown;
     if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return false;
-    const named = (name: string) => name in parsed;
+    const fields = parsed as Record<string, unknown>;
+    const named = (name: string) => name in fields;
+    const methods = [authorized, named('client_assertion'), named('client_secret')].filter(Boolean).length;
     return (
-      Object.values(parsed).every((v) => typeof v === 'string' && v !== REDACTED_NOT_A_STRING) &&
-      named('grant_type') &&
-      (authorized || named('client_assertion') || (named('client_id') && named('client_secret')))
+      Object.values(fields).every((v) => typeof v === 'string' && v !== REDACTED_NOT_A_STRING && v !== '' && v.trim() === v) &&
+      Object.keys(fields).every((name) => TOKEN_PARAMETERS.has(name)) &&
+      fields.grant_type === 'client_credentials' &&
+      methods === 1 &&
+      (!named('client_secret') || named('client_id'))
     );
   } catch {
     return false;
