@@ -228,11 +228,16 @@ export function expectJsonMediaType(exchange: Exchange): void {
 }
 
 /** The exact content type the real service sends. */
+/** Whether a Content-Type is the observed one (application/json; charset=utf-8), case and white space aside. */
+export function isObservedContentType(contentType: string | undefined): boolean {
+  const normalise = (value: string) => value.toLowerCase().replace(/\s+/g, '');
+  return contentType !== undefined && normalise(contentType) === normalise(observed.content_type);
+}
+
 export function expectObservedContentType(exchange: Exchange): void {
   const contentType = exchange.headers['content-type'];
-  const normalise = (value: string) => value.toLowerCase().replace(/\s+/g, '');
   expectClause({
-    pass: contentType !== undefined && normalise(contentType) === normalise(observed.content_type),
+    pass: isObservedContentType(contentType),
     expected: `content type ${observed.content_type}`,
     actual: `content type ${contentType ?? '(absent)'}`,
     exchange,

@@ -9,11 +9,12 @@
 // domain). Each alone is answered as the spec says.
 import { SignJWT, decodeJwt, decodeProtectedHeader, type JWTHeaderParameters, type JWTPayload } from 'jose';
 import { cards } from '../../specs/cards/index.ts';
-import { observed, operationKeys, type OperationKey } from '../../specs/index.ts';
+import { closedLimit, limit, observed, operationKeys, type OperationKey } from '../../specs/index.ts';
 import { bearerToken } from '../auth/bearer.ts';
 import type { FaultHooks } from '../app.ts';
 import type { Exchange } from '../exchange.ts';
 import { faultFamily } from './fault.ts';
+import { scopeGrantedWhen } from './support/scope-faults.ts';
 import { capture } from './support/captured.ts';
 import { decoded, editPathParameter, editTokenParameter, parametersOf, withParameters } from './support/parameter-edits.ts';
 import { captureAll } from './support/captured.ts';
@@ -25,10 +26,9 @@ import type { Principal } from '../auth/verifier.ts';
 const ID_LENGTH = 26;
 const YEAR_SECONDS = 365 * 86_400;
 const DAY_SECONDS = 86_400;
-/** ttl_sec's maximum (the ticket body's schema). */
-const TTL_MAX = 432_000;
-/** A vault connection id's maximum length (the path parameter's schema). */
-const VAULT_ID_MAX = 30;
+const TTL = closedLimit('sso-ticket.body.ttl_sec.range');
+const CUSTOM_DOMAIN = closedLimit('sso-ticket.header.custom-domain.length');
+const VAULT_ID_MAX = limit('vault.path.id.length').max!;
 const { limit: LIMIT, remaining: REMAINING, reset: RESET } = observed.rate_limit.headers;
 
 const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
@@ -61,14 +61,15 @@ function editPrincipalWhen(
 
 /**
  * Grants the operation's own scope to a caller holding `holding` (any caller where undefined), for
- * the requests `when` takes: a guard that asks for another permission, or none, on one path.
+ * the requests `when` takes: a guard that asks for another permission, or none, on one path. The
+ * token is widened per request (scopeGrantedWhen), so requests at the same moment do not mix.
  */
 function grantScopeWhen(app: FaultHooks, key: OperationKey, when: (exchange: Exchange) => boolean, holding?: string): void {
-  editPrincipalWhen(app, key, when, (principal) =>
-    holding === undefined || principal.scopes.has(holding)
-      ? { ...principal, scopes: new Set([...principal.scopes, cards[key].scope.value]) }
-      : principal,
-  );
+  scopeGrantedWhen(cards[key], (exchange) => {
+    if (!when(exchange)) return false;
+    const scope = claimsOf(exchange.headers.authorization)?.scope;
+    return holding === undefined || (typeof scope === 'string' && scope.split(' ').includes(holding));
+  })(app);
 }
 
 /** A ticket body's ttl_sec brought into its range where `when` takes the request's body text: a range check skipped on that path. */
@@ -82,7 +83,7 @@ function ttlUncheckedWhen(app: FaultHooks, when: (text: string) => boolean): voi
     } catch {
       return exchange;
     }
-    if (!isObject(body) || typeof body.ttl_sec !== 'number' || (body.ttl_sec >= 0 && body.ttl_sec <= TTL_MAX)) return exchange;
+    if (!isObject(body) || typeof body.ttl_sec !== 'number' || (body.ttl_sec >= TTL.min && body.ttl_sec <= TTL.max)) return exchange;
     return { ...exchange, body: Buffer.from(JSON.stringify({ ...body, ttl_sec: 3600 }), 'utf8') };
   });
 }
@@ -518,7 +519,7 @@ export const partsTogetherFaults = faultFamily([
         if (
           !isFormMediaType(exchange.headers['content-type']) ||
           typeof domain !== 'string' ||
-          (domain.length >= 3 && domain.length <= 255)
+          (domain.length >= CUSTOM_DOMAIN.min && domain.length <= CUSTOM_DOMAIN.max)
         )
           return exchange;
         const { ['tenant-custom-domain']: _dropped, ...headers } = exchange.headers;

@@ -65,7 +65,7 @@ export function baseTemplate(card: OperationCard, base: Base, element: Element, 
   // Beside the less common forms: the valid request's, or (for a body field) those of the body with every field.
   if (base === 'unusual')
     return element.kind === 'body-field'
-      ? withUnusualParts(card, baseTemplate(card, 'every', element, context))
+      ? withUnusualParts(card, baseTemplate(card, 'every', element, context), context)
       : unusualTemplate(card, context);
   if (base === 'lenient') return lenientTemplate(card, element, () => baseTemplate(card, 'every', element, context), context);
   if (base === 'alone-form') return asFormTemplate(baseTemplate(card, 'alone', element, context));
@@ -107,8 +107,8 @@ const OTHER_GROUP_OPERATORS: ReadonlyArray<Variant['operator']> = ['other-type',
 /** The bases that swap or add an exclusive group: extended, and needing a target that can send the other group. */
 const GROUP_BASES: readonly Base[] = ['every-other-group', 'both-groups'];
 
-/** The operators whose refusals among every body field are made beside the less common forms too: the closest wrong type, the bounds, absent and null. */
-const UNUSUAL_BODY_OPERATORS: ReadonlyArray<Variant['operator']> = ['other-type', 'bounds', 'absent', 'null'];
+/** The operators whose refusals among every body field are made beside the less common and the open forms too: the closest wrong type, the bounds, absent and null. */
+const TWINNED_BODY_OPERATORS: ReadonlyArray<Variant['operator']> = ['other-type', 'bounds', 'absent', 'null'];
 
 /** Variations other than bounds that have a form twin: those a form converter may take for valid. */
 const FORM_TWIN_KEYS = ['wraps-32-bit', 'checkbox-on'];
@@ -254,7 +254,7 @@ export function matrixOf(card: OperationCard): MatrixRow[] {
         const twinned =
           (base === 'valid' && !extended) ||
           (base === 'every' &&
-            UNUSUAL_BODY_OPERATORS.includes(variant.operator) &&
+            TWINNED_BODY_OPERATORS.includes(variant.operator) &&
             (variant.operator !== 'other-type' || variant.key === closest?.key));
         if (twinned)
           for (const on of ['unusual', 'lenient'] as const) {

@@ -86,6 +86,14 @@ export function validTemplate(card: OperationCard, context: RequestContext, body
 /** A value of a header parameter the operations take as a host name (a custom domain). */
 export const A_HEADER_VALUE = 'login.example.com';
 
+/** The spec's name of the custom-domain header; the service's is observed.custom_domain_header. */
+export const SPEC_CUSTOM_DOMAIN = 'tenant-custom-domain';
+
+/** A header parameter's name as the target reads it: the spec's tenant-custom-domain as the target names it (the real service: auth0-custom-domain). */
+export function headerNamed(name: string, context: RequestContext): string {
+  return name === SPEC_CUSTOM_DOMAIN ? context.customDomainHeader.toLowerCase() : name.toLowerCase();
+}
+
 /**
  * The valid request with every optional part present, each in a legal but less common form: the
  * scheme written in lower case (RFC 9110 11.1), Accept naming other types besides JSON, every
@@ -97,10 +105,10 @@ export const A_HEADER_VALUE = 'login.example.com';
  * lower-case scheme, a custom domain, an encoded id, a body with every member) lets the defect through.
  */
 export function unusualTemplate(card: OperationCard, context: RequestContext): RequestTemplate {
-  if (!card.body) return withUnusualParts(card, validTemplate(card, context));
+  if (!card.body) return withUnusualParts(card, validTemplate(card, context), context);
   const global = context.clients.global ?? canonicalContext.clients.global!;
   const other = otherGroupUnavailable(card, context) === undefined ? otherGroupFullBody(card, context) : undefined;
-  return withUnusualParts(card, validTemplate(card, context, other ?? card.body.full(context.fixtures, { global })));
+  return withUnusualParts(card, validTemplate(card, context, other ?? card.body.full(context.fixtures, { global })), context);
 }
 
 /**
@@ -120,11 +128,11 @@ function otherGroupFullBody(card: OperationCard, context: RequestContext): JsonO
 }
 
 /** A request's optional parts put in their less common forms (unusualTemplate); the request made on it is finished by withUnusualText. */
-export function withUnusualParts(card: OperationCard, template: RequestTemplate): RequestTemplate {
+export function withUnusualParts(card: OperationCard, template: RequestTemplate, context: RequestContext): RequestTemplate {
   const headers: Record<string, string[]> = { ...template.headers, accept: ['application/json, text/plain, */*'] };
   if (template.headers['content-type']?.[0] === 'application/json') headers['content-type'] = ['application/json; charset=utf-8'];
   for (const parameter of card.spec.parameters)
-    if (parameter.in === 'header' && !parameter.required) headers[parameter.name.toLowerCase()] = [A_HEADER_VALUE];
+    if (parameter.in === 'header' && !parameter.required) headers[headerNamed(parameter.name, context)] = [A_HEADER_VALUE];
   return { ...template, headers };
 }
 
@@ -448,15 +456,10 @@ function exclusiveWith(card: OperationCard, field: string): string[] {
  * where the field is in a group, or the card has no two groups.
  */
 export function otherGroupBody(card: OperationCard, path: readonly string[], context: RequestContext): unknown {
-  const groups = card.body?.exclusive ?? [];
   const top = path[0]!;
-  if (groups.length < 2 || groups.some((group) => group.includes(top))) return undefined;
-  const global = context.clients.global ?? canonicalContext.clients.global!;
-  const full = card.body!.full(context.fixtures, { global });
-  const held = groups.filter((group) => group.some((name) => name in full)).flat();
-  const every = everyFieldBody(card, context) as JsonObject;
-  const base = Object.fromEntries(Object.entries(every).filter(([name]) => !held.includes(name)));
-  if (!groups.some((group) => !group.some((name) => held.includes(name)) && group.some((name) => name in base))) return undefined;
+  if ((card.body?.exclusive ?? []).some((group) => group.includes(top))) return undefined;
+  const base = otherGroupFullBody(card, context);
+  if (base === undefined) return undefined;
   return withValueAt({ ...base, [top]: holderOf(card, path, base, context) }, path, validValueAt(card, path, context));
 }
 

@@ -3,7 +3,7 @@
 // error answer of the run so far that an operation's own route gave (its method, its path with
 // plain ids), so that an error nobody listed (a 409, a 400 of a rule no table names) is held to it
 // too. It runs after the other files but before the exhaustion (harness/suite/order.ts).
-import { conformance, errorBodyProblems, expectNoProblems, shown, type Exchange } from '../../harness/index.ts';
+import { conformance, errorBodyProblems, expectNoProblems, isObservedContentType, shown, type Exchange } from '../../harness/index.ts';
 import { fromItsRoute } from '../../harness/suite/requests.ts';
 import { cards } from '../../specs/cards/index.ts';
 import { observed } from '../../specs/index.ts';
@@ -34,7 +34,6 @@ conformance(
 // far is typed application/json; charset=utf-8, whatever the request's Accept preferred (the
 // matrix's requests that prefer HTML among them): a framework's error page chosen by content
 // negotiation is another type.
-const normalised = (value: string) => value.toLowerCase().replace(/\s+/g, '');
 conformance(
   `[§7 errors.body.content-type] every error answer of an operation in the run so far is ${observed.content_type}`,
   { operation: 'vault', requests: 0 },
@@ -43,7 +42,7 @@ conformance(
     target.needs(errors.length > 0, 'no error answer of an operation came before this test (run alone, it has nothing to read)');
     const problems = errors.flatMap((exchange) => {
       const type = exchange.headers['content-type'];
-      return type !== undefined && normalised(type) === normalised(observed.content_type)
+      return isObservedContentType(type)
         ? []
         : [
             `${described(exchange)}: content type ${type ?? '(absent)'}${exchange.request.headers.accept ? ` (Accept: ${String(exchange.request.headers.accept)})` : ''}`,

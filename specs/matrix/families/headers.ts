@@ -9,23 +9,16 @@ import { createAjv } from '../../schemas.ts';
 import { accepted, refused } from '../checks.ts';
 import type { Element } from '../elements.ts';
 import type { Expectation, Variant } from '../row.ts';
-import { canonicalContext, type RequestContext } from '../template.ts';
+import { A_HEADER_VALUE, SPEC_CUSTOM_DOMAIN, canonicalContext, headerNamed, type RequestContext } from '../template.ts';
+
 import { hostNameOfLength, punycodeHostNameOfLength } from '../values.ts';
 
 type Made = Variant & { expect: Expectation };
 
 const ajv = createAjv({ level: 'contract' });
 
-/** The spec's name of the custom-domain header; the service's is observed.custom_domain_header. */
-const SPEC_CUSTOM_DOMAIN = 'tenant-custom-domain';
-
 /** A plausible custom domain, for the variations that are not about length. */
-const A_DOMAIN = 'login.example.com';
-
-/** A header parameter's name as the target reads it: the spec's tenant-custom-domain as the target names it (the real service: auth0-custom-domain). */
-export function headerNamed(name: string, context: RequestContext): string {
-  return name === SPEC_CUSTOM_DOMAIN ? context.customDomainHeader.toLowerCase() : name.toLowerCase();
-}
+const A_DOMAIN = A_HEADER_VALUE;
 
 function headerNameOf(element: Element, context: RequestContext): string {
   return headerNamed(element.name!, context);
